@@ -1,0 +1,356 @@
+use super::hash;
+use super::{BitBoard, Board, Square};
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    #[inline]
+    pub const fn opposite(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+}
+
+/// A move: a disc on a square, or a pass (written `--` as in scrZebra lines).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    Play(Square),
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Play(sq) => write!(f, "{sq}"),
+            Move::Pass => write!(f, "--"),
+        }
+    }
+}
+
+impl Move {
+    /// Parses a square (`f5`), or `--`, `pa`, `pass` for a pass.
+    pub fn parse(text: &str) -> Result<Move, super::ParseSquareError> {
+        match text.to_ascii_lowercase().as_str() {
+            "--" | "pa" | "ps" | "pass" => Ok(Move::Pass),
+            _ => Square::parse(text).map(Move::Play),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("{0} is occupied")]
+    Occupied(Square),
+    #[error("{0} flips nothing, so it is not a legal move")]
+    FlipsNothing(Square),
+    #[error("cannot pass: {0} has a legal move")]
+    PassWithMoves(&'static str),
+    #[error("the game is over")]
+    GameOver,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseBoardError {
+    #[error("the board has {0} squares, not 64")]
+    WrongLength(usize),
+    #[error("bad character '{ch}' at square {square} (use X * x for Black, O 0 o for White, - . for empty)")]
+    BadSquare { ch: char, square: Square },
+    #[error("missing side to move (X or * for Black, O or 0 for White)")]
+    MissingSide,
+    #[error("bad side to move '{0}' (X or * for Black, O or 0 for White)")]
+    BadSide(String),
+}
+
+/// A position with absolute colours, the side to move, and its Zobrist key.
+///
+/// Any placement of discs is allowed (board set-up may make positions no game reaches).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    black: u64,
+    white: u64,
+    side: Color,
+    key: u64,
+}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.key)
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start()
+    }
+}
+
+impl Position {
+    pub fn start() -> Position {
+        Position::from_discs(Board::START.player, Board::START.opponent, Color::Black)
+    }
+
+    /// From disc sets; overlapping squares count as Black.
+    pub fn from_discs(black: u64, white: u64, side: Color) -> Position {
+        let white = white & !black;
+        Position { black, white, side, key: hash::full_key(black, white, side == Color::White) }
+    }
+
+    /// From a side-relative board and the colour of its side to move.
+    pub fn from_board(board: Board, side: Color) -> Position {
+        match side {
+            Color::Black => Position::from_discs(board.player, board.opponent, side),
+            Color::White => Position::from_discs(board.opponent, board.player, side),
+        }
+    }
+
+    #[inline]
+    pub fn board(&self) -> Board {
+        match self.side {
+            Color::Black => Board::new(self.black, self.white),
+            Color::White => Board::new(self.white, self.black),
+        }
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn black(&self) -> u64 {
+        self.black
+    }
+
+    #[inline]
+    pub fn white(&self) -> u64 {
+        self.white
+    }
+
+    pub fn black_count(&self) -> u32 {
+        self.black.count_ones()
+    }
+
+    pub fn white_count(&self) -> u32 {
+        self.white.count_ones()
+    }
+
+    pub fn empty_count(&self) -> u32 {
+        64 - (self.black | self.white).count_ones()
+    }
+
+    /// The colour of the disc on `sq`, if any.
+    pub fn at(&self, sq: Square) -> Option<Color> {
+        if self.black & sq.bit() != 0 {
+            Some(Color::Black)
+        } else if self.white & sq.bit() != 0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// The Zobrist key, kept incrementally.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn legal_moves(&self) -> BitBoard {
+        BitBoard(self.board().moves())
+    }
+
+    pub fn is_legal(&self, sq: Square) -> bool {
+        self.legal_moves().contains(sq)
+    }
+
+    /// The side to move has no move but the game goes on.
+    pub fn must_pass(&self) -> bool {
+        let b = self.board();
+        b.moves() == 0 && b.passed().moves() != 0
+    }
+
+    pub fn is_game_over(&self) -> bool {
+        self.board().is_game_over()
+    }
+
+    /// Plays a disc, or says why it cannot be played.
+    pub fn play(&mut self, sq: Square) -> Result<u64, PlayError> {
+        if (self.black | self.white) & sq.bit() != 0 {
+            return Err(PlayError::Occupied(sq));
+        }
+        let flipped = self.board().flips(sq.index());
+        if flipped == 0 {
+            return Err(PlayError::FlipsNothing(sq));
+        }
+        let mover = self.side as usize;
+        match self.side {
+            Color::Black => {
+                self.black |= flipped | sq.bit();
+                self.white &= !flipped;
+            }
+            Color::White => {
+                self.white |= flipped | sq.bit();
+                self.black &= !flipped;
+            }
+        }
+        self.key ^= hash::square_key(mover, sq.index()) ^ hash::flip_key(flipped) ^ hash::WHITE_TO_MOVE;
+        self.side = self.side.opposite();
+        Ok(flipped)
+    }
+
+    /// Passes, which is legal only when the side to move has no move and the game goes on.
+    pub fn pass(&mut self) -> Result<(), PlayError> {
+        if self.board().moves() != 0 {
+            return Err(PlayError::PassWithMoves(self.side.name()));
+        }
+        if self.is_game_over() {
+            return Err(PlayError::GameOver);
+        }
+        self.force_pass();
+        Ok(())
+    }
+
+    /// Hands the move to the other side without checking (board set-up).
+    pub fn force_pass(&mut self) {
+        self.side = self.side.opposite();
+        self.key ^= hash::WHITE_TO_MOVE;
+    }
+
+    pub fn play_move(&mut self, mv: Move) -> Result<(), PlayError> {
+        match mv {
+            Move::Play(sq) => self.play(sq).map(|_| ()),
+            Move::Pass => self.pass(),
+        }
+    }
+
+    /// The result if the game ends here: Black's discs, White's discs, empties to the winner.
+    pub fn final_counts(&self) -> (u32, u32) {
+        let (b, w) = (self.black_count(), self.white_count());
+        let e = 64 - b - w;
+        if b > w {
+            (b + e, w)
+        } else if w > b {
+            (b, w + e)
+        } else {
+            (b + e / 2, w + e / 2)
+        }
+    }
+
+    /// Parses the 64-character board string of the script and OBF formats followed by
+    /// white space and the side to move (`X`/`*` Black, `O`/`0` White).
+    pub fn parse(text: &str) -> Result<Position, ParseBoardError> {
+        let text = text.trim();
+        let (squares, rest) = match text.find(char::is_whitespace) {
+            Some(i) => (&text[..i], text[i..].trim_start()),
+            None => (text, ""),
+        };
+        let (black, white) = parse_squares(squares)?;
+        let side = match rest.split_whitespace().next() {
+            None => return Err(ParseBoardError::MissingSide),
+            Some("X") | Some("*") | Some("x") | Some("B") | Some("b") => Color::Black,
+            Some("O") | Some("0") | Some("o") | Some("W") | Some("w") => Color::White,
+            Some(other) => return Err(ParseBoardError::BadSide(other.to_string())),
+        };
+        Ok(Position::from_discs(black, white, side))
+    }
+
+    /// The board as 64 characters (`X`, `O`, `-`), a space and the side (`X` or `O`).
+    pub fn to_board_string(&self) -> String {
+        let mut s = String::with_capacity(66);
+        for sq in Square::all() {
+            s.push(match self.at(sq) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '-',
+            });
+        }
+        s.push(' ');
+        s.push(if self.side == Color::Black { 'X' } else { 'O' });
+        s
+    }
+}
+
+/// Parses exactly 64 square characters.
+pub(crate) fn parse_squares(squares: &str) -> Result<(u64, u64), ParseBoardError> {
+    let n = squares.chars().count();
+    if n != 64 {
+        return Err(ParseBoardError::WrongLength(n));
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (i, ch) in squares.chars().enumerate() {
+        match ch {
+            '*' | 'X' | 'x' => black |= 1 << i,
+            'O' | '0' | 'o' => white |= 1 << i,
+            '-' | '.' => {}
+            _ => return Err(ParseBoardError::BadSquare { ch, square: Square::new(i as u32) }),
+        }
+    }
+    Ok((black, white))
+}
+
+impl fmt::Display for Position {
+    /// A diagram with coordinates, `X` Black, `O` White, `.` empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "  a b c d e f g h")?;
+        for r in 0..8 {
+            write!(f, "{}", r + 1)?;
+            for c in 0..8 {
+                let ch = match self.at(Square::from_coords(c, r)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "{} to move ({}-{})", self.side.name(), self.black_count(), self.white_count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_is_incremental() {
+        let mut p = Position::start();
+        for mv in ["f5", "d6", "c3", "d3", "c4"] {
+            p.play(Square::parse(mv).unwrap()).unwrap();
+            assert_eq!(p.key(), hash::full_key(p.black(), p.white(), p.side_to_move() == Color::White));
+        }
+    }
+
+    #[test]
+    fn parse_errors_say_why() {
+        assert_eq!(Position::parse("XO- X"), Err(ParseBoardError::WrongLength(3)));
+        let bad = format!("{}Z{} X", "-".repeat(10), "-".repeat(53));
+        assert!(matches!(Position::parse(&bad), Err(ParseBoardError::BadSquare { ch: 'Z', .. })));
+        assert_eq!(Position::parse(&"-".repeat(64)), Err(ParseBoardError::MissingSide));
+        assert!(matches!(Position::parse(&format!("{} Q", "-".repeat(64))), Err(ParseBoardError::BadSide(_))));
+    }
+
+    #[test]
+    fn play_and_pass_rules() {
+        let mut p = Position::start();
+        assert_eq!(p.play(Square::parse("a1").unwrap()), Err(PlayError::FlipsNothing(Square::new(0))));
+        assert_eq!(p.play(Square::parse("d4").unwrap()), Err(PlayError::Occupied(Square::parse("d4").unwrap())));
+        assert!(p.pass().is_err());
+        let s = p.to_board_string();
+        assert_eq!(Position::parse(&s).unwrap(), p);
+    }
+}

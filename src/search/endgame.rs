@@ -1,0 +1,699 @@
+//! The endgame solver: exact score or win/draw/loss, with a proven line.
+//!
+//! Layers, from the root down:
+//! - [`EndgameSolver::pvs`]: principal variation search with a full window at PV nodes;
+//! - `nws`: null-window search with the transposition table, stability cut-off and
+//!   move ordering (hash move, then fewest opponent replies with corners counted twice,
+//!   then quadrant parity); from `SHALLOW_EMPTIES` empties down:
+//! - `shallow`: no table and no move list: empties are tried straight from bitboards,
+//!   odd-parity quadrants first, corners first and X/C-squares last;
+//! - `solve4` .. `solve1`: the last four empties with fixed squares.
+//!
+//! Scores are final disc differences from the side to move's view with the empties
+//! given to the winner, so every score is even. Null-window functions take `alpha`
+//! and answer with a fail-soft value: `> alpha` means a lower bound, `<= alpha` an
+//! upper bound.
+
+use super::stability::stable_discs;
+use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
+use crate::board::{Board, Move, Square, flips, moves};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Beyond any score.
+const INF: i32 = 100;
+/// At or below this many empties, search without table or move list.
+const SHALLOW_EMPTIES: u32 = 7;
+/// From this many empties up, try transposition cut-offs on children first.
+const ETC_EMPTIES: u32 = 12;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// X-squares and C-squares: usually the worst moves.
+const XC_SQUARES: u64 = 0x42C3_0000_0000_C342;
+
+/// Bit of the quadrant a square lies in (a1-d4, e1-h4, a5-d8, e5-h8).
+const QUADRANT_BIT: [u32; 64] = {
+    let mut q = [0u32; 64];
+    let mut s = 0;
+    while s < 64 {
+        let col = s % 8;
+        let row = s / 8;
+        q[s] = 1 << ((row >= 4) as usize * 2 + (col >= 4) as usize);
+        s += 1;
+    }
+    q
+};
+
+/// Squares of the quadrants named by a 4-bit set.
+const QUADRANT_MASK: [u64; 16] = {
+    const Q: [u64; 4] = [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+    let mut m = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut j = 0;
+        while j < 4 {
+            if i >> j & 1 != 0 {
+                m[i] |= Q[j];
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    m
+};
+
+fn parity_of(empties: u64) -> u32 {
+    let mut p = 0;
+    let mut e = empties;
+    while e != 0 {
+        p ^= QUADRANT_BIT[e.trailing_zeros() as usize];
+        e &= e - 1;
+    }
+    p
+}
+
+/// The stability cut-off is tried when alpha is at least this high (by empties): below,
+/// the opponent would need more stable discs than such positions have.
+const STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [INF; 65];
+    let mut n = 4;
+    while n <= 64 {
+        let v = 2 * n as i32 + 4;
+        t[n] = if v < 64 { v } else { 64 };
+        n += 1;
+    }
+    t
+};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
+pub enum SolveMode {
+    /// The exact final disc difference.
+    Exact,
+    /// Only win, draw or loss.
+    Wld,
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Exact: final disc difference for the side to move. WLD: 1 win, 0 draw, -1 loss.
+    pub score: i32,
+    /// First move of the line (`None` if the game is over).
+    pub best_move: Option<Move>,
+    /// A proven line: optimal (exact) or semi-optimal (WLD), to the end of the game.
+    pub line: Vec<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// The search was stopped before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search was stopped")]
+pub struct Stopped;
+
+/// One move in a node's ordered move list.
+#[derive(Clone, Copy)]
+struct Candidate {
+    sq: u32,
+    flipped: u64,
+    value: i32,
+}
+
+pub struct EndgameSolver {
+    tt: TranspositionTable,
+    nodes: u64,
+    stop: Arc<AtomicBool>,
+    stopped: bool,
+    /// Nodes left before the stop flag is polled again.
+    poll_countdown: u64,
+}
+
+impl EndgameSolver {
+    /// A solver with a table of about `16 << hash_bits` bytes.
+    pub fn new(hash_bits: u32) -> EndgameSolver {
+        EndgameSolver::with_stop(hash_bits, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// A solver that gives up when `stop` becomes true.
+    pub fn with_stop(hash_bits: u32, stop: Arc<AtomicBool>) -> EndgameSolver {
+        EndgameSolver {
+            tt: TranspositionTable::with_bits(hash_bits),
+            nodes: 0,
+            stop,
+            stopped: false,
+            poll_countdown: 0,
+        }
+    }
+
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    pub fn table(&mut self) -> &mut TranspositionTable {
+        &mut self.tt
+    }
+
+    /// Nodes searched since the solver was made (or last reset).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Solves `board` (side-relative). With `line`, also proves a line to the end.
+    pub fn solve(&mut self, board: Board, mode: SolveMode, line: bool) -> Result<Solution, Stopped> {
+        let start = Instant::now();
+        let nodes_before = self.nodes;
+        self.stopped = false;
+        self.tt.new_search();
+        let (alpha, beta) = match mode {
+            SolveMode::Exact => (-64, 64),
+            SolveMode::Wld => (-1, 1),
+        };
+        let value = self.root(board, alpha, beta);
+        if self.stopped {
+            return Err(Stopped);
+        }
+        let score = match mode {
+            SolveMode::Exact => value,
+            SolveMode::Wld => value.signum(),
+        };
+        let proven = if line || !board.is_game_over() { self.prove_line(board, mode, score, line) } else { vec![] };
+        if self.stopped {
+            return Err(Stopped);
+        }
+        Ok(Solution {
+            score,
+            best_move: proven.first().copied(),
+            line: if line { proven } else { vec![] },
+            nodes: self.nodes - nodes_before,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// The value of `board` in the window (`alpha`, `beta`): exact inside, a bound outside.
+    pub fn search_window(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        self.stopped = false;
+        let v = self.root(board, alpha, beta);
+        if self.stopped { Err(Stopped) } else { Ok(v) }
+    }
+
+    /// Is the value of `board` above `alpha`? Answers with a fail-soft bound.
+    pub fn null_window(&mut self, board: Board, alpha: i32) -> Result<i32, Stopped> {
+        self.stopped = false;
+        let n = board.empty_count();
+        let v = self.dispatch_nws(board, alpha, n);
+        if self.stopped { Err(Stopped) } else { Ok(v) }
+    }
+
+    fn root(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the features the fast path is compiled for.
+            return unsafe { self.pvs_fast(board, alpha, beta, board.empty_count()) };
+        }
+        self.pvs(board, alpha, beta, board.empty_count())
+    }
+
+    fn dispatch_nws(&mut self, board: Board, alpha: i32, n: u32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: as in `root`.
+            return unsafe { self.nws_fast(board, alpha, n) };
+        }
+        self.nws(board, alpha, n)
+    }
+
+    /// Walks down from the root keeping the value, proving each move with a null-window
+    /// search: the line is optimal (exact) or semi-optimal (WLD) by construction.
+    fn prove_line(&mut self, board: Board, mode: SolveMode, score: i32, full: bool) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut b = board;
+        let mut value = score; // exact score, or WLD sign, for the side to move at b
+        loop {
+            let mv = b.moves();
+            if mv == 0 {
+                if b.passed().moves() == 0 {
+                    break;
+                }
+                line.push(Move::Pass);
+                b = b.passed();
+                value = -value;
+                continue;
+            }
+            let order = self.ordered_moves(b, mv);
+            let mut chosen = None;
+            for c in &order {
+                let child = b.after(c.sq, c.flipped);
+                let n = child.empty_count();
+                let keeps = match mode {
+                    // child value is at most -value; optimal iff it is not above -value
+                    SolveMode::Exact => self.dispatch_nws(child, -value, n) <= -value,
+                    SolveMode::Wld => match value {
+                        1 => self.dispatch_nws(child, -1, n) <= -1,
+                        0 => self.dispatch_nws(child, 0, n) <= 0,
+                        _ => true, // the loser may play anything
+                    },
+                };
+                if self.stopped {
+                    return line;
+                }
+                if keeps {
+                    chosen = Some((c.sq, c.flipped));
+                    break;
+                }
+            }
+            let Some((sq, f)) = chosen else {
+                debug_assert!(false, "no move keeps the proven value");
+                break;
+            };
+            line.push(Move::Play(Square::new(sq)));
+            b = b.after(sq, f);
+            value = -value;
+            if !full {
+                break;
+            }
+        }
+        line
+    }
+
+    /// Legal moves, hash move first, then by the ordering heuristic.
+    fn ordered_moves(&mut self, b: Board, mv: u64) -> Vec<Candidate> {
+        let hash_move = self.tt.probe(b.key(), 0, 0).map_or(NO_MOVE, |p| p.best);
+        let parity = parity_of(b.empties());
+        let mut list: Vec<Candidate> = Vec::with_capacity(mv.count_ones() as usize);
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = flips(b.player, b.opponent, sq);
+            let value = if sq as u8 == hash_move { i32::MAX } else { order_value(b, sq, f, parity) };
+            list.push(Candidate { sq, flipped: f, value });
+        }
+        list.sort_by(|a, b| b.value.cmp(&a.value));
+        list
+    }
+
+    #[inline]
+    fn poll_stop(&mut self) -> bool {
+        if self.poll_countdown == 0 {
+            self.poll_countdown = 1 << 14;
+            if self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        } else {
+            self.poll_countdown -= 1;
+        }
+        self.stopped
+    }
+}
+
+/// Ordering value of playing `sq` (higher first): few opponent replies above all,
+/// corner replies counting double; then odd quadrants; then a little for corners and
+/// against X/C-squares; then few potential replies.
+#[inline(always)]
+fn order_value(b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
+    let child = b.after(sq, flipped);
+    let replies = moves(child.player, child.opponent);
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let potential = crate::board::potential_moves(child.player, child.opponent).count_ones() as i32;
+    let mut v = -mobility * 1024 - potential * 16;
+    if parity & QUADRANT_BIT[sq as usize] != 0 {
+        v += 256;
+    }
+    if CORNERS >> sq & 1 != 0 {
+        v += 64;
+    } else if XC_SQUARES >> sq & 1 != 0 {
+        v -= 64;
+    }
+    v
+}
+
+/// Generates the search functions twice: a portable copy, and one compiled for CPUs with
+/// POPCNT (every x86-64 of the last fifteen years), chosen at the root. Counting bits
+/// is on the hot path of the move ordering, the leaves and the stability test.
+macro_rules! search_functions {
+    ($($feature:literal)?; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
+impl EndgameSolver {
+    /// Principal variation search, full window at PV nodes.
+    $(#[target_feature(enable = $feature)])?
+    fn $pvs(&mut self, b: Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
+        let mv = b.moves();
+        if mv == 0 {
+            if b.passed().moves() == 0 {
+                return b.final_score();
+            }
+            return -self.$pvs(b.passed(), -beta, -alpha, n);
+        }
+        let key = b.key();
+        let depth = n as u8;
+        let hash_move = self.tt.probe(key, depth, NO_SELECTIVITY).map_or(NO_MOVE, |p| p.best);
+        let parity = parity_of(b.empties());
+        let mut moves = MoveList::new();
+        moves.fill(b, mv, hash_move, parity);
+        let list = moves.as_mut_slice();
+        let count = list.len();
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for i in 0..count {
+            pick_best(&mut list[i..count]);
+            let c = list[i];
+            let child = b.after(c.sq, c.flipped);
+            let v = if i == 0 {
+                -self.$pvs(child, -beta, -alpha, n - 1)
+            } else {
+                let mut v = -self.$nws(child, -alpha - 1, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.$pvs(child, -beta, -alpha, n - 1);
+                }
+                v
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = c.sq as u8;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(key, depth, NO_SELECTIVITY, alpha0, beta, best, best_sq);
+        best
+    }
+
+    /// Null-window search with the transposition table.
+    $(#[target_feature(enable = $feature)])?
+    fn $nws(&mut self, b: Board, alpha: i32, n: u32) -> i32 {
+        if n <= SHALLOW_EMPTIES {
+            return self.$shallow(b, alpha, n, parity_of(b.empties()));
+        }
+        self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
+        // Stability: the opponent's stable discs cap the score.
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let key = b.key();
+        let depth = n as u8;
+        let mut hash_move = NO_MOVE;
+        if let Some(p) = self.tt.probe(key, depth, NO_SELECTIVITY) {
+            if p.lower > alpha {
+                return p.lower;
+            }
+            if p.upper <= alpha {
+                return p.upper;
+            }
+            hash_move = p.best;
+        }
+        let mv = b.moves();
+        if mv == 0 {
+            if b.passed().moves() == 0 {
+                return b.final_score();
+            }
+            return -self.$nws(b.passed(), -alpha - 1, n);
+        }
+        let parity = parity_of(b.empties());
+        let mut moves = MoveList::new();
+        moves.fill(b, mv, hash_move, parity);
+        let list = moves.as_mut_slice();
+        let count = list.len();
+        // Enhanced transposition cut-off: a child already known to refute.
+        if n >= ETC_EMPTIES {
+            for c in &list[..count] {
+                let child = b.after(c.sq, c.flipped);
+                if let Some(p) = self.tt.probe(child.key(), depth - 1, NO_SELECTIVITY) {
+                    if -p.upper > alpha {
+                        self.tt.store(key, depth, NO_SELECTIVITY, alpha, alpha + 1, -p.upper, c.sq as u8);
+                        return -p.upper;
+                    }
+                }
+            }
+        }
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for i in 0..count {
+            pick_best(&mut list[i..count]);
+            let c = list[i];
+            let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = c.sq as u8;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        self.tt.store(key, depth, NO_SELECTIVITY, alpha, alpha + 1, best, best_sq);
+        best
+    }
+
+    /// Null-window search near the end: no table, no move list.
+    $(#[target_feature(enable = $feature)])?
+    fn $shallow(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
+        let empties = b.empties();
+        if n <= 4 {
+            return self.$solve4(b, alpha, n, empties, parity);
+        }
+        self.nodes += 1;
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let odd = QUADRANT_MASK[parity as usize];
+        let mut best = -INF;
+        for set in [
+            empties & odd & !XC_SQUARES,
+            empties & odd & XC_SQUARES,
+            empties & !odd & !XC_SQUARES,
+            empties & !odd & XC_SQUARES,
+        ] {
+            let mut s = set;
+            while s != 0 {
+                let sq = s.trailing_zeros();
+                s &= s - 1;
+                let f = flips(b.player, b.opponent, sq);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.$shallow(b.after(sq, f), -alpha - 1, n - 1, parity ^ QUADRANT_BIT[sq as usize]);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if moves(b.opponent, b.player) == 0 {
+                return b.final_score();
+            }
+            return -self.$shallow(b.passed(), -alpha - 1, n, parity);
+        }
+        best
+    }
+
+    /// Four (or fewer) empties: the squares in odd quadrants first.
+    $(#[target_feature(enable = $feature)])?
+    fn $solve4(&mut self, b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32 {
+        let mut sq = [0u32; 4];
+        let mut k = 0;
+        let odd = QUADRANT_MASK[parity as usize];
+        for set in [empties & odd, empties & !odd] {
+            let mut s = set;
+            while s != 0 {
+                sq[k] = s.trailing_zeros();
+                s &= s - 1;
+                k += 1;
+            }
+        }
+        match n {
+            4 => {}
+            3 => return self.$solve3(b, alpha, sq[0], sq[1], sq[2]),
+            2 => return self.$solve2(b, alpha, sq[0], sq[1]),
+            1 => {
+                self.nodes += 1;
+                return solve1(b, sq[0]);
+            }
+            _ => return b.final_score(),
+        }
+        self.nodes += 1;
+        let [s0, s1, s2, s3] = sq;
+        let mut best = -INF;
+        for (x, r) in [(s0, [s1, s2, s3]), (s1, [s0, s2, s3]), (s2, [s0, s1, s3]), (s3, [s0, s1, s2])] {
+            let f = flips(b.player, b.opponent, x);
+            if f != 0 {
+                let v = -self.$solve3(b.after(x, f), -alpha - 1, r[0], r[1], r[2]);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            let o = b.passed();
+            if sq.iter().all(|&x| flips(o.player, o.opponent, x) == 0) {
+                return b.final_score();
+            }
+            return -self.$solve4(o, -alpha - 1, 4, empties, parity);
+        }
+        best
+    }
+
+    $(#[target_feature(enable = $feature)])?
+    fn $solve3(&mut self, b: Board, alpha: i32, x1: u32, x2: u32, x3: u32) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            let f = flips(b.player, b.opponent, x);
+            if f != 0 {
+                let v = -self.$solve2(b.after(x, f), -alpha - 1, y, z);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            let o = b.passed();
+            if flips(o.player, o.opponent, x1) | flips(o.player, o.opponent, x2) | flips(o.player, o.opponent, x3) == 0 {
+                return b.final_score();
+            }
+            return -self.$solve3(o, -alpha - 1, x1, x2, x3);
+        }
+        best
+    }
+
+    $(#[target_feature(enable = $feature)])?
+    fn $solve2(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let f = flips(b.player, b.opponent, x1);
+        if f != 0 {
+            self.nodes += 1;
+            best = -solve1(b.after(x1, f), x2);
+            if best > alpha {
+                return best;
+            }
+        }
+        let f = flips(b.player, b.opponent, x2);
+        if f != 0 {
+            self.nodes += 1;
+            let v = -solve1(b.after(x2, f), x1);
+            if v > best {
+                best = v;
+            }
+        }
+        if best == -INF {
+            // The player passes; the opponent picks the reply worst for the player.
+            let o = b.passed();
+            let f1 = flips(o.player, o.opponent, x1);
+            let f2 = flips(o.player, o.opponent, x2);
+            if f1 | f2 == 0 {
+                return b.final_score();
+            }
+            best = INF;
+            if f1 != 0 {
+                self.nodes += 1;
+                best = solve1(o.after(x1, f1), x2);
+            }
+            if f2 != 0 {
+                self.nodes += 1;
+                best = best.min(solve1(o.after(x2, f2), x1));
+            }
+        }
+        best
+    }
+}
+    };
+}
+
+search_functions!(; pvs, nws, shallow, solve4, solve3, solve2);
+#[cfg(target_arch = "x86_64")]
+search_functions!("popcnt"; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
+
+/// The last empty square: the side to move plays it if it can, else the opponent, else
+/// nobody; the score is exact.
+#[inline(always)]
+fn solve1(b: Board, sq: u32) -> i32 {
+    let f = flips(b.player, b.opponent, sq);
+    if f != 0 {
+        return 2 * (b.player.count_ones() + f.count_ones() + 1) as i32 - 64;
+    }
+    let f = flips(b.opponent, b.player, sq);
+    if f != 0 {
+        return 64 - 2 * (b.opponent.count_ones() + f.count_ones() + 1) as i32;
+    }
+    let d = 2 * b.player.count_ones() as i32 - 63;
+    if d > 0 { d + 1 } else { d - 1 }
+}
+
+/// The legal moves of a node with their ordering values, on the stack and left
+/// uninitialised beyond its length (a full clear per node would cost more than the
+/// ordering itself).
+struct MoveList {
+    items: [std::mem::MaybeUninit<Candidate>; 64],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline(always)]
+    fn new() -> MoveList {
+        MoveList { items: [std::mem::MaybeUninit::uninit(); 64], len: 0 }
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, b: Board, mv: u64, hash_move: u8, parity: u32) {
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = flips(b.player, b.opponent, sq);
+            let value = if sq as u8 == hash_move { i32::MAX } else { order_value(b, sq, f, parity) };
+            self.items[self.len].write(Candidate { sq, flipped: f, value });
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [Candidate] {
+        // SAFETY: the first `len` items were written by `fill`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut Candidate, self.len) }
+    }
+}
+
+/// Moves the best candidate to the front (a selection step: most nodes cut off after
+/// one or two moves, so sorting the whole list would be wasted).
+#[inline(always)]
+fn pick_best(list: &mut [Candidate]) {
+    let mut best = 0;
+    for i in 1..list.len() {
+        if list[i].value > list[best].value {
+            best = i;
+        }
+    }
+    list.swap(0, best);
+}

@@ -1,0 +1,8 @@
+//! Search: the endgame solver (exact and win/draw/loss), the transposition table and
+//! stability.
+
+pub mod endgame;
+pub mod stability;
+pub mod tt;
+
+pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};

@@ -1,0 +1,184 @@
+//! The transposition table, shared by the midgame search and the endgame solver.
+//!
+//! Entries are 16 bytes, four to a 64-byte bucket (one cache line). An entry holds
+//! bounds on the score found by a search of a given depth and selectivity; an endgame
+//! solve is a search of depth = empties with no selectivity, so its bounds serve any
+//! later query on the same position. Replacement keeps the deeper / newer entries.
+
+use std::cell::Cell;
+
+/// No ProbCut: the bounds are proven.
+pub const NO_SELECTIVITY: u8 = u8::MAX;
+/// No best move stored.
+pub const NO_MOVE: u8 = 64;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub struct Entry {
+    pub key: u64,
+    pub lower: i16,
+    pub upper: i16,
+    pub best: u8,
+    pub depth: u8,
+    pub selectivity: u8,
+    pub date: u8,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 4]);
+
+/// What a probe found: bounds usable at the asked depth, and the stored best move.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub lower: i32,
+    pub upper: i32,
+    pub best: u8,
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    mask: usize,
+    date: u8,
+    /// Entries written this search (for reporting fill).
+    pub stores: Cell<u64>,
+}
+
+impl TranspositionTable {
+    /// A table of about `16 << bits` bytes (`2^bits` entries), the scrZebra `-h` meaning.
+    pub fn with_bits(bits: u32) -> TranspositionTable {
+        let bits = bits.clamp(2, 34);
+        let buckets = 1usize << (bits - 2);
+        TranspositionTable {
+            buckets: vec![Bucket::default(); buckets],
+            mask: buckets - 1,
+            date: 1,
+            stores: Cell::new(0),
+        }
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        self.date = 1;
+    }
+
+    /// Starts a new search: entries of older searches become first to go.
+    pub fn new_search(&mut self) {
+        self.date = self.date.wrapping_add(1).max(1);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // High bits pick the bucket; the full key is checked in the entry.
+        &self.buckets[(key >> 20) as usize & self.mask]
+    }
+
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks up a position. Bounds come back only if the entry's search was at least as
+    /// deep and as sure as asked; the best move comes back in any case.
+    #[inline]
+    pub fn probe(&self, key: u64, depth: u8, selectivity: u8) -> Option<Probe> {
+        let b = self.bucket(key);
+        for e in &b.0 {
+            if e.key == key && e.date != 0 {
+                return Some(if e.depth >= depth && e.selectivity >= selectivity {
+                    Probe { lower: e.lower as i32, upper: e.upper as i32, best: e.best }
+                } else {
+                    Probe { lower: i16::MIN as i32, upper: i16::MAX as i32, best: e.best }
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores the result of a search of `key` in window (`alpha`, `beta`) that returned `score`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&mut self, key: u64, depth: u8, selectivity: u8, alpha: i32, beta: i32, score: i32, best: u8) {
+        let (lower, upper) = if score >= beta {
+            (score, i16::MAX as i32)
+        } else if score <= alpha {
+            (i16::MIN as i32, score)
+        } else {
+            (score, score)
+        };
+        self.stores.set(self.stores.get() + 1);
+        let date = self.date;
+        let idx = (key >> 20) as usize & self.mask;
+        let bucket = &mut self.buckets[idx].0;
+        // Same position: refine (same depth) or replace (deeper or surer).
+        for e in bucket.iter_mut() {
+            if e.key == key && e.date != 0 {
+                if e.depth == depth && e.selectivity == selectivity {
+                    e.lower = e.lower.max(lower as i16);
+                    e.upper = e.upper.min(upper as i16);
+                    if e.lower > e.upper {
+                        // Bounds from different windows disagree only through search
+                        // instability; trust the newer result.
+                        e.lower = lower as i16;
+                        e.upper = upper as i16;
+                    }
+                    if best != NO_MOVE {
+                        e.best = best;
+                    }
+                    e.date = date;
+                    return;
+                }
+                if (depth, selectivity) >= (e.depth, e.selectivity) {
+                    *e = Entry { key, lower: lower as i16, upper: upper as i16, best, depth, selectivity, date };
+                } else if e.best == NO_MOVE {
+                    e.best = best;
+                }
+                return;
+            }
+        }
+        // Otherwise replace the least valuable: stale first, then shallowest.
+        let mut victim = 0;
+        let mut worst = u32::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let fresh = (e.date == date) as u32;
+            let value = if e.date == 0 { 0 } else { 1 + fresh * 256 + e.depth as u32 };
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        bucket[victim] = Entry { key, lower: lower as i16, upper: upper as i16, best, depth, selectivity, date };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let mut tt = TranspositionTable::with_bits(10);
+        tt.store(42, 10, NO_SELECTIVITY, -5, -4, 3, 19);
+        let p = tt.probe(42, 10, NO_SELECTIVITY).unwrap();
+        assert_eq!((p.lower, p.best), (3, 19));
+        assert!(p.upper >= 64);
+        tt.store(42, 10, NO_SELECTIVITY, 10, 11, 6, NO_MOVE);
+        let p = tt.probe(42, 10, NO_SELECTIVITY).unwrap();
+        assert_eq!((p.lower, p.upper, p.best), (3, 6, 19));
+        // shallower request sees bounds, deeper only the move
+        assert_eq!(tt.probe(42, 8, 0).unwrap().lower, 3);
+        assert!(tt.probe(42, 12, NO_SELECTIVITY).unwrap().lower < -64);
+        assert!(tt.probe(43, 1, 0).is_none());
+    }
+}
