@@ -82,7 +82,11 @@ impl fmt::Display for BitBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in 0..8 {
             for col in 0..8 {
-                let c = if self.0 >> (row * 8 + col) & 1 != 0 { 'X' } else { '.' };
+                let c = if self.0 >> (row * 8 + col) & 1 != 0 {
+                    'X'
+                } else {
+                    '.'
+                };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;

@@ -18,11 +18,11 @@
 //! ```
 
 mod bitboard;
+pub mod hash;
 mod moves;
+pub mod perft;
 mod position;
 mod square;
-pub mod hash;
-pub mod perft;
 pub mod symmetry;
 
 pub use bitboard::BitBoard;
@@ -92,13 +92,20 @@ impl Board {
             return None;
         }
         let f = self.flips(sq);
-        if f == 0 { None } else { Some(self.after(sq, f)) }
+        if f == 0 {
+            None
+        } else {
+            Some(self.after(sq, f))
+        }
     }
 
     /// The board after a pass.
     #[inline]
     pub const fn passed(&self) -> Board {
-        Board { player: self.opponent, opponent: self.player }
+        Board {
+            player: self.opponent,
+            opponent: self.player,
+        }
     }
 
     /// Neither side can move.
@@ -136,7 +143,10 @@ impl Board {
     #[inline]
     pub const fn key(&self) -> u64 {
         let a = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let b = self.opponent.rotate_left(23).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let b = self
+            .opponent
+            .rotate_left(23)
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         let x = a ^ b;
         (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 32)
     }

@@ -48,7 +48,16 @@ static RAYS: [[u64; 8]; 64] = build_rays();
 
 const fn build_rays() -> [[u64; 8]; 64] {
     // (dcol, drow) for E, N, NE, NW, W, S, SW, SE
-    const DIRS: [(i32, i32); 8] = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (-1, 1),
+        (-1, 0),
+        (0, -1),
+        (-1, -1),
+        (1, -1),
+    ];
     let mut rays = [[0u64; 8]; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -108,7 +117,16 @@ mod tests {
             return 0;
         }
         let mut all = 0;
-        for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
             let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
             let mut line = 0u64;
             while (0..8).contains(&c) && (0..8).contains(&r) {

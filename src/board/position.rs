@@ -67,7 +67,9 @@ pub enum PlayError {
 pub enum ParseBoardError {
     #[error("the board has {0} squares, not 64")]
     WrongLength(usize),
-    #[error("bad character '{ch}' at square {square} (use X * x for Black, O 0 o for White, - . for empty)")]
+    #[error(
+        "bad character '{ch}' at square {square} (use X * x for Black, O 0 o for White, - . for empty)"
+    )]
     BadSquare { ch: char, square: Square },
     #[error("missing side to move (X or * for Black, O or 0 for White)")]
     MissingSide,
@@ -106,7 +108,12 @@ impl Position {
     /// From disc sets; overlapping squares count as Black.
     pub fn from_discs(black: u64, white: u64, side: Color) -> Position {
         let white = white & !black;
-        Position { black, white, side, key: hash::full_key(black, white, side == Color::White) }
+        Position {
+            black,
+            white,
+            side,
+            key: hash::full_key(black, white, side == Color::White),
+        }
     }
 
     /// From a side-relative board and the colour of its side to move.
@@ -207,7 +214,8 @@ impl Position {
                 self.black &= !flipped;
             }
         }
-        self.key ^= hash::square_key(mover, sq.index()) ^ hash::flip_key(flipped) ^ hash::WHITE_TO_MOVE;
+        self.key ^=
+            hash::square_key(mover, sq.index()) ^ hash::flip_key(flipped) ^ hash::WHITE_TO_MOVE;
         self.side = self.side.opposite();
         Ok(flipped)
     }
@@ -296,7 +304,12 @@ pub(crate) fn parse_squares(squares: &str) -> Result<(u64, u64), ParseBoardError
             '*' | 'X' | 'x' => black |= 1 << i,
             'O' | '0' | 'o' => white |= 1 << i,
             '-' | '.' => {}
-            _ => return Err(ParseBoardError::BadSquare { ch, square: Square::new(i as u32) }),
+            _ => {
+                return Err(ParseBoardError::BadSquare {
+                    ch,
+                    square: Square::new(i as u32),
+                });
+            }
         }
     }
     Ok((black, white))
@@ -318,7 +331,13 @@ impl fmt::Display for Position {
             }
             writeln!(f)?;
         }
-        write!(f, "{} to move ({}-{})", self.side.name(), self.black_count(), self.white_count())
+        write!(
+            f,
+            "{} to move ({}-{})",
+            self.side.name(),
+            self.black_count(),
+            self.white_count()
+        )
     }
 }
 
@@ -331,24 +350,45 @@ mod tests {
         let mut p = Position::start();
         for mv in ["f5", "d6", "c3", "d3", "c4"] {
             p.play(Square::parse(mv).unwrap()).unwrap();
-            assert_eq!(p.key(), hash::full_key(p.black(), p.white(), p.side_to_move() == Color::White));
+            assert_eq!(
+                p.key(),
+                hash::full_key(p.black(), p.white(), p.side_to_move() == Color::White)
+            );
         }
     }
 
     #[test]
     fn parse_errors_say_why() {
-        assert_eq!(Position::parse("XO- X"), Err(ParseBoardError::WrongLength(3)));
+        assert_eq!(
+            Position::parse("XO- X"),
+            Err(ParseBoardError::WrongLength(3))
+        );
         let bad = format!("{}Z{} X", "-".repeat(10), "-".repeat(53));
-        assert!(matches!(Position::parse(&bad), Err(ParseBoardError::BadSquare { ch: 'Z', .. })));
-        assert_eq!(Position::parse(&"-".repeat(64)), Err(ParseBoardError::MissingSide));
-        assert!(matches!(Position::parse(&format!("{} Q", "-".repeat(64))), Err(ParseBoardError::BadSide(_))));
+        assert!(matches!(
+            Position::parse(&bad),
+            Err(ParseBoardError::BadSquare { ch: 'Z', .. })
+        ));
+        assert_eq!(
+            Position::parse(&"-".repeat(64)),
+            Err(ParseBoardError::MissingSide)
+        );
+        assert!(matches!(
+            Position::parse(&format!("{} Q", "-".repeat(64))),
+            Err(ParseBoardError::BadSide(_))
+        ));
     }
 
     #[test]
     fn play_and_pass_rules() {
         let mut p = Position::start();
-        assert_eq!(p.play(Square::parse("a1").unwrap()), Err(PlayError::FlipsNothing(Square::new(0))));
-        assert_eq!(p.play(Square::parse("d4").unwrap()), Err(PlayError::Occupied(Square::parse("d4").unwrap())));
+        assert_eq!(
+            p.play(Square::parse("a1").unwrap()),
+            Err(PlayError::FlipsNothing(Square::new(0)))
+        );
+        assert_eq!(
+            p.play(Square::parse("d4").unwrap()),
+            Err(PlayError::Occupied(Square::parse("d4").unwrap()))
+        );
         assert!(p.pass().is_err());
         let s = p.to_board_string();
         assert_eq!(Position::parse(&s).unwrap(), p);

@@ -22,7 +22,11 @@ impl Square {
 
     #[inline]
     pub const fn try_new(index: u32) -> Option<Square> {
-        if index < 64 { Some(Square(index as u8)) } else { None }
+        if index < 64 {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
     }
 
     /// From a column 0..8 (a..h) and a row 0..8 (1..8).

@@ -152,14 +152,38 @@ pub fn full_lines(occ: u64) -> (u64, u64, u64, u64) {
     const fn rows_below(k: u32) -> u64 {
         !(!0u64 << (8 * k))
     }
-    let h = up(occ, 1, cols_from(1), cols_from(2), cols_from(4)) & down(occ, 1, cols_below(1), cols_below(2), cols_below(4));
-    let v = up(occ, 8, rows_from(1), rows_from(2), rows_from(4)) & down(occ, 8, rows_below(1), rows_below(2), rows_below(4));
+    let h = up(occ, 1, cols_from(1), cols_from(2), cols_from(4))
+        & down(occ, 1, cols_below(1), cols_below(2), cols_below(4));
+    let v = up(occ, 8, rows_from(1), rows_from(2), rows_from(4))
+        & down(occ, 8, rows_below(1), rows_below(2), rows_below(4));
     // +9: col+1,row+1
-    let d9 = up(occ, 9, cols_from(1) | rows_from(1), cols_from(2) | rows_from(2), cols_from(4) | rows_from(4))
-        & down(occ, 9, cols_below(1) | rows_below(1), cols_below(2) | rows_below(2), cols_below(4) | rows_below(4));
+    let d9 = up(
+        occ,
+        9,
+        cols_from(1) | rows_from(1),
+        cols_from(2) | rows_from(2),
+        cols_from(4) | rows_from(4),
+    ) & down(
+        occ,
+        9,
+        cols_below(1) | rows_below(1),
+        cols_below(2) | rows_below(2),
+        cols_below(4) | rows_below(4),
+    );
     // +7: col-1,row+1
-    let d7 = up(occ, 7, cols_below(1) | rows_from(1), cols_below(2) | rows_from(2), cols_below(4) | rows_from(4))
-        & down(occ, 7, cols_from(1) | rows_below(1), cols_from(2) | rows_below(2), cols_from(4) | rows_below(4));
+    let d7 = up(
+        occ,
+        7,
+        cols_below(1) | rows_from(1),
+        cols_below(2) | rows_from(2),
+        cols_below(4) | rows_from(4),
+    ) & down(
+        occ,
+        7,
+        cols_from(1) | rows_below(1),
+        cols_from(2) | rows_below(2),
+        cols_from(4) | rows_below(4),
+    );
     (h, v, d9, d7)
 }
 
@@ -210,7 +234,10 @@ mod tests {
                 let full = |dc: i32, dr: i32| {
                     for s in -8..=8 {
                         let (cc, rr) = (c + s * dc, r + s * dr);
-                        if (0..8).contains(&cc) && (0..8).contains(&rr) && occ >> (rr * 8 + cc) & 1 == 0 {
+                        if (0..8).contains(&cc)
+                            && (0..8).contains(&rr)
+                            && occ >> (rr * 8 + cc) & 1 == 0
+                        {
                             return false;
                         }
                     }
@@ -273,7 +300,11 @@ mod tests {
                 }
                 b = b.play(mm.trailing_zeros()).unwrap();
                 black_view = !black_view;
-                let (black, white) = if black_view { (b.player, b.opponent) } else { (b.opponent, b.player) };
+                let (black, white) = if black_view {
+                    (b.player, b.opponent)
+                } else {
+                    (b.opponent, b.player)
+                };
                 history.push((black, white));
             }
             let (fb, fw) = *history.last().unwrap();

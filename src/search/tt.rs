@@ -97,9 +97,17 @@ impl TranspositionTable {
         for e in &b.0 {
             if e.key == key && e.date != 0 {
                 return Some(if e.depth >= depth && e.selectivity >= selectivity {
-                    Probe { lower: e.lower as i32, upper: e.upper as i32, best: e.best }
+                    Probe {
+                        lower: e.lower as i32,
+                        upper: e.upper as i32,
+                        best: e.best,
+                    }
                 } else {
-                    Probe { lower: i16::MIN as i32, upper: i16::MAX as i32, best: e.best }
+                    Probe {
+                        lower: i16::MIN as i32,
+                        upper: i16::MAX as i32,
+                        best: e.best,
+                    }
                 });
             }
         }
@@ -109,7 +117,16 @@ impl TranspositionTable {
     /// Stores the result of a search of `key` in window (`alpha`, `beta`) that returned `score`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, key: u64, depth: u8, selectivity: u8, alpha: i32, beta: i32, score: i32, best: u8) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        depth: u8,
+        selectivity: u8,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
         let (lower, upper) = if score >= beta {
             (score, i16::MAX as i32)
         } else if score <= alpha {
@@ -140,7 +157,15 @@ impl TranspositionTable {
                     return;
                 }
                 if (depth, selectivity) >= (e.depth, e.selectivity) {
-                    *e = Entry { key, lower: lower as i16, upper: upper as i16, best, depth, selectivity, date };
+                    *e = Entry {
+                        key,
+                        lower: lower as i16,
+                        upper: upper as i16,
+                        best,
+                        depth,
+                        selectivity,
+                        date,
+                    };
                 } else if e.best == NO_MOVE {
                     e.best = best;
                 }
@@ -152,13 +177,25 @@ impl TranspositionTable {
         let mut worst = u32::MAX;
         for (i, e) in bucket.iter().enumerate() {
             let fresh = (e.date == date) as u32;
-            let value = if e.date == 0 { 0 } else { 1 + fresh * 256 + e.depth as u32 };
+            let value = if e.date == 0 {
+                0
+            } else {
+                1 + fresh * 256 + e.depth as u32
+            };
             if value < worst {
                 worst = value;
                 victim = i;
             }
         }
-        bucket[victim] = Entry { key, lower: lower as i16, upper: upper as i16, best, depth, selectivity, date };
+        bucket[victim] = Entry {
+            key,
+            lower: lower as i16,
+            upper: upper as i16,
+            best,
+            depth,
+            selectivity,
+            date,
+        };
     }
 }
 
