@@ -2,7 +2,9 @@
 //! stability.
 
 pub mod endgame;
+pub mod midgame;
 pub mod stability;
 pub mod tt;
 
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
+pub use midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, SearchResult, Source};

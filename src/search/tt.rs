@@ -31,9 +31,13 @@ struct Bucket([Entry; 4]);
 /// What a probe found: bounds usable at the asked depth, and the stored best move.
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
+    /// `i16::MIN` when there is no lower bound.
     pub lower: i32,
+    /// `i16::MAX` when there is no upper bound.
     pub upper: i32,
     pub best: u8,
+    /// Depth of the search that stored the entry.
+    pub depth: u8,
 }
 
 pub struct TranspositionTable {
@@ -101,12 +105,14 @@ impl TranspositionTable {
                         lower: e.lower as i32,
                         upper: e.upper as i32,
                         best: e.best,
+                        depth: e.depth,
                     }
                 } else {
                     Probe {
                         lower: i16::MIN as i32,
                         upper: i16::MAX as i32,
                         best: e.best,
+                        depth: e.depth,
                     }
                 });
             }

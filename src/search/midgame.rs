@@ -1,0 +1,675 @@
+//! The midgame search: principal variation search with iterative deepening, aspiration
+//! windows, the transposition table shared with the endgame solver, and the hand-off to
+//! exact or win/draw/loss solving when the search reaches the end of the game.
+//!
+//! Values are in 1/128 of a disc from the side to move's view ([`SCALE`]); exact endgame
+//! values are disc differences times `SCALE`.
+
+use super::endgame::{EndgameSolver, Stopped};
+use super::tt::{NO_MOVE, NO_SELECTIVITY};
+use crate::board::{Board, Move, Square, moves};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Evaluation units per disc.
+pub const SCALE: i32 = 128;
+/// Beyond any value.
+const INF: i32 = 65 * SCALE;
+
+/// A static evaluation: the side to move's expected final disc difference, in 1/[`SCALE`]
+/// discs.
+pub trait Evaluate: Send + Sync {
+    fn evaluate(&self, board: &Board) -> i32;
+}
+
+/// How deep and how long to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Limits {
+    /// Midgame depth in plies.
+    pub depth: u32,
+    /// Solve exactly from this many empties down.
+    pub exact_empties: u32,
+    /// Solve win/draw/loss from this many empties down (at least `exact_empties`).
+    pub wld_empties: u32,
+    /// Stop after this long (the last finished iteration's result is kept).
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    pub const fn depth(depth: u32) -> Limits {
+        Limits {
+            depth,
+            exact_empties: 0,
+            wld_empties: 0,
+            time: None,
+        }
+    }
+}
+
+/// Where a value comes from, weakest first.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum Source {
+    /// A depth-limited search (`depth` plies).
+    Midgame { depth: u32 },
+    /// Proven win/draw/loss; the value is +1, 0 or -1 times `SCALE`.
+    Wld,
+    /// The proven final disc difference.
+    Exact,
+}
+
+/// The value of one move (or of a position) and where it comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    pub mv: Move,
+    /// In 1/`SCALE` discs, from the mover's view.
+    pub value: i32,
+    pub source: Source,
+    /// The principal line starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// The result of a search for the best move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    pub best: MoveValue,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+pub struct MidgameSearch<'e, E: Evaluate + ?Sized> {
+    eval: &'e E,
+    solver: EndgameSolver,
+    nodes: u64,
+    stop: Arc<AtomicBool>,
+    stopped: bool,
+    deadline: Option<Instant>,
+    poll_countdown: u32,
+}
+
+impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
+    /// A search with a table of about `16 << hash_bits` bytes, sharing `stop` with its
+    /// endgame solver.
+    pub fn new(eval: &'e E, hash_bits: u32, stop: Arc<AtomicBool>) -> Self {
+        MidgameSearch {
+            eval,
+            solver: EndgameSolver::with_stop(hash_bits, stop.clone()),
+            nodes: 0,
+            stop,
+            stopped: false,
+            deadline: None,
+            poll_countdown: 0,
+        }
+    }
+
+    pub fn solver(&mut self) -> &mut EndgameSolver {
+        &mut self.solver
+    }
+
+    /// Nodes of the midgame search plus those of the endgame solver.
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.solver.nodes()
+    }
+
+    /// The best move and its value, by iterative deepening up to `limits`; each finished
+    /// iteration is reported to `progress`.
+    pub fn best_move(
+        &mut self,
+        board: Board,
+        limits: Limits,
+        mut progress: impl FnMut(&MoveValue),
+    ) -> Result<SearchResult, Stopped> {
+        self.best_move_dyn(board, limits, &mut progress)
+    }
+
+    fn best_move_dyn(
+        &mut self,
+        board: Board,
+        limits: Limits,
+        progress: &mut dyn FnMut(&MoveValue),
+    ) -> Result<SearchResult, Stopped> {
+        let start = Instant::now();
+        let nodes0 = self.nodes();
+        self.begin(limits);
+        let n = board.empty_count();
+        if board.moves() == 0 {
+            if board.is_game_over() {
+                let best = MoveValue {
+                    mv: Move::Pass,
+                    value: board.final_score() * SCALE,
+                    source: Source::Exact,
+                    pv: vec![],
+                };
+                return Ok(SearchResult {
+                    best,
+                    nodes: 0,
+                    elapsed: start.elapsed(),
+                });
+            }
+            // A forced pass: search the position after it.
+            let mut r = self.best_move_dyn(board.passed(), limits, &mut |_| {})?;
+            r.best.value = -r.best.value;
+            r.best.pv.insert(0, Move::Pass);
+            r.best.mv = Move::Pass;
+            return Ok(r);
+        }
+        let mut best: Option<MoveValue> = None;
+        // Proven values first when the end is near.
+        if n <= limits.exact_empties.max(limits.wld_empties) {
+            let mode = if n <= limits.exact_empties {
+                super::SolveMode::Exact
+            } else {
+                super::SolveMode::Wld
+            };
+            let s = self.solver.solve(board, mode, true)?;
+            let value = s.score * SCALE;
+            let mv = s.best_move.unwrap_or(Move::Pass);
+            let source = if mode == super::SolveMode::Exact {
+                Source::Exact
+            } else {
+                Source::Wld
+            };
+            let result = MoveValue {
+                mv,
+                value,
+                source,
+                pv: s.line,
+            };
+            progress(&result);
+            return Ok(SearchResult {
+                best: result,
+                nodes: self.nodes() - nodes0,
+                elapsed: start.elapsed(),
+            });
+        }
+        let mut guess = self.eval.evaluate(&board);
+        for depth in 1..=limits.depth.min(n) {
+            if depth >= n {
+                // The search reaches the end: the solver proves the value and the line.
+                let s = self.solver.solve(board, super::SolveMode::Exact, true)?;
+                let result = MoveValue {
+                    mv: s.best_move.unwrap_or(Move::Pass),
+                    value: s.score * SCALE,
+                    source: Source::Exact,
+                    pv: s.line,
+                };
+                progress(&result);
+                best = Some(result);
+                break;
+            }
+            let r = self.aspiration(board, depth, guess);
+            let Ok((value, sq)) = r else {
+                if best.is_some() && self.timed_out() {
+                    break; // keep the last finished iteration
+                }
+                return Err(Stopped);
+            };
+            guess = value;
+            let pv = self.principal_variation(board, depth);
+            let mv = Move::Play(Square::new(sq));
+            let result = MoveValue {
+                mv,
+                value,
+                source: Source::Midgame { depth },
+                pv,
+            };
+            progress(&result);
+            best = Some(result);
+            if self.timed_out() {
+                break;
+            }
+        }
+        let best = best.ok_or(Stopped)?;
+        Ok(SearchResult {
+            best,
+            nodes: self.nodes() - nodes0,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// Values of every legal move, deepening one ply at a time and reporting each move's
+    /// value as soon as it is known at the new depth. Each value is exact at its depth
+    /// (searched with a full window). Ends with proven values when the end is within
+    /// `limits.exact_empties` / `wld_empties`, or when `limits` or the stop flag say so.
+    pub fn analyze_moves(
+        &mut self,
+        board: Board,
+        limits: Limits,
+        mut report: impl FnMut(&MoveValue),
+    ) -> Result<(), Stopped> {
+        self.begin(limits);
+        let n = board.empty_count();
+        let mut list: Vec<(u32, u64, i32)> = Vec::new();
+        let mut m = board.moves();
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = board.flips(sq);
+            list.push((sq, f, -self.eval.evaluate(&board.after(sq, f))));
+        }
+        let max_depth = limits.depth.min(n.saturating_sub(1));
+        for depth in 1..=max_depth {
+            if n - 1 <= limits.exact_empties.max(limits.wld_empties) {
+                break;
+            }
+            list.sort_by(|a, b| b.2.cmp(&a.2));
+            for item in list.iter_mut() {
+                let child = board.after(item.0, item.1);
+                let v = self.pvs(child, depth - 1, -INF, INF);
+                if self.stopped {
+                    return Err(Stopped);
+                }
+                item.2 = -v;
+                let mut pv = vec![Move::Play(Square::new(item.0))];
+                pv.extend(self.principal_variation(child, depth - 1));
+                report(&MoveValue {
+                    mv: pv[0],
+                    value: -v,
+                    source: Source::Midgame { depth },
+                    pv,
+                });
+            }
+            if self.timed_out() {
+                return Ok(());
+            }
+        }
+        // Proven values for each move.
+        let children_empties = n - 1;
+        for mode in [super::SolveMode::Wld, super::SolveMode::Exact] {
+            let limit = if mode == super::SolveMode::Exact {
+                limits.exact_empties
+            } else {
+                limits.wld_empties
+            };
+            if children_empties > limit {
+                continue;
+            }
+            if mode == super::SolveMode::Wld && children_empties <= limits.exact_empties {
+                continue; // exact comes at once
+            }
+            list.sort_by(|a, b| b.2.cmp(&a.2));
+            for item in list.iter_mut() {
+                let child = board.after(item.0, item.1);
+                let s = self.solver.solve(child, mode, true)?;
+                item.2 = -s.score * SCALE;
+                let mut pv = vec![Move::Play(Square::new(item.0))];
+                pv.extend(s.line);
+                let source = if mode == super::SolveMode::Exact {
+                    Source::Exact
+                } else {
+                    Source::Wld
+                };
+                report(&MoveValue {
+                    mv: pv[0],
+                    value: -s.score * SCALE,
+                    source,
+                    pv,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn begin(&mut self, limits: Limits) {
+        self.stopped = false;
+        self.deadline = limits.time.map(|t| Instant::now() + t);
+        self.solver.table().new_search();
+    }
+
+    fn timed_out(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Root search with a window around `guess`, widened on failure.
+    fn aspiration(&mut self, board: Board, depth: u32, guess: i32) -> Result<(i32, u32), Stopped> {
+        let mut delta = 2 * SCALE;
+        let (mut alpha, mut beta) = ((guess - delta).max(-INF), (guess + delta).min(INF));
+        loop {
+            let v = self.pvs(board, depth, alpha, beta);
+            if self.stopped {
+                return Err(Stopped);
+            }
+            if v <= alpha && alpha > -INF {
+                alpha = (v - delta).max(-INF);
+            } else if v >= beta && beta < INF {
+                beta = (v + delta).min(INF);
+            } else {
+                let best = self
+                    .solver
+                    .table()
+                    .probe(board.key(), 0, 0)
+                    .map_or(NO_MOVE, |p| p.best);
+                return Ok((v, best as u32));
+            }
+            delta *= 2;
+        }
+    }
+
+    /// Follows the table's best moves from `board` for at most `depth` plies.
+    fn principal_variation(&mut self, board: Board, depth: u32) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut b = board;
+        for _ in 0..depth {
+            if b.moves() == 0 {
+                if b.is_game_over() {
+                    break;
+                }
+                pv.push(Move::Pass);
+                b = b.passed();
+                continue;
+            }
+            let Some(p) = self.solver.table().probe(b.key(), 0, 0) else {
+                break;
+            };
+            let Some(next) = b.play(p.best as u32) else {
+                break;
+            };
+            pv.push(Move::Play(Square::new(p.best as u32)));
+            b = next;
+        }
+        pv
+    }
+
+    #[inline]
+    fn poll_stop(&mut self) -> bool {
+        if self.poll_countdown == 0 {
+            self.poll_countdown = 4096;
+            if self.stop.load(Ordering::Relaxed) || self.timed_out() {
+                self.stopped = true;
+            }
+        } else {
+            self.poll_countdown -= 1;
+        }
+        self.stopped
+    }
+
+    /// Principal variation search to `depth` plies; fail-soft.
+    fn pvs(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
+        let n = b.empty_count();
+        if depth >= n {
+            // The search reaches the end: solve it, in discs.
+            let (da, db) = (
+                alpha.div_euclid(SCALE),
+                (beta + SCALE - 1).div_euclid(SCALE),
+            );
+            let (da, db) = (da.clamp(-65, 64), db.clamp(-64, 65));
+            return match self.solver.search_window(b, da, db) {
+                Ok(v) => v * SCALE,
+                Err(_) => {
+                    self.stopped = true;
+                    0
+                }
+            };
+        }
+        if depth == 0 {
+            return self.eval.evaluate(&b);
+        }
+        let key = b.key();
+        let mut hash_move = NO_MOVE;
+        if let Some(p) = self.solver.table().probe(key, depth as u8, NO_SELECTIVITY) {
+            let (lower, upper) = table_bounds(p, n);
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            hash_move = p.best;
+        }
+        let mv = b.moves();
+        if mv == 0 {
+            if b.passed().moves() == 0 {
+                return b.final_score() * SCALE;
+            }
+            return -self.pvs(b.passed(), depth, -beta, -alpha);
+        }
+        let mut list: Vec<(u32, u64, i32)> = Vec::with_capacity(mv.count_ones() as usize);
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = b.flips(sq);
+            let value = if sq as u8 == hash_move {
+                i32::MAX
+            } else if depth >= 3 {
+                -self.eval.evaluate(&b.after(sq, f)) - 16 * SCALE * replies(b, sq, f)
+            } else {
+                -replies(b, sq, f)
+            };
+            list.push((sq, f, value));
+        }
+        list.sort_unstable_by(|x, y| y.2.cmp(&x.2));
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for (i, &(sq, f, _)) in list.iter().enumerate() {
+            let child = b.after(sq, f);
+            let v = if i == 0 {
+                -self.pvs(child, depth - 1, -beta, -alpha)
+            } else {
+                let mut v = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta {
+                    v = -self.pvs(child, depth - 1, -beta, -alpha);
+                }
+                v
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq as u8;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.solver.table().store(
+            key,
+            depth as u8,
+            NO_SELECTIVITY,
+            alpha0,
+            beta,
+            best,
+            best_sq,
+        );
+        best
+    }
+}
+
+/// Bounds of a table entry in midgame units. Entries as deep as the empties are the
+/// endgame solver's, in discs; the midgame stores only shallower ones, in 1/`SCALE`.
+#[inline]
+fn table_bounds(p: super::tt::Probe, empties: u32) -> (i32, i32) {
+    let scale = if p.depth as u32 >= empties { SCALE } else { 1 };
+    let lower = if p.lower == i16::MIN as i32 {
+        -INF
+    } else {
+        p.lower * scale
+    };
+    let upper = if p.upper == i16::MAX as i32 {
+        INF
+    } else {
+        p.upper * scale
+    };
+    (lower, upper)
+}
+
+/// Opponent replies after playing `sq` (corners twice): fewer is usually better.
+#[inline]
+fn replies(b: Board, sq: u32, f: u64) -> i32 {
+    let c = b.after(sq, f);
+    let r = moves(c.player, c.opponent);
+    (r.count_ones() + (r & 0x8100_0000_0000_0081).count_ones()) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Disc difference plus mobility, enough to test the search machinery.
+    struct TestEval;
+    impl Evaluate for TestEval {
+        fn evaluate(&self, b: &Board) -> i32 {
+            let mob =
+                b.moves().count_ones() as i32 - moves(b.opponent, b.player).count_ones() as i32;
+            b.disc_difference() * 16 + mob * 40
+        }
+    }
+
+    fn minimax(b: Board, depth: u32) -> i32 {
+        let n = b.empty_count();
+        if depth >= n {
+            let mut s = EndgameSolver::new(12);
+            return s
+                .solve(b, super::super::SolveMode::Exact, false)
+                .unwrap()
+                .score
+                * SCALE;
+        }
+        if depth == 0 {
+            return TestEval.evaluate(&b);
+        }
+        let mv = b.moves();
+        if mv == 0 {
+            if b.passed().moves() == 0 {
+                return b.final_score() * SCALE;
+            }
+            return -minimax(b.passed(), depth);
+        }
+        let mut best = -INF;
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            best = best.max(-minimax(b.after(sq, b.flips(sq)), depth - 1));
+        }
+        best
+    }
+
+    fn positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
+        let mut s = seed;
+        let mut out = vec![];
+        while out.len() < count {
+            let mut b = Board::START;
+            while b.empty_count() > empties && !b.is_game_over() {
+                let mv = b.moves();
+                if mv == 0 {
+                    b = b.passed();
+                    continue;
+                }
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let mut m = mv;
+                for _ in 0..s % mv.count_ones() as u64 {
+                    m &= m - 1;
+                }
+                b = b.play(m.trailing_zeros()).unwrap();
+            }
+            if !b.is_game_over() {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn search_value_is_the_minimax_value() {
+        for (empties, depths) in [(40, vec![1, 2, 3]), (12, vec![2, 3]), (4, vec![3, 5])] {
+            for b in positions(empties as u64 + 1, 12, empties) {
+                for &d in &depths {
+                    let mut s = MidgameSearch::new(&TestEval, 14, Arc::new(AtomicBool::new(false)));
+                    let r = s.best_move(b, Limits::depth(d), |_| {}).unwrap();
+                    assert_eq!(
+                        r.best.value,
+                        minimax(b, d.min(b.empty_count())),
+                        "depth {d}, {b:?}"
+                    );
+                    // The best move really has that value.
+                    if let Move::Play(sq) = r.best.mv {
+                        let child = b.play(sq.index()).unwrap();
+                        assert_eq!(
+                            -minimax(child, d.min(b.empty_count()) - 1),
+                            r.best.value,
+                            "depth {d} empties {} {b:?} {:?}",
+                            b.empty_count(),
+                            r.best
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn analysis_reports_every_move_at_every_depth_then_exact() {
+        let b = positions(9, 1, 14)[0];
+        let mut s = MidgameSearch::new(&TestEval, 16, Arc::new(AtomicBool::new(false)));
+        let mut seen = vec![];
+        let limits = Limits {
+            depth: 3,
+            exact_empties: 13,
+            wld_empties: 13,
+            time: None,
+        };
+        s.analyze_moves(b, limits, |mv| seen.push(mv.clone()))
+            .unwrap();
+        let legal = b.moves().count_ones() as usize;
+        // depth 1..3 (children have 13 empties = exact limit, so no midgame at all)
+        assert_eq!(seen.len(), legal);
+        let mut solver = EndgameSolver::new(16);
+        for mv in &seen {
+            assert_eq!(mv.source, Source::Exact);
+            let Move::Play(sq) = mv.mv else { panic!() };
+            let child = b.play(sq.index()).unwrap();
+            let want = -solver
+                .solve(child, super::super::SolveMode::Exact, false)
+                .unwrap()
+                .score
+                * SCALE;
+            assert_eq!(mv.value, want);
+        }
+        let b = positions(10, 1, 30)[0];
+        let mut seen = vec![];
+        s.analyze_moves(b, Limits::depth(3), |mv| seen.push(mv.clone()))
+            .unwrap();
+        assert_eq!(seen.len(), 3 * b.moves().count_ones() as usize);
+        for mv in &seen {
+            let Source::Midgame { depth } = mv.source else {
+                panic!()
+            };
+            let Move::Play(sq) = mv.mv else { panic!() };
+            let child = b.play(sq.index()).unwrap();
+            if depth <= 2 {
+                assert_eq!(mv.value, -minimax(child, depth - 1), "depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn stop_ends_the_search() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut s = MidgameSearch::new(&TestEval, 16, stop.clone());
+        let b = positions(3, 1, 40)[0];
+        let t = std::thread::spawn({
+            let stop = stop.clone();
+            move || {
+                std::thread::sleep(Duration::from_millis(50));
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let r = s.analyze_moves(b, Limits::depth(60), |_| {});
+        t.join().unwrap();
+        assert_eq!(r, Err(Stopped));
+    }
+}
