@@ -274,7 +274,7 @@ OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close po
         match &lines[3].parsed {
             Ok(ScriptLine::Position { position, comment }) => {
                 assert_eq!(position.side_to_move(), Color::White);
-                assert_eq!(position.empty_count(), 22);
+                assert_eq!(position.empty_count(), 23);
                 assert_eq!(comment.as_deref(), Some("% Ah! This one is closer."));
             }
             other => panic!("{other:?}"),
