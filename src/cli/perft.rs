@@ -14,16 +14,19 @@ pub fn run(position: &Position, depth: u32, divide: bool) {
         "{:>5} {:>15} {:>10} {:>16}",
         "depth", "leaves", "time", "leaves/s"
     );
+    let mut total_time = std::time::Duration::ZERO;
     for d in 1..=depth {
         let start = Instant::now();
         let n = perft(board, d);
         let t = start.elapsed();
+        total_time += t;
         println!(
-            "{d:>5} {n:>15} {:>10} {:>16.0}",
+            "{d:>5} {n:>15} {:>10} {:>16}",
             fmt_duration(t),
-            per_second(n, t)
+            leaves_per_second(n, t)
         );
     }
+    println!("total time {}", fmt_duration(total_time));
     if divide && depth > 0 {
         println!("\ndivide at depth {depth}:");
         let mut total = 0;
@@ -33,6 +36,10 @@ pub fn run(position: &Position, depth: u32, divide: bool) {
         }
         println!("{:>5} {total:>15}", "total");
     }
+}
+
+fn leaves_per_second(n: u64, t: std::time::Duration) -> String {
+    format!("{:.1} M/s", per_second(n, t) / 1e6)
 }
 
 /// The leaf count under each first move (`--` if the side to move must pass; nothing if
