@@ -1,8 +1,282 @@
-//! The command line. (Under construction: the `cli` branch replaces this file.)
+//! The command line.
+//!
+//! - `okapi` with no arguments opens the desktop app;
+//! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]` is scrZebra's
+//!   endgame script solver, flag for flag ([`compat`], parsed by hand: single-dash words);
+//! - subcommands with long options (clap): `solve`, `perft`, `bench`, `app`.
 
+pub mod bench;
+pub mod compat;
+pub mod perft;
+pub mod script_run;
+pub mod units;
+
+use crate::board::Position;
+use crate::search::SolveMode;
+use clap::{Parser, Subcommand};
+use script_run::{Feedback, RunStats, ScriptOptions};
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "okapi",
+    version,
+    about = "Okapi: an Othello analyser, endgame solver and opponent",
+    long_about = "Okapi: an Othello analyser, endgame solver and opponent.\n\n\
+        With no arguments, opens the desktop app.\n\n\
+        scrZebra's script solver is also accepted exactly as scrZebra spells it:\n  \
+        okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]\n\
+        (`okapi solve` does the same with long options and writes the same file)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve the positions of an endgame script (scrZebra format) exactly or win/draw/loss.
+    ///
+    /// Writes one line per input line, in the scrZebra format, flushed position by
+    /// position: comments copied, results as `63 -  1` (Black - White, empties to the
+    /// winner) or `Black win`/`Draw`/`White win`, optionally the line, then the trailing
+    /// comment. Bad lines are reported with their number on standard error and get a
+    /// `% error:` line; the rest is still solved and the exit status is 1.
+    Solve(SolveArgs),
+    /// Count the leaves of the game tree from the start position, depth by depth.
+    ///
+    /// A pass counts as a ply and a finished game is a leaf (the published counts: 4, 12,
+    /// 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800).
+    Perft(PerftArgs),
+    /// Solve FFO test positions one by one on one thread and report speed and correctness.
+    ///
+    /// Per position: number, empties, best move, score, expected score with OK or WRONG,
+    /// time, nodes and nodes/s; then the totals and the median time. The table is
+    /// cleared before each position. Exit status 1 if any answer is wrong.
+    Bench(BenchArgs),
+    /// Open the desktop app, optionally with a game or script file.
+    App {
+        /// A file to open.
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The script to solve.
+    pub input: PathBuf,
+    /// Where to write the results (truncated first); standard output if not given.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Win/draw/loss only (scrZebra's -wld 1).
+    #[arg(long)]
+    pub wld: bool,
+    /// Also write the proven line: optimal (exact) or semi-optimal (WLD) (-line 1).
+    #[arg(long, alias = "lines")]
+    pub line: bool,
+    /// Hash table of about 16 * 2^N bytes (-h N).
+    #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
+    pub hash_bits: u32,
+    /// No progress bar and no summary; only errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Count up to this depth.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// Also list the count under each first move at the last depth.
+    #[arg(long)]
+    pub divide: bool,
+    /// Start from this position instead (64 squares a1..h8, then the side to move).
+    #[arg(long, value_name = "BOARD")]
+    pub position: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// First FFO position.
+    #[arg(long, default_value_t = 40)]
+    pub from: u32,
+    /// Last FFO position.
+    #[arg(long, default_value_t = 59)]
+    pub to: u32,
+    /// Hash table of about 16 * 2^N bytes.
+    #[arg(long, value_name = "N", default_value_t = 23, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
+    pub hash_bits: u32,
+    /// Read the positions from this script (answers in `ffo#NN best:.. score:..` comments)
+    /// or OBF file instead of the FFO files in tests/data; --from/--to still select.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+}
 
 /// Entry point of the `okapi` binary.
 pub fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.len() <= 1 {
+        return run_app(None);
+    }
+    if args[1..].iter().any(|a| a == "-script") {
+        return compat::main(&args[1..]);
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Solve(a) => solve(a),
+        Command::Perft(a) => {
+            let position = match a.position.as_deref().map(Position::parse).transpose() {
+                Ok(p) => p.unwrap_or_else(Position::start),
+                Err(e) => {
+                    eprintln!("okapi: --position: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            perft::run(&position, a.depth, a.divide);
+            ExitCode::SUCCESS
+        }
+        Command::Bench(a) => bench(a),
+        Command::App { file } => run_app(file),
+    }
+}
+
+fn solve(a: SolveArgs) -> ExitCode {
+    let opts = ScriptOptions {
+        mode: if a.wld {
+            SolveMode::Wld
+        } else {
+            SolveMode::Exact
+        },
+        lines: a.line,
+        hash_bits: a.hash_bits,
+        feedback: if a.quiet {
+            Feedback::Quiet
+        } else {
+            Feedback::Progress
+        },
+    };
+    finish_script_run(script_run::run_script(&a.input, a.output.as_deref(), &opts))
+}
+
+/// Exit status of a script run: 0 all fine, 1 some bad lines, 2 the run failed.
+fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
+    match result {
+        Ok(stats) if stats.errors == 0 => ExitCode::SUCCESS,
+        Ok(stats) => {
+            eprintln!(
+                "okapi: {} bad line{} (see above)",
+                stats.errors,
+                if stats.errors == 1 { "" } else { "s" }
+            );
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn bench(a: BenchArgs) -> ExitCode {
+    let positions = match &a.file {
+        Some(path) => bench::load(path).map(|ps| {
+            ps.into_iter()
+                .filter(|p| (a.from..=a.to).contains(&p.number))
+                .collect()
+        }),
+        None => bench::load_ffo(a.from, a.to),
+    };
+    let positions: Vec<_> = match positions {
+        Ok(ps) => ps,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    if positions.is_empty() {
+        eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
+        return ExitCode::from(2);
+    }
+    match bench::run(&positions, a.hash_bits) {
+        Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(feature = "gui")]
+fn run_app(file: Option<PathBuf>) -> ExitCode {
+    match crate::app::run(file) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn run_app(_file: Option<PathBuf>) -> ExitCode {
+    eprintln!(
+        "okapi: this build has no desktop app (built without the `gui` feature); \
+         see `okapi --help` for the command line"
+    );
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn subcommands_parse() {
+        let cli = Cli::try_parse_from([
+            "okapi",
+            "solve",
+            "in.scr",
+            "-o",
+            "out",
+            "--wld",
+            "--line",
+            "--hash-bits",
+            "20",
+        ])
+        .unwrap();
+        match cli.command {
+            Command::Solve(a) => assert!(a.wld && a.line && a.hash_bits == 20 && !a.quiet),
+            other => panic!("{other:?}"),
+        }
+        assert!(Cli::try_parse_from(["okapi", "solve", "in", "--hash-bits", "31"]).is_err());
+        let cli = Cli::try_parse_from(["okapi", "bench", "--from", "40", "--to", "44"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Bench(BenchArgs {
+                from: 40,
+                to: 44,
+                ..
+            })
+        ));
+        assert!(Cli::try_parse_from(["okapi", "perft", "0"]).is_err());
+    }
 }

@@ -1,0 +1,292 @@
+//! `okapi bench`: solves test positions with known answers one by one on one thread and
+//! reports, per position, the answer, whether it is right, time, nodes and nodes/s; then
+//! the totals and the median time.
+//!
+//! Positions come from the FFO script files (the expected answer in the comment:
+//! `ffo#NN best:G8,A5 score:+18`) or from an OBF file (every move's score listed).
+
+use super::units::{fmt_duration, fmt_rate};
+use crate::board::{Move, Position};
+use crate::formats::obf;
+use crate::formats::script::{self, ScriptLine};
+use crate::search::{EndgameSolver, SolveMode};
+use anyhow::{Context, bail};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A test position and its expected answer, when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestPosition {
+    /// The FFO number (or the position's rank in a file without numbers).
+    pub number: u32,
+    pub position: Position,
+    pub expected_score: Option<i32>,
+    /// The moves known to reach the expected score (empty if not known).
+    pub best_moves: Vec<Move>,
+}
+
+/// The answer of an FFO comment `ffo#NN best:<moves> score:<score>`: number, best
+/// moves, score.
+pub fn parse_ffo_comment(comment: &str) -> Option<(u32, Vec<Move>, i32)> {
+    let start = comment.find("ffo#")? + 4;
+    let digits: String = comment[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let number = digits.parse().ok()?;
+    let field = |name: &str| {
+        comment
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name))
+            .map(str::to_string)
+    };
+    let best = field("best:")?
+        .split(',')
+        .map(Move::parse)
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
+    let score = field("score:")?.trim_start_matches('+').parse().ok()?;
+    Some((number, best, score))
+}
+
+/// Reads test positions from a script (`.scr`, numbers and answers from FFO comments) or
+/// an OBF file (`.obf`; numbered from the first number of a `fforum-40-59.obf` style name,
+/// else from 1).
+pub fn load(path: &Path) -> anyhow::Result<Vec<TestPosition>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let is_obf = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obf"));
+    let mut out = Vec::new();
+    if is_obf {
+        let first = first_number_in_name(path).unwrap_or(1);
+        let entries = obf::parse_file(&bytes)
+            .map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
+        for (i, (_, entry)) in entries.into_iter().enumerate() {
+            out.push(TestPosition {
+                number: first + i as u32,
+                position: entry.position,
+                expected_score: entry.best_score(),
+                best_moves: entry.best_moves(),
+            });
+        }
+    } else {
+        for line in script::parse_script(&bytes) {
+            match line.parsed {
+                Ok(ScriptLine::Position { position, comment }) => {
+                    let known = comment.as_deref().and_then(parse_ffo_comment);
+                    let rank = out.len() as u32 + 1;
+                    out.push(match known {
+                        Some((number, best_moves, score)) => TestPosition {
+                            number,
+                            position,
+                            expected_score: Some(score),
+                            best_moves,
+                        },
+                        None => TestPosition {
+                            number: rank,
+                            position,
+                            expected_score: None,
+                            best_moves: vec![],
+                        },
+                    });
+                }
+                Ok(_) => {}
+                Err(bad) => bail!("{}:{}: {}", path.display(), line.number, bad.error),
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn first_number_in_name(path: &Path) -> Option<u32> {
+    let name = path.file_stem()?.to_str()?;
+    let digits: String = name
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// The directory of the FFO files: `tests/data` under the working directory, else the
+/// one of the source tree the binary was built from.
+pub fn data_dir() -> PathBuf {
+    let local = PathBuf::from("tests/data");
+    if local.join("ffo40-59.scr").exists() {
+        local
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+    }
+}
+
+/// FFO positions `from..=to` from the three FFO script files.
+pub fn load_ffo(from: u32, to: u32) -> anyhow::Result<Vec<TestPosition>> {
+    let dir = data_dir();
+    let mut all = Vec::new();
+    for name in ["ffo1-39.scr", "ffo40-59.scr", "ffo60-79.scr"] {
+        all.extend(load(&dir.join(name))?);
+    }
+    Ok(all
+        .into_iter()
+        .filter(|p| (from..=to).contains(&p.number))
+        .collect())
+}
+
+/// One bench result.
+#[derive(Clone, Debug)]
+pub struct BenchRow {
+    pub number: u32,
+    pub empties: u32,
+    pub best_move: Option<Move>,
+    pub score: i32,
+    pub expected: Option<i32>,
+    /// `None` when the answer is not known.
+    pub right: Option<bool>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Solves each position with a fresh table (so every row is reproducible on its own),
+/// printing a row as each is done and the totals at the end. Returns the rows.
+pub fn run(positions: &[TestPosition], hash_bits: u32) -> anyhow::Result<Vec<BenchRow>> {
+    println!(
+        "{:>4} {:>7} {:>5} {:>6} {:>14} {:>10} {:>14} {:>16}",
+        "#", "empties", "move", "score", "expected", "time", "nodes", "speed"
+    );
+    let mut solver = EndgameSolver::new(hash_bits);
+    let mut rows = Vec::new();
+    for p in positions {
+        solver.table().clear();
+        let sol = solver
+            .solve(p.position.board(), SolveMode::Exact, false)
+            .context("the solver was stopped")?;
+        let right = p.expected_score.map(|e| {
+            e == sol.score
+                && (p.best_moves.is_empty()
+                    || sol.best_move.is_some_and(|m| p.best_moves.contains(&m)))
+        });
+        let row = BenchRow {
+            number: p.number,
+            empties: p.position.empty_count(),
+            best_move: sol.best_move,
+            score: sol.score,
+            expected: p.expected_score,
+            right,
+            nodes: sol.nodes,
+            elapsed: sol.elapsed,
+        };
+        let expected = match (row.expected, row.right) {
+            (Some(e), Some(true)) => format!("{e:+} OK"),
+            (Some(e), _) => format!("{e:+} WRONG"),
+            (None, _) => "?".to_string(),
+        };
+        let mv = row.best_move.map_or("-".to_string(), |m| m.to_string());
+        println!(
+            "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>10} {:>14} {:>16}",
+            row.number,
+            row.empties,
+            mv,
+            row.score,
+            expected,
+            fmt_duration(row.elapsed),
+            row.nodes,
+            fmt_rate(row.nodes, row.elapsed)
+        );
+        rows.push(row);
+    }
+    println!("{}", totals(&rows));
+    Ok(rows)
+}
+
+/// Totals: positions, right and wrong, total time, median time, nodes, nodes/s.
+pub fn totals(rows: &[BenchRow]) -> String {
+    let time: Duration = rows.iter().map(|r| r.elapsed).sum();
+    let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+    let right = rows.iter().filter(|r| r.right == Some(true)).count();
+    let wrong = rows.iter().filter(|r| r.right == Some(false)).count();
+    let mut times: Vec<Duration> = rows.iter().map(|r| r.elapsed).collect();
+    times.sort();
+    let median = match times.len() {
+        0 => Duration::ZERO,
+        n if n % 2 == 1 => times[n / 2],
+        n => (times[n / 2 - 1] + times[n / 2]) / 2,
+    };
+    format!(
+        "{} positions: {right} right, {wrong} wrong{}\ntotal time {}, median {}, nodes {nodes}, {}",
+        rows.len(),
+        if right + wrong < rows.len() {
+            format!(", {} unknown", rows.len() - right - wrong)
+        } else {
+            String::new()
+        },
+        fmt_duration(time),
+        fmt_duration(median),
+        fmt_rate(nodes, time)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    #[test]
+    fn ffo_comments() {
+        let (n, best, score) = parse_ffo_comment("% ffo#04 best:H8,A5 score:+0").unwrap();
+        assert_eq!(n, 4);
+        assert_eq!(
+            best,
+            vec![
+                Move::Play(Square::parse("h8").unwrap()),
+                Move::Play(Square::parse("a5").unwrap())
+            ]
+        );
+        assert_eq!(score, 0);
+        assert_eq!(
+            parse_ffo_comment("% ffo#59 best:G8 score:-64").unwrap().2,
+            -64
+        );
+        assert_eq!(parse_ffo_comment("% just a comment"), None);
+    }
+
+    #[test]
+    fn names_give_first_numbers() {
+        assert_eq!(
+            first_number_in_name(Path::new("x/fforum-40-59.obf")),
+            Some(40)
+        );
+        assert_eq!(first_number_in_name(Path::new("mine.obf")), None);
+    }
+
+    #[test]
+    fn median_of_even_and_odd() {
+        let row = |ms: u64| BenchRow {
+            number: 1,
+            empties: 1,
+            best_move: None,
+            score: 0,
+            expected: Some(0),
+            right: Some(true),
+            nodes: 1000,
+            elapsed: Duration::from_millis(ms),
+        };
+        assert!(totals(&[row(1), row(3), row(100)]).contains("median 0.003 s"));
+        assert!(totals(&[row(1), row(3)]).contains("median 0.002 s"));
+    }
+
+    #[test]
+    fn ffo_files_load_with_answers() {
+        let ps = load_ffo(1, 79).unwrap();
+        assert_eq!(ps.len(), 79);
+        assert!(
+            ps.iter()
+                .enumerate()
+                .all(|(i, p)| p.number == i as u32 + 1 && p.expected_score.is_some())
+        );
+        let obf = load(&data_dir().join("fforum-40-59.obf")).unwrap();
+        assert_eq!(obf.len(), 20);
+        assert_eq!(obf[0].number, 40);
+        assert_eq!(obf[0].expected_score, Some(38));
+    }
+}

@@ -1,0 +1,250 @@
+//! Solving a script file: shared by the scrZebra compatibility form (`okapi -script`) and
+//! `okapi solve`, so both write identical files.
+
+use super::units::{fmt_duration, fmt_rate};
+use crate::board::{Move, Position};
+use crate::formats::script::{self, BadLine, ScriptLine};
+use crate::search::{EndgameSolver, SolveMode};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What the user sees while a script is solved (the output file is the same either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feedback {
+    /// scrZebra's `-e 1`: each board, its result and the summary on standard output.
+    Echo,
+    /// `okapi solve`: a progress bar on standard error when it is a terminal, then the
+    /// summary on standard error.
+    Progress,
+    /// Nothing but errors.
+    Quiet,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScriptOptions {
+    pub mode: SolveMode,
+    pub lines: bool,
+    /// Table of about `16 << hash_bits` bytes.
+    pub hash_bits: u32,
+    pub feedback: Feedback,
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    pub positions: usize,
+    pub errors: usize,
+    pub total_time: Duration,
+    /// The longest solve and the input line of its position.
+    pub largest: Option<(Duration, usize)>,
+    pub nodes: u64,
+}
+
+/// Solves the script `input`, writing results to `output` (standard output if `None`)
+/// line by line, flushed after each line so nothing solved is lost on interruption.
+///
+/// Bad lines are reported on standard error as `IN:LINE: reason` and get a `% error:`
+/// line; they are counted in [`RunStats::errors`] and do not stop the run. Only I/O
+/// failures (unreadable input, unwritable output) are errors of the run itself.
+pub fn run_script(
+    input: &Path,
+    output: Option<&Path>,
+    opts: &ScriptOptions,
+) -> anyhow::Result<RunStats> {
+    let bytes = std::fs::read(input)
+        .with_context(|| format!("cannot read the script {}", input.display()))?;
+    let lines = script::parse_script(&bytes);
+    let mut out: Box<dyn Write> = match output {
+        Some(path) => Box::new(BufWriter::new(File::create(path).with_context(|| {
+            format!("cannot create the output file {}", path.display())
+        })?)),
+        None => Box::new(io::stdout().lock()),
+    };
+    let out_name: PathBuf = output
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| "standard output".into());
+    let total_positions = lines
+        .iter()
+        .filter(|l| matches!(l.parsed, Ok(ScriptLine::Position { .. })))
+        .count();
+
+    let bar = match opts.feedback {
+        Feedback::Progress if io::stderr().is_terminal() => {
+            let bar = ProgressBar::with_draw_target(
+                Some(total_positions as u64),
+                ProgressDrawTarget::stderr(),
+            );
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",
+                )
+                .expect("a valid progress template"),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            Some(bar)
+        }
+        _ => None,
+    };
+
+    let mut solver = EndgameSolver::new(opts.hash_bits);
+    let mut stats = RunStats::default();
+    let write_err = |e: io::Error| {
+        anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
+    };
+    for line in &lines {
+        let text = match &line.parsed {
+            Ok(ScriptLine::Blank) => continue,
+            Ok(ScriptLine::Comment(c)) | Ok(ScriptLine::End(c)) => c.clone(),
+            Err(BadLine { error, comment }) => {
+                stats.errors += 1;
+                let msg = format!("{}:{}: {error}", input.display(), line.number);
+                match &bar {
+                    Some(bar) => bar.suspend(|| eprintln!("{msg}")),
+                    None => eprintln!("{msg}"),
+                }
+                script::format_error(&error.to_string(), comment.as_deref())
+            }
+            Ok(ScriptLine::Position { position, comment }) => {
+                if let Some(bar) = &bar {
+                    bar.set_message(format!(
+                        "line {}, {} empties",
+                        line.number,
+                        position.empty_count()
+                    ));
+                }
+                if opts.feedback == Feedback::Echo {
+                    println!("Line {}:\n{}", line.number, position);
+                }
+                let solved = solve_position(&mut solver, position, opts.mode, opts.lines)?;
+                stats.positions += 1;
+                stats.nodes += solved.nodes;
+                stats.total_time += solved.elapsed;
+                if stats.largest.is_none_or(|(t, _)| solved.elapsed > t) {
+                    stats.largest = Some((solved.elapsed, line.number));
+                }
+                if opts.feedback == Feedback::Echo {
+                    println!("{}\n", solved.describe());
+                }
+                if let Some(bar) = &bar {
+                    bar.inc(1);
+                }
+                let shown_line = if opts.lines {
+                    Some(&solved.line[..])
+                } else {
+                    None
+                };
+                script::format_result(solved.outcome, shown_line, comment.as_deref())
+            }
+        };
+        writeln!(out, "{text}")
+            .and_then(|_| out.flush())
+            .map_err(write_err)?;
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match opts.feedback {
+        Feedback::Echo => println!("{}", stats.summary()),
+        Feedback::Progress => eprintln!("{}", stats.summary()),
+        Feedback::Quiet => {}
+    }
+    Ok(stats)
+}
+
+/// One solved position in script terms.
+pub struct Solved {
+    pub outcome: script::Outcome,
+    /// Empty when the game is over.
+    pub line: Vec<Move>,
+    pub best_move: Option<Move>,
+    /// Exact score or WLD sign for the side to move.
+    pub score: i32,
+    pub mode: SolveMode,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl Solved {
+    fn describe(&self) -> String {
+        let best = match self.best_move {
+            Some(Move::Pass) => "pass".to_string(),
+            Some(m) => m.to_string(),
+            None => "none (game over)".to_string(),
+        };
+        let score = match self.mode {
+            SolveMode::Exact => format!("{:+}", self.score),
+            SolveMode::Wld => {
+                ["loss", "draw", "win"][(self.score.signum() + 1) as usize].to_string()
+            }
+        };
+        format!(
+            "Result: {}  best move {best}  score {score} for the side to move  {} nodes in {} ({})",
+            self.outcome,
+            self.nodes,
+            fmt_duration(self.elapsed),
+            fmt_rate(self.nodes, self.elapsed)
+        )
+    }
+}
+
+/// Solves one position; a finished game is "solved" as its final count.
+pub fn solve_position(
+    solver: &mut EndgameSolver,
+    position: &Position,
+    mode: SolveMode,
+    lines: bool,
+) -> anyhow::Result<Solved> {
+    let side = position.side_to_move();
+    let solution = solver
+        .solve(position.board(), mode, lines)
+        .context("the solver was stopped")?;
+    let outcome = match mode {
+        SolveMode::Exact => script::Outcome::exact(side, solution.score),
+        SolveMode::Wld => script::Outcome::wld(side, solution.score),
+    };
+    Ok(Solved {
+        outcome,
+        line: if position.is_game_over() {
+            Vec::new()
+        } else {
+            solution.line
+        },
+        best_move: solution.best_move,
+        score: solution.score,
+        mode,
+        nodes: solution.nodes,
+        elapsed: solution.elapsed,
+    })
+}
+
+impl RunStats {
+    /// The end-of-run summary: positions, total and largest time, nodes, nodes per second.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} position{} solved",
+            self.positions,
+            if self.positions == 1 { "" } else { "s" }
+        );
+        if self.errors > 0 {
+            s.push_str(&format!(
+                ", {} bad line{}",
+                self.errors,
+                if self.errors == 1 { "" } else { "s" }
+            ));
+        }
+        s.push_str(&format!("\nTotal time {}", fmt_duration(self.total_time)));
+        if let Some((t, line)) = self.largest {
+            s.push_str(&format!(", largest {} (line {line})", fmt_duration(t)));
+        }
+        s.push_str(&format!(
+            "\nNodes {} ({})",
+            self.nodes,
+            fmt_rate(self.nodes, self.total_time)
+        ));
+        s
+    }
+}

@@ -1,0 +1,488 @@
+//! The scrZebra endgame script format: positions to solve in, one result line per input
+//! line out.
+//!
+//! The contract is `shared/spec/scrzebra-script.md`; in short:
+//! - a line whose first character is `%` is a comment, copied unchanged; one beginning
+//!   with [`END_MARKER`] is copied and ends the script;
+//! - a blank line is skipped (nothing is written);
+//! - any other line holds a 64-character board (a1, b1, ..., h8; `X * x` Black, `O 0 o`
+//!   White, `- .` empty), white space and the side to move (`X`/`*` or `O`/`0`), then
+//!   optionally a trailing comment from the first `%` to the end of the line;
+//! - a result is `"%2d - %2d"` (Black - White, empties to the winner) or `Black win`,
+//!   `Draw`, `White win`; with lines, three spaces and ` move` for each move (`--` for a
+//!   pass); then six spaces and the trailing comment, if any.
+//!
+//! Parsing and formatting here are pure; `cli` does the solving and the files.
+//!
+//! ```
+//! use okapi::board::Color;
+//! use okapi::formats::script::{format_result, Outcome};
+//! let outcome = Outcome::exact(Color::White, -12);
+//! assert_eq!(format_result(outcome, None, Some("% Ah!")), "38 - 26      % Ah!");
+//! assert_eq!(format_result(Outcome::wld(Color::White, -1), None, None), "Black win");
+//! ```
+
+use crate::board::{Color, Move, ParseBoardError, PlayError, Position};
+use std::fmt;
+
+/// A comment line beginning with this is copied to the output and ends the script.
+pub const END_MARKER: &str = "% End of the endgame script";
+
+/// What one input line holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptLine {
+    /// A comment line, copied to the output as it is.
+    Comment(String),
+    /// The end marker line: copied to the output, then later lines are ignored.
+    End(String),
+    /// A blank line: nothing is written for it.
+    Blank,
+    /// A position to solve, and its trailing comment (from `%` to the end of the line).
+    Position {
+        position: Position,
+        comment: Option<String>,
+    },
+}
+
+/// Why a position line holds no valid position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error(transparent)]
+    Board(#[from] ParseBoardError),
+    #[error("unexpected text '{0}' after the side to move (a trailing comment starts with %)")]
+    TextAfterSide(String),
+}
+
+/// A position line that could not be parsed; its trailing comment is kept for the output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLine {
+    pub error: LineError,
+    pub comment: Option<String>,
+}
+
+/// One line of a script with its 1-based line number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NumberedLine {
+    pub number: usize,
+    pub parsed: Result<ScriptLine, BadLine>,
+}
+
+/// Parses one line (without its line end).
+///
+/// A line whose first non-blank character is `%` counts as a comment: a comment indented
+/// by mistake is still a comment, not a board of zero squares.
+pub fn parse_line(line: &str) -> Result<ScriptLine, BadLine> {
+    let trimmed = line.trim_start();
+    if trimmed.is_empty() {
+        return Ok(ScriptLine::Blank);
+    }
+    if trimmed.starts_with('%') {
+        return Ok(if trimmed.starts_with(END_MARKER) {
+            ScriptLine::End(line.to_string())
+        } else {
+            ScriptLine::Comment(line.to_string())
+        });
+    }
+    let (body, comment) = match line.find('%') {
+        Some(i) => (&line[..i], Some(line[i..].to_string())),
+        None => (line, None),
+    };
+    let bad = |error: LineError| BadLine {
+        error,
+        comment: comment.clone(),
+    };
+    let mut fields = body.split_whitespace();
+    let squares = fields.next().unwrap_or("");
+    let side = fields.next();
+    let extra: Vec<&str> = fields.collect();
+    if side.is_some() && !extra.is_empty() {
+        // Check the board first so the most basic mistake is the one reported.
+        Position::parse(&format!("{squares} {}", side.unwrap_or(""))).map_err(|e| bad(e.into()))?;
+        return Err(bad(LineError::TextAfterSide(extra.join(" "))));
+    }
+    let text = match side {
+        Some(side) => format!("{squares} {side}"),
+        None => squares.to_string(),
+    };
+    match Position::parse(&text) {
+        Ok(position) => Ok(ScriptLine::Position { position, comment }),
+        Err(e) => Err(bad(e.into())),
+    }
+}
+
+/// Parses a whole script, up to and including the end marker line (later lines are not
+/// returned). Never fails: bad lines are returned as such, with their numbers.
+pub fn parse_script(bytes: &[u8]) -> Vec<NumberedLine> {
+    let mut out = Vec::new();
+    for (i, text) in text_lines(bytes).enumerate() {
+        let parsed = parse_line(&text);
+        let end = matches!(parsed, Ok(ScriptLine::End(_)));
+        out.push(NumberedLine {
+            number: i + 1,
+            parsed,
+        });
+        if end {
+            break;
+        }
+    }
+    out
+}
+
+/// Splits text into lines without their line ends (`\n` or `\r\n`), decoding each line as
+/// UTF-8, or as Latin-1 when it is not valid UTF-8 (old Othello files often are), so no
+/// line is ever refused for its encoding.
+pub fn text_lines(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let empty = bytes.is_empty();
+    body.split(|&b| b == b'\n')
+        .filter(move |_| !empty)
+        .map(|raw| {
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            match std::str::from_utf8(raw) {
+                Ok(s) => s.to_string(),
+                Err(_) => raw.iter().map(|&b| b as char).collect(),
+            }
+        })
+}
+
+/// Win, draw or loss, said from Black's side as the script format does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wld {
+    BlackWin,
+    Draw,
+    WhiteWin,
+}
+
+/// The result of a position in absolute colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Final disc counts under perfect play, empties to the winner (they sum to 64).
+    Exact { black: u32, white: u32 },
+    /// Only who wins.
+    Wld(Wld),
+}
+
+impl Outcome {
+    /// From an exact score (final disc difference, empties to the winner) for `side`.
+    pub fn exact(side: Color, score: i32) -> Outcome {
+        let black_diff = if side == Color::Black { score } else { -score };
+        let black = (64 + black_diff).clamp(0, 128) as u32 / 2;
+        Outcome::Exact {
+            black,
+            white: 64 - black,
+        }
+    }
+
+    /// From a win/draw/loss sign (1, 0, -1, or any score's sign) for `side`.
+    pub fn wld(side: Color, sign: i32) -> Outcome {
+        let black_sign = if side == Color::Black {
+            sign.signum()
+        } else {
+            -sign.signum()
+        };
+        Outcome::Wld(match black_sign {
+            1 => Wld::BlackWin,
+            0 => Wld::Draw,
+            _ => Wld::WhiteWin,
+        })
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Exact { black, white } => write!(f, "{black:2} - {white:2}"),
+            Outcome::Wld(Wld::BlackWin) => f.write_str("Black win"),
+            Outcome::Wld(Wld::Draw) => f.write_str("Draw"),
+            Outcome::Wld(Wld::WhiteWin) => f.write_str("White win"),
+        }
+    }
+}
+
+/// A line in script form: three spaces, then a space and each move (`--` for a pass).
+pub fn format_moves(moves: &[Move]) -> String {
+    let mut s = String::from("   ");
+    for mv in moves {
+        s.push(' ');
+        s.push_str(&mv.to_string());
+    }
+    s
+}
+
+/// The output line for a solved position, without the line end. `line` is given only in
+/// line mode and is left out when empty (a finished game has none).
+pub fn format_result(outcome: Outcome, line: Option<&[Move]>, comment: Option<&str>) -> String {
+    let mut s = outcome.to_string();
+    if let Some(moves) = line.filter(|m| !m.is_empty()) {
+        s.push_str(&format_moves(moves));
+    }
+    push_comment(&mut s, comment);
+    s
+}
+
+/// The output line for a bad position line: `% error: ` and the reason, then the trailing
+/// comment like a result would have it, so the output stays aligned with the input.
+pub fn format_error(reason: &str, comment: Option<&str>) -> String {
+    let mut s = format!("% error: {reason}");
+    push_comment(&mut s, comment);
+    s
+}
+
+/// Replays a line from `position`: the position reached, or the index of the first move
+/// that is not legal and why. Checks lines read back from a result file.
+pub fn replay(position: &Position, moves: &[Move]) -> Result<Position, (usize, PlayError)> {
+    let mut p = *position;
+    for (i, &mv) in moves.iter().enumerate() {
+        p.play_move(mv).map_err(|e| (i, e))?;
+    }
+    Ok(p)
+}
+
+fn push_comment(s: &mut String, comment: Option<&str>) {
+    if let Some(c) = comment {
+        s.push_str("      ");
+        s.push_str(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    const SPEC_INPUT: &str = "% Here's a bunch of lopsided positions
+XO---XXX-OOO-OOO-OOOOOO---OOXO---OOXOOO-OOXOOOOOXXXXX---XXXXXX-- X % Comment for position 1
+OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close positions exist in Othello?
+--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O % Ah! This one is closer.
+% End of the endgame script
+";
+
+    fn mv(s: &str) -> Move {
+        Move::parse(s).unwrap()
+    }
+
+    #[test]
+    fn spec_example_parses() {
+        let lines = parse_script(SPEC_INPUT.as_bytes());
+        assert_eq!(lines.len(), 5);
+        assert_eq!(
+            lines[0].parsed,
+            Ok(ScriptLine::Comment(
+                "% Here's a bunch of lopsided positions".into()
+            ))
+        );
+        match &lines[3].parsed {
+            Ok(ScriptLine::Position { position, comment }) => {
+                assert_eq!(position.side_to_move(), Color::White);
+                assert_eq!(position.empty_count(), 23);
+                assert_eq!(comment.as_deref(), Some("% Ah! This one is closer."));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            lines[4].parsed,
+            Ok(ScriptLine::End("% End of the endgame script".into()))
+        );
+        assert_eq!(lines[4].number, 5);
+    }
+
+    /// The spec's output lines from the spec's results (the solving is checked in
+    /// `tests/script_spec.rs` through the real binary).
+    #[test]
+    fn spec_example_formats_byte_for_byte() {
+        let c1 = Some("% Comment for position 1");
+        assert_eq!(
+            format_result(Outcome::exact(Color::Black, 62), None, c1),
+            "63 -  1      % Comment for position 1"
+        );
+        assert_eq!(
+            format_result(
+                Outcome::exact(Color::Black, -56),
+                None,
+                Some("% Do close positions exist in Othello?")
+            ),
+            " 4 - 60      % Do close positions exist in Othello?"
+        );
+        assert_eq!(
+            format_result(Outcome::exact(Color::White, -12), None, None),
+            "38 - 26"
+        );
+        assert_eq!(
+            format_result(Outcome::wld(Color::Black, 1), None, c1),
+            "Black win      % Comment for position 1"
+        );
+        assert_eq!(
+            format_result(Outcome::wld(Color::Black, -1), None, None),
+            "White win"
+        );
+        assert_eq!(
+            format_result(Outcome::wld(Color::White, 0), None, None),
+            "Draw"
+        );
+        let line: Vec<Move> = "b4 a5 a4 a3 h3 -- a2 -- h5 h4 e1 c1 g4"
+            .split(' ')
+            .map(mv)
+            .collect();
+        assert_eq!(
+            format_result(Outcome::exact(Color::Black, 62), Some(&line), c1),
+            "63 -  1    b4 a5 a4 a3 h3 -- a2 -- h5 h4 e1 c1 g4      % Comment for position 1"
+        );
+    }
+
+    #[test]
+    fn exact_counts_sum_to_64() {
+        assert_eq!(
+            Outcome::exact(Color::Black, 0),
+            Outcome::Exact {
+                black: 32,
+                white: 32
+            }
+        );
+        assert_eq!(
+            Outcome::exact(Color::White, 64),
+            Outcome::Exact {
+                black: 0,
+                white: 64
+            }
+        );
+        assert_eq!(
+            Outcome::exact(Color::White, -64),
+            Outcome::Exact {
+                black: 64,
+                white: 0
+            }
+        );
+        assert_eq!(Outcome::exact(Color::Black, -2).to_string(), "31 - 33");
+        assert_eq!(Outcome::exact(Color::Black, 60).to_string(), "62 -  2");
+        assert_eq!(Outcome::exact(Color::White, 64).to_string(), " 0 - 64");
+    }
+
+    #[test]
+    fn lines_with_passes_and_empty_lines() {
+        let line = [Move::Pass, Move::Play(Square::parse("a8").unwrap())];
+        assert_eq!(
+            format_result(Outcome::wld(Color::Black, 0), Some(&line), None),
+            "Draw    -- a8"
+        );
+        assert_eq!(
+            format_result(Outcome::exact(Color::Black, 0), Some(&[]), None),
+            "32 - 32"
+        );
+    }
+
+    #[test]
+    fn comments_blank_and_end() {
+        assert_eq!(parse_line(""), Ok(ScriptLine::Blank));
+        assert_eq!(parse_line(" \t "), Ok(ScriptLine::Blank));
+        assert_eq!(parse_line("%"), Ok(ScriptLine::Comment("%".into())));
+        assert_eq!(
+            parse_line("  % indented"),
+            Ok(ScriptLine::Comment("  % indented".into()))
+        );
+        assert_eq!(
+            parse_line("% End of the endgame script, really"),
+            Ok(ScriptLine::End(
+                "% End of the endgame script, really".into()
+            ))
+        );
+        // Not the marker: only a comment.
+        assert_eq!(
+            parse_line("% end of the endgame script"),
+            Ok(ScriptLine::Comment("% end of the endgame script".into()))
+        );
+    }
+
+    #[test]
+    fn end_marker_stops_the_script() {
+        let text = format!("% a\n\n% End of the endgame script\n{} X\n", "-".repeat(64));
+        let lines = parse_script(text.as_bytes());
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[1].parsed, Ok(ScriptLine::Blank));
+    }
+
+    #[test]
+    fn position_lines() {
+        let board = "XO---XXX-OOO-OOO-OOOOOO---OOXO---OOXOOO-OOXOOOOOXXXXX---XXXXXX--";
+        for text in [
+            format!("{board} X"),
+            format!("{board}\t*"),
+            format!("  {board}   X  "),
+            format!("{board} X%c"),
+        ] {
+            match parse_line(&text) {
+                Ok(ScriptLine::Position { position, .. }) => {
+                    assert_eq!(position.side_to_move(), Color::Black)
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        match parse_line(&format!(
+            "{} 0 %  two  spaces ",
+            board.replace('O', "o").replace('-', ".")
+        )) {
+            Ok(ScriptLine::Position { position, comment }) => {
+                assert_eq!(position.side_to_move(), Color::White);
+                assert_eq!(position.white_count(), 28);
+                assert_eq!(comment.as_deref(), Some("%  two  spaces "));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        let board = "-".repeat(64);
+        let err = |text: &str| parse_line(text).unwrap_err();
+        assert_eq!(
+            err(&format!("{} X", &board[1..])).error,
+            LineError::Board(ParseBoardError::WrongLength(63))
+        );
+        assert!(matches!(
+            err(&format!("{}Z{} X % c", &board[..5], &board[6..])),
+            BadLine {
+                error: LineError::Board(ParseBoardError::BadSquare { ch: 'Z', .. }),
+                comment: Some(_)
+            }
+        ));
+        assert_eq!(
+            err(&board).error,
+            LineError::Board(ParseBoardError::MissingSide)
+        );
+        assert_eq!(
+            err(&format!("{board} % no side")).error,
+            LineError::Board(ParseBoardError::MissingSide)
+        );
+        assert!(matches!(
+            err(&format!("{board} Q")).error,
+            LineError::Board(ParseBoardError::BadSide(_))
+        ));
+        assert_eq!(
+            err(&format!("{board} X junk")).error,
+            LineError::TextAfterSide("junk".into())
+        );
+        // The reason is readable.
+        let reason = err(&format!("{} X", &board[1..])).error.to_string();
+        assert!(reason.contains("63"), "{reason}");
+    }
+
+    #[test]
+    fn replay_checks_legality() {
+        let start = Position::start();
+        let line: Vec<Move> = "f5 d6 c3".split(' ').map(mv).collect();
+        assert_eq!(replay(&start, &line).unwrap().empty_count(), 57);
+        assert!(matches!(
+            replay(&start, &[mv("f5"), mv("f5")]),
+            Err((1, PlayError::Occupied(_)))
+        ));
+        assert!(matches!(
+            replay(&start, &[Move::Pass]),
+            Err((0, PlayError::PassWithMoves(_)))
+        ));
+    }
+
+    #[test]
+    fn error_lines_keep_the_comment() {
+        assert_eq!(format_error("bad", None), "% error: bad");
+        assert_eq!(format_error("bad", Some("% c")), "% error: bad      % c");
+    }
+}
