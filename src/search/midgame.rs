@@ -6,6 +6,7 @@
 //! values are disc differences times `SCALE`.
 
 use super::endgame::{EndgameSolver, Stopped};
+use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY};
 use crate::board::{Board, Move, Square, moves};
 use std::sync::Arc;
@@ -87,6 +88,9 @@ pub struct MidgameSearch<'e, E: Evaluate + ?Sized> {
     stopped: bool,
     deadline: Option<Instant>,
     poll_countdown: u32,
+    /// Index into [`probcut::LEVELS`], or [`probcut::NO_CUT`].
+    selectivity: usize,
+    probcut: ProbCutModel,
 }
 
 impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
@@ -101,7 +105,34 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             stopped: false,
             deadline: None,
             poll_countdown: 0,
+            selectivity: NO_CUT,
+            probcut: ProbCutModel::default(),
         }
+    }
+
+    /// Sets the ProbCut level: an index into [`probcut::LEVELS`] (surer as it grows), or
+    /// [`NO_CUT`] for a full-width search.
+    pub fn set_selectivity(&mut self, level: usize) {
+        self.selectivity = level.min(NO_CUT);
+    }
+
+    /// Replaces the ProbCut model (the default is the shipped `coeffs/probcut.json`).
+    pub fn set_probcut_model(&mut self, model: ProbCutModel) {
+        self.probcut = model;
+    }
+
+    pub fn selectivity(&self) -> usize {
+        self.selectivity
+    }
+
+    /// Confidence in percent of the current selectivity (100 without ProbCut).
+    pub fn confidence(&self) -> u32 {
+        probcut::LEVELS.get(self.selectivity).map_or(100, |l| l.1)
+    }
+
+    /// The value of `board` searched to `limits.depth` (or solved, near the end).
+    pub fn value(&mut self, board: Board, limits: Limits) -> Result<i32, Stopped> {
+        Ok(self.best_move(board, limits, |_| {})?.best.value)
     }
 
     pub fn solver(&mut self) -> &mut EndgameSolver {
@@ -411,8 +442,9 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             return self.eval.evaluate(&b);
         }
         let key = b.key();
+        let selectivity = self.table_selectivity();
         let mut hash_move = NO_MOVE;
-        if let Some(p) = self.solver.table().probe(key, depth as u8, NO_SELECTIVITY) {
+        if let Some(p) = self.solver.table().probe(key, depth as u8, selectivity) {
             let (lower, upper) = table_bounds(p, n);
             if lower >= beta {
                 return lower;
@@ -428,6 +460,12 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 return b.final_score() * SCALE;
             }
             return -self.pvs(b.passed(), depth, -beta, -alpha);
+        }
+        // Multi-ProbCut, at null-window nodes.
+        if self.selectivity < NO_CUT && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
+            if let Some(v) = self.probcut(b, depth, alpha, beta) {
+                return v;
+            }
         }
         let mut list: Vec<(u32, u64, i32)> = Vec::with_capacity(mv.count_ones() as usize);
         let mut m = mv;
@@ -473,16 +511,59 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 }
             }
         }
-        self.solver.table().store(
-            key,
-            depth as u8,
-            NO_SELECTIVITY,
-            alpha0,
-            beta,
-            best,
-            best_sq,
-        );
+        self.solver
+            .table()
+            .store(key, depth as u8, selectivity, alpha0, beta, best, best_sq);
         best
+    }
+
+    /// The table's selectivity byte for the current level (higher is surer).
+    #[inline]
+    fn table_selectivity(&self) -> u8 {
+        if self.selectivity >= NO_CUT {
+            NO_SELECTIVITY
+        } else {
+            self.selectivity as u8
+        }
+    }
+
+    /// Tries to predict a fail-high or fail-low of a `depth` search by a shallow one.
+    fn probcut(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let shallow = probcut::shallow_depth(depth);
+        let sigma = self.probcut.sigma(b.empty_count(), shallow, depth);
+        let margin = (probcut::LEVELS[self.selectivity].0 * sigma as f64) as i32;
+        // The static value gates each test: a cut is unlikely on the far side of it, and
+        // a failed test is pure cost.
+        let static_value = self.eval.evaluate(&b);
+        let high = beta + margin;
+        if high < INF && static_value >= beta {
+            let v = if shallow == 0 {
+                static_value
+            } else {
+                self.pvs(b, shallow, high - 1, high)
+            };
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha - margin;
+        if low > -INF && static_value <= alpha {
+            let v = if shallow == 0 {
+                static_value
+            } else {
+                self.pvs(b, shallow, low, low + 1)
+            };
+            if self.stopped {
+                return Some(0);
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 }
 
@@ -654,6 +735,35 @@ mod tests {
                 assert_eq!(mv.value, -minimax(child, depth - 1), "depth {depth}");
             }
         }
+    }
+
+    #[test]
+    fn probcut_prunes_and_stays_close() {
+        let mut full_nodes = 0;
+        let mut cut_nodes = 0;
+        let mut total_error = 0;
+        // The model is fitted on this evaluation's own errors, as `okapi train probcut` does.
+        let training = positions(77, 24, 36);
+        let model = probcut::fit(&probcut::collect(&TestEval, &training, 3..=8, |_| {}));
+        let boards = positions(31, 6, 36);
+        for &b in &boards {
+            let mut s = MidgameSearch::new(&TestEval, 18, Arc::new(AtomicBool::new(false)));
+            let full = s.value(b, Limits::depth(9)).unwrap();
+            full_nodes += s.nodes();
+            let mut s = MidgameSearch::new(&TestEval, 18, Arc::new(AtomicBool::new(false)));
+            s.set_selectivity(0);
+            s.set_probcut_model(model);
+            assert_eq!(s.confidence(), 73);
+            let cut = s.value(b, Limits::depth(9)).unwrap();
+            cut_nodes += s.nodes();
+            total_error += (full - cut).abs();
+        }
+        assert!(cut_nodes < full_nodes, "{cut_nodes} >= {full_nodes}");
+        // On average within a few discs of the full-width value.
+        assert!(
+            total_error / (boards.len() as i32) < 8 * SCALE,
+            "{total_error}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod endgame;
 pub mod midgame;
+pub mod probcut;
 pub mod stability;
 pub mod tt;
 
