@@ -14,6 +14,7 @@
 //! and answer with a fail-soft value: `> alpha` means a lower bound, `<= alpha` an
 //! upper bound.
 
+use super::midgame::Evaluate;
 use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
 use crate::board::{Board, Move, Square, flips, moves};
@@ -132,6 +133,8 @@ pub struct EndgameSolver {
     stopped: bool,
     /// Nodes left before the stop flag is polled again.
     poll_countdown: u64,
+    /// The evaluation that orders moves at high empties; [`quick_eval`] without one.
+    evaluator: Option<Arc<dyn Evaluate>>,
 }
 
 impl EndgameSolver {
@@ -148,7 +151,13 @@ impl EndgameSolver {
             stop,
             stopped: false,
             poll_countdown: 0,
+            evaluator: None,
         }
+    }
+
+    /// Orders moves at high empties with this evaluation's shallow searches.
+    pub fn set_evaluator(&mut self, evaluator: Option<Arc<dyn Evaluate>>) {
+        self.evaluator = evaluator;
     }
 
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
@@ -377,6 +386,8 @@ impl EndgameSolver {
 const SORT_SEARCH_EMPTIES: u32 = 14;
 /// Weight of the shallow search's value against the fastest-first value.
 const SORT_SEARCH_WEIGHT: i32 = 256;
+/// Pattern evaluations (1/128 disc) are divided by this to come to [`quick_eval`]'s scale.
+const PATTERN_EVAL_DIVISOR: i32 = 32;
 
 /// Depth of the ordering search: 1 at 12-15 empties, one more every 4 empties.
 /// (Measured on FFO 40-45: deeper ordering searches pay for themselves in nodes.)
@@ -418,7 +429,10 @@ impl EndgameSolver {
     fn eval_search(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
-            return quick_eval(b);
+            return match &self.evaluator {
+                Some(e) => e.evaluate(&b) / PATTERN_EVAL_DIVISOR,
+                None => quick_eval(b),
+            };
         }
         let mv = b.moves();
         if mv == 0 {

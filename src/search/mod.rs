@@ -2,6 +2,7 @@
 //! stability.
 
 pub mod endgame;
+pub mod level;
 pub mod midgame;
 pub mod probcut;
 pub mod stability;

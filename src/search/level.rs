@@ -1,0 +1,301 @@
+//! Playing strength: the levels users know from WZebra (midgame depth, exact and WLD
+//! endgame depths, or a time per move), weakening by a temperature over the moves'
+//! values for practice, the beginner opponents at the bottom, and time allotment for a
+//! game clock.
+
+use super::Stopped;
+use super::midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE};
+use super::probcut::NO_CUT;
+use crate::board::{Board, Move, Square};
+use std::time::Duration;
+
+/// A playing level.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Level {
+    /// Any legal move, uniformly.
+    Random,
+    /// The move that flips the most discs (ties at random).
+    Greedy,
+    /// A search.
+    Search(SearchLevel),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SearchLevel {
+    /// Midgame depth, exact and WLD solving depths, time per move.
+    pub limits: Limits,
+    /// ProbCut level index (see [`super::probcut::LEVELS`]), or `NO_CUT`.
+    pub selectivity: usize,
+    /// Weakening: 0 plays the best move; above, moves are drawn with probability
+    /// proportional to exp(value / temperature), value and temperature in discs.
+    pub temperature: f64,
+}
+
+impl Level {
+    /// WZebra-style numbered levels: depth `n`, exact from 1.5 n (at most n + 10)
+    /// empties, WLD two empties earlier; selective search as strong programs play.
+    pub fn numbered(n: u32) -> Level {
+        let n = n.clamp(1, 60);
+        let exact = (n * 3 / 2).min(n + 10);
+        Level::Search(SearchLevel {
+            limits: Limits {
+                depth: n,
+                exact_empties: exact,
+                wld_empties: exact + 2,
+                time: None,
+            },
+            selectivity: if n >= 10 { 2 } else { NO_CUT },
+            temperature: 0.0,
+        })
+    }
+
+    /// A level that thinks for `time` per move, then plays its best.
+    pub fn timed(time: Duration) -> Level {
+        Level::Search(SearchLevel {
+            limits: Limits {
+                depth: 60,
+                exact_empties: 18,
+                wld_empties: 20,
+                time: Some(time),
+            },
+            selectivity: 2,
+            temperature: 0.0,
+        })
+    }
+
+    /// Parses `random`, `greedy`, a number (`12`), or `12t1.5` (depth 12, temperature
+    /// 1.5 discs), or `5s` (five seconds a move).
+    pub fn parse(text: &str) -> Result<Level, String> {
+        let t = text.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "random" => return Ok(Level::Random),
+            "greedy" => return Ok(Level::Greedy),
+            _ => {}
+        }
+        if let Some(secs) = t.strip_suffix('s') {
+            let s: f64 = secs.parse().map_err(|_| format!("bad time '{text}'"))?;
+            if !(s > 0.0 && s < 1e6) {
+                return Err(format!("bad time '{text}'"));
+            }
+            return Ok(Level::timed(Duration::from_secs_f64(s)));
+        }
+        let (depth, temp) = match t.split_once('t') {
+            Some((d, tmp)) => (d, Some(tmp)),
+            None => (t.as_str(), None),
+        };
+        let n: u32 = depth.parse().map_err(|_| format!("'{text}' is not a level (random, greedy, a depth like 12, 12t1.5, or a time like 5s)"))?;
+        if n == 0 || n > 60 {
+            return Err(format!("level depth must be 1..60, not {n}"));
+        }
+        let mut level = Level::numbered(n);
+        if let (Some(tmp), Level::Search(s)) = (temp, &mut level) {
+            s.temperature = tmp
+                .parse()
+                .map_err(|_| format!("bad temperature in '{text}'"))?;
+        }
+        Ok(level)
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Level::Random => "random".into(),
+            Level::Greedy => "greedy".into(),
+            Level::Search(s) => {
+                let base = match s.limits.time {
+                    Some(t) => format!("{}s", t.as_secs_f64()),
+                    None => format!("{}", s.limits.depth),
+                };
+                if s.temperature > 0.0 {
+                    format!("{base}t{}", s.temperature)
+                } else {
+                    base
+                }
+            }
+        }
+    }
+}
+
+/// A move choice and, for weakened levels, every move's value and chance (as a
+/// tablebase program's `show lines`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub mv: Move,
+    /// Value of the chosen move in 1/`SCALE` discs, if a search gave one.
+    pub value: Option<i32>,
+    /// (move, value, probability) for each candidate when a temperature was used.
+    pub candidates: Vec<(Move, i32, f64)>,
+    pub pv: Vec<Move>,
+}
+
+/// Picks a move at `level`. `rng` gives uniform numbers in [0, 1).
+pub fn choose_move<E: Evaluate + ?Sized>(
+    search: &mut MidgameSearch<'_, E>,
+    board: Board,
+    level: &Level,
+    rng: &mut dyn FnMut() -> f64,
+) -> Result<Choice, Stopped> {
+    let mv = board.moves();
+    if mv == 0 {
+        return Ok(Choice {
+            mv: Move::Pass,
+            value: None,
+            candidates: vec![],
+            pv: vec![],
+        });
+    }
+    let squares: Vec<u32> = crate::board::BitBoard(mv)
+        .iter()
+        .map(|s| s.index())
+        .collect();
+    match level {
+        Level::Random => {
+            let i = ((rng() * squares.len() as f64) as usize).min(squares.len() - 1);
+            Ok(Choice {
+                mv: Move::Play(Square::new(squares[i])),
+                value: None,
+                candidates: vec![],
+                pv: vec![],
+            })
+        }
+        Level::Greedy => {
+            let most = squares
+                .iter()
+                .map(|&s| board.flips(s).count_ones())
+                .max()
+                .unwrap_or(0);
+            let best: Vec<u32> = squares
+                .iter()
+                .copied()
+                .filter(|&s| board.flips(s).count_ones() == most)
+                .collect();
+            let i = ((rng() * best.len() as f64) as usize).min(best.len() - 1);
+            Ok(Choice {
+                mv: Move::Play(Square::new(best[i])),
+                value: None,
+                candidates: vec![],
+                pv: vec![],
+            })
+        }
+        Level::Search(s) => {
+            search.set_selectivity(s.selectivity);
+            if s.temperature <= 0.0 {
+                let r = search.best_move(board, s.limits, |_| {})?;
+                return Ok(Choice {
+                    mv: r.best.mv,
+                    value: Some(r.best.value),
+                    candidates: vec![],
+                    pv: r.best.pv,
+                });
+            }
+            // Every move's value at the level's depth, then a draw from their softmax.
+            let mut latest: Vec<MoveValue> = Vec::new();
+            search.analyze_moves(board, s.limits, |v| {
+                match latest.iter_mut().find(|x| x.mv == v.mv) {
+                    Some(x) => *x = v.clone(),
+                    None => latest.push(v.clone()),
+                }
+            })?;
+            let candidates = softmax(&latest, s.temperature);
+            let mut x = rng();
+            let mut pick = candidates.len() - 1;
+            for (i, c) in candidates.iter().enumerate() {
+                if x < c.2 {
+                    pick = i;
+                    break;
+                }
+                x -= c.2;
+            }
+            let chosen = latest
+                .iter()
+                .find(|v| v.mv == candidates[pick].0)
+                .expect("chosen move was analysed");
+            Ok(Choice {
+                mv: chosen.mv,
+                value: Some(chosen.value),
+                candidates,
+                pv: chosen.pv.clone(),
+            })
+        }
+    }
+}
+
+/// Probabilities proportional to exp(value / temperature) (values in 1/`SCALE` discs,
+/// temperature in discs), best first.
+pub fn softmax(values: &[MoveValue], temperature: f64) -> Vec<(Move, i32, f64)> {
+    let best = values.iter().map(|v| v.value).max().unwrap_or(0);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|v| (((v.value - best) as f64 / SCALE as f64) / temperature.max(1e-6)).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut out: Vec<(Move, i32, f64)> = values
+        .iter()
+        .zip(&weights)
+        .map(|(v, w)| (v.mv, v.value, w / total))
+        .collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1));
+    out
+}
+
+/// Time to spend on a move with `remaining` on the clock, `empties` empty squares left
+/// and `increment` added per move: an even share of the moves still to play (about half
+/// the empties), more in the middle game where decisions matter most, never more than a
+/// third of what is left.
+pub fn allot_time(remaining: Duration, increment: Duration, empties: u32) -> Duration {
+    let own_moves_left = (empties.saturating_sub(12) / 2).max(1) as f64;
+    let share = remaining.as_secs_f64() / own_moves_left;
+    let midgame_bonus = if (20..=44).contains(&empties) {
+        1.3
+    } else {
+        1.0
+    };
+    let t = share * midgame_bonus + increment.as_secs_f64() * 0.8;
+    Duration::from_secs_f64(t.min(remaining.as_secs_f64() / 3.0).max(0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+    use crate::search::Source;
+
+    #[test]
+    fn parse_levels() {
+        assert_eq!(Level::parse("random"), Ok(Level::Random));
+        assert_eq!(Level::parse("Greedy"), Ok(Level::Greedy));
+        let Ok(Level::Search(s)) = Level::parse("12t1.5") else {
+            panic!()
+        };
+        assert_eq!((s.limits.depth, s.temperature), (12, 1.5));
+        assert_eq!(s.limits.exact_empties, 18);
+        let Ok(Level::Search(s)) = Level::parse("2s") else {
+            panic!()
+        };
+        assert_eq!(s.limits.time, Some(Duration::from_secs(2)));
+        assert!(Level::parse("0").is_err());
+        assert!(Level::parse("x").is_err());
+        assert_eq!(Level::parse("8t2").unwrap().name(), "8t2");
+    }
+
+    #[test]
+    fn softmax_prefers_better_moves() {
+        let mk = |sq, value| MoveValue {
+            mv: Move::Play(Square::new(sq)),
+            value,
+            source: Source::Midgame { depth: 1 },
+            pv: vec![],
+        };
+        let p = softmax(&[mk(1, 0), mk(2, 2 * SCALE), mk(3, -6 * SCALE)], 2.0);
+        assert_eq!(p[0].0, Move::Play(Square::new(2)));
+        assert!((p.iter().map(|x| x.2).sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!((p[0].2 / p[1].2 - 1f64.exp()).abs() < 1e-9);
+        assert!(p[2].2 < p[1].2);
+    }
+
+    #[test]
+    fn time_allotment_is_sane() {
+        let t = allot_time(Duration::from_secs(300), Duration::ZERO, 50);
+        assert!(t > Duration::from_secs(5) && t < Duration::from_secs(40));
+        assert!(allot_time(Duration::from_secs(3), Duration::ZERO, 10) <= Duration::from_secs(1));
+    }
+}
