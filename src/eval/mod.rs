@@ -1,1 +1,276 @@
-//! (module under construction)
+//! The evaluation: base-3 indexed patterns (the edge-table idea of 1986, generalised as
+//! Logistello, Zebra and Edax do), one weight set per game phase, trained by Okapi
+//! itself (`okapi train`, see [`train`]) and shipped in `coeffs/`.
+//!
+//! Values are the side to move's expected final disc difference in 1/[`SCALE`] disc.
+//!
+//! Two ways to evaluate:
+//! - [`Evaluator::evaluate`] computes all pattern indices from the two bitboards;
+//! - [`EvalState`] keeps the indices and updates them as discs are placed and flipped
+//!   ([`EvalState::make_move`] / [`EvalState::undo_move`]), evaluated by
+//!   [`Evaluator::evaluate_state`].
+//!
+//! ```
+//! use okapi::board::Board;
+//! use okapi::eval::{Evaluator, EvalState};
+//! let eval = Evaluator::embedded();
+//! let board = Board::START;
+//! let mut state = EvalState::new(&board);
+//! assert_eq!(eval.evaluate(&board), eval.evaluate_state(&state));
+//! let f = board.flips(37); // f5
+//! state.make_move(37, f);
+//! assert_eq!(eval.evaluate_state(&state), eval.evaluate(&board.after(37, f)));
+//! ```
+
+pub mod features;
+pub mod patterns;
+pub mod train;
+pub mod weights;
+
+use crate::board::Board;
+use patterns::{NUM_INSTANCES, PatternSet};
+use std::path::Path;
+use weights::{WeightFile, WeightFileError};
+
+/// Evaluation units per disc.
+pub const SCALE: i32 = 128;
+/// Evaluations are clamped to +-64 discs.
+pub const MAX_EVAL: i32 = 64 * SCALE;
+
+/// The shipped weight file's name under `coeffs/`.
+pub const SHIPPED_FILE: &str = "okapi-eval.bin";
+static SHIPPED: &[u8] = include_bytes!("../../coeffs/okapi-eval.bin");
+
+/// Trained pattern weights, ready to evaluate.
+#[derive(Clone)]
+pub struct Evaluator {
+    phases: usize,
+    phase_width: u32,
+    weights_per_phase: usize,
+    /// `[phase][view][weight]`: view 0 reads indices with digit 1 = side to move's disc,
+    /// view 1 with digit 1 = the opponent's (what [`EvalState`] has half of the time).
+    weights: Vec<i16>,
+    bias: Vec<i32>,
+    /// Weight offset of each instance inside a view.
+    offsets: [u32; NUM_INSTANCES],
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("phases", &self.phases)
+            .field("phase_width", &self.phase_width)
+            .field("weights_per_phase", &self.weights_per_phase)
+            .finish()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read weight file {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("weight file {path}: {source}")]
+    Format {
+        path: String,
+        source: WeightFileError,
+    },
+}
+
+impl Evaluator {
+    /// The weights shipped in `coeffs/` (compiled into the binary).
+    pub fn embedded() -> Evaluator {
+        Evaluator::from_weight_file(
+            &WeightFile::from_bytes(SHIPPED).expect("the shipped weight file is valid"),
+        )
+    }
+
+    /// Loads a weight file.
+    pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Evaluator::from_bytes(&bytes).map_err(|source| LoadError::Format {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightFileError> {
+        Ok(Evaluator::from_weight_file(&WeightFile::from_bytes(bytes)?))
+    }
+
+    /// Builds the runtime tables (both colour views) from stored weights.
+    pub fn from_weight_file(file: &WeightFile) -> Evaluator {
+        let set = PatternSet::get();
+        let n = set.weights_per_phase;
+        let phases = file.phases as usize;
+        let mut weights = vec![0i16; phases * 2 * n];
+        for p in 0..phases {
+            let src = &file.weights[p * n..(p + 1) * n];
+            let (own, swapped) = weights[p * 2 * n..(p + 1) * 2 * n].split_at_mut(n);
+            own.copy_from_slice(src);
+            for pat in &set.patterns {
+                let o = pat.offset;
+                for i in 0..pat.size {
+                    swapped[o + i] = src[o + set.swap[i] as usize];
+                }
+            }
+        }
+        let mut offsets = [0u32; NUM_INSTANCES];
+        for (k, o) in offsets.iter_mut().enumerate() {
+            *o = set.offset_of(k) as u32;
+        }
+        Evaluator {
+            phases,
+            phase_width: file.phase_width as u32,
+            weights_per_phase: n,
+            weights,
+            bias: file.bias.iter().map(|&b| b as i32).collect(),
+            offsets,
+        }
+    }
+
+    /// Phase of a position with `empties` empty squares.
+    #[inline]
+    pub fn phase(&self, empties: u32) -> usize {
+        ((empties / self.phase_width) as usize).min(self.phases - 1)
+    }
+
+    pub fn phases(&self) -> usize {
+        self.phases
+    }
+
+    #[inline]
+    fn sum(&self, empties: u32, view: usize, idx: &[u16; NUM_INSTANCES]) -> i32 {
+        let phase = self.phase(empties);
+        let base = (phase * 2 + view) * self.weights_per_phase;
+        let w = &self.weights[base..base + self.weights_per_phase];
+        let mut sum = self.bias[phase];
+        for k in 0..NUM_INSTANCES {
+            sum += w[self.offsets[k] as usize + idx[k] as usize] as i32;
+        }
+        sum.clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// The side to move's expected final disc difference, in 1/[`SCALE`] disc, with all
+    /// pattern indices computed from the bitboards.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let idx = PatternSet::get().indices(board.player, board.opponent);
+        self.sum(board.empty_count(), 0, &idx)
+    }
+
+    /// The same value from incrementally kept indices.
+    #[inline]
+    pub fn evaluate_state(&self, state: &EvalState) -> i32 {
+        self.sum(state.empties, state.view as usize, &state.indices)
+    }
+
+    /// The evaluation in discs (for display).
+    pub fn evaluate_discs(&self, board: &Board) -> f64 {
+        self.evaluate(board) as f64 / SCALE as f64
+    }
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::embedded()
+    }
+}
+
+/// Pattern indices kept up to date move by move.
+///
+/// Indices are in the colours of the side that was to move when the state was created
+/// (`first`): digit 1 = `first`'s disc. `view` says whether the side to move now is the
+/// other one, in which case the evaluator reads its swapped weight table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalState {
+    pub indices: [u16; NUM_INSTANCES],
+    /// 0 when `first` is to move, 1 otherwise.
+    pub view: u8,
+    pub empties: u32,
+}
+
+impl EvalState {
+    pub fn new(board: &Board) -> EvalState {
+        EvalState {
+            indices: PatternSet::get().indices(board.player, board.opponent),
+            view: 0,
+            empties: board.empty_count(),
+        }
+    }
+
+    /// The side to move plays `sq`, flipping `flipped` (as given by `Board::flips`).
+    #[inline]
+    pub fn make_move(&mut self, sq: u32, flipped: u64) {
+        let set = PatternSet::get();
+        // Digit of the mover's discs: 1 if the mover is `first`, else 2; flipping one
+        // opponent disc changes its digit by -1 (2 -> 1) or +1 (1 -> 2).
+        let (place, flip): (u16, i16) = if self.view == 0 { (1, -1) } else { (2, 1) };
+        let e = &set.by_square[sq as usize];
+        for j in 0..e.count as usize {
+            self.indices[e.instance[j] as usize] += place * e.pow[j];
+        }
+        let mut f = flipped;
+        while f != 0 {
+            let e = &set.by_square[f.trailing_zeros() as usize];
+            for j in 0..e.count as usize {
+                let i = &mut self.indices[e.instance[j] as usize];
+                *i = i.wrapping_add_signed(flip * e.pow[j] as i16);
+            }
+            f &= f - 1;
+        }
+        self.view ^= 1;
+        self.empties -= 1;
+    }
+
+    /// Undoes [`make_move`](Self::make_move) with the same arguments.
+    #[inline]
+    pub fn undo_move(&mut self, sq: u32, flipped: u64) {
+        let set = PatternSet::get();
+        self.view ^= 1;
+        self.empties += 1;
+        let (place, flip): (u16, i16) = if self.view == 0 { (1, -1) } else { (2, 1) };
+        let e = &set.by_square[sq as usize];
+        for j in 0..e.count as usize {
+            self.indices[e.instance[j] as usize] -= place * e.pow[j];
+        }
+        let mut f = flipped;
+        while f != 0 {
+            let e = &set.by_square[f.trailing_zeros() as usize];
+            for j in 0..e.count as usize {
+                let i = &mut self.indices[e.instance[j] as usize];
+                *i = i.wrapping_add_signed(-(flip * e.pow[j] as i16));
+            }
+            f &= f - 1;
+        }
+    }
+
+    /// The side to move passes (undo by passing again).
+    #[inline]
+    pub fn pass(&mut self) {
+        self.view ^= 1;
+    }
+
+    /// The indices from the current side to move's view (for checks: they equal
+    /// `PatternSet::indices` of the current board).
+    pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
+        if self.view == 0 {
+            self.indices
+        } else {
+            let swap = &PatternSet::get().swap;
+            self.indices.map(|i| swap[i as usize])
+        }
+    }
+}
+
+impl crate::search::Evaluate for Evaluator {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> i32 {
+        Evaluator::evaluate(self, board)
+    }
+}

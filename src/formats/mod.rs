@@ -1,4 +1,6 @@
-//! File formats: the scrZebra endgame script and Edax's OBF test files.
+//! File formats: the scrZebra endgame script, Edax's OBF test files, and the game records
+//! used for training and the book (WTHOR, PGN-like text, Logistello's games).
 
 pub mod obf;
+pub mod records;
 pub mod script;

@@ -1,0 +1,216 @@
+//! The weight file: Okapi's trained pattern weights on disk.
+//!
+//! Layout (all integers little-endian):
+//!
+//! | bytes | field |
+//! |-------|-------|
+//! | 8     | magic `OKAPIEVW` |
+//! | 2     | format version (1) |
+//! | 2     | pattern set id ([`PATTERN_SET_ID`](super::patterns::PATTERN_SET_ID)) |
+//! | 2     | number of phases `P` |
+//! | 2     | empties per phase `W` (phase of a position = `min(empties / W, P - 1)`) |
+//! | 4     | weights per phase `N` (must equal the pattern set's) |
+//! | 4     | length `L` of the compressed payload |
+//! | L     | zlib-compressed payload: for each phase, its bias then its `N` weights, `i16` each, in 1/128 disc |
+//! | 8     | checksum: 64-bit FNV-1a of the 24 header bytes followed by the uncompressed payload |
+//!
+//! Weights are for the side to move's view (index digit 1 = own disc, 2 = opponent's);
+//! the pattern order and each pattern's square order are those of
+//! [`patterns`](super::patterns). Weights of indices related by a pattern's
+//! self-symmetry are equal.
+
+use super::patterns::{PATTERN_SET_ID, PatternSet};
+use std::io::{Read, Write};
+
+pub const MAGIC: &[u8; 8] = b"OKAPIEVW";
+pub const VERSION: u16 = 1;
+const HEADER_LEN: usize = 24;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WeightFileError {
+    #[error("not an Okapi weight file (bad magic)")]
+    Magic,
+    #[error("weight file version {0} is not supported (expected {VERSION})")]
+    Version(u16),
+    #[error("weight file is for pattern set {found}, this build uses {expected}")]
+    PatternSet { found: u16, expected: u16 },
+    #[error("weight file is truncated or malformed: {0}")]
+    Malformed(String),
+    #[error(
+        "weight file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
+    )]
+    Checksum { stored: u64, computed: u64 },
+}
+
+/// Weights as stored: per phase a bias and one weight per pattern index (player view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightFile {
+    pub phases: u16,
+    pub phase_width: u16,
+    pub weights_per_phase: u32,
+    /// `phases` entries.
+    pub bias: Vec<i16>,
+    /// `phases * weights_per_phase` entries, phase-major.
+    pub weights: Vec<i16>,
+}
+
+pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+impl WeightFile {
+    fn header(&self, payload_len: u32) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[..8].copy_from_slice(MAGIC);
+        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        h[10..12].copy_from_slice(&PATTERN_SET_ID.to_le_bytes());
+        h[12..14].copy_from_slice(&self.phases.to_le_bytes());
+        h[14..16].copy_from_slice(&self.phase_width.to_le_bytes());
+        h[16..20].copy_from_slice(&self.weights_per_phase.to_le_bytes());
+        h[20..24].copy_from_slice(&payload_len.to_le_bytes());
+        h
+    }
+
+    fn raw_payload(&self) -> Vec<u8> {
+        let n = self.weights_per_phase as usize;
+        let mut raw = Vec::with_capacity((self.weights.len() + self.bias.len()) * 2);
+        for p in 0..self.phases as usize {
+            raw.extend_from_slice(&self.bias[p].to_le_bytes());
+            for w in &self.weights[p * n..(p + 1) * n] {
+                raw.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        raw
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let raw = self.raw_payload();
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(&raw).expect("in-memory write");
+        let payload = enc.finish().expect("in-memory write");
+        let header = self.header(payload.len() as u32);
+        let checksum = fnv1a(fnv1a(FNV_OFFSET, &header), &raw);
+        let mut out = header.to_vec();
+        out.extend_from_slice(&payload);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<WeightFile, WeightFileError> {
+        if bytes.len() < HEADER_LEN + 8 || &bytes[..8] != MAGIC {
+            return Err(WeightFileError::Magic);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(WeightFileError::Version(version));
+        }
+        let set_id = u16_at(10);
+        if set_id != PATTERN_SET_ID {
+            return Err(WeightFileError::PatternSet {
+                found: set_id,
+                expected: PATTERN_SET_ID,
+            });
+        }
+        let phases = u16_at(12);
+        let phase_width = u16_at(14);
+        let weights_per_phase = u32_at(16);
+        let payload_len = u32_at(20) as usize;
+        if phases == 0 || phase_width == 0 {
+            return Err(WeightFileError::Malformed(
+                "zero phases or phase width".into(),
+            ));
+        }
+        if weights_per_phase as usize != PatternSet::get().weights_per_phase {
+            return Err(WeightFileError::Malformed(format!(
+                "{weights_per_phase} weights per phase, the pattern set has {}",
+                PatternSet::get().weights_per_phase
+            )));
+        }
+        if bytes.len() != HEADER_LEN + payload_len + 8 {
+            return Err(WeightFileError::Malformed(format!(
+                "{} bytes, header says {}",
+                bytes.len(),
+                HEADER_LEN + payload_len + 8
+            )));
+        }
+        let expected_raw = phases as usize * (weights_per_phase as usize + 1) * 2;
+        let mut raw = Vec::with_capacity(expected_raw);
+        flate2::read::ZlibDecoder::new(&bytes[HEADER_LEN..HEADER_LEN + payload_len])
+            .take(expected_raw as u64 + 1)
+            .read_to_end(&mut raw)
+            .map_err(|e| WeightFileError::Malformed(format!("payload does not decompress: {e}")))?;
+        if raw.len() != expected_raw {
+            return Err(WeightFileError::Malformed(format!(
+                "payload has {} bytes, expected {expected_raw}",
+                raw.len()
+            )));
+        }
+        let stored = u64::from_le_bytes(
+            bytes[HEADER_LEN + payload_len..]
+                .try_into()
+                .expect("8 bytes"),
+        );
+        let computed = fnv1a(fnv1a(FNV_OFFSET, &bytes[..HEADER_LEN]), &raw);
+        if stored != computed {
+            return Err(WeightFileError::Checksum { stored, computed });
+        }
+        let n = weights_per_phase as usize;
+        let mut bias = Vec::with_capacity(phases as usize);
+        let mut weights = Vec::with_capacity(phases as usize * n);
+        for chunk in raw.chunks_exact((n + 1) * 2) {
+            bias.push(i16::from_le_bytes([chunk[0], chunk[1]]));
+            weights.extend(
+                chunk[2..]
+                    .chunks_exact(2)
+                    .map(|c| i16::from_le_bytes([c[0], c[1]])),
+            );
+        }
+        Ok(WeightFile {
+            phases,
+            phase_width,
+            weights_per_phase,
+            bias,
+            weights,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_corruption_detected() {
+        let n = PatternSet::get().weights_per_phase;
+        let wf = WeightFile {
+            phases: 2,
+            phase_width: 30,
+            weights_per_phase: n as u32,
+            bias: vec![3, -4],
+            weights: (0..2 * n).map(|i| (i % 200) as i16 - 100).collect(),
+        };
+        let bytes = wf.to_bytes();
+        assert_eq!(WeightFile::from_bytes(&bytes).unwrap(), wf);
+        let mut bad = bytes.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        assert!(matches!(
+            WeightFile::from_bytes(&bad),
+            Err(WeightFileError::Checksum { .. })
+        ));
+        assert!(matches!(
+            WeightFile::from_bytes(&bytes[..40]),
+            Err(WeightFileError::Malformed(_))
+        ));
+        assert!(matches!(
+            WeightFile::from_bytes(b"garbage garbage garbage garbage!!"),
+            Err(WeightFileError::Magic)
+        ));
+    }
+}

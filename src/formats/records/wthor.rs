@@ -1,0 +1,228 @@
+//! The WTHOR database format (French Othello Federation), `.wtb` game files.
+//!
+//! A 16-byte little-endian header: century, year, month, day of creation (u8 each), the
+//! number of games (u32), an unused u16, the year of the games (u16), the board size (u8,
+//! 8), the type (u8, 0 for games), the depth of the theoretical score (u8, 22 or 24) and a
+//! padding byte. Then one 68-byte record per game: tournament, Black and White player
+//! numbers (u16 each), Black's final disc count (u8), Black's disc count under perfect play
+//! from the theoretical depth (u8), and 60 move bytes `10 * row + col` (1-based, a1 = 11,
+//! h8 = 88), 0 after the last move. Passes are not stored.
+
+use super::{GameRecord, RecordError, RecordSet, SkippedGame, TheoreticalScore, validate_moves};
+use crate::board::Square;
+use std::path::Path;
+
+pub const HEADER_LEN: usize = 16;
+pub const RECORD_LEN: usize = 68;
+
+/// The header of a `.wtb` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WthorHeader {
+    pub games: u32,
+    pub year: u16,
+    pub board_size: u8,
+    pub theoretical_depth: u8,
+}
+
+/// A file that is not a WTHOR game file at all (as opposed to a bad game inside one).
+#[derive(Debug, thiserror::Error)]
+pub enum WthorError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("not a WTHOR game file: {0}")]
+    Format(String),
+}
+
+/// Parses the header; refuses files that are not 8x8 game files.
+pub fn parse_header(bytes: &[u8]) -> Result<WthorHeader, WthorError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(WthorError::Format(format!(
+            "{} bytes, shorter than the 16-byte header",
+            bytes.len()
+        )));
+    }
+    let games = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+    let year = u16::from_le_bytes([bytes[10], bytes[11]]);
+    let board_size = bytes[12];
+    let kind = bytes[13];
+    let theoretical_depth = bytes[14];
+    // Old files write 0 for an 8x8 board.
+    if board_size != 8 && board_size != 0 {
+        return Err(WthorError::Format(format!(
+            "board size {board_size}, only 8x8 is supported"
+        )));
+    }
+    if kind != 0 {
+        return Err(WthorError::Format(format!(
+            "file type {kind} (solitaires?), expected games (0)"
+        )));
+    }
+    Ok(WthorHeader {
+        games,
+        year,
+        board_size: 8,
+        theoretical_depth,
+    })
+}
+
+/// Decodes one 68-byte record (without validating the moves).
+fn decode_record(rec: &[u8], header: &WthorHeader) -> Result<GameRecord, RecordError> {
+    let black_discs = rec[6];
+    let theoretical_discs = rec[7];
+    if black_discs > 64 {
+        return Err(RecordError::Malformed(format!(
+            "Black's disc count {black_discs} > 64"
+        )));
+    }
+    let mut moves = Vec::with_capacity(60);
+    let mut ended = false;
+    for (i, &b) in rec[8..68].iter().enumerate() {
+        if b == 0 {
+            ended = true;
+            continue;
+        }
+        if ended {
+            return Err(RecordError::Malformed(format!(
+                "move byte {b} after the end of the game"
+            )));
+        }
+        let (row, col) = (b / 10, b % 10);
+        if !(1..=8).contains(&row) || !(1..=8).contains(&col) {
+            return Err(RecordError::BadSquare {
+                index: i + 1,
+                text: format!("byte {b}"),
+            });
+        }
+        moves.push(Square::from_coords(col as u32 - 1, row as u32 - 1));
+    }
+    let theoretical = (header.theoretical_depth > 0
+        && theoretical_discs <= 64
+        && moves.len() >= 60 - header.theoretical_depth as usize)
+        .then(|| TheoreticalScore {
+            empties: header.theoretical_depth,
+            black_score: (2 * theoretical_discs as i32 - 64) as i8,
+        });
+    Ok(GameRecord {
+        moves,
+        black_score: (2 * black_discs as i32 - 64) as i8,
+        theoretical,
+        year: header.year,
+    })
+}
+
+/// Reads all games of a `.wtb` file held in memory. A truncated file keeps its whole
+/// records and reports the missing ones.
+pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
+    let header = parse_header(bytes)?;
+    let body = &bytes[HEADER_LEN..];
+    let mut set = RecordSet::default();
+    let available = body.len() / RECORD_LEN;
+    for (i, rec) in body
+        .chunks_exact(RECORD_LEN)
+        .enumerate()
+        .take(header.games as usize)
+    {
+        let number = i + 1;
+        match decode_record(rec, &header).and_then(|g| validate_moves(&g.moves, None).map(|()| g)) {
+            Ok(g) => set.games.push(g),
+            Err(reason) => set.skipped.push(SkippedGame { number, reason }),
+        }
+    }
+    if available < header.games as usize {
+        set.skipped.push(SkippedGame {
+            number: available + 1,
+            reason: RecordError::Malformed(format!(
+                "file truncated: header announces {} games, {} present",
+                header.games, available
+            )),
+        });
+    }
+    Ok((header, set))
+}
+
+/// Reads a `.wtb` file.
+pub fn read_file(path: &Path) -> Result<(WthorHeader, RecordSet), WthorError> {
+    let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    parse(&bytes)
+}
+
+/// Encodes games as a `.wtb` file (used by tests and to write small extracts).
+pub fn write(games: &[GameRecord], year: u16, theoretical_depth: u8) -> Vec<u8> {
+    let mut out = vec![0u8; HEADER_LEN];
+    out[0] = 20;
+    out[4..8].copy_from_slice(&(games.len() as u32).to_le_bytes());
+    out[10..12].copy_from_slice(&year.to_le_bytes());
+    out[12] = 8;
+    out[14] = theoretical_depth;
+    for g in games {
+        let mut rec = [0u8; RECORD_LEN];
+        rec[6] = ((g.black_score as i32 + 64) / 2) as u8;
+        rec[7] = g
+            .theoretical
+            .map_or(0, |t| ((t.black_score as i32 + 64) / 2) as u8);
+        for (i, sq) in g.moves.iter().enumerate().take(60) {
+            rec[8 + i] = ((sq.row() + 1) * 10 + sq.col() + 1) as u8;
+        }
+        out.extend_from_slice(&rec);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &str) -> GameRecord {
+        GameRecord {
+            moves: moves
+                .split_whitespace()
+                .map(|s| Square::parse(s).unwrap())
+                .collect(),
+            black_score: 10,
+            theoretical: None,
+            year: 2000,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_corrupt_games_are_skipped() {
+        let good = game("f5 d6 c3 d3 c4 f4");
+        let bad = game("f5 a1");
+        let mut bytes = write(&[good.clone(), bad, good.clone()], 2000, 22);
+        // A record with an out-of-board byte.
+        let mut rec = [0u8; RECORD_LEN];
+        rec[8] = 99;
+        bytes.extend_from_slice(&rec);
+        bytes[4] = 4;
+        let (header, set) = parse(&bytes).unwrap();
+        assert_eq!(header.year, 2000);
+        assert_eq!(header.theoretical_depth, 22);
+        assert_eq!(set.games.len(), 2);
+        assert_eq!(set.games[0].moves, good.moves);
+        assert_eq!(set.games[0].black_score, 10);
+        assert_eq!(set.skipped.len(), 2);
+        assert_eq!(set.skipped[0].number, 2);
+        assert!(matches!(
+            set.skipped[1].reason,
+            RecordError::BadSquare { .. }
+        ));
+    }
+
+    #[test]
+    fn truncated_and_foreign_files_never_panic() {
+        let bytes = write(&[game("f5 d6"), game("f5 f6")], 1999, 24);
+        let (_, set) = parse(&bytes[..HEADER_LEN + RECORD_LEN + 10]).unwrap();
+        assert_eq!(set.games.len(), 1);
+        assert_eq!(set.skipped.len(), 1);
+        assert!(parse(&bytes[..5]).is_err());
+        let mut other = bytes.clone();
+        other[13] = 1;
+        assert!(parse(&other).is_err());
+    }
+}
