@@ -165,6 +165,83 @@ fn solve4(mut m: [[f64; 4]; 4], mut v: [f64; 4]) -> [f64; 4] {
     x
 }
 
+/// `okapi train probcut`: fits the ProbCut model on the shipped evaluation.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ProbCutArgs {
+    /// WTHOR game files to draw positions from.
+    #[arg(long, num_args = 1.., default_values = ["../shared/data/wthor/WTH_2016.wtb"])]
+    pub games: Vec<std::path::PathBuf>,
+    /// Number of positions to search.
+    #[arg(long, default_value_t = 400)]
+    pub positions: usize,
+    /// Deepest search measured (each position is searched at 3..=this depth).
+    #[arg(long, default_value_t = 10)]
+    pub max_depth: u32,
+    /// Fewest and most empties of the positions drawn.
+    #[arg(long, default_value_t = 16)]
+    pub min_empties: u32,
+    #[arg(long, default_value_t = 50)]
+    pub max_empties: u32,
+    /// Evaluation weights (default: the shipped coeffs/okapi-eval.bin).
+    #[arg(long)]
+    pub weights: Option<std::path::PathBuf>,
+    /// Where to write the model.
+    #[arg(long, default_value = "coeffs/probcut.json")]
+    pub out: std::path::PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `okapi train probcut`.
+pub fn run(args: &ProbCutArgs) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let eval = match &args.weights {
+        Some(p) => crate::eval::Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?,
+        None => crate::eval::Evaluator::embedded(),
+    };
+    let mut pool = Vec::new();
+    for path in &args.games {
+        let (_, set) = crate::formats::records::wthor::read_file(path).with_context(|| format!("reading {}", path.display()))?;
+        for g in &set.games {
+            for p in g.positions() {
+                let n = p.board.empty_count();
+                if (args.min_empties..=args.max_empties).contains(&n) && p.board.moves() != 0 {
+                    pool.push(p.board);
+                }
+            }
+        }
+    }
+    anyhow::ensure!(!pool.is_empty(), "no positions in the given games");
+    // A reproducible draw without replacement.
+    let mut state = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut positions = Vec::with_capacity(args.positions);
+    for _ in 0..args.positions.min(pool.len()) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let i = (state % pool.len() as u64) as usize;
+        positions.push(pool.swap_remove(i));
+    }
+    let bar = indicatif::ProgressBar::new(positions.len() as u64);
+    let samples = collect(&eval, &positions, MIN_DEPTH..=args.max_depth, |i| bar.set_position(i as u64));
+    bar.finish_and_clear();
+    let model = fit(&samples);
+    println!("{} samples from {} positions", samples.len(), positions.len());
+    println!("model: sigma = {:.3} + {:.4} * empties + {:.3} * shallow + {:.3} * deep (discs)", model.k, model.a, model.b, model.c);
+    println!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
+    for n in [20, 30, 40, 50] {
+        for d in [4, 8, 12, 16] {
+            println!("{n:>7} {d:>6} {:>6.2}", model.sigma(n, shallow_depth(d), d) as f64 / SCALE as f64);
+        }
+    }
+    let text = serde_json::to_string_pretty(&model)? + "\n";
+    let tmp = args.out.with_extension("json.tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &args.out).with_context(|| format!("renaming to {}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
