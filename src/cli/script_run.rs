@@ -96,19 +96,21 @@ pub fn run_script(
         anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
     };
     for line in &lines {
-        let text = match &line.parsed {
+        // Comments are copied with their bytes as in the input, whatever the encoding.
+        let comment = line.raw_trailing_comment();
+        let bytes = match &line.parsed {
             Ok(ScriptLine::Blank) => continue,
-            Ok(ScriptLine::Comment(c)) | Ok(ScriptLine::End(c)) => c.clone(),
-            Err(BadLine { error, comment }) => {
+            Ok(ScriptLine::Comment(_)) | Ok(ScriptLine::End(_)) => line.raw.clone(),
+            Err(BadLine { error, .. }) => {
                 stats.errors += 1;
                 let msg = format!("{}:{}: {error}", input.display(), line.number);
                 match &bar {
                     Some(bar) => bar.suspend(|| eprintln!("{msg}")),
                     None => eprintln!("{msg}"),
                 }
-                script::format_error(&error.to_string(), comment.as_deref())
+                script::with_raw_comment(&script::format_error(&error.to_string(), None), comment)
             }
-            Ok(ScriptLine::Position { position, comment }) => {
+            Ok(ScriptLine::Position { position, .. }) => {
                 if let Some(bar) = &bar {
                     bar.set_message(format!(
                         "line {}, {} empties",
@@ -137,10 +139,14 @@ pub fn run_script(
                 } else {
                     None
                 };
-                script::format_result(solved.outcome, shown_line, comment.as_deref())
+                script::with_raw_comment(
+                    &script::format_result(solved.outcome, shown_line, None),
+                    comment,
+                )
             }
         };
-        writeln!(out, "{text}")
+        out.write_all(&bytes)
+            .and_then(|_| out.write_all(b"\n"))
             .and_then(|_| out.flush())
             .map_err(write_err)?;
     }
