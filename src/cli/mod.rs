@@ -108,6 +108,9 @@ pub struct BenchArgs {
     /// Hash table of about 16 * 2^N bytes.
     #[arg(long, value_name = "N", default_value_t = 23, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
     pub hash_bits: u32,
+    /// Solve each position this many times and show its median time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub runs: u32,
     /// Read the positions from this script (answers in `ffo#NN best:.. score:..` comments)
     /// or OBF file instead of the FFO files in tests/data; --from/--to still select.
     #[arg(long, value_name = "PATH")]
@@ -209,7 +212,7 @@ fn bench(a: BenchArgs) -> ExitCode {
         eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    match bench::run(&positions, a.hash_bits) {
+    match bench::run(&positions, a.hash_bits, a.runs) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
