@@ -197,6 +197,15 @@ fn unusable_runs_fail_clearly() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("usage: okapi -script"), "{stderr}");
     }
+    // The input is never overwritten.
+    std::fs::write(dir.join("keep.scr"), "% precious\n").unwrap();
+    let out = okapi(&dir, &["-script", "keep.scr", "./keep.scr", "-e", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the input file"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.scr")).unwrap(),
+        "% precious\n"
+    );
     // An empty script is fine and gives an empty file.
     let out = okapi(&dir, &["-script", "in.scr", "out.txt", "-e", "0"]);
     assert!(out.status.success());

@@ -58,6 +58,14 @@ pub fn run_script(
     let bytes = std::fs::read(input)
         .with_context(|| format!("cannot read the script {}", input.display()))?;
     let lines = script::parse_script(&bytes);
+    if let Some(path) = output {
+        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        anyhow::ensure!(
+            !same(input, path),
+            "the output file {} is the input file",
+            path.display()
+        );
+    }
     let mut out: Box<dyn Write> = match output {
         Some(path) => Box::new(BufWriter::new(File::create(path).with_context(|| {
             format!("cannot create the output file {}", path.display())
