@@ -12,7 +12,6 @@ pub mod script_run;
 pub mod units;
 
 use crate::board::Position;
-use crate::search::SolveMode;
 use clap::{Parser, Subcommand};
 use script_run::{Feedback, RunStats, ScriptOptions};
 use std::ffi::OsString;
@@ -156,20 +155,12 @@ pub fn main() -> ExitCode {
 }
 
 fn solve(a: SolveArgs) -> ExitCode {
-    let opts = ScriptOptions {
-        mode: if a.wld {
-            SolveMode::Wld
-        } else {
-            SolveMode::Exact
-        },
-        lines: a.line,
-        hash_bits: a.hash_bits,
-        feedback: if a.quiet {
-            Feedback::Quiet
-        } else {
-            Feedback::Progress
-        },
+    let feedback = if a.quiet {
+        Feedback::Quiet
+    } else {
+        Feedback::Progress
     };
+    let opts = ScriptOptions::new(a.wld, a.line, a.hash_bits, feedback);
     finish_script_run(script_run::run_script(&a.input, a.output.as_deref(), &opts))
 }
 

@@ -33,6 +33,23 @@ pub struct ScriptOptions {
     pub feedback: Feedback,
 }
 
+impl ScriptOptions {
+    /// The settings both command-line forms have: WLD or exact, lines, table size.
+    pub fn new(wld: bool, lines: bool, hash_bits: u32, feedback: Feedback) -> ScriptOptions {
+        let mode = if wld {
+            SolveMode::Wld
+        } else {
+            SolveMode::Exact
+        };
+        ScriptOptions {
+            mode,
+            lines,
+            hash_bits,
+            feedback,
+        }
+    }
+}
+
 /// Totals of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
