@@ -56,7 +56,17 @@ fn perft_command_prints_every_depth() {
 
 #[test]
 fn bench_reports_right_answers() {
-    let out = okapi(&["bench", "--from", "1", "--to", "4", "--hash-bits", "16"]);
+    let out = okapi(&[
+        "bench",
+        "--from",
+        "1",
+        "--to",
+        "4",
+        "--hash-bits",
+        "16",
+        "--runs",
+        "2",
+    ]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         out.status.success(),

@@ -197,8 +197,36 @@ fn unusable_runs_fail_clearly() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("usage: okapi -script"), "{stderr}");
     }
+    // The input is never overwritten.
+    std::fs::write(dir.join("keep.scr"), "% precious\n").unwrap();
+    let out = okapi(&dir, &["-script", "keep.scr", "./keep.scr", "-e", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the input file"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.scr")).unwrap(),
+        "% precious\n"
+    );
     // An empty script is fine and gives an empty file.
     let out = okapi(&dir, &["-script", "in.scr", "out.txt", "-e", "0"]);
     assert!(out.status.success());
     assert_eq!(std::fs::read(dir.join("out.txt")).unwrap(), b"");
+}
+
+#[test]
+fn comments_are_copied_byte_for_byte() {
+    // Latin-1 accents (not UTF-8), a tab and trailing spaces in the comments.
+    let mut text = b"% Fran\xe7ois'\tscript  \n".to_vec();
+    text.extend_from_slice(format!("X{}O X % ", "-".repeat(62)).as_bytes());
+    text.extend_from_slice(b"\xe9gal\t ");
+    text.extend_from_slice(b"\n% End of the endgame script \xe0 la fin\n");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("script_errors-bytes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("in.scr"), &text).unwrap();
+    let out = okapi(&dir, &["-script", "in.scr", "out.txt", "-e", "0"]);
+    assert!(out.status.success());
+    let mut expected = b"% Fran\xe7ois'\tscript  \n32 - 32      % ".to_vec();
+    expected.extend_from_slice(b"\xe9gal\t \n");
+    expected.extend_from_slice(b"% End of the endgame script \xe0 la fin\n");
+    assert_eq!(std::fs::read(dir.join("out.txt")).unwrap(), expected);
 }

@@ -149,7 +149,11 @@ pub struct BenchRow {
 
 /// Solves each position with a fresh table (so every row is reproducible on its own),
 /// printing a row as each is done and the totals at the end. Returns the rows.
-pub fn run(positions: &[TestPosition], hash_bits: u32) -> anyhow::Result<Vec<BenchRow>> {
+///
+/// With `runs` > 1, each position is solved that many times and its row shows the median
+/// time (the answer and the node count must be the same every time, since the table is
+/// cleared before each solve).
+pub fn run(positions: &[TestPosition], hash_bits: u32, runs: u32) -> anyhow::Result<Vec<BenchRow>> {
     println!(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>10} {:>14} {:>16}",
         "#", "empties", "move", "score", "expected", "time", "nodes", "speed"
@@ -157,10 +161,26 @@ pub fn run(positions: &[TestPosition], hash_bits: u32) -> anyhow::Result<Vec<Ben
     let mut solver = EndgameSolver::new(hash_bits);
     let mut rows = Vec::new();
     for p in positions {
-        solver.table().clear();
-        let sol = solver
-            .solve(p.position.board(), SolveMode::Exact, false)
-            .context("the solver was stopped")?;
+        let mut times = Vec::new();
+        let mut sol = None;
+        for _ in 0..runs.max(1) {
+            solver.table().clear();
+            let s = solver
+                .solve(p.position.board(), SolveMode::Exact, false)
+                .context("the solver was stopped")?;
+            times.push(s.elapsed);
+            if let Some(first) = &sol {
+                let first: &crate::search::Solution = first;
+                if (first.score, first.nodes) != (s.score, s.nodes) {
+                    bail!(
+                        "#{}: a repeated solve gave a different score or node count",
+                        p.number
+                    );
+                }
+            }
+            sol = Some(s);
+        }
+        let sol = sol.expect("at least one run");
         let right = p.expected_score.map(|e| {
             e == sol.score
                 && (p.best_moves.is_empty()
@@ -174,7 +194,7 @@ pub fn run(positions: &[TestPosition], hash_bits: u32) -> anyhow::Result<Vec<Ben
             expected: p.expected_score,
             right,
             nodes: sol.nodes,
-            elapsed: sol.elapsed,
+            elapsed: median(&mut times),
         };
         let expected = match (row.expected, row.right) {
             (Some(e), Some(true)) => format!("{e:+} OK"),
@@ -206,12 +226,7 @@ pub fn totals(rows: &[BenchRow]) -> String {
     let right = rows.iter().filter(|r| r.right == Some(true)).count();
     let wrong = rows.iter().filter(|r| r.right == Some(false)).count();
     let mut times: Vec<Duration> = rows.iter().map(|r| r.elapsed).collect();
-    times.sort();
-    let median = match times.len() {
-        0 => Duration::ZERO,
-        n if n % 2 == 1 => times[n / 2],
-        n => (times[n / 2 - 1] + times[n / 2]) / 2,
-    };
+    let median = median(&mut times);
     format!(
         "{} positions: {right} right, {wrong} wrong{}\ntotal time {}, median {}, nodes {nodes}, {}",
         rows.len(),
@@ -224,6 +239,16 @@ pub fn totals(rows: &[BenchRow]) -> String {
         fmt_duration(median),
         fmt_rate(nodes, time)
     )
+}
+
+/// The median of some durations (zero for none).
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    match times.len() {
+        0 => Duration::ZERO,
+        n if n % 2 == 1 => times[n / 2],
+        n => (times[n / 2 - 1] + times[n / 2]) / 2,
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! order. Single-dash words are not clap's style, so this form is parsed here by hand.
 
 use super::script_run::{Feedback, ScriptOptions, run_script};
-use crate::search::SolveMode;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -115,20 +114,12 @@ pub fn main(args: &[OsString]) -> ExitCode {
             "okapi: note: -b 1 has no effect: positions are solved exactly and no opening book holds endgame results"
         );
     }
-    let opts = ScriptOptions {
-        mode: if args.wld {
-            SolveMode::Wld
-        } else {
-            SolveMode::Exact
-        },
-        lines: args.line,
-        hash_bits: args.hash_bits,
-        feedback: if args.echo {
-            Feedback::Echo
-        } else {
-            Feedback::Quiet
-        },
+    let feedback = if args.echo {
+        Feedback::Echo
+    } else {
+        Feedback::Quiet
     };
+    let opts = ScriptOptions::new(args.wld, args.line, args.hash_bits, feedback);
     super::finish_script_run(run_script(&args.input, Some(&args.output), &opts))
 }
 

@@ -12,7 +12,6 @@ pub mod script_run;
 pub mod units;
 
 use crate::board::Position;
-use crate::search::SolveMode;
 use clap::{Parser, Subcommand};
 use script_run::{Feedback, RunStats, ScriptOptions};
 use std::ffi::OsString;
@@ -108,6 +107,9 @@ pub struct BenchArgs {
     /// Hash table of about 16 * 2^N bytes.
     #[arg(long, value_name = "N", default_value_t = 23, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
     pub hash_bits: u32,
+    /// Solve each position this many times and show its median time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub runs: u32,
     /// Read the positions from this script (answers in `ffo#NN best:.. score:..` comments)
     /// or OBF file instead of the FFO files in tests/data; --from/--to still select.
     #[arg(long, value_name = "PATH")]
@@ -153,20 +155,12 @@ pub fn main() -> ExitCode {
 }
 
 fn solve(a: SolveArgs) -> ExitCode {
-    let opts = ScriptOptions {
-        mode: if a.wld {
-            SolveMode::Wld
-        } else {
-            SolveMode::Exact
-        },
-        lines: a.line,
-        hash_bits: a.hash_bits,
-        feedback: if a.quiet {
-            Feedback::Quiet
-        } else {
-            Feedback::Progress
-        },
+    let feedback = if a.quiet {
+        Feedback::Quiet
+    } else {
+        Feedback::Progress
     };
+    let opts = ScriptOptions::new(a.wld, a.line, a.hash_bits, feedback);
     finish_script_run(script_run::run_script(&a.input, a.output.as_deref(), &opts))
 }
 
@@ -209,7 +203,7 @@ fn bench(a: BenchArgs) -> ExitCode {
         eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    match bench::run(&positions, a.hash_bits) {
+    match bench::run(&positions, a.hash_bits, a.runs) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {

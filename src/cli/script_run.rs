@@ -33,6 +33,23 @@ pub struct ScriptOptions {
     pub feedback: Feedback,
 }
 
+impl ScriptOptions {
+    /// The settings both command-line forms have: WLD or exact, lines, table size.
+    pub fn new(wld: bool, lines: bool, hash_bits: u32, feedback: Feedback) -> ScriptOptions {
+        let mode = if wld {
+            SolveMode::Wld
+        } else {
+            SolveMode::Exact
+        };
+        ScriptOptions {
+            mode,
+            lines,
+            hash_bits,
+            feedback,
+        }
+    }
+}
+
 /// Totals of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
@@ -58,6 +75,14 @@ pub fn run_script(
     let bytes = std::fs::read(input)
         .with_context(|| format!("cannot read the script {}", input.display()))?;
     let lines = script::parse_script(&bytes);
+    if let Some(path) = output {
+        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        anyhow::ensure!(
+            !same(input, path),
+            "the output file {} is the input file",
+            path.display()
+        );
+    }
     let mut out: Box<dyn Write> = match output {
         Some(path) => Box::new(BufWriter::new(File::create(path).with_context(|| {
             format!("cannot create the output file {}", path.display())
@@ -96,19 +121,21 @@ pub fn run_script(
         anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
     };
     for line in &lines {
-        let text = match &line.parsed {
+        // Comments are copied with their bytes as in the input, whatever the encoding.
+        let comment = line.raw_trailing_comment();
+        let bytes = match &line.parsed {
             Ok(ScriptLine::Blank) => continue,
-            Ok(ScriptLine::Comment(c)) | Ok(ScriptLine::End(c)) => c.clone(),
-            Err(BadLine { error, comment }) => {
+            Ok(ScriptLine::Comment(_)) | Ok(ScriptLine::End(_)) => line.raw.clone(),
+            Err(BadLine { error, .. }) => {
                 stats.errors += 1;
                 let msg = format!("{}:{}: {error}", input.display(), line.number);
                 match &bar {
                     Some(bar) => bar.suspend(|| eprintln!("{msg}")),
                     None => eprintln!("{msg}"),
                 }
-                script::format_error(&error.to_string(), comment.as_deref())
+                script::with_raw_comment(&script::format_error(&error.to_string(), None), comment)
             }
-            Ok(ScriptLine::Position { position, comment }) => {
+            Ok(ScriptLine::Position { position, .. }) => {
                 if let Some(bar) = &bar {
                     bar.set_message(format!(
                         "line {}, {} empties",
@@ -137,10 +164,14 @@ pub fn run_script(
                 } else {
                     None
                 };
-                script::format_result(solved.outcome, shown_line, comment.as_deref())
+                script::with_raw_comment(
+                    &script::format_result(solved.outcome, shown_line, None),
+                    comment,
+                )
             }
         };
-        writeln!(out, "{text}")
+        out.write_all(&bytes)
+            .and_then(|_| out.write_all(b"\n"))
             .and_then(|_| out.flush())
             .map_err(write_err)?;
     }

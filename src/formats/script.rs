@@ -64,7 +64,29 @@ pub struct BadLine {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NumberedLine {
     pub number: usize,
+    /// The line as it is in the file, without its line end.
+    pub raw: Vec<u8>,
     pub parsed: Result<ScriptLine, BadLine>,
+}
+
+impl NumberedLine {
+    /// The trailing comment of a position line (from the first `%`) with its bytes as in
+    /// the file, whatever their encoding, so the output copies it exactly.
+    pub fn raw_trailing_comment(&self) -> Option<&[u8]> {
+        match &self.parsed {
+            Ok(ScriptLine::Position {
+                comment: Some(_), ..
+            })
+            | Err(BadLine {
+                comment: Some(_), ..
+            }) => self
+                .raw
+                .iter()
+                .position(|&b| b == b'%')
+                .map(|i| &self.raw[i..]),
+            _ => None,
+        }
+    }
 }
 
 /// Parses one line (without its line end).
@@ -114,11 +136,12 @@ pub fn parse_line(line: &str) -> Result<ScriptLine, BadLine> {
 /// returned). Never fails: bad lines are returned as such, with their numbers.
 pub fn parse_script(bytes: &[u8]) -> Vec<NumberedLine> {
     let mut out = Vec::new();
-    for (i, text) in text_lines(bytes).enumerate() {
-        let parsed = parse_line(&text);
+    for (i, raw) in raw_lines(bytes).enumerate() {
+        let parsed = parse_line(&decode(raw));
         let end = matches!(parsed, Ok(ScriptLine::End(_)));
         out.push(NumberedLine {
             number: i + 1,
+            raw: raw.to_vec(),
             parsed,
         });
         if end {
@@ -132,17 +155,35 @@ pub fn parse_script(bytes: &[u8]) -> Vec<NumberedLine> {
 /// UTF-8, or as Latin-1 when it is not valid UTF-8 (old Othello files often are), so no
 /// line is ever refused for its encoding.
 pub fn text_lines(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
+    raw_lines(bytes).map(decode)
+}
+
+/// Splits bytes into lines without their line ends (`\n` or `\r\n`).
+pub fn raw_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> + '_ {
     let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let empty = bytes.is_empty();
     body.split(|&b| b == b'\n')
         .filter(move |_| !empty)
-        .map(|raw| {
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            match std::str::from_utf8(raw) {
-                Ok(s) => s.to_string(),
-                Err(_) => raw.iter().map(|&b| b as char).collect(),
-            }
-        })
+        .map(|raw| raw.strip_suffix(b"\r").unwrap_or(raw))
+}
+
+/// UTF-8, or Latin-1 when the bytes are not valid UTF-8.
+fn decode(raw: &[u8]) -> String {
+    match std::str::from_utf8(raw) {
+        Ok(s) => s.to_string(),
+        Err(_) => raw.iter().map(|&b| b as char).collect(),
+    }
+}
+
+/// An output line as bytes: `main` (a result or error), then, if there is a trailing
+/// comment, six spaces and the comment's bytes as they were in the input.
+pub fn with_raw_comment(main: &str, comment: Option<&[u8]>) -> Vec<u8> {
+    let mut out = main.as_bytes().to_vec();
+    if let Some(c) = comment {
+        out.extend_from_slice(b"      ");
+        out.extend_from_slice(c);
+    }
+    out
 }
 
 /// Win, draw or loss, said from Black's side as the script format does.
@@ -463,6 +504,26 @@ OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close po
         // The reason is readable.
         let reason = err(&format!("{} X", &board[1..])).error.to_string();
         assert!(reason.contains("63"), "{reason}");
+    }
+
+    #[test]
+    fn comments_keep_their_bytes() {
+        // Latin-1 bytes, not UTF-8: decoded for parsing, copied as they are.
+        let mut bytes = b"% caf\xe9\n".to_vec();
+        bytes.extend_from_slice("-".repeat(64).as_bytes());
+        bytes.extend_from_slice(b" X % na\xefve\r\n");
+        let lines = parse_script(&bytes);
+        assert_eq!(lines[0].raw, b"% caf\xe9");
+        assert_eq!(
+            lines[0].parsed,
+            Ok(ScriptLine::Comment("% caf\u{e9}".into()))
+        );
+        assert_eq!(lines[1].raw_trailing_comment(), Some(&b"% na\xefve"[..]));
+        assert_eq!(
+            with_raw_comment("32 - 32", lines[1].raw_trailing_comment()),
+            b"32 - 32      % na\xefve"
+        );
+        assert_eq!(with_raw_comment("Draw", None), b"Draw");
     }
 
     #[test]
