@@ -55,11 +55,22 @@ pub enum Command {
     /// time, nodes and nodes/s; then the totals and the median time. The table is
     /// cleared before each position. Exit status 1 if any answer is wrong.
     Bench(BenchArgs),
+    /// Train Okapi's data artifacts: the evaluation weights and the ProbCut model.
+    #[command(subcommand)]
+    Train(TrainCommand),
     /// Open the desktop app, optionally with a game or script file.
     App {
         /// A file to open.
         file: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TrainCommand {
+    /// Fit the pattern evaluation (coeffs/okapi-eval.bin) on the game records.
+    Eval(crate::eval::train::TrainArgs),
+    /// Fit the Multi-ProbCut error model (coeffs/probcut.json) on Okapi's own searches.
+    Probcut(crate::search::probcut::ProbCutArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -117,6 +128,17 @@ pub struct BenchArgs {
 }
 
 /// Entry point of the `okapi` binary.
+/// Exit status of a command that returns a `Result`: errors go to standard error.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.len() <= 1 {
@@ -150,6 +172,8 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Bench(a) => bench(a),
+        Command::Train(TrainCommand::Eval(a)) => report(crate::eval::train::run(a)),
+        Command::Train(TrainCommand::Probcut(a)) => report(crate::search::probcut::run(&a)),
         Command::App { file } => run_app(file),
     }
 }

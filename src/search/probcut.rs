@@ -196,12 +196,15 @@ pub struct ProbCutArgs {
 pub fn run(args: &ProbCutArgs) -> anyhow::Result<()> {
     use anyhow::Context;
     let eval = match &args.weights {
-        Some(p) => crate::eval::Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?,
+        Some(p) => {
+            crate::eval::Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?
+        }
         None => crate::eval::Evaluator::embedded(),
     };
     let mut pool = Vec::new();
     for path in &args.games {
-        let (_, set) = crate::formats::records::wthor::read_file(path).with_context(|| format!("reading {}", path.display()))?;
+        let (_, set) = crate::formats::records::wthor::read_file(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         for g in &set.games {
             for p in g.positions() {
                 let n = p.board.empty_count();
@@ -223,21 +226,34 @@ pub fn run(args: &ProbCutArgs) -> anyhow::Result<()> {
         positions.push(pool.swap_remove(i));
     }
     let bar = indicatif::ProgressBar::new(positions.len() as u64);
-    let samples = collect(&eval, &positions, MIN_DEPTH..=args.max_depth, |i| bar.set_position(i as u64));
+    let samples = collect(&eval, &positions, MIN_DEPTH..=args.max_depth, |i| {
+        bar.set_position(i as u64)
+    });
     bar.finish_and_clear();
     let model = fit(&samples);
-    println!("{} samples from {} positions", samples.len(), positions.len());
-    println!("model: sigma = {:.3} + {:.4} * empties + {:.3} * shallow + {:.3} * deep (discs)", model.k, model.a, model.b, model.c);
+    println!(
+        "{} samples from {} positions",
+        samples.len(),
+        positions.len()
+    );
+    println!(
+        "model: sigma = {:.3} + {:.4} * empties + {:.3} * shallow + {:.3} * deep (discs)",
+        model.k, model.a, model.b, model.c
+    );
     println!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
     for n in [20, 30, 40, 50] {
         for d in [4, 8, 12, 16] {
-            println!("{n:>7} {d:>6} {:>6.2}", model.sigma(n, shallow_depth(d), d) as f64 / SCALE as f64);
+            println!(
+                "{n:>7} {d:>6} {:>6.2}",
+                model.sigma(n, shallow_depth(d), d) as f64 / SCALE as f64
+            );
         }
     }
     let text = serde_json::to_string_pretty(&model)? + "\n";
     let tmp = args.out.with_extension("json.tmp");
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out).with_context(|| format!("renaming to {}", args.out.display()))?;
+    std::fs::rename(&tmp, &args.out)
+        .with_context(|| format!("renaming to {}", args.out.display()))?;
     println!("wrote {}", args.out.display());
     Ok(())
 }
