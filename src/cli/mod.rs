@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod compat;
+pub mod midbench;
 pub mod perft;
 pub mod script_run;
 pub mod units;
@@ -125,9 +126,18 @@ pub struct BenchArgs {
     /// or OBF file instead of the FFO files in tests/data; --from/--to still select.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
+    /// Benchmark the midgame search instead: time and nodes to each of --depths on the
+    /// middle-game positions of tests/data/midgame36.scr (or --file).
+    #[arg(long)]
+    pub midgame: bool,
+    /// Depths for --midgame.
+    #[arg(long, value_delimiter = ',', default_values_t = [12, 16, 20])]
+    pub depths: Vec<u32>,
+    /// ProbCut level for --midgame: 0..4 (73%..100%), 5 = none.
+    #[arg(long, default_value_t = 2)]
+    pub selectivity: usize,
 }
 
-/// Entry point of the `okapi` binary.
 /// Exit status of a command that returns a `Result`: errors go to standard error.
 fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
@@ -139,6 +149,7 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     }
 }
 
+/// Entry point of the `okapi` binary.
 pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.len() <= 1 {
@@ -208,6 +219,13 @@ fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
 }
 
 fn bench(a: BenchArgs) -> ExitCode {
+    if a.midgame {
+        let path = a
+            .file
+            .clone()
+            .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
+        return report(midbench::run(&path, &a.depths, a.selectivity, a.hash_bits));
+    }
     let positions = match &a.file {
         Some(path) => bench::load(path).map(|ps| {
             ps.into_iter()
