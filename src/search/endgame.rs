@@ -15,6 +15,7 @@
 //! upper bound.
 
 use super::midgame::Evaluate;
+use super::ordering::{Candidate, MoveList, pick_best};
 use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
 use crate::board::{Board, Move, Square, flips, moves};
@@ -117,14 +118,6 @@ pub struct Solution {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the search was stopped")]
 pub struct Stopped;
-
-/// One move in a node's ordered move list.
-#[derive(Clone, Copy)]
-struct Candidate {
-    sq: u32,
-    flipped: u64,
-    value: i32,
-}
 
 pub struct EndgameSolver {
     tt: TranspositionTable,
@@ -507,7 +500,7 @@ impl EndgameSolver {
         let hash_move = self.tt.probe(key, depth, NO_SELECTIVITY).map_or(NO_MOVE, |p| p.best);
         let parity = parity_of(b.empties());
         let mut moves = MoveList::new();
-        moves.fill(b, mv, hash_move, parity);
+        fill_endgame(&mut moves, b, mv, hash_move, parity);
         let list = moves.as_mut_slice();
         let count = list.len();
         let alpha0 = alpha;
@@ -582,7 +575,7 @@ impl EndgameSolver {
         }
         let parity = parity_of(b.empties());
         let mut moves = MoveList::new();
-        moves.fill(b, mv, hash_move, parity);
+        fill_endgame(&mut moves, b, mv, hash_move, parity);
         let list = moves.as_mut_slice();
         let count = list.len();
         if n >= SORT_SEARCH_EMPTIES {
@@ -808,64 +801,26 @@ fn solve1(b: Board, sq: u32) -> i32 {
     if d > 0 { d + 1 } else { d - 1 }
 }
 
-/// The legal moves of a node with their ordering values, on the stack and left
-/// uninitialised beyond its length (a full clear per node would cost more than the
-/// ordering itself).
-struct MoveList {
-    items: [std::mem::MaybeUninit<Candidate>; 64],
-    len: usize,
-}
-
-impl MoveList {
-    #[inline(always)]
-    fn new() -> MoveList {
-        MoveList {
-            items: [std::mem::MaybeUninit::uninit(); 64],
-            len: 0,
-        }
-    }
-
-    #[inline(always)]
-    fn fill(&mut self, b: Board, mv: u64, hash_move: u8, parity: u32) {
-        let mut m = mv;
-        while m != 0 {
-            let sq = m.trailing_zeros();
-            m &= m - 1;
-            let f = flips(b.player, b.opponent, sq);
-            let value = if sq as u8 == hash_move {
-                i32::MAX
-            } else {
-                order_value(b, sq, f, parity)
-            };
-            self.items[self.len].write(Candidate {
-                sq,
-                flipped: f,
-                value,
-            });
-            self.len += 1;
-        }
-    }
-
-    #[inline(always)]
-    fn as_mut_slice(&mut self) -> &mut [Candidate] {
-        // SAFETY: the first `len` items were written by `fill`.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut Candidate, self.len)
-        }
-    }
-}
-
-/// Moves the best candidate to the front (a selection step: most nodes cut off after
-/// one or two moves, so sorting the whole list would be wasted).
+/// Fills `list` with the legal moves and their fastest-first ordering values, the hash
+/// move first.
 #[inline(always)]
-fn pick_best(list: &mut [Candidate]) {
-    let mut best = 0;
-    for i in 1..list.len() {
-        if list[i].value > list[best].value {
-            best = i;
-        }
+fn fill_endgame(list: &mut MoveList, b: Board, mv: u64, hash_move: u8, parity: u32) {
+    let mut m = mv;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let f = flips(b.player, b.opponent, sq);
+        let value = if sq as u8 == hash_move {
+            i32::MAX
+        } else {
+            order_value(b, sq, f, parity)
+        };
+        list.push(Candidate {
+            sq,
+            flipped: f,
+            value,
+        });
     }
-    list.swap(0, best);
 }
 
 #[cfg(test)]

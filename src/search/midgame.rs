@@ -6,6 +6,7 @@
 //! values are disc differences times `SCALE`.
 
 use super::endgame::{EndgameSolver, Stopped};
+use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY};
 use crate::board::{Board, Move, Square, moves};
@@ -467,7 +468,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 return v;
             }
         }
-        let mut list: Vec<(u32, u64, i32)> = Vec::with_capacity(mv.count_ones() as usize);
+        let mut moves = MoveList::new();
         let mut m = mv;
         while m != 0 {
             let sq = m.trailing_zeros();
@@ -476,17 +477,24 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let value = if sq as u8 == hash_move {
                 i32::MAX
             } else if depth >= 3 {
-                -self.eval.evaluate(&b.after(sq, f)) - 16 * SCALE * replies(b, sq, f)
+                // The child's static value, and few replies for the opponent.
+                -self.eval.evaluate(&b.after(sq, f)) - SCALE * replies(b, sq, f)
             } else {
                 -replies(b, sq, f)
             };
-            list.push((sq, f, value));
+            moves.push(Candidate {
+                sq,
+                flipped: f,
+                value,
+            });
         }
-        list.sort_unstable_by(|x, y| y.2.cmp(&x.2));
+        let list = moves.as_mut_slice();
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        for (i, &(sq, f, _)) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            pick_best(&mut list[i..]);
+            let Candidate { sq, flipped: f, .. } = list[i];
             let child = b.after(sq, f);
             let v = if i == 0 {
                 -self.pvs(child, depth - 1, -beta, -alpha)

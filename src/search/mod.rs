@@ -4,6 +4,7 @@
 pub mod endgame;
 pub mod level;
 pub mod midgame;
+pub mod ordering;
 pub mod probcut;
 pub mod stability;
 pub mod tt;

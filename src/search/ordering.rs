@@ -1,0 +1,97 @@
+//! Move lists for the searches: the legal moves of a node with their ordering values,
+//! on the stack, tried best first by selection.
+
+use std::mem::MaybeUninit;
+
+/// One move in a node's ordered move list.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    pub sq: u32,
+    pub flipped: u64,
+    pub value: i32,
+}
+
+/// Up to 64 candidates, left uninitialised beyond the length (clearing the whole array
+/// at every node would cost more than the ordering itself).
+pub struct MoveList {
+    items: [MaybeUninit<Candidate>; 64],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            items: [MaybeUninit::uninit(); 64],
+            len: 0,
+        }
+    }
+
+    /// Adds a candidate (a board has at most 64 squares, so the list never overflows).
+    #[inline(always)]
+    pub fn push(&mut self, c: Candidate) {
+        self.items[self.len].write(c);
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Candidate] {
+        // SAFETY: the first `len` items were written by `push`.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut Candidate, self.len)
+        }
+    }
+}
+
+/// Moves the best candidate to the front (a selection step: most nodes cut off after
+/// one or two moves, so sorting the whole list would be wasted).
+#[inline(always)]
+pub fn pick_best(list: &mut [Candidate]) {
+    let mut best = 0;
+    for i in 1..list.len() {
+        if list[i].value > list[best].value {
+            best = i;
+        }
+    }
+    list.swap(0, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_in_value_order() {
+        let mut l = MoveList::new();
+        for (sq, value) in [(1, 5), (2, 9), (3, -1), (4, 7)] {
+            l.push(Candidate {
+                sq,
+                flipped: 0,
+                value,
+            });
+        }
+        let s = l.as_mut_slice();
+        let mut order = vec![];
+        for i in 0..s.len() {
+            pick_best(&mut s[i..]);
+            order.push(s[i].sq);
+        }
+        assert_eq!(order, [2, 4, 1, 3]);
+    }
+}
