@@ -239,8 +239,12 @@ impl EndgameSolver {
     fn root_mtd(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
         let n = board.empty_count();
         let (mut lo, mut hi) = (alpha, beta);
-        // first test: is it a win?
-        let mut test = -1;
+        // First test just below the evaluation's estimate (scores are even, tests odd);
+        // without an evaluation: is it a draw or better?
+        let mut test = match self.estimate(board) {
+            Some(g) => (g - g.rem_euclid(2) - 1).clamp(alpha + 1, beta - 1) | 1,
+            None => -1,
+        };
         let mut going_up;
         loop {
             let v = self.dispatch_nws(board, test, n);
@@ -386,7 +390,14 @@ const PATTERN_EVAL_DIVISOR: i32 = 32;
 /// (Measured on FFO 40-45: deeper ordering searches pay for themselves in nodes.)
 #[inline]
 fn sort_depth(n: u32) -> u32 {
-    if n < 12 { 0 } else { (n - 12) / 4 + 1 }
+    let base = tune("BASE", 12) as u32;
+    let step = tune("STEP", 4) as u32;
+    if n < base { 0 } else { (n - base) / step + 1 }
+}
+fn tune(name: &str, default: i32) -> i32 {
+    static CACHE: std::sync::OnceLock<std::collections::HashMap<String, i32>> = std::sync::OnceLock::new();
+    let m = CACHE.get_or_init(|| std::env::vars().filter_map(|(k, v)| Some((k.strip_prefix("OKAPI_")?.to_string(), v.parse().ok()?))).collect());
+    *m.get(name).unwrap_or(&default)
 }
 
 /// A cheap evaluation for ordering: mobility (corners double), corners held, and
@@ -419,11 +430,20 @@ impl EndgameSolver {
         }
     }
 
+    /// The evaluation's estimate of the final disc difference by a shallow search, if
+    /// there is an evaluation.
+    fn estimate(&mut self, b: Board) -> Option<i32> {
+        let e = self.evaluator.clone()?;
+        let depth = tune("GUESS", 6) as u32;
+        let v = guess_search(&*e, b, depth.min(b.empty_count()), -INF * 128, INF * 128);
+        Some((v as f64 / 128.0).round() as i32)
+    }
+
     fn eval_search(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
             return match &self.evaluator {
-                Some(e) => e.evaluate(&b) / PATTERN_EVAL_DIVISOR,
+                Some(e) => e.evaluate(&b) / tune("DIV", PATTERN_EVAL_DIVISOR),
                 None => quick_eval(b),
             };
         }
@@ -452,6 +472,37 @@ impl EndgameSolver {
         }
         best
     }
+}
+
+/// Alpha-beta on the evaluation (1/128 disc), for the root estimate.
+fn guess_search(e: &dyn Evaluate, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return e.evaluate(&b);
+    }
+    let mv = b.moves();
+    if mv == 0 {
+        if b.passed().moves() == 0 {
+            return b.final_score() * 128;
+        }
+        return -guess_search(e, b.passed(), depth, -beta, -alpha);
+    }
+    let mut best = -INF * 128;
+    let mut m = mv;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let v = -guess_search(e, b.after(sq, b.flips(sq)), depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Ordering value of playing `sq` (higher first): few opponent replies above all,
@@ -578,7 +629,7 @@ impl EndgameSolver {
         fill_endgame(&mut moves, b, mv, hash_move, parity);
         let list = moves.as_mut_slice();
         let count = list.len();
-        if n >= SORT_SEARCH_EMPTIES {
+        if n >= tune("SE", SORT_SEARCH_EMPTIES as i32) as u32 {
             self.sort_by_shallow_search(b, list, n);
         }
         // Enhanced transposition cut-off: a child already known to refute.
