@@ -1,8 +1,881 @@
-//! The desktop app. (Under construction: the `app` branch replaces this file.)
+//! The desktop app: egui views over a [`Game`] and the engine thread.
+//!
+//! The app holds no game logic: widgets push [`Command`]s, which are applied once per
+//! frame after drawing (the game record does the work); engine [`Event`]s are polled
+//! each frame with `try_recv`, never waited for, and the engine wakes the UI through
+//! `request_repaint`.
 
+mod board_view;
+pub mod dialogs;
+
+use crate::board::{Color, Move, Position, Square};
+use crate::engine::{Engine, Event, Request, mode_name};
+use crate::formats::game::{Eval, Game, Player};
+use crate::search::SolveMode;
+use board_view::{BoardView, board_ui};
+pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
+use eframe::egui;
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-/// Opens the app window, optionally with a game or script file; returns when it closes.
-pub fn run(_open: Option<PathBuf>) -> anyhow::Result<()> {
-    anyhow::bail!("the desktop app is not built yet")
+/// Opens the app window, optionally with a game file; returns when it closes.
+pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Okapi")
+            .with_app_id("okapi")
+            .with_inner_size([1000.0, 720.0])
+            .with_min_inner_size([520.0, 400.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Okapi",
+        options,
+        Box::new(move |cc| {
+            let ctx = cc.egui_ctx.clone();
+            let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
+            if let Some(path) = open {
+                app.apply(Command::OpenPath(path));
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("the app window failed: {e}"))
+}
+
+/// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go
+/// through [`App::apply`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play(Square),
+    Undo,
+    Redo,
+    First,
+    Last,
+    GoTo(usize),
+    ShowNewGame,
+    NewGame {
+        black: Player,
+        white: Player,
+    },
+    Open,
+    OpenPath(PathBuf),
+    Save,
+    SaveAs,
+    SaveTo(PathBuf),
+    Solve(SolveMode),
+    Stop,
+    /// Plays the first move of the proven line.
+    PlayBest,
+    FlipView,
+    /// Panics in the engine thread, to show the error path works (Help menu).
+    CrashEngine,
+}
+
+impl Command {
+    /// The shortcut of the common actions.
+    fn shortcut(&self) -> Option<egui::KeyboardShortcut> {
+        use egui::{Key, KeyboardShortcut as K, Modifiers as M};
+        Some(match self {
+            Command::Undo => K::new(M::COMMAND, Key::Z),
+            Command::Redo => K::new(M::COMMAND, Key::Y),
+            Command::ShowNewGame => K::new(M::COMMAND, Key::N),
+            Command::Open => K::new(M::COMMAND, Key::O),
+            Command::Save => K::new(M::COMMAND, Key::S),
+            Command::Solve(SolveMode::Exact) => K::new(M::COMMAND, Key::E),
+            Command::Solve(SolveMode::Wld) => K::new(M::COMMAND, Key::W),
+            Command::Stop => K::new(M::NONE, Key::Escape),
+            Command::First => K::new(M::NONE, Key::Home),
+            Command::Last => K::new(M::NONE, Key::End),
+            _ => return None,
+        })
+    }
+
+    const WITH_SHORTCUTS: [Command; 10] = [
+        Command::Undo,
+        Command::Redo,
+        Command::ShowNewGame,
+        Command::Open,
+        Command::Save,
+        Command::Solve(SolveMode::Exact),
+        Command::Solve(SolveMode::Wld),
+        Command::Stop,
+        Command::First,
+        Command::Last,
+    ];
+}
+
+/// What the engine is doing for the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    Idle,
+    Analysing,
+    Solving(SolveMode),
+    Thinking,
+}
+
+/// A solved position with its proven line, kept while the game follows the line.
+#[derive(Clone, Debug)]
+struct Solved {
+    position: Position,
+    mode: SolveMode,
+    score: i32,
+    line: Vec<Move>,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+pub struct App {
+    pub game: Game,
+    pub players: [Player; 2],
+    engine: Engine,
+    generation: u64,
+    task: Task,
+    task_started: Instant,
+    /// Values of the current position's legal moves, the strongest source kept.
+    pub move_evals: HashMap<Square, Eval>,
+    solved: Option<Solved>,
+    status: String,
+    notice: Option<String>,
+    pub error: Option<String>,
+    pub show_evals: bool,
+    pub eval_mode: SolveMode,
+    pub solve_limit: u32,
+    flipped: bool,
+    new_game: Option<[Player; 2]>,
+    about: bool,
+    dialogs: Box<dyn FileDialogs>,
+    pub file: Option<PathBuf>,
+    commands: Vec<Command>,
+}
+
+impl App {
+    /// A new app with a new game; `notify` wakes the UI when the engine has news.
+    pub fn new(dialogs: Box<dyn FileDialogs>, notify: impl Fn() + Send + 'static) -> App {
+        let mut app = App {
+            game: Game::default(),
+            players: [Player::Human, Player::Human],
+            engine: Engine::spawn(notify),
+            generation: 0,
+            task: Task::Idle,
+            task_started: Instant::now(),
+            move_evals: HashMap::new(),
+            solved: None,
+            status: String::new(),
+            notice: None,
+            error: None,
+            show_evals: true,
+            eval_mode: SolveMode::Exact,
+            solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
+            flipped: false,
+            new_game: None,
+            about: false,
+            dialogs,
+            file: None,
+            commands: Vec::new(),
+        };
+        app.position_changed();
+        app
+    }
+
+    fn player_to_move(&self) -> Player {
+        self.players[self.game.position().side_to_move() as usize]
+    }
+
+    /// Is the engine busy with a request of ours?
+    pub fn engine_busy(&self) -> bool {
+        self.task != Task::Idle
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::Play(sq) => {
+                if self.player_to_move() != Player::Human || !self.game.position().is_legal(sq) {
+                    return;
+                }
+                let eval = self.move_evals.get(&sq).copied();
+                if self.game.play(Move::Play(sq), eval).is_ok() {
+                    self.position_changed();
+                }
+            }
+            Command::Undo => {
+                if self.game.undo() {
+                    // Land on a position where a human has a move to make.
+                    let humans = self.players.contains(&Player::Human);
+                    while self.game.can_undo()
+                        && (self.game.position().must_pass()
+                            || (humans && self.player_to_move().is_engine()))
+                    {
+                        self.game.undo();
+                    }
+                    self.position_changed();
+                }
+            }
+            Command::Redo => {
+                if self.game.redo() {
+                    while self.game.can_redo() && self.game.position().must_pass() {
+                        self.game.redo();
+                    }
+                    self.position_changed();
+                }
+            }
+            Command::First => {
+                self.game.go_to(0);
+                self.position_changed();
+            }
+            Command::Last => {
+                self.game.go_to(self.game.len());
+                self.position_changed();
+            }
+            Command::GoTo(ply) => {
+                self.game.go_to(ply);
+                self.position_changed();
+            }
+            Command::ShowNewGame => self.new_game = Some(self.players),
+            Command::NewGame { black, white } => {
+                self.players = [black, white];
+                self.game = Game::default();
+                self.game.black = black.name().into();
+                self.game.white = white.name().into();
+                self.file = None;
+                self.new_game = None;
+                self.solved = None;
+                self.notice = None;
+                self.position_changed();
+            }
+            Command::Open => {
+                if let Some(path) = self.dialogs.open_game() {
+                    self.apply(Command::OpenPath(path));
+                }
+            }
+            Command::OpenPath(path) => match Game::read(&path) {
+                Ok(game) => {
+                    self.game = game;
+                    self.players = [Player::Human, Player::Human];
+                    self.file = Some(path);
+                    self.solved = None;
+                    self.notice = None;
+                    self.error = None;
+                    self.position_changed();
+                }
+                Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
+            },
+            Command::Save => match self.file.clone() {
+                Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
+                _ => self.apply(Command::SaveAs),
+            },
+            Command::SaveAs => {
+                if let Some(path) = self
+                    .dialogs
+                    .save_game(&format!("game-{}.json", self.game.date))
+                {
+                    self.apply(Command::SaveTo(path));
+                }
+            }
+            Command::SaveTo(path) => match self.game.save(&path) {
+                Ok(()) => {
+                    self.notice = Some(format!("Saved {}", path.display()));
+                    self.file = Some(path);
+                }
+                Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+            },
+            Command::Solve(mode) => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                self.move_evals.clear();
+                self.solved = None;
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Solve {
+                    generation: self.generation,
+                    position,
+                    mode,
+                });
+                self.start_task(Task::Solving(mode));
+            }
+            Command::Stop => {
+                if self.task != Task::Idle {
+                    self.engine.stop();
+                }
+            }
+            Command::PlayBest => {
+                if let Some(Move::Play(sq)) =
+                    self.solved_here().and_then(|s| s.line.first().copied())
+                {
+                    let eval = self.move_evals.get(&sq).copied();
+                    if self.game.play(Move::Play(sq), eval).is_ok() {
+                        self.position_changed();
+                    }
+                }
+            }
+            Command::FlipView => self.flipped = !self.flipped,
+            Command::CrashEngine => {
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Crash {
+                    generation: self.generation,
+                });
+                self.start_task(Task::Thinking);
+            }
+        }
+    }
+
+    fn start_task(&mut self, task: Task) {
+        self.task = task;
+        self.task_started = Instant::now();
+        self.status = match task {
+            Task::Idle => String::new(),
+            Task::Analysing => "analysing...".into(),
+            Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
+            Task::Thinking => "thinking...".into(),
+        };
+    }
+
+    fn solved_here(&self) -> Option<&Solved> {
+        self.solved
+            .as_ref()
+            .filter(|s| s.position == self.game.position())
+    }
+
+    /// After any change of the position: forced passes, the proven line followed, and the
+    /// next request to the engine (its move, or the values of the legal moves).
+    fn position_changed(&mut self) {
+        self.move_evals.clear();
+        if !self.game.can_redo() && self.game.pass_if_needed() {
+            let passer = self.game.position().side_to_move().opposite();
+            self.notice = Some(format!("{} has no legal move and passes.", passer.name()));
+        }
+        // Follow the proven line while the game does.
+        if let Some(s) = &mut self.solved {
+            let here = self.game.position();
+            while s.position != here && !s.line.is_empty() {
+                let from = (0..self.game.ply())
+                    .rev()
+                    .find(|&i| self.game.position_at(i) == s.position);
+                match from {
+                    Some(i) if self.game.moves()[i] == s.line[0] => {
+                        s.position = self.game.position_at(i + 1);
+                        s.line.remove(0);
+                        s.score = -s.score;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        if self
+            .solved
+            .as_ref()
+            .is_some_and(|s| s.position != self.game.position())
+        {
+            self.solved = None;
+        }
+        let position = self.game.position();
+        self.generation = self.engine.new_generation();
+        if position.is_game_over() {
+            self.engine.stop();
+            self.task = Task::Idle;
+            self.status.clear();
+            return;
+        }
+        self.engine.send(Request::Configure {
+            solve_limit: self.solve_limit,
+            hash_bits: 20,
+        });
+        let player = self.player_to_move();
+        if player.is_engine() && !self.game.can_redo() {
+            self.engine.send(Request::Play {
+                generation: self.generation,
+                position,
+                player,
+            });
+            self.start_task(Task::Thinking);
+        } else if self.show_evals {
+            self.engine.send(Request::Analyse {
+                generation: self.generation,
+                position,
+                mode: self.eval_mode,
+            });
+            self.start_task(Task::Analysing);
+        } else {
+            self.engine.stop();
+            self.task = Task::Idle;
+            self.status.clear();
+        }
+    }
+
+    /// Takes in whatever the engine has sent; stale generations are dropped.
+    pub fn poll_engine(&mut self) {
+        while let Some(event) = self.engine.try_recv() {
+            if event.generation() != self.generation {
+                continue;
+            }
+            match event {
+                Event::MoveValue { square, eval, .. } => {
+                    let keep = self
+                        .move_evals
+                        .get(&square)
+                        .is_some_and(|old| old.source > eval.source);
+                    if !keep {
+                        self.move_evals.insert(square, eval);
+                    }
+                }
+                Event::Progress {
+                    message,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    self.status = format!("{message} - {}", speed(nodes, elapsed));
+                }
+                Event::AnalysisDone { nodes, elapsed, .. } => {
+                    self.task = Task::Idle;
+                    self.status = format!("analysis done - {}", speed(nodes, elapsed));
+                }
+                Event::Solved {
+                    mode,
+                    score,
+                    line,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    self.task = Task::Idle;
+                    self.status = format!("solved - {}", speed(nodes, elapsed));
+                    self.solved = Some(Solved {
+                        position: self.game.position(),
+                        mode,
+                        score,
+                        line,
+                        nodes,
+                        elapsed,
+                    });
+                }
+                Event::Played { mv, eval, .. } => {
+                    self.task = Task::Idle;
+                    if self.player_to_move().is_engine() && self.game.play(mv, eval).is_ok() {
+                        self.notice = None;
+                        self.position_changed();
+                    }
+                }
+                Event::Stopped { .. } => {
+                    self.task = Task::Idle;
+                    self.status = "stopped".into();
+                }
+                Event::Error { message, .. } => {
+                    self.task = Task::Idle;
+                    self.status.clear();
+                    self.error = Some(message);
+                }
+            }
+        }
+    }
+
+    /// One frame: take engine news, draw, then apply what the widgets asked for.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        self.poll_engine();
+        for c in Command::WITH_SHORTCUTS {
+            if let Some(k) = c.shortcut()
+                && ui.input_mut(|i| i.consume_shortcut(&k))
+            {
+                self.commands.push(c);
+            }
+        }
+        self.menu_bar(ui);
+        self.status_bar(ui);
+        self.side_panel(ui);
+        egui::CentralPanel::default().show(ui, |ui| {
+            let view = BoardView {
+                position: self.game.position(),
+                last_move: self.game.last_move(),
+                evals: &self.move_evals,
+                show_legal: true,
+                flipped: self.flipped,
+                clickable: self.player_to_move() == Player::Human,
+            };
+            ui.vertical_centered(|ui| {
+                if let Some(sq) = board_ui(ui, &view) {
+                    self.commands.push(Command::Play(sq));
+                }
+            });
+        });
+        self.windows(ui);
+        for c in std::mem::take(&mut self.commands) {
+            self.apply(c);
+        }
+        if self.task != Task::Idle {
+            // Keeps the elapsed time moving; engine events repaint at once anyway.
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    fn menu_item(&mut self, ui: &mut egui::Ui, label: &str, enabled: bool, command: Command) {
+        let mut button = egui::Button::new(label);
+        if let Some(k) = command.shortcut() {
+            button = button.shortcut_text(ui.ctx().format_shortcut(&k));
+        }
+        if ui.add_enabled(enabled, button).clicked() {
+            self.commands.push(command);
+            ui.close();
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    self.menu_item(ui, "New game...", true, Command::ShowNewGame);
+                    self.menu_item(ui, "Open...", true, Command::Open);
+                    self.menu_item(ui, "Save", true, Command::Save);
+                    self.menu_item(ui, "Save as...", true, Command::SaveAs);
+                    ui.separator();
+                    if ui.button("Quit").clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                });
+                ui.menu_button("Game", |ui| {
+                    self.menu_item(ui, "Undo", self.game.can_undo(), Command::Undo);
+                    self.menu_item(ui, "Redo", self.game.can_redo(), Command::Redo);
+                    self.menu_item(ui, "First position", self.game.can_undo(), Command::First);
+                    self.menu_item(ui, "Last position", self.game.can_redo(), Command::Last);
+                });
+                ui.menu_button("Engine", |ui| {
+                    let open = !self.game.position().is_game_over();
+                    self.menu_item(ui, "Solve exact", open, Command::Solve(SolveMode::Exact));
+                    self.menu_item(
+                        ui,
+                        "Solve win/draw/loss",
+                        open,
+                        Command::Solve(SolveMode::Wld),
+                    );
+                    self.menu_item(ui, "Stop", self.task != Task::Idle, Command::Stop);
+                });
+                ui.menu_button("View", |ui| {
+                    self.menu_item(ui, "Flip board", true, Command::FlipView);
+                });
+                ui.menu_button("Help", |ui| {
+                    if ui.button("About Okapi").clicked() {
+                        self.about = true;
+                        ui.close();
+                    }
+                    self.menu_item(
+                        ui,
+                        "Test the engine's error report",
+                        true,
+                        Command::CrashEngine,
+                    );
+                });
+            });
+        });
+    }
+
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::bottom("status").show(ui, |ui| {
+            if let Some(err) = self.error.clone() {
+                ui.horizontal(|ui| {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(0xff, 0x60, 0x50),
+                        format!("Error: {err}"),
+                    );
+                    if ui.button("Dismiss").clicked() {
+                        self.error = None;
+                    }
+                });
+            }
+            ui.horizontal(|ui| {
+                let engine = if self.task == Task::Idle {
+                    format!("Engine idle. {}", self.status)
+                } else {
+                    format!(
+                        "Engine: {} ({:.1} s)",
+                        self.status,
+                        self.task_started.elapsed().as_secs_f32()
+                    )
+                };
+                ui.label(engine);
+            });
+        });
+    }
+
+    fn side_panel(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("side")
+            .default_size(300.0)
+            .min_size(240.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.side_contents(ui));
+            });
+    }
+
+    fn side_contents(&mut self, ui: &mut egui::Ui) {
+        let pos = self.game.position();
+        ui.heading("Okapi");
+        ui.label(format!("Black: {}", self.players[0].name()));
+        ui.label(format!("White: {}", self.players[1].name()));
+        ui.separator();
+        ui.label(egui::RichText::new(format!("Black: {} discs", pos.black_count())).strong());
+        ui.label(egui::RichText::new(format!("White: {} discs", pos.white_count())).strong());
+        if pos.is_game_over() {
+            let (b, w) = pos.final_counts();
+            let verdict = match b.cmp(&w) {
+                std::cmp::Ordering::Greater => format!("Game over: Black wins {b}-{w}"),
+                std::cmp::Ordering::Less => format!("Game over: White wins {w}-{b}"),
+                std::cmp::Ordering::Equal => format!("Game over: draw {b}-{w}"),
+            };
+            ui.label(
+                egui::RichText::new(verdict)
+                    .strong()
+                    .color(egui::Color32::from_rgb(0xff, 0xc0, 0x40)),
+            );
+        } else {
+            ui.label(format!(
+                "Move {}: {} to move",
+                self.game.move_number(),
+                pos.side_to_move().name()
+            ));
+        }
+        if let Some(n) = &self.notice {
+            ui.colored_label(egui::Color32::from_rgb(0x80, 0xc0, 0xff), n);
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.game.can_undo(), egui::Button::new("Undo"))
+                .clicked()
+            {
+                self.commands.push(Command::Undo);
+            }
+            if ui
+                .add_enabled(self.game.can_redo(), egui::Button::new("Redo"))
+                .clicked()
+            {
+                self.commands.push(Command::Redo);
+            }
+            if ui
+                .add_enabled(self.game.can_undo(), egui::Button::new("First"))
+                .clicked()
+            {
+                self.commands.push(Command::First);
+            }
+            if ui
+                .add_enabled(self.game.can_redo(), egui::Button::new("Last"))
+                .clicked()
+            {
+                self.commands.push(Command::Last);
+            }
+        });
+        ui.separator();
+
+        ui.strong("Engine");
+        let mut changed = ui
+            .checkbox(&mut self.show_evals, "Show move values")
+            .changed();
+        ui.horizontal(|ui| {
+            ui.label("Values:");
+            changed |= ui
+                .radio_value(&mut self.eval_mode, SolveMode::Exact, "exact")
+                .changed();
+            changed |= ui
+                .radio_value(&mut self.eval_mode, SolveMode::Wld, "WLD")
+                .changed();
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Solve moves from");
+            changed |= ui
+                .add(egui::DragValue::new(&mut self.solve_limit).range(0..=30))
+                .labelled_by(label.id)
+                .changed();
+            ui.label("empties");
+        });
+        if changed {
+            self.position_changed();
+        }
+        ui.label(
+            egui::RichText::new(format!(
+                "{} empties. Above the limit, values come from a shallow disc/mobility heuristic (no trained evaluation yet), marked ~ and 'heur'.",
+                pos.empty_count()
+            ))
+            .small()
+            .weak(),
+        );
+        let open = !pos.is_game_over();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(open, egui::Button::new("Solve exact"))
+                .clicked()
+            {
+                self.commands.push(Command::Solve(SolveMode::Exact));
+            }
+            if ui
+                .add_enabled(open, egui::Button::new("Solve WLD"))
+                .clicked()
+            {
+                self.commands.push(Command::Solve(SolveMode::Wld));
+            }
+            if ui
+                .add_enabled(self.task != Task::Idle, egui::Button::new("Stop"))
+                .clicked()
+            {
+                self.commands.push(Command::Stop);
+            }
+        });
+        if let Some(s) = self.solved_here().cloned() {
+            let side = pos.side_to_move();
+            let text = match (s.mode, s.score.signum()) {
+                (_, 0) => "a draw".to_string(),
+                (SolveMode::Exact, 1) => format!("{} wins by {}", side.name(), s.score),
+                (SolveMode::Exact, _) => format!("{} wins by {}", side.opposite().name(), -s.score),
+                (SolveMode::Wld, 1) => format!("{} wins", side.name()),
+                (SolveMode::Wld, _) => format!("{} wins", side.opposite().name()),
+            };
+            ui.label(
+                egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong(),
+            );
+            let line: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
+            ui.label(format!("Line: {}", line.join(" ")));
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} nodes in {:.2} s",
+                    s.nodes,
+                    s.elapsed.as_secs_f64()
+                ))
+                .small(),
+            );
+            if ui
+                .add_enabled(
+                    self.player_to_move() == Player::Human,
+                    egui::Button::new("Play best move"),
+                )
+                .clicked()
+            {
+                self.commands.push(Command::PlayBest);
+            }
+        }
+        if !self.move_evals.is_empty() {
+            ui.separator();
+            ui.strong("Move values");
+            let mut evals: Vec<(Square, Eval)> =
+                self.move_evals.iter().map(|(s, e)| (*s, *e)).collect();
+            evals.sort_by_key(|(s, e)| {
+                (std::cmp::Reverse(e.source), std::cmp::Reverse(e.value), *s)
+            });
+            for (sq, e) in evals {
+                ui.label(format!("{sq}: {} ({})", e.label(), e.source));
+            }
+        }
+        ui.separator();
+        ui.strong("Moves");
+        self.move_list(ui);
+    }
+
+    fn move_list(&mut self, ui: &mut egui::Ui) {
+        let mut number = 0;
+        let moves = self.game.moves().to_vec();
+        let evals = self.game.evals().to_vec();
+        ui.horizontal_wrapped(|ui| {
+            if ui.selectable_label(self.game.ply() == 0, "start").clicked() {
+                self.commands.push(Command::GoTo(0));
+            }
+            for (i, mv) in moves.iter().enumerate() {
+                let text = match mv {
+                    Move::Play(sq) => {
+                        number += 1;
+                        format!("{number}. {sq}")
+                    }
+                    Move::Pass => "pass".to_string(),
+                };
+                let text = match evals[i] {
+                    Some(e) => format!("{text} ({})", e.label()),
+                    None => text,
+                };
+                let color = if self.game.position_at(i).side_to_move() == Color::Black {
+                    "B"
+                } else {
+                    "W"
+                };
+                let r = ui
+                    .selectable_label(self.game.ply() == i + 1, text)
+                    .on_hover_text(format!("{color}: go to after this move"));
+                if r.clicked() {
+                    self.commands.push(Command::GoTo(i + 1));
+                }
+            }
+        });
+        if let Some(path) = &self.file {
+            ui.label(
+                egui::RichText::new(format!("File: {}", path.display()))
+                    .small()
+                    .weak(),
+            );
+        }
+    }
+
+    fn windows(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        if let Some(mut players) = self.new_game {
+            let mut open = true;
+            let mut start = false;
+            egui::Window::new("New game")
+                .open(&mut open)
+                .collapsible(false)
+                .resizable(false)
+                .show(&ctx, |ui| {
+                    for (i, colour) in ["Black", "White"].iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.label(format!("{colour}:"));
+                            egui::ComboBox::from_id_salt(("new-game-player", i))
+                                .selected_text(players[i].name())
+                                .width(260.0)
+                                .show_ui(ui, |ui| {
+                                    for p in Player::ALL {
+                                        ui.selectable_value(&mut players[i], p, p.name());
+                                    }
+                                });
+                        });
+                    }
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "The heuristic player plays perfectly from {} empties on.",
+                            self.solve_limit
+                        ))
+                        .small(),
+                    );
+                    start = ui.button("Start").clicked();
+                });
+            self.new_game = if open { Some(players) } else { None };
+            if start {
+                self.commands.push(Command::NewGame {
+                    black: players[0],
+                    white: players[1],
+                });
+            }
+        }
+        if self.about {
+            egui::Window::new("About Okapi").open(&mut self.about).collapsible(false).show(&ctx, |ui| {
+                ui.label(format!("Okapi {} - an Othello analyser and opponent.", env!("CARGO_PKG_VERSION")));
+                ui.label("Click a marked square to play. The engine values every legal move on its square.");
+                ui.label("Ctrl+Z undo, Ctrl+Y redo, Ctrl+E solve exact, Ctrl+W solve WLD, Esc stop.");
+            });
+        }
+    }
+}
+
+fn is_json(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+fn speed(nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        nodes as f64 / secs / 1e6
+    } else {
+        0.0
+    };
+    format!("{nodes} nodes, {secs:.2} s, {rate:.1} Mn/s")
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
 }

@@ -1,1 +1,3 @@
 //! (module under construction)
+
+pub mod game;

@@ -1,0 +1,332 @@
+//! The app driven as a person would, through egui_kittest and AccessKit labels: no display
+//! needed. `Harness::run` does not wait for the engine thread, so tests step the harness
+//! until the engine's events have arrived.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use okapi::app::{App, Command, ScriptedDialogs};
+use okapi::board::Position;
+use okapi::formats::game::{EvalSource, Game, Player};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn harness_with(dialogs: ScriptedDialogs) -> Harness<'static, App> {
+    let app = App::new(Box::new(dialogs), || {});
+    let mut h = Harness::builder()
+        .with_size(eframe::egui::vec2(1000.0, 720.0))
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    h.run_steps(2);
+    h
+}
+
+fn harness() -> Harness<'static, App> {
+    harness_with(ScriptedDialogs::default())
+}
+
+/// Steps the UI (as frames would) until `done` holds for the app.
+fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !done(h.state()) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(2);
+}
+
+fn has_label(h: &Harness<'static, App>, label: &str) -> bool {
+    h.query_by_label(label).is_some()
+}
+
+/// The text a label shows (AccessKit puts a label's text in its value).
+fn text_of(node: &egui_kittest::Node<'_>) -> String {
+    node.accesskit_node()
+        .label()
+        .or_else(|| node.value())
+        .expect("the node has a text")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("okapi-app-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn start_position_shows_every_square_by_name() {
+    let h = harness();
+    for col in 'a'..='h' {
+        for row in 1..=8 {
+            let name = format!("{col}{row}");
+            h.get_by_label(&name);
+        }
+    }
+    assert_eq!(h.get_by_label("d5").value().as_deref(), Some("black disc"));
+    assert_eq!(h.get_by_label("d4").value().as_deref(), Some("white disc"));
+    assert!(
+        h.get_by_label("d3")
+            .value()
+            .unwrap()
+            .starts_with("legal move")
+    );
+    assert_eq!(h.get_by_label("a1").value().as_deref(), Some("empty"));
+    assert!(has_label(&h, "Black: 2 discs"));
+    assert!(has_label(&h, "White: 2 discs"));
+    assert!(has_label(&h, "Move 1: Black to move"));
+}
+
+#[test]
+fn clicking_a_square_plays_the_move() {
+    let mut h = harness();
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 4 discs"));
+    assert!(has_label(&h, "White: 1 discs"));
+    assert!(has_label(&h, "Move 2: White to move"));
+    assert_eq!(h.get_by_label("e5").value().as_deref(), Some("black disc"));
+    // an illegal square does nothing
+    h.get_by_label("a1").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 1);
+    assert_eq!(h.get_by_label("a1").value().as_deref(), Some("empty"));
+    // the move list names the move
+    assert!(has_label(&h, "1. f5"));
+}
+
+#[test]
+fn undo_and_redo_buttons() {
+    let mut h = harness();
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    h.get_by_label("d6").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 3 discs"));
+    assert!(has_label(&h, "White: 3 discs"));
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 4 discs"));
+    assert!(has_label(&h, "Move 2: White to move"));
+    h.get_by_label("Redo").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "White: 3 discs"));
+    assert!(has_label(&h, "Move 3: Black to move"));
+    // keyboard shortcut for undo
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 1);
+}
+
+#[test]
+fn the_engine_replies_to_a_move() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Greedy,
+    });
+    h.run_steps(2);
+    assert!(has_label(&h, "White: Okapi (greedy)"));
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    assert!(has_label(&h, "Move 3: Black to move"));
+    let reply = h.state().game.moves()[1];
+    let mut p = Position::start();
+    p.play_move(okapi::board::Move::parse("f5").unwrap())
+        .unwrap();
+    let greedy_most = p
+        .legal_moves()
+        .iter()
+        .map(|s| p.board().flips(s.index()).count_ones())
+        .max()
+        .unwrap();
+    let okapi::board::Move::Play(sq) = reply else {
+        panic!("the engine passed")
+    };
+    assert_eq!(p.board().flips(sq.index()).count_ones(), greedy_most);
+}
+
+/// FFO #1: 14 empties, Black to move, g8 is best with +18.
+fn ffo1_json(dir: &std::path::Path) -> PathBuf {
+    let text = include_str!("data/ffo1-39.scr");
+    let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let game = Game::new(Position::parse(line).unwrap());
+    let path = dir.join("ffo1.json");
+    game.save(&path).unwrap();
+    path
+}
+
+#[test]
+fn exact_values_appear_on_the_squares() {
+    let dir = temp_dir("evals");
+    let path = ffo1_json(&dir);
+    let mut h = harness_with(ScriptedDialogs {
+        open: vec![path],
+        save: vec![],
+    });
+    h.state_mut().apply(Command::Open);
+    h.run_steps(1);
+    let legal = h.state().game.position().legal_moves().len() as usize;
+    step_until(&mut h, "exact values of every move", |app| {
+        app.move_evals.len() == legal
+            && app
+                .move_evals
+                .values()
+                .all(|e| e.source == EvalSource::Exact)
+    });
+    assert_eq!(
+        h.get_by_label("g8").value().as_deref(),
+        Some("legal move, +18 (exact)")
+    );
+    assert!(has_label(&h, "g8: +18 (exact)"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn solve_shows_the_proven_line_and_it_can_be_played() {
+    let dir = temp_dir("solve");
+    let path = ffo1_json(&dir);
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.get_by_label("Solve exact").click();
+    h.run_steps(1);
+    step_until(&mut h, "the solve", |app| !app.engine_busy());
+    assert!(has_label(&h, "Solved (exact): Black wins by 18"));
+    let line = text_of(&h.get_by_label_contains("Line: g8"));
+    assert!(line.split_whitespace().count() > 10, "{line}");
+    h.get_by_label("Play best move").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.moves()[0].to_string(), "g8");
+    // the line is followed: the rest is still shown, from White's side
+    assert!(has_label(&h, "Solved (exact): Black wins by 18"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn stop_ends_a_long_solve() {
+    let text = include_str!("data/ffo40-59.scr");
+    let line = text.lines().find(|l| l.contains("ffo#57")).unwrap();
+    let dir = temp_dir("stop");
+    let path = dir.join("ffo57.json");
+    Game::new(Position::parse(line).unwrap())
+        .save(&path)
+        .unwrap();
+    let mut h = harness();
+    h.state_mut().show_evals = false;
+    h.state_mut().apply(Command::OpenPath(path));
+    h.get_by_label("Solve exact").click();
+    h.run_steps(2);
+    assert!(h.state().engine_busy());
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    h.get_by_label("Stop").click();
+    step_until(&mut h, "the stop", |app| !app.engine_busy());
+    eprintln!(
+        "stop took effect after {:?} (frames included)",
+        asked.elapsed()
+    );
+    assert!(h.query_by_label_contains("Solved").is_none());
+    assert!(h.query_by_label_contains("stopped").is_some());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn save_and_reload_through_the_menu() {
+    let dir = temp_dir("save");
+    let path = dir.join("game.json");
+    let mut h = harness_with(ScriptedDialogs {
+        open: vec![path.clone()],
+        save: vec![path.clone()],
+    });
+    for sq in ["f5", "d6", "c3", "d3", "c4"] {
+        h.get_by_label(sq).click();
+        h.run_steps(2);
+    }
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Save as...").click();
+    h.run_steps(2);
+    assert!(path.exists(), "the game was saved");
+    let saved = Game::read(&path).unwrap();
+    assert_eq!(saved.transcript(), "f5d6c3d3c4");
+
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Human,
+    });
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 0);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open...").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.transcript(), "f5d6c3d3c4");
+    assert!(has_label(&h, "Move 6: White to move"));
+    assert!(has_label(&h, "5. c4"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_bad_file_is_refused_with_a_message() {
+    let dir = temp_dir("bad");
+    let path = dir.join("bad.json");
+    std::fs::write(
+        &path,
+        r#"{"format":"okapi-game","version":1,"moves":["f5","a1"]}"#,
+    )
+    .unwrap();
+    let mut h = harness();
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(2);
+    let err = text_of(&h.get_by_label_contains("Error: Could not open"));
+    assert!(err.contains("move 2 (a1)"), "{err}");
+    // nothing lost: the game in progress is still there
+    assert_eq!(h.state().game.transcript(), "f5");
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Error:").is_none());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_engine_panic_is_shown_and_the_app_goes_on() {
+    let mut h = harness();
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    h.get_by_label("Test the engine's error report").click();
+    h.run_steps(1);
+    step_until(&mut h, "the error", |app| app.error.is_some());
+    let err = text_of(&h.get_by_label_contains("Error: the engine failed"));
+    assert!(err.contains("deliberate crash"), "{err}");
+    // the app and the engine still work
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Random,
+    });
+    h.get_by_label("d3").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply after the crash", |app| {
+        app.game.ply() == 2
+    });
+}
+
+#[test]
+fn forced_pass_is_played_and_announced() {
+    // Black (b1) has no move; White (a1) has c1.
+    let dir = temp_dir("pass");
+    let path = dir.join("pass.json");
+    Game::new(Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap())
+        .save(&path)
+        .unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(2);
+    assert!(has_label(&h, "Black has no legal move and passes."));
+    assert!(has_label(&h, "Move 1: White to move"));
+    h.get_by_label("c1").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Game over: White wins 64-0"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
