@@ -35,9 +35,19 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
         Box::new(move |cc| {
             let ctx = cc.egui_ctx.clone();
             let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
-            if let Some(path) = open {
-                app.apply(Command::OpenPath(path));
+            let autosave = directories::ProjectDirs::from("", "", "Okapi")
+                .map(|d| d.data_dir().join("current-game.json"));
+            match (open, &autosave) {
+                (Some(path), _) => app.apply(Command::OpenPath(path)),
+                (None, Some(saved)) if saved.exists() => {
+                    if let Ok(game) = Game::read(saved) {
+                        app.game = game;
+                        app.position_changed();
+                    }
+                }
+                _ => {}
             }
+            app.autosave = autosave;
             Ok(Box::new(app))
         }),
     )
@@ -69,6 +79,12 @@ pub enum Command {
     /// Plays the first move of the proven line.
     PlayBest,
     FlipView,
+    /// Copies the moves as a transcript to the clipboard.
+    CopyTranscript,
+    /// Copies the position as a board string (64 squares and the side to move).
+    CopyBoard,
+    /// Takes a pasted transcript, GGF or JSON game, or board string.
+    Paste(String),
     /// Panics in the engine thread, to show the error path works (Help menu).
     CrashEngine,
 }
@@ -148,6 +164,12 @@ pub struct App {
     dialogs: Box<dyn FileDialogs>,
     pub file: Option<PathBuf>,
     commands: Vec<Command>,
+    /// Responsiveness figures shown in the status bar.
+    pub metrics: Metrics,
+    /// Text to put on the clipboard this frame.
+    clipboard_out: Option<String>,
+    /// Where the game in progress is kept across restarts (set by [`run`]).
+    autosave: Option<PathBuf>,
 }
 
 impl App {
@@ -174,6 +196,9 @@ impl App {
             dialogs,
             file: None,
             commands: Vec::new(),
+            clipboard_out: None,
+            autosave: None,
+            metrics: Metrics::default(),
         };
         app.position_changed();
         app
@@ -286,7 +311,7 @@ impl App {
                 if position.is_game_over() {
                     return;
                 }
-                self.move_evals.clear();
+                // The values already on the board stay; the solve adds the proven line.
                 self.solved = None;
                 self.generation = self.engine.new_generation();
                 self.engine.send(Request::Solve {
@@ -299,6 +324,7 @@ impl App {
             Command::Stop => {
                 if self.task != Task::Idle {
                     self.engine.stop();
+                    self.metrics.stop_asked = Some(Instant::now());
                 }
             }
             Command::PlayBest => {
@@ -312,6 +338,27 @@ impl App {
                 }
             }
             Command::FlipView => self.flipped = !self.flipped,
+            Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
+            Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
+            Command::Paste(text) => {
+                let game = Game::parse_any(&text)
+                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
+                match game {
+                    Ok(game) => {
+                        self.game = game;
+                        self.players = [Player::Human, Player::Human];
+                        self.file = None;
+                        self.solved = None;
+                        self.notice = Some("Pasted a game.".into());
+                        self.position_changed();
+                    }
+                    Err(e) => {
+                        self.error = Some(format!(
+                            "The pasted text is neither a game nor a board: {e}"
+                        ))
+                    }
+                }
+            }
             Command::CrashEngine => {
                 self.generation = self.engine.new_generation();
                 self.engine.send(Request::Crash {
@@ -325,6 +372,7 @@ impl App {
     fn start_task(&mut self, task: Task) {
         self.task = task;
         self.task_started = Instant::now();
+        self.metrics.awaiting_first_value = task == Task::Analysing;
         self.status = match task {
             Task::Idle => String::new(),
             Task::Analysing => "analysing...".into(),
@@ -371,6 +419,11 @@ impl App {
         {
             self.solved = None;
         }
+        if let Some(path) = &self.autosave {
+            // Best effort: losing the autosave must not disturb play.
+            let _ = path.parent().map(std::fs::create_dir_all);
+            let _ = self.game.save(path);
+        }
         let position = self.game.position();
         self.generation = self.engine.new_generation();
         if position.is_game_over() {
@@ -413,6 +466,9 @@ impl App {
             }
             match event {
                 Event::MoveValue { square, eval, .. } => {
+                    if std::mem::take(&mut self.metrics.awaiting_first_value) {
+                        self.metrics.first_value = Some(self.task_started.elapsed());
+                    }
                     let keep = self
                         .move_evals
                         .get(&square)
@@ -461,6 +517,9 @@ impl App {
                 }
                 Event::Stopped { .. } => {
                     self.task = Task::Idle;
+                    if let Some(asked) = self.metrics.stop_asked.take() {
+                        self.metrics.stop_latency = Some(asked.elapsed());
+                    }
                     self.status = "stopped".into();
                 }
                 Event::Error { message, .. } => {
@@ -474,6 +533,7 @@ impl App {
 
     /// One frame: take engine news, draw, then apply what the widgets asked for.
     pub fn show(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
         self.poll_engine();
         for c in Command::WITH_SHORTCUTS {
             if let Some(k) = c.shortcut()
@@ -482,8 +542,21 @@ impl App {
                 self.commands.push(c);
             }
         }
+        let pasted = ui.input(|i| {
+            i.events.iter().find_map(|e| match e {
+                egui::Event::Paste(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        if let Some(text) = pasted {
+            self.commands.push(Command::Paste(text));
+        }
+        if let Some(text) = self.clipboard_out.take() {
+            ui.ctx().copy_text(text);
+        }
         self.menu_bar(ui);
         self.status_bar(ui);
+        self.graph_panel(ui);
         self.side_panel(ui);
         egui::CentralPanel::default().show(ui, |ui| {
             let view = BoardView {
@@ -504,6 +577,7 @@ impl App {
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
         }
+        self.metrics.record_frame(frame_start.elapsed());
         if self.task != Task::Idle {
             // Keeps the elapsed time moving; engine events repaint at once anyway.
             ui.ctx().request_repaint_after(Duration::from_millis(250));
@@ -533,6 +607,15 @@ impl App {
                     if ui.button("Quit").clicked() {
                         ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                     }
+                });
+                ui.menu_button("Edit", |ui| {
+                    self.menu_item(ui, "Copy transcript", true, Command::CopyTranscript);
+                    self.menu_item(ui, "Copy board", true, Command::CopyBoard);
+                    ui.label(
+                        egui::RichText::new("Paste a transcript, game or board: Ctrl+V")
+                            .small()
+                            .weak(),
+                    );
                 });
                 ui.menu_button("Game", |ui| {
                     self.menu_item(ui, "Undo", self.game.can_undo(), Command::Undo);
@@ -594,8 +677,60 @@ impl App {
                     )
                 };
                 ui.label(engine);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(egui::RichText::new(self.metrics.summary()).small().weak());
+                });
             });
         });
+    }
+
+    /// The evaluation graph of the game, from Black's view; a click goes to that move.
+    fn graph_panel(&mut self, ui: &mut egui::Ui) {
+        use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
+        let mut points: Vec<[f64; 2]> = Vec::new();
+        for (i, eval) in self.game.evals().iter().enumerate() {
+            if let Some(e) = eval {
+                let black_view = if self.game.position_at(i).side_to_move() == Color::Black {
+                    e.value
+                } else {
+                    -e.value
+                };
+                points.push([(i + 1) as f64, black_view as f64]);
+            }
+        }
+        let ply = self.game.ply() as f64;
+        let len = self.game.len().max(60) as f64;
+        egui::Panel::bottom("graph")
+            .resizable(true)
+            .default_size(130.0)
+            .show(ui, |ui| {
+                let response = Plot::new("eval-graph")
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .allow_scroll(false)
+                    .allow_boxed_zoom(false)
+                    .allow_double_click_reset(false)
+                    .include_x(0.0)
+                    .include_x(len)
+                    .include_y(-16.0)
+                    .include_y(16.0)
+                    .x_axis_label("ply (click to go there); values from Black's view")
+                    .show(ui, |plot| {
+                        plot.vline(
+                            VLine::new("position", ply)
+                                .color(egui::Color32::from_rgb(0xff, 0xd8, 0x40)),
+                        );
+                        plot.line(Line::new("evaluation", PlotPoints::from(points.clone())));
+                        plot.points(Points::new("moves", PlotPoints::from(points)).radius(2.5));
+                    });
+                if response.response.clicked()
+                    && let Some(pos) = response.response.interact_pointer_pos()
+                {
+                    let x = response.transform.value_from_position(pos).x.round();
+                    self.commands
+                        .push(Command::GoTo(x.clamp(0.0, self.game.len() as f64) as usize));
+                }
+            });
     }
 
     fn side_panel(&mut self, ui: &mut egui::Ui) {
@@ -613,8 +748,8 @@ impl App {
         ui.label(format!("Black: {}", self.players[0].name()));
         ui.label(format!("White: {}", self.players[1].name()));
         ui.separator();
-        ui.label(egui::RichText::new(format!("Black: {} discs", pos.black_count())).strong());
-        ui.label(egui::RichText::new(format!("White: {} discs", pos.white_count())).strong());
+        ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
+        ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
         if pos.is_game_over() {
             let (b, w) = pos.final_counts();
             let verdict = match b.cmp(&w) {
@@ -856,6 +991,57 @@ impl App {
                 ui.label("Ctrl+Z undo, Ctrl+Y redo, Ctrl+E solve exact, Ctrl+W solve WLD, Esc stop.");
             });
         }
+    }
+}
+
+/// Responsiveness: the time a frame takes to build, from a move to the first value on the
+/// board, and from Stop to the engine stopping.
+#[derive(Default)]
+pub struct Metrics {
+    frames: std::collections::VecDeque<Duration>,
+    awaiting_first_value: bool,
+    pub first_value: Option<Duration>,
+    stop_asked: Option<Instant>,
+    pub stop_latency: Option<Duration>,
+}
+
+impl Metrics {
+    fn record_frame(&mut self, t: Duration) {
+        if self.frames.len() == 600 {
+            self.frames.pop_front();
+        }
+        self.frames.push_back(t);
+    }
+
+    /// The 99th percentile of the last 600 frames' build time.
+    pub fn frame_p99(&self) -> Duration {
+        let mut v: Vec<Duration> = self.frames.iter().copied().collect();
+        v.sort();
+        v.get(v.len().saturating_sub(1) * 99 / 100)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn summary(&self) -> String {
+        let ms = |d: Option<Duration>| {
+            d.map_or("-".to_string(), |d| {
+                format!("{:.1} ms", d.as_secs_f64() * 1e3)
+            })
+        };
+        format!(
+            "UI frame p99 {} | first value {} | stop {}",
+            ms(Some(self.frame_p99())),
+            ms(self.first_value),
+            ms(self.stop_latency)
+        )
+    }
+}
+
+fn discs(n: u32) -> String {
+    if n == 1 {
+        "1 disc".into()
+    } else {
+        format!("{n} discs")
     }
 }
 
