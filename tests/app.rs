@@ -212,7 +212,7 @@ fn stop_ends_a_long_solve() {
         .save(&path)
         .unwrap();
     let mut h = harness();
-    h.state_mut().show_evals = false;
+    h.state_mut().settings.show_evals = false;
     h.state_mut().apply(Command::OpenPath(path));
     h.get_by_label("Solve exact").click();
     h.run_steps(2);
@@ -360,4 +360,37 @@ fn paste_a_transcript_and_copy_it_back() {
             .is_some()
     );
     assert_eq!(h.state().game.moves(), &[okapi::board::Move::Pass]);
+}
+
+#[test]
+fn set_up_a_position_and_play_from_it() {
+    let mut h = harness();
+    h.get_by_label("Game").click();
+    h.run_steps(2);
+    h.get_by_label("Set up a position...").click();
+    // the closing menu fades out over a few frames before the panel below takes clicks
+    h.run_steps(10);
+    assert!(has_label(&h, "Set up a position"));
+    h.get_by_label("Clear").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 0 discs"));
+    // a1 white (two clicks), b1 black (one click): Black to move has no move, White c1
+    for sq in ["a1", "a1", "b1"] {
+        h.get_by_label(sq).click();
+        h.run_steps(2);
+    }
+    assert_eq!(h.get_by_label("a1").value().as_deref(), Some("white disc"));
+    assert_eq!(h.get_by_label("b1").value().as_deref(), Some("black disc"));
+    h.get_by_label("White").click();
+    h.run_steps(2);
+    h.get_by_label("Done").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().game.start().to_board_string(),
+        format!("OX{} O", "-".repeat(62))
+    );
+    assert!(has_label(&h, "Move 1: White to move"));
+    h.get_by_label("c1").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Game over: White wins 64-0"));
 }

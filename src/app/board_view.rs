@@ -17,6 +17,10 @@ pub struct BoardView<'a> {
     pub flipped: bool,
     /// Clicks are accepted (a human is to move).
     pub clickable: bool,
+    /// Board set-up: every square takes clicks.
+    pub setup: bool,
+    /// Discs turning over and how far (0..1); None when not animating.
+    pub flipping: Option<(u64, f32)>,
 }
 
 const BOARD_GREEN: Color32 = Color32::from_rgb(0x1e, 0x7a, 0x46);
@@ -127,14 +131,27 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
         let eval = view.evals.get(&sq).filter(|_| is_legal);
         match disc {
             Some(color) => {
+                // A turning disc shows its old colour for the first half, edge-on midway.
+                let (color, squash) = match view.flipping {
+                    Some((mask, t)) if mask & sq.bit() != 0 => {
+                        let shown = if t < 0.5 { color.opposite() } else { color };
+                        (shown, (std::f32::consts::PI * t).cos().abs().max(0.08))
+                    }
+                    _ => (color, 1.0),
+                };
                 let (fill, edge) = disc_colors(color);
-                painter.circle_filled(
+                let radius = Vec2::new(cell * 0.41 * squash, cell * 0.41);
+                painter.add(egui::epaint::EllipseShape::filled(
                     center + Vec2::new(cell * 0.03, cell * 0.04),
-                    cell * 0.41,
+                    radius,
                     Color32::from_black_alpha(70),
-                );
-                painter.circle_filled(center, cell * 0.41, fill);
-                painter.circle_stroke(center, cell * 0.41, Stroke::new(1.0, edge));
+                ));
+                painter.add(egui::epaint::EllipseShape::filled(center, radius, fill));
+                painter.add(egui::epaint::EllipseShape::stroke(
+                    center,
+                    radius,
+                    Stroke::new(1.0, edge),
+                ));
                 if view.last_move == Some(sq) {
                     painter.circle_filled(center, cell * 0.08, Color32::from_rgb(0xe0, 0x30, 0x30));
                 }
@@ -183,7 +200,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
             ui.scope_id().with(("square", sq.index())),
             Sense::click(),
         );
-        let enabled = view.clickable && is_legal;
+        let enabled = view.setup || (view.clickable && is_legal);
         let value = match disc {
             Some(Color::Black) => "black disc".to_string(),
             Some(Color::White) => "white disc".to_string(),

@@ -7,6 +7,7 @@
 
 mod board_view;
 pub mod dialogs;
+pub mod settings;
 
 use crate::board::{Color, Move, Position, Square};
 use crate::engine::{Engine, Event, Request, mode_name};
@@ -15,6 +16,7 @@ use crate::search::SolveMode;
 use board_view::{BoardView, board_ui};
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
+pub use settings::Settings;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -35,18 +37,23 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
         Box::new(move |cc| {
             let ctx = cc.egui_ctx.clone();
             let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
-            let autosave = directories::ProjectDirs::from("", "", "Okapi")
-                .map(|d| d.data_dir().join("current-game.json"));
+            let paths = Settings::paths();
+            if let Some((settings_path, _)) = &paths {
+                let settings = Settings::load(settings_path);
+                app.settings = settings.clone();
+                app.settings_file = Some((settings_path.clone(), settings));
+            }
+            let autosave = paths.map(|(_, game)| game);
             match (open, &autosave) {
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
                 (None, Some(saved)) if saved.exists() => {
                     if let Ok(game) = Game::read(saved) {
                         app.game = game;
-                        app.position_changed();
                     }
                 }
                 _ => {}
             }
+            app.position_changed();
             app.autosave = autosave;
             Ok(Box::new(app))
         }),
@@ -79,6 +86,16 @@ pub enum Command {
     /// Plays the first move of the proven line.
     PlayBest,
     FlipView,
+    /// Starts editing a position (board set-up).
+    EnterSetup,
+    /// Set-up: cycles a square empty, black, white.
+    SetupSquare(Square),
+    SetupSide(Color),
+    SetupClear,
+    SetupStandard,
+    /// Set-up: starts a game from the edited position.
+    SetupDone,
+    SetupCancel,
     /// Copies the moves as a transcript to the clipboard.
     CopyTranscript,
     /// Copies the position as a board string (64 squares and the side to move).
@@ -155,10 +172,13 @@ pub struct App {
     status: String,
     notice: Option<String>,
     pub error: Option<String>,
-    pub show_evals: bool,
-    pub eval_mode: SolveMode,
-    pub solve_limit: u32,
-    flipped: bool,
+    pub settings: Settings,
+    /// Where settings are saved when they change, and what was saved last (set by [`run`]).
+    settings_file: Option<(PathBuf, Settings)>,
+    /// The discs turned by the last move and when, for the flip animation.
+    flip_animation: Option<(u64, Instant)>,
+    /// Board set-up in progress: the position being edited.
+    setup: Option<Position>,
     new_game: Option<[Player; 2]>,
     about: bool,
     dialogs: Box<dyn FileDialogs>,
@@ -187,10 +207,10 @@ impl App {
             status: String::new(),
             notice: None,
             error: None,
-            show_evals: true,
-            eval_mode: SolveMode::Exact,
-            solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
-            flipped: false,
+            settings: Settings::default(),
+            settings_file: None,
+            flip_animation: None,
+            setup: None,
             new_game: None,
             about: false,
             dialogs,
@@ -222,7 +242,7 @@ impl App {
                 }
                 let eval = self.move_evals.get(&sq).copied();
                 if self.game.play(Move::Play(sq), eval).is_ok() {
-                    self.position_changed();
+                    self.moved();
                 }
             }
             Command::Undo => {
@@ -279,6 +299,7 @@ impl App {
                 Ok(game) => {
                     self.game = game;
                     self.players = [Player::Human, Player::Human];
+                    self.settings.remember(&path);
                     self.file = Some(path);
                     self.solved = None;
                     self.notice = None;
@@ -302,6 +323,7 @@ impl App {
             Command::SaveTo(path) => match self.game.save(&path) {
                 Ok(()) => {
                     self.notice = Some(format!("Saved {}", path.display()));
+                    self.settings.remember(&path);
                     self.file = Some(path);
                 }
                 Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
@@ -333,11 +355,63 @@ impl App {
                 {
                     let eval = self.move_evals.get(&sq).copied();
                     if self.game.play(Move::Play(sq), eval).is_ok() {
-                        self.position_changed();
+                        self.moved();
                     }
                 }
             }
-            Command::FlipView => self.flipped = !self.flipped,
+            Command::FlipView => self.settings.flipped = !self.settings.flipped,
+            Command::EnterSetup => {
+                self.setup = Some(self.game.position());
+                // A new generation drops whatever the engine still sends about the game.
+                self.generation = self.engine.new_generation();
+                self.engine.stop();
+                self.task = Task::Idle;
+                self.move_evals.clear();
+            }
+            Command::SetupSquare(sq) => {
+                if let Some(p) = &mut self.setup {
+                    let (mut black, mut white) = (p.black(), p.white());
+                    match p.at(sq) {
+                        None => black |= sq.bit(),
+                        Some(Color::Black) => {
+                            black &= !sq.bit();
+                            white |= sq.bit();
+                        }
+                        Some(Color::White) => white &= !sq.bit(),
+                    }
+                    *p = Position::from_discs(black, white, p.side_to_move());
+                }
+            }
+            Command::SetupSide(side) => {
+                if let Some(p) = &mut self.setup {
+                    *p = Position::from_discs(p.black(), p.white(), side);
+                }
+            }
+            Command::SetupClear => {
+                if let Some(p) = &mut self.setup {
+                    *p = Position::from_discs(0, 0, p.side_to_move());
+                }
+            }
+            Command::SetupStandard => {
+                if self.setup.is_some() {
+                    self.setup = Some(Position::start());
+                }
+            }
+            Command::SetupDone => {
+                if let Some(p) = self.setup.take() {
+                    self.game = Game::new(p);
+                    self.players = [Player::Human, Player::Human];
+                    self.file = None;
+                    self.solved = None;
+                    self.notice = None;
+                    self.position_changed();
+                }
+            }
+            Command::SetupCancel => {
+                if self.setup.take().is_some() {
+                    self.position_changed();
+                }
+            }
             Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
             Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
             Command::Paste(text) => {
@@ -367,6 +441,17 @@ impl App {
                 self.start_task(Task::Thinking);
             }
         }
+    }
+
+    /// After a disc was placed: the flip animation, then the usual.
+    fn moved(&mut self) {
+        let ply = self.game.ply();
+        if self.settings.animate && ply > 0 {
+            let (before, after) = (self.game.position_at(ply - 1), self.game.position());
+            let turned = (before.black() & after.white()) | (before.white() & after.black());
+            self.flip_animation = Some((turned, Instant::now()));
+        }
+        self.position_changed();
     }
 
     fn start_task(&mut self, task: Task) {
@@ -433,8 +518,8 @@ impl App {
             return;
         }
         self.engine.send(Request::Configure {
-            solve_limit: self.solve_limit,
-            hash_bits: 20,
+            solve_limit: self.settings.solve_limit,
+            hash_bits: self.settings.hash_bits,
         });
         let player = self.player_to_move();
         if player.is_engine() && !self.game.can_redo() {
@@ -444,11 +529,11 @@ impl App {
                 player,
             });
             self.start_task(Task::Thinking);
-        } else if self.show_evals {
+        } else if self.settings.show_evals {
             self.engine.send(Request::Analyse {
                 generation: self.generation,
                 position,
-                mode: self.eval_mode,
+                mode: self.settings.eval_mode,
             });
             self.start_task(Task::Analysing);
         } else {
@@ -512,7 +597,7 @@ impl App {
                     self.task = Task::Idle;
                     if self.player_to_move().is_engine() && self.game.play(mv, eval).is_ok() {
                         self.notice = None;
-                        self.position_changed();
+                        self.moved();
                     }
                 }
                 Event::Stopped { .. } => {
@@ -551,6 +636,10 @@ impl App {
         if let Some(text) = pasted {
             self.commands.push(Command::Paste(text));
         }
+        let dropped = ui.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()));
+        if let Some(path) = dropped {
+            self.commands.push(Command::OpenPath(path));
+        }
         if let Some(text) = self.clipboard_out.take() {
             ui.ctx().copy_text(text);
         }
@@ -558,24 +647,52 @@ impl App {
         self.status_bar(ui);
         self.graph_panel(ui);
         self.side_panel(ui);
+        const FLIP_TIME: f32 = 0.3;
+        let flipping = self.flip_animation.and_then(|(mask, at)| {
+            let t = at.elapsed().as_secs_f32() / FLIP_TIME;
+            (t < 1.0).then_some((mask, t))
+        });
+        if flipping.is_some() {
+            ui.ctx().request_repaint();
+        } else {
+            self.flip_animation = None;
+        }
         egui::CentralPanel::default().show(ui, |ui| {
+            let setup = self.setup.is_some();
             let view = BoardView {
-                position: self.game.position(),
-                last_move: self.game.last_move(),
+                position: self.setup.unwrap_or_else(|| self.game.position()),
+                last_move: if setup { None } else { self.game.last_move() },
                 evals: &self.move_evals,
-                show_legal: true,
-                flipped: self.flipped,
-                clickable: self.player_to_move() == Player::Human,
+                show_legal: !setup,
+                flipped: self.settings.flipped,
+                clickable: !setup && self.player_to_move() == Player::Human,
+                setup,
+                flipping: if setup { None } else { flipping },
             };
             ui.vertical_centered(|ui| {
                 if let Some(sq) = board_ui(ui, &view) {
-                    self.commands.push(Command::Play(sq));
+                    self.commands.push(if setup {
+                        Command::SetupSquare(sq)
+                    } else {
+                        Command::Play(sq)
+                    });
                 }
             });
         });
         self.windows(ui);
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
+        }
+        if let Some((path, saved)) = &mut self.settings_file
+            && *saved != self.settings
+        {
+            *saved = self.settings.clone();
+            if let Err(e) = saved.save(path) {
+                self.error = Some(format!(
+                    "Could not save the settings to {}: {e}",
+                    path.display()
+                ));
+            }
         }
         self.metrics.record_frame(frame_start.elapsed());
         if self.task != Task::Idle {
@@ -601,6 +718,17 @@ impl App {
                 ui.menu_button("File", |ui| {
                     self.menu_item(ui, "New game...", true, Command::ShowNewGame);
                     self.menu_item(ui, "Open...", true, Command::Open);
+                    let recent = self.settings.recent.clone();
+                    ui.add_enabled_ui(!recent.is_empty(), |ui| {
+                        ui.menu_button("Open recent", |ui| {
+                            for path in recent {
+                                if ui.button(path.display().to_string()).clicked() {
+                                    self.commands.push(Command::OpenPath(path));
+                                    ui.close();
+                                }
+                            }
+                        });
+                    });
                     self.menu_item(ui, "Save", true, Command::Save);
                     self.menu_item(ui, "Save as...", true, Command::SaveAs);
                     ui.separator();
@@ -622,6 +750,13 @@ impl App {
                     self.menu_item(ui, "Redo", self.game.can_redo(), Command::Redo);
                     self.menu_item(ui, "First position", self.game.can_undo(), Command::First);
                     self.menu_item(ui, "Last position", self.game.can_redo(), Command::Last);
+                    ui.separator();
+                    self.menu_item(
+                        ui,
+                        "Set up a position...",
+                        self.setup.is_none(),
+                        Command::EnterSetup,
+                    );
                 });
                 ui.menu_button("Engine", |ui| {
                     let open = !self.game.position().is_game_over();
@@ -633,9 +768,24 @@ impl App {
                         Command::Solve(SolveMode::Wld),
                     );
                     self.menu_item(ui, "Stop", self.task != Task::Idle, Command::Stop);
+                    ui.separator();
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Hash table: 2^");
+                        let r = ui
+                            .add(egui::DragValue::new(&mut self.settings.hash_bits).range(16..=26))
+                            .labelled_by(label.id);
+                        ui.label(format!(
+                            "entries ({} MB)",
+                            (16u64 << self.settings.hash_bits) >> 20
+                        ));
+                        if r.changed() {
+                            self.commands.push(Command::GoTo(self.game.ply()));
+                        }
+                    });
                 });
                 ui.menu_button("View", |ui| {
                     self.menu_item(ui, "Flip board", true, Command::FlipView);
+                    ui.checkbox(&mut self.settings.animate, "Animate flips");
                 });
                 ui.menu_button("Help", |ui| {
                     if ui.button("About Okapi").clicked() {
@@ -742,7 +892,47 @@ impl App {
             });
     }
 
+    fn setup_contents(&mut self, ui: &mut egui::Ui, pos: Position) {
+        ui.heading("Set up a position");
+        ui.label("Click a square: empty, black, white, empty.");
+        ui.label(format!("Black: {}", discs(pos.black_count())));
+        ui.label(format!("White: {}", discs(pos.white_count())));
+        ui.horizontal(|ui| {
+            ui.label("To move:");
+            for side in [Color::Black, Color::White] {
+                if ui.radio(pos.side_to_move() == side, side.name()).clicked() {
+                    self.commands.push(Command::SetupSide(side));
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Clear").clicked() {
+                self.commands.push(Command::SetupClear);
+            }
+            if ui.button("Standard").clicked() {
+                self.commands.push(Command::SetupStandard);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Done").clicked() {
+                self.commands.push(Command::SetupDone);
+            }
+            if ui.button("Cancel").clicked() {
+                self.commands.push(Command::SetupCancel);
+            }
+        });
+        ui.label(
+            egui::RichText::new(pos.to_board_string())
+                .monospace()
+                .small(),
+        );
+    }
+
     fn side_contents(&mut self, ui: &mut egui::Ui) {
+        if let Some(p) = self.setup {
+            self.setup_contents(ui, p);
+            return;
+        }
         let pos = self.game.position();
         ui.heading("Okapi");
         ui.label(format!("Black: {}", self.players[0].name()));
@@ -802,21 +992,21 @@ impl App {
 
         ui.strong("Engine");
         let mut changed = ui
-            .checkbox(&mut self.show_evals, "Show move values")
+            .checkbox(&mut self.settings.show_evals, "Show move values")
             .changed();
         ui.horizontal(|ui| {
             ui.label("Values:");
             changed |= ui
-                .radio_value(&mut self.eval_mode, SolveMode::Exact, "exact")
+                .radio_value(&mut self.settings.eval_mode, SolveMode::Exact, "exact")
                 .changed();
             changed |= ui
-                .radio_value(&mut self.eval_mode, SolveMode::Wld, "WLD")
+                .radio_value(&mut self.settings.eval_mode, SolveMode::Wld, "WLD")
                 .changed();
         });
         ui.horizontal(|ui| {
             let label = ui.label("Solve moves from");
             changed |= ui
-                .add(egui::DragValue::new(&mut self.solve_limit).range(0..=30))
+                .add(egui::DragValue::new(&mut self.settings.solve_limit).range(0..=30))
                 .labelled_by(label.id)
                 .changed();
             ui.label("empties");
@@ -970,7 +1160,7 @@ impl App {
                     ui.label(
                         egui::RichText::new(format!(
                             "The heuristic player plays perfectly from {} empties on.",
-                            self.solve_limit
+                            self.settings.solve_limit
                         ))
                         .small(),
                     );
