@@ -394,3 +394,42 @@ fn set_up_a_position_and_play_from_it() {
     h.run_steps(2);
     assert!(has_label(&h, "Game over: White wins 64-0"));
 }
+
+#[test]
+fn game_analysis_finds_the_lost_discs() {
+    // FFO #1: Black plays b1 (-4) instead of g8 (+18), then White replies.
+    let text = include_str!("data/ffo1-39.scr");
+    let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let mut game = Game::new(Position::parse(line).unwrap());
+    game.play(okapi::board::Move::parse("b1").unwrap(), None)
+        .unwrap();
+    let reply = game.position().legal_moves().iter().next().unwrap();
+    game.play(okapi::board::Move::Play(reply), None).unwrap();
+    let dir = temp_dir("analysis");
+    let path = dir.join("mistake.json");
+    game.save(&path).unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(2);
+    h.get_by_label("Analyse game").click();
+    h.run_steps(1);
+    step_until(&mut h, "the game analysis", |app| !app.engine_busy());
+    assert!(h.query_by_label_contains("1. b1 (-4) ?-22 g8").is_some());
+    assert!(has_label(
+        &h,
+        "Black: lost 22 discs in 1 proven mistakes; 0 doubtful moves by the heuristic"
+    ));
+    assert!(
+        h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
+            .is_some()
+    );
+    // the values are kept in the game and saved with their source
+    assert_eq!(
+        h.state().game.evals()[0],
+        Some(okapi::formats::game::Eval {
+            value: -4,
+            source: EvalSource::Exact
+        })
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

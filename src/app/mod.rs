@@ -11,7 +11,7 @@ pub mod settings;
 
 use crate::board::{Color, Move, Position, Square};
 use crate::engine::{Engine, Event, Request, mode_name};
-use crate::formats::game::{Eval, Game, Player};
+use crate::formats::game::{Eval, EvalSource, Game, Player};
 use crate::search::SolveMode;
 use board_view::{BoardView, board_ui};
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
@@ -104,6 +104,8 @@ pub enum Command {
     Paste(String),
     /// Panics in the engine thread, to show the error path works (Help menu).
     CrashEngine,
+    /// Values every move played against the best move.
+    AnalyseGame,
 }
 
 impl Command {
@@ -146,6 +148,24 @@ enum Task {
     Analysing,
     Solving(SolveMode),
     Thinking,
+    AnalysingGame,
+}
+
+/// One move of the game valued against the best move (for its mover).
+#[derive(Clone, Copy, Debug)]
+struct PlyAnalysis {
+    /// The position before the move and the move: the entry holds only while they match.
+    key: (Position, Move),
+    played: Eval,
+    best: Eval,
+    best_move: Square,
+}
+
+impl PlyAnalysis {
+    /// Discs lost against the best move.
+    fn loss(&self) -> i32 {
+        self.best.value - self.played.value
+    }
 }
 
 /// A solved position with its proven line, kept while the game follows the line.
@@ -177,6 +197,8 @@ pub struct App {
     settings_file: Option<(PathBuf, Settings)>,
     /// The discs turned by the last move and when, for the flip animation.
     flip_animation: Option<(u64, Instant)>,
+    /// Game analysis: for each ply, the move played against the best.
+    game_analysis: HashMap<usize, PlyAnalysis>,
     /// Board set-up in progress: the position being edited.
     setup: Option<Position>,
     new_game: Option<[Player; 2]>,
@@ -210,6 +232,7 @@ impl App {
             settings: Settings::default(),
             settings_file: None,
             flip_animation: None,
+            game_analysis: HashMap::new(),
             setup: None,
             new_game: None,
             about: false,
@@ -433,6 +456,27 @@ impl App {
                     }
                 }
             }
+            Command::AnalyseGame => {
+                let plies: Vec<(usize, Position, Square)> = (0..self.game.len())
+                    .filter_map(|i| match self.game.moves()[i] {
+                        Move::Play(sq) => Some((i, self.game.position_at(i), sq)),
+                        Move::Pass => None,
+                    })
+                    .collect();
+                if plies.is_empty() {
+                    return;
+                }
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Configure {
+                    solve_limit: self.settings.solve_limit,
+                    hash_bits: self.settings.hash_bits,
+                });
+                self.engine.send(Request::AnalyseGame {
+                    generation: self.generation,
+                    plies,
+                });
+                self.start_task(Task::AnalysingGame);
+            }
             Command::CrashEngine => {
                 self.generation = self.engine.new_generation();
                 self.engine.send(Request::Crash {
@@ -463,6 +507,7 @@ impl App {
             Task::Analysing => "analysing...".into(),
             Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
             Task::Thinking => "thinking...".into(),
+            Task::AnalysingGame => "analysing the game...".into(),
         };
     }
 
@@ -606,6 +651,27 @@ impl App {
                         self.metrics.stop_latency = Some(asked.elapsed());
                     }
                     self.status = "stopped".into();
+                }
+                Event::PlyAnalysed {
+                    ply,
+                    played,
+                    best,
+                    best_move,
+                    ..
+                } => {
+                    self.game.set_eval(ply, played);
+                    if ply < self.game.len() {
+                        let key = (self.game.position_at(ply), self.game.moves()[ply]);
+                        self.game_analysis.insert(
+                            ply,
+                            PlyAnalysis {
+                                key,
+                                played,
+                                best,
+                                best_move,
+                            },
+                        );
+                    }
                 }
                 Event::Error { message, .. } => {
                     self.task = Task::Idle;
@@ -768,6 +834,12 @@ impl App {
                         Command::Solve(SolveMode::Wld),
                     );
                     self.menu_item(ui, "Stop", self.task != Task::Idle, Command::Stop);
+                    self.menu_item(
+                        ui,
+                        "Analyse the game",
+                        !self.game.is_empty(),
+                        Command::AnalyseGame,
+                    );
                     ui.separator();
                     ui.horizontal(|ui| {
                         let label = ui.label("Hash table: 2^");
@@ -1088,8 +1160,73 @@ impl App {
             }
         }
         ui.separator();
-        ui.strong("Moves");
+        ui.horizontal(|ui| {
+            ui.strong("Moves");
+            let can = !self.game.is_empty() && self.task == Task::Idle;
+            if ui
+                .add_enabled(can, egui::Button::new("Analyse game"))
+                .clicked()
+            {
+                self.commands.push(Command::AnalyseGame);
+            }
+        });
         self.move_list(ui);
+        self.analysis_summary(ui);
+    }
+
+    /// The analysis of ply `i` if it still describes the game.
+    fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        let a = self.game_analysis.get(&i)?;
+        (i < self.game.len() && a.key == (self.game.position_at(i), self.game.moves()[i]))
+            .then_some(*a)
+    }
+
+    /// What the game analysis found, per colour.
+    fn analysis_summary(&self, ui: &mut egui::Ui) {
+        let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game.len())
+            .filter_map(|i| self.analysis_of(i).map(|a| (i, a)))
+            .collect();
+        if analysed.is_empty() {
+            return;
+        }
+        ui.separator();
+        ui.strong("Game analysis");
+        for side in [Color::Black, Color::White] {
+            let mine: Vec<&(usize, PlyAnalysis)> = analysed
+                .iter()
+                .filter(|(i, _)| self.game.position_at(*i).side_to_move() == side)
+                .collect();
+            let exact: Vec<_> = mine
+                .iter()
+                .filter(|(_, a)| a.played.source == EvalSource::Exact)
+                .collect();
+            let lost: i32 = exact.iter().map(|(_, a)| a.loss()).sum();
+            let mistakes = exact.iter().filter(|(_, a)| a.loss() > 0).count();
+            let guesses = mine
+                .iter()
+                .filter(|(_, a)| a.played.source != EvalSource::Exact && a.loss() > 0)
+                .count();
+            ui.label(format!(
+                "{}: lost {lost} discs in {mistakes} proven mistakes; {guesses} doubtful moves by the heuristic",
+                side.name()
+            ));
+        }
+        let worst = analysed
+            .iter()
+            .filter(|(_, a)| a.loss() > 0)
+            .max_by_key(|(_, a)| a.loss());
+        if let Some((i, a)) = worst {
+            ui.label(format!(
+                "Worst: ply {} {}, {} ({}) against {} {} ({})",
+                i + 1,
+                a.key.1,
+                a.played.label(),
+                a.played.source,
+                a.best_move,
+                a.best.label(),
+                a.best.source
+            ));
+        }
     }
 
     fn move_list(&mut self, ui: &mut egui::Ui) {
@@ -1111,6 +1248,10 @@ impl App {
                 let text = match evals[i] {
                     Some(e) => format!("{text} ({})", e.label()),
                     None => text,
+                };
+                let text = match self.analysis_of(i) {
+                    Some(a) if a.loss() > 0 => format!("{text} ?{} {}", -a.loss(), a.best_move),
+                    _ => text,
                 };
                 let color = if self.game.position_at(i).side_to_move() == Color::Black {
                     "B"

@@ -54,6 +54,12 @@ pub enum Request {
     },
     /// Settings: empties up to which the solver is used; transposition table size.
     Configure { solve_limit: u32, hash_bits: u32 },
+    /// Value every move of a game against the best move: `plies` lists the ply number, the
+    /// position before it and the move played (passes left out). Results stream per ply.
+    AnalyseGame {
+        generation: u64,
+        plies: Vec<(usize, Position, Square)>,
+    },
     /// Panics inside the engine thread: exercises the error path (tests, Help menu).
     #[doc(hidden)]
     Crash { generation: u64 },
@@ -65,6 +71,7 @@ impl Request {
             Request::Analyse { generation, .. }
             | Request::Solve { generation, .. }
             | Request::Play { generation, .. }
+            | Request::AnalyseGame { generation, .. }
             | Request::Crash { generation } => Some(*generation),
             Request::Configure { .. } => None,
         }
@@ -109,6 +116,14 @@ pub enum Event {
     },
     /// The request was stopped before it finished.
     Stopped { generation: u64 },
+    /// A move of the game valued: the move played and the best move, for the mover.
+    PlyAnalysed {
+        generation: u64,
+        ply: usize,
+        played: Eval,
+        best: Eval,
+        best_move: Square,
+    },
     /// Something went wrong (including a panic in the engine thread).
     Error { generation: u64, message: String },
 }
@@ -122,6 +137,7 @@ impl Event {
             | Event::Solved { generation, .. }
             | Event::Played { generation, .. }
             | Event::Stopped { generation }
+            | Event::PlyAnalysed { generation, .. }
             | Event::Error { generation, .. } => *generation,
         }
     }
@@ -303,6 +319,7 @@ impl Worker {
                 position,
                 player,
             } => self.play(generation, position, player, out),
+            Request::AnalyseGame { generation, plies } => self.analyse_game(generation, plies, out),
             Request::Crash { .. } => panic!("a deliberate crash requested to test error handling"),
             Request::Configure { .. } => {}
         }
@@ -403,6 +420,101 @@ impl Worker {
         out.send(Event::AnalysisDone {
             generation,
             nodes,
+            elapsed: start.elapsed(),
+        });
+    }
+
+    /// Values each move played against the best: exact within the solver's reach (one
+    /// solve for the best value, one window search for the move played), heuristic above.
+    fn analyse_game(
+        &mut self,
+        generation: u64,
+        plies: Vec<(usize, Position, Square)>,
+        out: &Outbox,
+    ) {
+        let start = Instant::now();
+        let total = plies.len();
+        // From the end: the endgame is exact and fast, and fills the table for earlier plies.
+        for (done, (ply, position, played)) in plies.into_iter().rev().enumerate() {
+            let board = position.board();
+            if board.moves() & played.bit() == 0 {
+                out.send(Event::Error {
+                    generation,
+                    message: format!("ply {}: {played} is not legal", ply + 1),
+                });
+                return;
+            }
+            let result = if board.empty_count() <= self.solve_limit {
+                self.solver
+                    .solve(board, SolveMode::Exact, false)
+                    .and_then(|best| {
+                        let child = board.after(played.index(), board.flips(played.index()));
+                        let value = solve_child(&mut self.solver, child, -64, 64)?;
+                        let best_move = match best.best_move {
+                            Some(Move::Play(sq)) => sq,
+                            _ => played,
+                        };
+                        Ok((
+                            Eval {
+                                value,
+                                source: EvalSource::Exact,
+                            },
+                            Eval {
+                                value: best.score,
+                                source: EvalSource::Exact,
+                            },
+                            best_move,
+                        ))
+                    })
+            } else {
+                let depth = 6.min(board.empty_count());
+                let source = EvalSource::Heuristic { depth: depth as u8 };
+                let mut search = HeuristicSearch::new(self.stop.clone());
+                match search.move_values(board, depth) {
+                    Ok(values) => {
+                        let (best_move, best) = values
+                            .iter()
+                            .copied()
+                            .max_by_key(|v| v.1)
+                            .expect("a legal move");
+                        let value = values.iter().find(|v| v.0 == played).map_or(best, |v| v.1);
+                        Ok((
+                            Eval { value, source },
+                            Eval {
+                                value: best,
+                                source,
+                            },
+                            best_move,
+                        ))
+                    }
+                    Err(Interrupted) => Err(crate::search::Stopped),
+                }
+            };
+            match result {
+                Ok((played, best, best_move)) => {
+                    out.send(Event::PlyAnalysed {
+                        generation,
+                        ply,
+                        played,
+                        best,
+                        best_move,
+                    });
+                    out.send(Event::Progress {
+                        generation,
+                        message: format!("game analysis: {} of {total} moves", done + 1),
+                        nodes: self.solver.nodes(),
+                        elapsed: start.elapsed(),
+                    });
+                }
+                Err(_) => {
+                    out.send(Event::Stopped { generation });
+                    return;
+                }
+            }
+        }
+        out.send(Event::AnalysisDone {
+            generation,
+            nodes: self.solver.nodes(),
             elapsed: start.elapsed(),
         });
     }
@@ -693,6 +805,62 @@ mod tests {
                 value: 18,
                 source: EvalSource::Exact
             })
+        );
+    }
+
+    #[test]
+    fn game_analysis_values_played_moves_against_the_best() {
+        // From FFO #1, Black plays b1 (-4) instead of g8 (+18): 22 discs lost.
+        let pos = ffo1();
+        let b1 = Square::parse("b1").unwrap();
+        let mut after = pos;
+        after.play(b1).unwrap();
+        let reply = after.legal_moves().iter().next().unwrap();
+        let mut engine = Engine::spawn(|| {});
+        let g = engine.new_generation();
+        engine.send(Request::AnalyseGame {
+            generation: g,
+            plies: vec![(0, pos, b1), (1, after, reply)],
+        });
+        let events = collect_until(&engine, |e| matches!(e, Event::AnalysisDone { .. }));
+        let first = events
+            .iter()
+            .find_map(|e| match e {
+                Event::PlyAnalysed {
+                    ply: 0,
+                    played,
+                    best,
+                    best_move,
+                    ..
+                } => Some((*played, *best, *best_move)),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(
+            first.0,
+            Eval {
+                value: -4,
+                source: EvalSource::Exact
+            }
+        );
+        assert_eq!(
+            first.1,
+            Eval {
+                value: 18,
+                source: EvalSource::Exact
+            }
+        );
+        assert_eq!(first.2, Square::parse("g8").unwrap());
+        let second = events
+            .iter()
+            .find(|e| matches!(e, Event::PlyAnalysed { ply: 1, .. }));
+        let Some(Event::PlyAnalysed { played, best, .. }) = second else {
+            panic!()
+        };
+        assert!(played.value <= best.value);
+        assert_eq!(
+            best.value, 4,
+            "White's best after b1 is the negation of Black's -4"
         );
     }
 }
