@@ -16,7 +16,7 @@ use crate::search::SolveMode;
 use board_view::{BoardView, board_ui};
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
-pub use settings::Settings;
+pub use settings::{EvalsFor, Settings};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -106,6 +106,8 @@ pub enum Command {
     CrashEngine,
     /// Values every move played against the best move.
     AnalyseGame,
+    /// Values the legal moves once, even when values are turned off.
+    Hint,
 }
 
 impl Command {
@@ -456,6 +458,19 @@ impl App {
                     }
                 }
             }
+            Command::Hint => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Analyse {
+                    generation: self.generation,
+                    position,
+                    mode: self.settings.eval_mode,
+                });
+                self.start_task(Task::Analysing);
+            }
             Command::AnalyseGame => {
                 let plies: Vec<(usize, Position, Square)> = (0..self.game.len())
                     .filter_map(|i| match self.game.moves()[i] {
@@ -470,6 +485,7 @@ impl App {
                 self.engine.send(Request::Configure {
                     solve_limit: self.settings.solve_limit,
                     hash_bits: self.settings.hash_bits,
+                    player_depth: self.settings.player_depth,
                 });
                 self.engine.send(Request::AnalyseGame {
                     generation: self.generation,
@@ -496,6 +512,13 @@ impl App {
             self.flip_animation = Some((turned, Instant::now()));
         }
         self.position_changed();
+        // Practice: at the end of a game against the engine, value every move played so
+        // the player sees the mistakes.
+        let against_engine =
+            self.players.contains(&Player::Human) && self.players.iter().any(|p| p.is_engine());
+        if against_engine && self.game.position().is_game_over() && !self.game.can_redo() {
+            self.apply(Command::AnalyseGame);
+        }
     }
 
     fn start_task(&mut self, task: Task) {
@@ -565,6 +588,7 @@ impl App {
         self.engine.send(Request::Configure {
             solve_limit: self.settings.solve_limit,
             hash_bits: self.settings.hash_bits,
+            player_depth: self.settings.player_depth,
         });
         let player = self.player_to_move();
         if player.is_engine() && !self.game.can_redo() {
@@ -574,7 +598,9 @@ impl App {
                 player,
             });
             self.start_task(Task::Thinking);
-        } else if self.settings.show_evals {
+        } else if self.settings.show_evals
+            && self.settings.evals_for.includes(position.side_to_move())
+        {
             self.engine.send(Request::Analyse {
                 generation: self.generation,
                 position,
@@ -1066,6 +1092,32 @@ impl App {
         let mut changed = ui
             .checkbox(&mut self.settings.show_evals, "Show move values")
             .changed();
+        ui.horizontal(|ui| {
+            ui.label("For:");
+            for (v, name) in [
+                (EvalsFor::Both, "both"),
+                (EvalsFor::Black, "Black"),
+                (EvalsFor::White, "White"),
+            ] {
+                changed |= ui
+                    .radio_value(&mut self.settings.evals_for, v, name)
+                    .changed();
+            }
+            if ui
+                .button("Hint")
+                .on_hover_text("Value the moves of this position once")
+                .clicked()
+            {
+                self.commands.push(Command::Hint);
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Heuristic player depth");
+            changed |= ui
+                .add(egui::DragValue::new(&mut self.settings.player_depth).range(1..=10))
+                .labelled_by(label.id)
+                .changed();
+        });
         ui.horizontal(|ui| {
             ui.label("Values:");
             changed |= ui

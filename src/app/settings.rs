@@ -13,6 +13,10 @@ pub struct Settings {
     pub solve_limit: u32,
     /// The transposition table holds `1 << hash_bits` entries of 16 bytes.
     pub hash_bits: u32,
+    /// Whose moves get values on the board.
+    pub evals_for: EvalsFor,
+    /// Plies the heuristic player searches (its level).
+    pub player_depth: u32,
     pub animate: bool,
     pub flipped: bool,
     pub recent: Vec<PathBuf>,
@@ -25,9 +29,28 @@ impl Default for Settings {
             eval_mode: SolveMode::Exact,
             solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
             hash_bits: 20,
+            evals_for: EvalsFor::Both,
+            player_depth: crate::engine::DEFAULT_PLAYER_DEPTH,
             animate: true,
             flipped: false,
             recent: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EvalsFor {
+    Both,
+    Black,
+    White,
+}
+
+impl EvalsFor {
+    pub fn includes(self, side: crate::board::Color) -> bool {
+        match self {
+            EvalsFor::Both => true,
+            EvalsFor::Black => side == crate::board::Color::Black,
+            EvalsFor::White => side == crate::board::Color::White,
         }
     }
 }

@@ -29,6 +29,8 @@ use std::time::{Duration, Instant};
 
 /// Default for the number of empties up to which moves are solved exactly.
 pub const DEFAULT_SOLVE_LIMIT: u32 = 20;
+/// Default plies of the heuristic player's search.
+pub const DEFAULT_PLAYER_DEPTH: u32 = 6;
 /// Deepest heuristic iteration of the analysis.
 const MAX_HEURISTIC_DEPTH: u32 = 10;
 
@@ -53,7 +55,12 @@ pub enum Request {
         player: Player,
     },
     /// Settings: empties up to which the solver is used; transposition table size.
-    Configure { solve_limit: u32, hash_bits: u32 },
+    /// `player_depth`: plies the heuristic player searches (its level) above the solver's reach.
+    Configure {
+        solve_limit: u32,
+        hash_bits: u32,
+        player_depth: u32,
+    },
     /// Value every move of a game against the best move: `plies` lists the ply number, the
     /// position before it and the move played (passes left out). Results stream per ply.
     AnalyseGame {
@@ -248,14 +255,17 @@ fn run_worker(
 ) {
     let mut solve_limit = DEFAULT_SOLVE_LIMIT;
     let mut hash_bits = 20;
+    let mut player_depth = DEFAULT_PLAYER_DEPTH;
     let mut worker = Worker::new(stop.clone(), hash_bits);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
             hash_bits: bits,
+            player_depth: depth,
         } = request
         {
             solve_limit = limit;
+            player_depth = depth.max(1);
             if bits != hash_bits {
                 hash_bits = bits;
                 worker = Worker::new(stop.clone(), hash_bits);
@@ -268,6 +278,7 @@ fn run_worker(
             continue; // a newer request is queued
         }
         worker.solve_limit = solve_limit;
+        worker.player_depth = player_depth;
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &out)));
         if let Err(panic) = result {
             let what = panic
@@ -290,6 +301,7 @@ struct Worker {
     stop: Arc<AtomicBool>,
     rng: Rng,
     solve_limit: u32,
+    player_depth: u32,
 }
 
 impl Worker {
@@ -299,6 +311,7 @@ impl Worker {
             stop,
             rng: Rng::seeded(0x0CA9),
             solve_limit: DEFAULT_SOLVE_LIMIT,
+            player_depth: DEFAULT_PLAYER_DEPTH,
         }
     }
 
@@ -587,7 +600,7 @@ impl Worker {
             }
             Player::Perfect => {
                 let mut search = HeuristicSearch::new(self.stop.clone());
-                let depth = 6.min(board.empty_count());
+                let depth = self.player_depth.min(board.empty_count());
                 match search.move_values(board, depth) {
                     Ok(values) => {
                         // Ties go to a random one of the best, so games vary.
