@@ -411,6 +411,9 @@ fn game_analysis_finds_the_lost_discs() {
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
     h.run_steps(2);
+    // the button may sit below the fold of the side panel
+    h.get_by_label("Analyse game").scroll_to_me();
+    h.run_steps(3);
     h.get_by_label("Analyse game").click();
     h.run_steps(1);
     step_until(&mut h, "the game analysis", |app| !app.engine_busy());

@@ -1214,7 +1214,7 @@ impl App {
         ui.separator();
         ui.horizontal(|ui| {
             ui.strong("Moves");
-            let can = !self.game.is_empty() && self.task == Task::Idle;
+            let can = !self.game.is_empty();
             if ui
                 .add_enabled(can, egui::Button::new("Analyse game"))
                 .clicked()
