@@ -503,6 +503,15 @@ impl App {
         }
     }
 
+    /// Keeps the game in progress (with what is known of it) across restarts.
+    fn keep_game_in_progress(&self) {
+        if let Some(path) = &self.autosave {
+            // Best effort: losing the autosave must not disturb play.
+            let _ = path.parent().map(std::fs::create_dir_all);
+            let _ = self.game.save(path);
+        }
+    }
+
     /// After a disc was placed: the flip animation, then the usual.
     fn moved(&mut self) {
         let ply = self.game.ply();
@@ -572,11 +581,7 @@ impl App {
         {
             self.solved = None;
         }
-        if let Some(path) = &self.autosave {
-            // Best effort: losing the autosave must not disturb play.
-            let _ = path.parent().map(std::fs::create_dir_all);
-            let _ = self.game.save(path);
-        }
+        self.keep_game_in_progress();
         let position = self.game.position();
         self.generation = self.engine.new_generation();
         if position.is_game_over() {
@@ -642,6 +647,9 @@ impl App {
                     self.status = format!("{message} - {}", speed(nodes, elapsed));
                 }
                 Event::AnalysisDone { nodes, elapsed, .. } => {
+                    if self.task == Task::AnalysingGame {
+                        self.keep_game_in_progress();
+                    }
                     self.task = Task::Idle;
                     self.status = format!("analysis done - {}", speed(nodes, elapsed));
                 }
@@ -1302,7 +1310,11 @@ impl App {
                     None => text,
                 };
                 let text = match self.analysis_of(i) {
-                    Some(a) if a.loss() > 0 => format!("{text} ?{} {}", -a.loss(), a.best_move),
+                    // A proven loss reads "?-4 g8"; a heuristic doubt "?~-4 g8".
+                    Some(a) if a.loss() > 0 && a.played.source == EvalSource::Exact => {
+                        format!("{text} ?{} {}", -a.loss(), a.best_move)
+                    }
+                    Some(a) if a.loss() > 0 => format!("{text} ?~{} {}", -a.loss(), a.best_move),
                     _ => text,
                 };
                 let color = if self.game.position_at(i).side_to_move() == Color::Black {

@@ -447,6 +447,8 @@ impl Worker {
     ) {
         let start = Instant::now();
         let total = plies.len();
+        let nodes_before = self.solver.nodes();
+        let mut heuristic_nodes = 0;
         // From the end: the endgame is exact and fast, and fills the table for earlier plies.
         for (done, (ply, position, played)) in plies.into_iter().rev().enumerate() {
             let board = position.board();
@@ -483,7 +485,9 @@ impl Worker {
                 let depth = 6.min(board.empty_count());
                 let source = EvalSource::Heuristic { depth: depth as u8 };
                 let mut search = HeuristicSearch::new(self.stop.clone());
-                match search.move_values(board, depth) {
+                let values = search.move_values(board, depth);
+                heuristic_nodes += search.nodes;
+                match values {
                     Ok(values) => {
                         let (best_move, best) = values
                             .iter()
@@ -515,7 +519,7 @@ impl Worker {
                     out.send(Event::Progress {
                         generation,
                         message: format!("game analysis: {} of {total} moves", done + 1),
-                        nodes: self.solver.nodes(),
+                        nodes: self.solver.nodes() - nodes_before + heuristic_nodes,
                         elapsed: start.elapsed(),
                     });
                 }
@@ -527,7 +531,7 @@ impl Worker {
         }
         out.send(Event::AnalysisDone {
             generation,
-            nodes: self.solver.nodes(),
+            nodes: self.solver.nodes() - nodes_before + heuristic_nodes,
             elapsed: start.elapsed(),
         });
     }
