@@ -411,11 +411,13 @@ fn game_analysis_finds_the_lost_discs() {
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
     h.run_steps(2);
-    // the button may sit below the fold of the side panel
-    h.get_by_label("Analyse game").scroll_to_me();
-    h.run_steps(3);
-    h.get_by_label("Analyse game").click();
+    // through the Engine menu (the side panel's button may sit below its fold)
+    h.get_by_role_and_label(eframe::egui::Role::Button, "Engine")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("Analyse the game").click();
     h.run_steps(1);
+    assert!(h.state().engine_busy(), "the analysis started");
     step_until(&mut h, "the game analysis", |app| !app.engine_busy());
     assert!(h.query_by_label_contains("1. b1 (-4) ?-22 g8").is_some());
     assert!(has_label(
