@@ -247,6 +247,11 @@ fn save_and_reload_through_the_menu() {
     h.get_by_label_contains("Save as...").click();
     h.run_steps(2);
     assert!(path.exists(), "the game was saved");
+    assert_eq!(
+        h.state().settings.recent.first(),
+        Some(&path),
+        "a recent file"
+    );
     let saved = Game::read(&path).unwrap();
     assert_eq!(saved.transcript(), "f5d6c3d3c4");
 
@@ -437,4 +442,29 @@ fn game_analysis_finds_the_lost_discs() {
         })
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn values_for_one_side_and_hints() {
+    let mut h = harness();
+    h.get_by_label("White").click();
+    h.run_steps(2);
+    // Black to move: no values for Black
+    assert!(!h.state().engine_busy());
+    assert!(h.state().move_evals.is_empty());
+    assert!(h.get_by_label("d3").value().unwrap() == "legal move");
+    h.get_by_label("Hint").click();
+    h.run_steps(1);
+    step_until(&mut h, "the hint", |app| app.move_evals.len() == 4);
+    assert!(
+        h.get_by_label("d3")
+            .value()
+            .unwrap()
+            .contains("(heuristic d")
+    );
+    // White to move: values come by themselves
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "White's values", |app| app.move_evals.len() == 3);
+    assert_eq!(h.state().settings.evals_for, okapi::app::EvalsFor::White);
 }
