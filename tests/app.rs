@@ -179,6 +179,10 @@ fn exact_values_appear_on_the_squares() {
         Some("legal move, +18 (exact)")
     );
     assert!(has_label(&h, "g8: +18 (exact)"));
+    // then the proven principal line, without asking
+    step_until(&mut h, "the principal line", |app| !app.engine_busy());
+    assert!(has_label(&h, "Solved (exact): Black wins by 18"));
+    assert!(h.query_by_label_contains("Line: g8").is_some());
     std::fs::remove_dir_all(dir).unwrap();
 }
 

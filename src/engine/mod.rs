@@ -429,6 +429,24 @@ impl Worker {
                     elapsed: start.elapsed(),
                 });
             }
+            // The principal line, proven: cheap now that the table holds every move's tree.
+            match self.solver.solve(board, mode, true) {
+                Ok(s) => {
+                    nodes += s.nodes;
+                    out.send(Event::Solved {
+                        generation,
+                        mode,
+                        score: s.score,
+                        line: s.line,
+                        nodes: s.nodes,
+                        elapsed: s.elapsed,
+                    });
+                }
+                Err(_) => {
+                    out.send(Event::Stopped { generation });
+                    return;
+                }
+            }
         }
         out.send(Event::AnalysisDone {
             generation,
@@ -718,6 +736,25 @@ mod tests {
             .solve(pos.board(), SolveMode::Exact, false)
             .unwrap();
         assert_eq!(best, root.score);
+        let line = events.iter().find_map(|e| match e {
+            Event::Solved { score, line, .. } => Some((*score, line.clone())),
+            _ => None,
+        });
+        let (score, line) = line.expect("the analysis proves the principal line");
+        assert_eq!(score, best);
+        let Move::Play(first) = line[0] else {
+            panic!("FFO #1 starts with a move")
+        };
+        assert_eq!(
+            exact.iter().find(|v| v.0 == first).map(|v| v.1),
+            Some(best),
+            "the line starts with a best move"
+        );
+        let mut p = pos;
+        for m in &line {
+            p.play_move(*m).unwrap();
+        }
+        assert!(p.is_game_over(), "the line runs to the end");
         // each value checked independently
         let mut solver = EndgameSolver::new(18);
         for (sq, v) in exact {
