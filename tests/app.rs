@@ -123,6 +123,7 @@ fn the_engine_replies_to_a_move() {
     h.state_mut().apply(Command::NewGame {
         black: Player::Human,
         white: Player::Greedy,
+        minutes: 0,
     });
     h.run_steps(2);
     assert!(has_label(&h, "White: Okapi (greedy)"));
@@ -262,6 +263,7 @@ fn save_and_reload_through_the_menu() {
     h.state_mut().apply(Command::NewGame {
         black: Player::Human,
         white: Player::Human,
+        minutes: 0,
     });
     h.run_steps(2);
     assert_eq!(h.state().game.ply(), 0);
@@ -313,6 +315,7 @@ fn an_engine_panic_is_shown_and_the_app_goes_on() {
     h.state_mut().apply(Command::NewGame {
         black: Player::Human,
         white: Player::Random,
+        minutes: 0,
     });
     h.get_by_label("d3").click();
     h.run_steps(1);
@@ -471,4 +474,28 @@ fn values_for_one_side_and_hints() {
     h.run_steps(1);
     step_until(&mut h, "White's values", |app| app.move_evals.len() == 3);
     assert_eq!(h.state().settings.evals_for, okapi::app::EvalsFor::White);
+}
+
+#[test]
+fn a_clock_runs_for_the_side_to_move() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Human,
+        minutes: 5,
+    });
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Clock:").is_some());
+    assert!(
+        has_label(&h, "White 5:00"),
+        "White's time does not run while Black thinks"
+    );
+    std::thread::sleep(Duration::from_millis(1100));
+    h.run_steps(1);
+    assert!(has_label(&h, "Black 4:58") || has_label(&h, "Black 4:59"));
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    std::thread::sleep(Duration::from_millis(1100));
+    h.run_steps(1);
+    assert!(has_label(&h, "White 4:58") || has_label(&h, "White 4:59"));
 }

@@ -10,6 +10,7 @@ pub mod dialogs;
 pub mod settings;
 
 use crate::board::{Color, Move, Position, Square};
+use crate::engine::clock::{Clock, format_clock};
 use crate::engine::{Engine, Event, Request, mode_name};
 use crate::formats::game::{Eval, EvalSource, Game, Player};
 use crate::search::SolveMode;
@@ -72,9 +73,11 @@ pub enum Command {
     Last,
     GoTo(usize),
     ShowNewGame,
+    /// A new game; `minutes` per side on the clock, 0 for no clock.
     NewGame {
         black: Player,
         white: Player,
+        minutes: u32,
     },
     Open,
     OpenPath(PathBuf),
@@ -203,7 +206,12 @@ pub struct App {
     game_analysis: HashMap<usize, PlyAnalysis>,
     /// Board set-up in progress: the position being edited.
     setup: Option<Position>,
-    new_game: Option<[Player; 2]>,
+    new_game: Option<([Player; 2], u32)>,
+    /// The game clock, when playing with time.
+    clock: Option<Clock>,
+    clock_minutes: u32,
+    /// The side whose time ran out: the game is over for play.
+    lost_on_time: Option<Color>,
     about: bool,
     dialogs: Box<dyn FileDialogs>,
     pub file: Option<PathBuf>,
@@ -237,6 +245,9 @@ impl App {
             game_analysis: HashMap::new(),
             setup: None,
             new_game: None,
+            clock: None,
+            clock_minutes: 0,
+            lost_on_time: None,
             about: false,
             dialogs,
             file: None,
@@ -262,7 +273,10 @@ impl App {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::Play(sq) => {
-                if self.player_to_move() != Player::Human || !self.game.position().is_legal(sq) {
+                if self.lost_on_time.is_some()
+                    || self.player_to_move() != Player::Human
+                    || !self.game.position().is_legal(sq)
+                {
                     return;
                 }
                 let eval = self.move_evals.get(&sq).copied();
@@ -303,9 +317,20 @@ impl App {
                 self.game.go_to(ply);
                 self.position_changed();
             }
-            Command::ShowNewGame => self.new_game = Some(self.players),
-            Command::NewGame { black, white } => {
+            Command::ShowNewGame => {
+                let minutes = self.clock_minutes;
+                self.new_game = Some((self.players, minutes));
+            }
+            Command::NewGame {
+                black,
+                white,
+                minutes,
+            } => {
                 self.players = [black, white];
+                self.clock_minutes = minutes;
+                self.clock =
+                    (minutes > 0).then(|| Clock::new(Duration::from_secs(60 * u64::from(minutes))));
+                self.lost_on_time = None;
                 self.game = Game::default();
                 self.game.black = black.name().into();
                 self.game.white = white.name().into();
@@ -324,6 +349,8 @@ impl App {
                 Ok(game) => {
                     self.game = game;
                     self.players = [Player::Human, Player::Human];
+                    self.clock = None;
+                    self.lost_on_time = None;
                     self.settings.remember(&path);
                     self.file = Some(path);
                     self.solved = None;
@@ -426,6 +453,8 @@ impl App {
                 if let Some(p) = self.setup.take() {
                     self.game = Game::new(p);
                     self.players = [Player::Human, Player::Human];
+                    self.clock = None;
+                    self.lost_on_time = None;
                     self.file = None;
                     self.solved = None;
                     self.notice = None;
@@ -446,6 +475,8 @@ impl App {
                     Ok(game) => {
                         self.game = game;
                         self.players = [Player::Human, Player::Human];
+                        self.clock = None;
+                        self.lost_on_time = None;
                         self.file = None;
                         self.solved = None;
                         self.notice = Some("Pasted a game.".into());
@@ -583,6 +614,14 @@ impl App {
         }
         self.keep_game_in_progress();
         let position = self.game.position();
+        if let Some(clock) = &mut self.clock {
+            // Runs for the side to move while the game goes on at the end of the record.
+            if position.is_game_over() || self.game.can_redo() || self.lost_on_time.is_some() {
+                clock.stop();
+            } else {
+                clock.run_for(position.side_to_move());
+            }
+        }
         self.generation = self.engine.new_generation();
         if position.is_game_over() {
             self.engine.stop();
@@ -742,6 +781,20 @@ impl App {
         }
         if let Some(text) = self.clipboard_out.take() {
             ui.ctx().copy_text(text);
+        }
+        if let Some(clock) = &mut self.clock {
+            if let Some(side) = clock.flagged()
+                && self.lost_on_time.is_none()
+            {
+                clock.stop();
+                self.lost_on_time = Some(side);
+                self.generation = self.engine.new_generation();
+                self.engine.stop();
+                self.task = Task::Idle;
+            }
+            if clock.running().is_some() {
+                ui.ctx().request_repaint_after(Duration::from_millis(200));
+            }
         }
         self.menu_bar(ui);
         self.status_bar(ui);
@@ -1065,6 +1118,31 @@ impl App {
                 pos.side_to_move().name()
             ));
         }
+        if let Some(clock) = &self.clock {
+            ui.horizontal(|ui| {
+                ui.label("Clock:");
+                for side in [Color::Black, Color::White] {
+                    let text = format!("{} {}", side.name(), format_clock(clock.left(side)));
+                    let text = egui::RichText::new(text).monospace();
+                    ui.label(if clock.running() == Some(side) {
+                        text.strong()
+                    } else {
+                        text.weak()
+                    });
+                }
+            });
+        }
+        if let Some(side) = self.lost_on_time {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{}'s time is up: {} wins on time",
+                    side.name(),
+                    side.opposite().name()
+                ))
+                .strong()
+                .color(egui::Color32::from_rgb(0xff, 0xc0, 0x40)),
+            );
+        }
         if let Some(n) = &self.notice {
             ui.colored_label(egui::Color32::from_rgb(0x80, 0xc0, 0xff), n);
         }
@@ -1341,7 +1419,7 @@ impl App {
 
     fn windows(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        if let Some(mut players) = self.new_game {
+        if let Some((mut players, mut minutes)) = self.new_game {
             let mut open = true;
             let mut start = false;
             egui::Window::new("New game")
@@ -1362,6 +1440,11 @@ impl App {
                                 });
                         });
                     }
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Clock, minutes per side (0: none):");
+                        ui.add(egui::DragValue::new(&mut minutes).range(0..=180))
+                            .labelled_by(label.id);
+                    });
                     ui.label(
                         egui::RichText::new(format!(
                             "The heuristic player plays perfectly from {} empties on.",
@@ -1371,11 +1454,12 @@ impl App {
                     );
                     start = ui.button("Start").clicked();
                 });
-            self.new_game = if open { Some(players) } else { None };
+            self.new_game = if open { Some((players, minutes)) } else { None };
             if start {
                 self.commands.push(Command::NewGame {
                     black: players[0],
                     white: players[1],
+                    minutes,
                 });
             }
         }

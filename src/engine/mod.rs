@@ -14,6 +14,7 @@
 //! [`Player`]. The trained midgame search plugs in where [`Worker::analyse`] picks the
 //! heuristic.
 
+pub mod clock;
 pub mod heuristic;
 
 use crate::board::{BitBoard, Board, Move, Position, Square};
