@@ -227,9 +227,11 @@ fn stop_ends_a_long_solve() {
     h.get_by_label("Stop").click();
     step_until(&mut h, "the stop", |app| !app.engine_busy());
     eprintln!(
-        "stop took effect after {:?} (frames included)",
-        asked.elapsed()
+        "stop took effect after {:?} (frames included); the app measured {:?}",
+        asked.elapsed(),
+        h.state().metrics.stop_latency
     );
+    assert!(h.state().metrics.stop_latency.is_some());
     assert!(h.query_by_label_contains("Solved").is_none());
     assert!(h.query_by_label_contains("stopped").is_some());
     std::fs::remove_dir_all(dir).unwrap();
