@@ -504,3 +504,71 @@ fn a_clock_runs_for_the_side_to_move() {
     );
     assert!(!has_label(&h, "White 5:00"));
 }
+
+/// A file dropped on the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl eframe::egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn a_dropped_file_is_opened() {
+    let dir = temp_dir("drop");
+    let path = dir.join("dropped.ggf");
+    Game::from_transcript("f5d6c3")
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    let mut h = harness();
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(path.clone())));
+    h.run_steps(2);
+    assert_eq!(h.state().game.transcript(), "f5d6c3");
+    assert_eq!(h.state().file.as_ref(), Some(&path));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn flipping_the_view_turns_the_board() {
+    let mut h = harness();
+    let a1 = h.get_by_label("a1").rect();
+    let h8 = h.get_by_label("h8").rect();
+    assert!(a1.center().x < h8.center().x && a1.center().y < h8.center().y);
+    h.state_mut().apply(Command::FlipView);
+    h.run_steps(2);
+    let a1 = h.get_by_label("a1").rect();
+    let h8 = h.get_by_label("h8").rect();
+    assert!(a1.center().x > h8.center().x && a1.center().y > h8.center().y);
+}
+
+#[test]
+fn after_a_stop_the_engine_can_be_asked_to_move() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Perfect,
+        minutes: 0,
+    });
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    // back to before the reply: the engine waits, since a reply is recorded
+    h.state_mut().apply(Command::GoTo(1));
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 1);
+    h.get_by_label("Let the engine move").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's move", |app| {
+        !app.engine_busy() && app.game.ply() == 2
+    });
+    assert!(has_label(&h, "Move 3: Black to move"));
+}

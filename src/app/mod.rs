@@ -111,6 +111,9 @@ pub enum Command {
     AnalyseGame,
     /// Values the legal moves once, even when values are turned off.
     Hint,
+    /// The engine player to move plays now (after a Stop, or from a position reached
+    /// by going back in the game, whose later moves it then replaces).
+    EngineMove,
 }
 
 impl Command {
@@ -488,6 +491,20 @@ impl App {
                         ))
                     }
                 }
+            }
+            Command::EngineMove => {
+                let player = self.player_to_move();
+                let position = self.game.position();
+                if !player.is_engine() || position.is_game_over() || self.lost_on_time.is_some() {
+                    return;
+                }
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Play {
+                    generation: self.generation,
+                    position,
+                    player,
+                });
+                self.start_task(Task::Thinking);
             }
             Command::Hint => {
                 let position = self.game.position();
@@ -1145,6 +1162,13 @@ impl App {
         }
         if let Some(n) = &self.notice {
             ui.colored_label(egui::Color32::from_rgb(0x80, 0xc0, 0xff), n);
+        }
+        let engine_waits = self.player_to_move().is_engine()
+            && self.task != Task::Thinking
+            && !pos.is_game_over()
+            && self.lost_on_time.is_none();
+        if engine_waits && ui.button("Let the engine move").clicked() {
+            self.commands.push(Command::EngineMove);
         }
         ui.horizontal(|ui| {
             if ui
