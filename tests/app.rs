@@ -551,7 +551,7 @@ fn flipping_the_view_turns_the_board() {
 }
 
 #[test]
-fn after_a_stop_the_engine_can_be_asked_to_move() {
+fn the_engine_can_be_asked_to_move_from_an_earlier_position() {
     let mut h = harness();
     h.state_mut().apply(Command::NewGame {
         black: Player::Human,
