@@ -1,8 +1,1570 @@
-//! The desktop app. (Under construction: the `app` branch replaces this file.)
+//! The desktop app: egui views over a [`Game`] and the engine thread.
+//!
+//! The app holds no game logic: widgets push [`Command`]s, which are applied once per
+//! frame after drawing (the game record does the work); engine [`Event`]s are polled
+//! each frame with `try_recv`, never waited for, and the engine wakes the UI through
+//! `request_repaint`.
 
+mod board_view;
+pub mod dialogs;
+pub mod settings;
+
+use crate::board::{Color, Move, Position, Square};
+use crate::engine::clock::{Clock, format_clock};
+use crate::engine::{Engine, Event, Request, mode_name};
+use crate::formats::game::{Eval, EvalSource, Game, Player};
+use crate::search::SolveMode;
+use board_view::{BoardView, board_ui};
+pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
+use eframe::egui;
+pub use settings::{EvalsFor, Settings};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-/// Opens the app window, optionally with a game or script file; returns when it closes.
-pub fn run(_open: Option<PathBuf>) -> anyhow::Result<()> {
-    anyhow::bail!("the desktop app is not built yet")
+/// Opens the app window, optionally with a game file; returns when it closes.
+pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Okapi")
+            .with_app_id("okapi")
+            .with_inner_size([1000.0, 720.0])
+            .with_min_inner_size([520.0, 400.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Okapi",
+        options,
+        Box::new(move |cc| {
+            let ctx = cc.egui_ctx.clone();
+            let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
+            let paths = Settings::paths();
+            if let Some((settings_path, _)) = &paths {
+                let settings = Settings::load(settings_path);
+                app.settings = settings.clone();
+                app.settings_file = Some((settings_path.clone(), settings));
+            }
+            let autosave = paths.map(|(_, game)| game);
+            match (open, &autosave) {
+                (Some(path), _) => app.apply(Command::OpenPath(path)),
+                (None, Some(saved)) if saved.exists() => {
+                    if let Ok(game) = Game::read(saved) {
+                        app.game = game;
+                    }
+                }
+                _ => {}
+            }
+            app.position_changed();
+            app.autosave = autosave;
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("the app window failed: {e}"))
+}
+
+/// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go
+/// through [`App::apply`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play(Square),
+    Undo,
+    Redo,
+    First,
+    Last,
+    GoTo(usize),
+    ShowNewGame,
+    /// A new game; `minutes` per side on the clock, 0 for no clock.
+    NewGame {
+        black: Player,
+        white: Player,
+        minutes: u32,
+    },
+    Open,
+    OpenPath(PathBuf),
+    Save,
+    SaveAs,
+    SaveTo(PathBuf),
+    Solve(SolveMode),
+    Stop,
+    /// Plays the first move of the proven line.
+    PlayBest,
+    FlipView,
+    /// Starts editing a position (board set-up).
+    EnterSetup,
+    /// Set-up: cycles a square empty, black, white.
+    SetupSquare(Square),
+    SetupSide(Color),
+    SetupClear,
+    SetupStandard,
+    /// Set-up: starts a game from the edited position.
+    SetupDone,
+    SetupCancel,
+    /// Copies the moves as a transcript to the clipboard.
+    CopyTranscript,
+    /// Copies the position as a board string (64 squares and the side to move).
+    CopyBoard,
+    /// Takes a pasted transcript, GGF or JSON game, or board string.
+    Paste(String),
+    /// Panics in the engine thread, to show the error path works (Help menu).
+    CrashEngine,
+    /// Values every move played against the best move.
+    AnalyseGame,
+    /// Values the legal moves once, even when values are turned off.
+    Hint,
+    /// The engine player to move plays now (after a Stop, or from a position reached
+    /// by going back in the game, whose later moves it then replaces).
+    EngineMove,
+}
+
+impl Command {
+    /// The shortcut of the common actions.
+    fn shortcut(&self) -> Option<egui::KeyboardShortcut> {
+        use egui::{Key, KeyboardShortcut as K, Modifiers as M};
+        Some(match self {
+            Command::Undo => K::new(M::COMMAND, Key::Z),
+            Command::Redo => K::new(M::COMMAND, Key::Y),
+            Command::ShowNewGame => K::new(M::COMMAND, Key::N),
+            Command::Open => K::new(M::COMMAND, Key::O),
+            Command::Save => K::new(M::COMMAND, Key::S),
+            Command::Solve(SolveMode::Exact) => K::new(M::COMMAND, Key::E),
+            Command::Solve(SolveMode::Wld) => K::new(M::COMMAND, Key::W),
+            Command::Stop => K::new(M::NONE, Key::Escape),
+            Command::First => K::new(M::NONE, Key::Home),
+            Command::Last => K::new(M::NONE, Key::End),
+            _ => return None,
+        })
+    }
+
+    const WITH_SHORTCUTS: [Command; 10] = [
+        Command::Undo,
+        Command::Redo,
+        Command::ShowNewGame,
+        Command::Open,
+        Command::Save,
+        Command::Solve(SolveMode::Exact),
+        Command::Solve(SolveMode::Wld),
+        Command::Stop,
+        Command::First,
+        Command::Last,
+    ];
+}
+
+/// What the engine is doing for the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    Idle,
+    Analysing,
+    Solving(SolveMode),
+    Thinking,
+    AnalysingGame,
+}
+
+/// One move of the game valued against the best move (for its mover).
+#[derive(Clone, Copy, Debug)]
+struct PlyAnalysis {
+    /// The position before the move and the move: the entry holds only while they match.
+    key: (Position, Move),
+    played: Eval,
+    best: Eval,
+    best_move: Square,
+}
+
+impl PlyAnalysis {
+    /// Discs lost against the best move.
+    fn loss(&self) -> i32 {
+        self.best.value - self.played.value
+    }
+}
+
+/// A solved position with its proven line, kept while the game follows the line.
+#[derive(Clone, Debug)]
+struct Solved {
+    position: Position,
+    mode: SolveMode,
+    score: i32,
+    line: Vec<Move>,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+pub struct App {
+    pub game: Game,
+    pub players: [Player; 2],
+    engine: Engine,
+    generation: u64,
+    task: Task,
+    task_started: Instant,
+    /// Values of the current position's legal moves, the strongest source kept.
+    pub move_evals: HashMap<Square, Eval>,
+    solved: Option<Solved>,
+    status: String,
+    notice: Option<String>,
+    pub error: Option<String>,
+    pub settings: Settings,
+    /// Where settings are saved when they change, and what was saved last (set by [`run`]).
+    settings_file: Option<(PathBuf, Settings)>,
+    /// The discs turned by the last move and when, for the flip animation.
+    flip_animation: Option<(u64, Instant)>,
+    /// Game analysis: for each ply, the move played against the best.
+    game_analysis: HashMap<usize, PlyAnalysis>,
+    /// Board set-up in progress: the position being edited.
+    setup: Option<Position>,
+    new_game: Option<([Player; 2], u32)>,
+    /// The game clock, when playing with time.
+    clock: Option<Clock>,
+    clock_minutes: u32,
+    /// The side whose time ran out: the game is over for play.
+    lost_on_time: Option<Color>,
+    about: bool,
+    dialogs: Box<dyn FileDialogs>,
+    pub file: Option<PathBuf>,
+    commands: Vec<Command>,
+    /// Responsiveness figures shown in the status bar.
+    pub metrics: Metrics,
+    /// Text to put on the clipboard this frame.
+    clipboard_out: Option<String>,
+    /// Where the game in progress is kept across restarts (set by [`run`]).
+    autosave: Option<PathBuf>,
+}
+
+impl App {
+    /// A new app with a new game; `notify` wakes the UI when the engine has news.
+    pub fn new(dialogs: Box<dyn FileDialogs>, notify: impl Fn() + Send + 'static) -> App {
+        let mut app = App {
+            game: Game::default(),
+            players: [Player::Human, Player::Human],
+            engine: Engine::spawn(notify),
+            generation: 0,
+            task: Task::Idle,
+            task_started: Instant::now(),
+            move_evals: HashMap::new(),
+            solved: None,
+            status: String::new(),
+            notice: None,
+            error: None,
+            settings: Settings::default(),
+            settings_file: None,
+            flip_animation: None,
+            game_analysis: HashMap::new(),
+            setup: None,
+            new_game: None,
+            clock: None,
+            clock_minutes: 0,
+            lost_on_time: None,
+            about: false,
+            dialogs,
+            file: None,
+            commands: Vec::new(),
+            clipboard_out: None,
+            autosave: None,
+            metrics: Metrics::default(),
+        };
+        app.position_changed();
+        app
+    }
+
+    fn player_to_move(&self) -> Player {
+        self.players[self.game.position().side_to_move() as usize]
+    }
+
+    /// Is the engine busy with a request of ours?
+    pub fn engine_busy(&self) -> bool {
+        self.task != Task::Idle
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::Play(sq) => {
+                if self.lost_on_time.is_some()
+                    || self.player_to_move() != Player::Human
+                    || !self.game.position().is_legal(sq)
+                {
+                    return;
+                }
+                let eval = self.move_evals.get(&sq).copied();
+                if self.game.play(Move::Play(sq), eval).is_ok() {
+                    self.moved();
+                }
+            }
+            Command::Undo => {
+                if self.game.undo() {
+                    // Land on a position where a human has a move to make.
+                    let humans = self.players.contains(&Player::Human);
+                    while self.game.can_undo()
+                        && (self.game.position().must_pass()
+                            || (humans && self.player_to_move().is_engine()))
+                    {
+                        self.game.undo();
+                    }
+                    self.position_changed();
+                }
+            }
+            Command::Redo => {
+                if self.game.redo() {
+                    while self.game.can_redo() && self.game.position().must_pass() {
+                        self.game.redo();
+                    }
+                    self.position_changed();
+                }
+            }
+            Command::First => {
+                self.game.go_to(0);
+                self.position_changed();
+            }
+            Command::Last => {
+                self.game.go_to(self.game.len());
+                self.position_changed();
+            }
+            Command::GoTo(ply) => {
+                self.game.go_to(ply);
+                self.position_changed();
+            }
+            Command::ShowNewGame => {
+                let minutes = self.clock_minutes;
+                self.new_game = Some((self.players, minutes));
+            }
+            Command::NewGame {
+                black,
+                white,
+                minutes,
+            } => {
+                self.players = [black, white];
+                self.clock_minutes = minutes;
+                self.clock =
+                    (minutes > 0).then(|| Clock::new(Duration::from_secs(60 * u64::from(minutes))));
+                self.lost_on_time = None;
+                self.game = Game::default();
+                self.game.black = black.name().into();
+                self.game.white = white.name().into();
+                self.file = None;
+                self.new_game = None;
+                self.solved = None;
+                self.notice = None;
+                self.position_changed();
+            }
+            Command::Open => {
+                if let Some(path) = self.dialogs.open_game() {
+                    self.apply(Command::OpenPath(path));
+                }
+            }
+            Command::OpenPath(path) => match Game::read(&path) {
+                Ok(game) => {
+                    self.game = game;
+                    self.players = [Player::Human, Player::Human];
+                    self.clock = None;
+                    self.lost_on_time = None;
+                    self.settings.remember(&path);
+                    self.file = Some(path);
+                    self.solved = None;
+                    self.notice = None;
+                    self.error = None;
+                    self.position_changed();
+                }
+                Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
+            },
+            Command::Save => match self.file.clone() {
+                Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
+                _ => self.apply(Command::SaveAs),
+            },
+            Command::SaveAs => {
+                if let Some(path) = self
+                    .dialogs
+                    .save_game(&format!("game-{}.json", self.game.date))
+                {
+                    self.apply(Command::SaveTo(path));
+                }
+            }
+            Command::SaveTo(path) => match self.game.save(&path) {
+                Ok(()) => {
+                    self.notice = Some(format!("Saved {}", path.display()));
+                    self.settings.remember(&path);
+                    self.file = Some(path);
+                }
+                Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+            },
+            Command::Solve(mode) => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                // The values already on the board stay; the solve adds the proven line.
+                self.solved = None;
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Solve {
+                    generation: self.generation,
+                    position,
+                    mode,
+                });
+                self.start_task(Task::Solving(mode));
+            }
+            Command::Stop => {
+                if self.task != Task::Idle {
+                    self.engine.stop();
+                    self.metrics.stop_asked = Some(Instant::now());
+                }
+            }
+            Command::PlayBest => {
+                if let Some(Move::Play(sq)) =
+                    self.solved_here().and_then(|s| s.line.first().copied())
+                {
+                    let eval = self.move_evals.get(&sq).copied();
+                    if self.game.play(Move::Play(sq), eval).is_ok() {
+                        self.moved();
+                    }
+                }
+            }
+            Command::FlipView => self.settings.flipped = !self.settings.flipped,
+            Command::EnterSetup => {
+                self.setup = Some(self.game.position());
+                // A new generation drops whatever the engine still sends about the game.
+                self.generation = self.engine.new_generation();
+                self.engine.stop();
+                self.task = Task::Idle;
+                self.move_evals.clear();
+            }
+            Command::SetupSquare(sq) => {
+                if let Some(p) = &mut self.setup {
+                    let (mut black, mut white) = (p.black(), p.white());
+                    match p.at(sq) {
+                        None => black |= sq.bit(),
+                        Some(Color::Black) => {
+                            black &= !sq.bit();
+                            white |= sq.bit();
+                        }
+                        Some(Color::White) => white &= !sq.bit(),
+                    }
+                    *p = Position::from_discs(black, white, p.side_to_move());
+                }
+            }
+            Command::SetupSide(side) => {
+                if let Some(p) = &mut self.setup {
+                    *p = Position::from_discs(p.black(), p.white(), side);
+                }
+            }
+            Command::SetupClear => {
+                if let Some(p) = &mut self.setup {
+                    *p = Position::from_discs(0, 0, p.side_to_move());
+                }
+            }
+            Command::SetupStandard => {
+                if self.setup.is_some() {
+                    self.setup = Some(Position::start());
+                }
+            }
+            Command::SetupDone => {
+                if let Some(p) = self.setup.take() {
+                    self.game = Game::new(p);
+                    self.players = [Player::Human, Player::Human];
+                    self.clock = None;
+                    self.lost_on_time = None;
+                    self.file = None;
+                    self.solved = None;
+                    self.notice = None;
+                    self.position_changed();
+                }
+            }
+            Command::SetupCancel => {
+                if self.setup.take().is_some() {
+                    self.position_changed();
+                }
+            }
+            Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
+            Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
+            Command::Paste(text) => {
+                let game = Game::parse_any(&text)
+                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
+                match game {
+                    Ok(game) => {
+                        self.game = game;
+                        self.players = [Player::Human, Player::Human];
+                        self.clock = None;
+                        self.lost_on_time = None;
+                        self.file = None;
+                        self.solved = None;
+                        self.notice = Some("Pasted a game.".into());
+                        self.position_changed();
+                    }
+                    Err(e) => {
+                        self.error = Some(format!(
+                            "The pasted text is neither a game nor a board: {e}"
+                        ))
+                    }
+                }
+            }
+            Command::EngineMove => {
+                let player = self.player_to_move();
+                let position = self.game.position();
+                if !player.is_engine() || position.is_game_over() || self.lost_on_time.is_some() {
+                    return;
+                }
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Play {
+                    generation: self.generation,
+                    position,
+                    player,
+                });
+                self.start_task(Task::Thinking);
+            }
+            Command::Hint => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Analyse {
+                    generation: self.generation,
+                    position,
+                    mode: self.settings.eval_mode,
+                });
+                self.start_task(Task::Analysing);
+            }
+            Command::AnalyseGame => {
+                let plies: Vec<(usize, Position, Square)> = (0..self.game.len())
+                    .filter_map(|i| match self.game.moves()[i] {
+                        Move::Play(sq) => Some((i, self.game.position_at(i), sq)),
+                        Move::Pass => None,
+                    })
+                    .collect();
+                if plies.is_empty() {
+                    return;
+                }
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Configure {
+                    solve_limit: self.settings.solve_limit,
+                    hash_bits: self.settings.hash_bits,
+                    player_depth: self.settings.player_depth,
+                });
+                self.engine.send(Request::AnalyseGame {
+                    generation: self.generation,
+                    plies,
+                });
+                self.start_task(Task::AnalysingGame);
+            }
+            Command::CrashEngine => {
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Crash {
+                    generation: self.generation,
+                });
+                self.start_task(Task::Thinking);
+            }
+        }
+    }
+
+    /// Keeps the game in progress (with what is known of it) across restarts.
+    fn keep_game_in_progress(&self) {
+        if let Some(path) = &self.autosave {
+            // Best effort: losing the autosave must not disturb play.
+            let _ = path.parent().map(std::fs::create_dir_all);
+            let _ = self.game.save(path);
+        }
+    }
+
+    /// After a disc was placed: the flip animation, then the usual.
+    fn moved(&mut self) {
+        let ply = self.game.ply();
+        if self.settings.animate && ply > 0 {
+            let (before, after) = (self.game.position_at(ply - 1), self.game.position());
+            let turned = (before.black() & after.white()) | (before.white() & after.black());
+            self.flip_animation = Some((turned, Instant::now()));
+        }
+        self.position_changed();
+        // Practice: at the end of a game against the engine, value every move played so
+        // the player sees the mistakes.
+        let against_engine =
+            self.players.contains(&Player::Human) && self.players.iter().any(|p| p.is_engine());
+        if against_engine && self.game.position().is_game_over() && !self.game.can_redo() {
+            self.apply(Command::AnalyseGame);
+        }
+    }
+
+    fn start_task(&mut self, task: Task) {
+        self.task = task;
+        self.task_started = Instant::now();
+        self.metrics.awaiting_first_value = task == Task::Analysing;
+        self.status = match task {
+            Task::Idle => String::new(),
+            Task::Analysing => "analysing...".into(),
+            Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
+            Task::Thinking => "thinking...".into(),
+            Task::AnalysingGame => "analysing the game...".into(),
+        };
+    }
+
+    fn solved_here(&self) -> Option<&Solved> {
+        self.solved
+            .as_ref()
+            .filter(|s| s.position == self.game.position())
+    }
+
+    /// After any change of the position: forced passes, the proven line followed, and the
+    /// next request to the engine (its move, or the values of the legal moves).
+    fn position_changed(&mut self) {
+        self.move_evals.clear();
+        if !self.game.can_redo() && self.game.pass_if_needed() {
+            let passer = self.game.position().side_to_move().opposite();
+            self.notice = Some(format!("{} has no legal move and passes.", passer.name()));
+        }
+        // Follow the proven line while the game does.
+        if let Some(s) = &mut self.solved {
+            let here = self.game.position();
+            while s.position != here && !s.line.is_empty() {
+                let from = (0..self.game.ply())
+                    .rev()
+                    .find(|&i| self.game.position_at(i) == s.position);
+                match from {
+                    Some(i) if self.game.moves()[i] == s.line[0] => {
+                        s.position = self.game.position_at(i + 1);
+                        s.line.remove(0);
+                        s.score = -s.score;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        if self
+            .solved
+            .as_ref()
+            .is_some_and(|s| s.position != self.game.position())
+        {
+            self.solved = None;
+        }
+        self.keep_game_in_progress();
+        let position = self.game.position();
+        if let Some(clock) = &mut self.clock {
+            // Runs for the side to move while the game goes on at the end of the record.
+            if position.is_game_over() || self.game.can_redo() || self.lost_on_time.is_some() {
+                clock.stop();
+            } else {
+                clock.run_for(position.side_to_move());
+            }
+        }
+        self.generation = self.engine.new_generation();
+        if position.is_game_over() {
+            self.engine.stop();
+            self.task = Task::Idle;
+            self.status.clear();
+            return;
+        }
+        self.engine.send(Request::Configure {
+            solve_limit: self.settings.solve_limit,
+            hash_bits: self.settings.hash_bits,
+            player_depth: self.settings.player_depth,
+        });
+        let player = self.player_to_move();
+        if player.is_engine() && !self.game.can_redo() {
+            self.engine.send(Request::Play {
+                generation: self.generation,
+                position,
+                player,
+            });
+            self.start_task(Task::Thinking);
+        } else if self.settings.show_evals
+            && self.settings.evals_for.includes(position.side_to_move())
+        {
+            self.engine.send(Request::Analyse {
+                generation: self.generation,
+                position,
+                mode: self.settings.eval_mode,
+            });
+            self.start_task(Task::Analysing);
+        } else {
+            self.engine.stop();
+            self.task = Task::Idle;
+            self.status.clear();
+        }
+    }
+
+    /// Takes in whatever the engine has sent; stale generations are dropped.
+    pub fn poll_engine(&mut self) {
+        while let Some(event) = self.engine.try_recv() {
+            if event.generation() != self.generation {
+                continue;
+            }
+            match event {
+                Event::MoveValue { square, eval, .. } => {
+                    if std::mem::take(&mut self.metrics.awaiting_first_value) {
+                        self.metrics.first_value = Some(self.task_started.elapsed());
+                    }
+                    let keep = self
+                        .move_evals
+                        .get(&square)
+                        .is_some_and(|old| old.source > eval.source);
+                    if !keep {
+                        self.move_evals.insert(square, eval);
+                    }
+                }
+                Event::Progress {
+                    message,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    self.status = format!("{message} - {}", speed(nodes, elapsed));
+                }
+                Event::AnalysisDone { nodes, elapsed, .. } => {
+                    if self.task == Task::AnalysingGame {
+                        self.keep_game_in_progress();
+                    }
+                    self.task = Task::Idle;
+                    self.status = format!("analysis done - {}", speed(nodes, elapsed));
+                }
+                Event::Solved {
+                    mode,
+                    score,
+                    line,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    self.task = Task::Idle;
+                    self.status = format!("solved - {}", speed(nodes, elapsed));
+                    self.solved = Some(Solved {
+                        position: self.game.position(),
+                        mode,
+                        score,
+                        line,
+                        nodes,
+                        elapsed,
+                    });
+                }
+                Event::Played { mv, eval, .. } => {
+                    self.task = Task::Idle;
+                    if self.player_to_move().is_engine() && self.game.play(mv, eval).is_ok() {
+                        self.notice = None;
+                        self.moved();
+                    }
+                }
+                Event::Stopped { .. } => {
+                    self.task = Task::Idle;
+                    if let Some(asked) = self.metrics.stop_asked.take() {
+                        self.metrics.stop_latency = Some(asked.elapsed());
+                    }
+                    self.status = "stopped".into();
+                }
+                Event::PlyAnalysed {
+                    ply,
+                    played,
+                    best,
+                    best_move,
+                    ..
+                } => {
+                    self.game.set_eval(ply, played);
+                    if ply < self.game.len() {
+                        let key = (self.game.position_at(ply), self.game.moves()[ply]);
+                        self.game_analysis.insert(
+                            ply,
+                            PlyAnalysis {
+                                key,
+                                played,
+                                best,
+                                best_move,
+                            },
+                        );
+                    }
+                }
+                Event::Error { message, .. } => {
+                    self.task = Task::Idle;
+                    self.status.clear();
+                    self.error = Some(message);
+                }
+            }
+        }
+    }
+
+    /// One frame: take engine news, draw, then apply what the widgets asked for.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
+        self.poll_engine();
+        for c in Command::WITH_SHORTCUTS {
+            if let Some(k) = c.shortcut()
+                && ui.input_mut(|i| i.consume_shortcut(&k))
+            {
+                self.commands.push(c);
+            }
+        }
+        let pasted = ui.input(|i| {
+            i.events.iter().find_map(|e| match e {
+                egui::Event::Paste(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        if let Some(text) = pasted {
+            self.commands.push(Command::Paste(text));
+        }
+        let dropped = ui.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()));
+        if let Some(path) = dropped {
+            self.commands.push(Command::OpenPath(path));
+        }
+        if let Some(text) = self.clipboard_out.take() {
+            ui.ctx().copy_text(text);
+        }
+        if let Some(clock) = &mut self.clock {
+            if let Some(side) = clock.flagged()
+                && self.lost_on_time.is_none()
+            {
+                clock.stop();
+                self.lost_on_time = Some(side);
+                self.generation = self.engine.new_generation();
+                self.engine.stop();
+                self.task = Task::Idle;
+            }
+            if clock.running().is_some() {
+                ui.ctx().request_repaint_after(Duration::from_millis(200));
+            }
+        }
+        self.menu_bar(ui);
+        self.status_bar(ui);
+        self.graph_panel(ui);
+        self.side_panel(ui);
+        const FLIP_TIME: f32 = 0.3;
+        let flipping = self.flip_animation.and_then(|(mask, at)| {
+            let t = at.elapsed().as_secs_f32() / FLIP_TIME;
+            (t < 1.0).then_some((mask, t))
+        });
+        if flipping.is_some() {
+            ui.ctx().request_repaint();
+        } else {
+            self.flip_animation = None;
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            let setup = self.setup.is_some();
+            let view = BoardView {
+                position: self.setup.unwrap_or_else(|| self.game.position()),
+                last_move: if setup { None } else { self.game.last_move() },
+                evals: &self.move_evals,
+                show_legal: !setup,
+                flipped: self.settings.flipped,
+                clickable: !setup && self.player_to_move() == Player::Human,
+                setup,
+                flipping: if setup { None } else { flipping },
+            };
+            ui.vertical_centered(|ui| {
+                if let Some(sq) = board_ui(ui, &view) {
+                    self.commands.push(if setup {
+                        Command::SetupSquare(sq)
+                    } else {
+                        Command::Play(sq)
+                    });
+                }
+            });
+        });
+        self.windows(ui);
+        for c in std::mem::take(&mut self.commands) {
+            self.apply(c);
+        }
+        if let Some((path, saved)) = &mut self.settings_file
+            && *saved != self.settings
+        {
+            *saved = self.settings.clone();
+            if let Err(e) = saved.save(path) {
+                self.error = Some(format!(
+                    "Could not save the settings to {}: {e}",
+                    path.display()
+                ));
+            }
+        }
+        self.metrics.record_frame(frame_start.elapsed());
+        if self.task != Task::Idle {
+            // Keeps the elapsed time moving; engine events repaint at once anyway.
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    fn menu_item(&mut self, ui: &mut egui::Ui, label: &str, enabled: bool, command: Command) {
+        let mut button = egui::Button::new(label);
+        if let Some(k) = command.shortcut() {
+            button = button.shortcut_text(ui.ctx().format_shortcut(&k));
+        }
+        if ui.add_enabled(enabled, button).clicked() {
+            self.commands.push(command);
+            ui.close();
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    self.menu_item(ui, "New game...", true, Command::ShowNewGame);
+                    self.menu_item(ui, "Open...", true, Command::Open);
+                    let recent = self.settings.recent.clone();
+                    ui.add_enabled_ui(!recent.is_empty(), |ui| {
+                        ui.menu_button("Open recent", |ui| {
+                            for path in recent {
+                                if ui.button(path.display().to_string()).clicked() {
+                                    self.commands.push(Command::OpenPath(path));
+                                    ui.close();
+                                }
+                            }
+                        });
+                    });
+                    self.menu_item(ui, "Save", true, Command::Save);
+                    self.menu_item(ui, "Save as...", true, Command::SaveAs);
+                    ui.separator();
+                    if ui.button("Quit").clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                });
+                ui.menu_button("Edit", |ui| {
+                    self.menu_item(ui, "Copy transcript", true, Command::CopyTranscript);
+                    self.menu_item(ui, "Copy board", true, Command::CopyBoard);
+                    ui.label(
+                        egui::RichText::new("Paste a transcript, game or board: Ctrl+V")
+                            .small()
+                            .weak(),
+                    );
+                });
+                ui.menu_button("Game", |ui| {
+                    self.menu_item(ui, "Undo", self.game.can_undo(), Command::Undo);
+                    self.menu_item(ui, "Redo", self.game.can_redo(), Command::Redo);
+                    self.menu_item(ui, "First position", self.game.can_undo(), Command::First);
+                    self.menu_item(ui, "Last position", self.game.can_redo(), Command::Last);
+                    ui.separator();
+                    self.menu_item(
+                        ui,
+                        "Set up a position...",
+                        self.setup.is_none(),
+                        Command::EnterSetup,
+                    );
+                });
+                ui.menu_button("Engine", |ui| {
+                    let open = !self.game.position().is_game_over();
+                    self.menu_item(ui, "Solve exact", open, Command::Solve(SolveMode::Exact));
+                    self.menu_item(
+                        ui,
+                        "Solve win/draw/loss",
+                        open,
+                        Command::Solve(SolveMode::Wld),
+                    );
+                    self.menu_item(ui, "Stop", self.task != Task::Idle, Command::Stop);
+                    self.menu_item(
+                        ui,
+                        "Analyse the game",
+                        !self.game.is_empty(),
+                        Command::AnalyseGame,
+                    );
+                    ui.separator();
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Hash table: 2^");
+                        let r = ui
+                            .add(egui::DragValue::new(&mut self.settings.hash_bits).range(16..=26))
+                            .labelled_by(label.id);
+                        ui.label(format!(
+                            "entries ({} MB)",
+                            (16u64 << self.settings.hash_bits) >> 20
+                        ));
+                        if r.changed() {
+                            self.commands.push(Command::GoTo(self.game.ply()));
+                        }
+                    });
+                });
+                ui.menu_button("View", |ui| {
+                    self.menu_item(ui, "Flip board", true, Command::FlipView);
+                    ui.checkbox(&mut self.settings.animate, "Animate flips");
+                });
+                ui.menu_button("Help", |ui| {
+                    if ui.button("About Okapi").clicked() {
+                        self.about = true;
+                        ui.close();
+                    }
+                    self.menu_item(
+                        ui,
+                        "Test the engine's error report",
+                        true,
+                        Command::CrashEngine,
+                    );
+                });
+            });
+        });
+    }
+
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::bottom("status").show(ui, |ui| {
+            if let Some(err) = self.error.clone() {
+                ui.horizontal(|ui| {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(0xff, 0x60, 0x50),
+                        format!("Error: {err}"),
+                    );
+                    if ui.button("Dismiss").clicked() {
+                        self.error = None;
+                    }
+                });
+            }
+            ui.horizontal(|ui| {
+                let engine = if self.task == Task::Idle {
+                    format!("Engine idle. {}", self.status)
+                } else {
+                    format!(
+                        "Engine: {} ({:.1} s)",
+                        self.status,
+                        self.task_started.elapsed().as_secs_f32()
+                    )
+                };
+                ui.label(engine);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(egui::RichText::new(self.metrics.summary()).small().weak());
+                });
+            });
+        });
+    }
+
+    /// The evaluation graph of the game, from Black's view; a click goes to that move.
+    fn graph_panel(&mut self, ui: &mut egui::Ui) {
+        use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
+        let mut points: Vec<[f64; 2]> = Vec::new();
+        for (i, eval) in self.game.evals().iter().enumerate() {
+            if let Some(e) = eval {
+                let black_view = if self.game.position_at(i).side_to_move() == Color::Black {
+                    e.value
+                } else {
+                    -e.value
+                };
+                points.push([(i + 1) as f64, black_view as f64]);
+            }
+        }
+        let ply = self.game.ply() as f64;
+        let len = self.game.len().max(60) as f64;
+        egui::Panel::bottom("graph")
+            .resizable(true)
+            .default_size(130.0)
+            .show(ui, |ui| {
+                let response = Plot::new("eval-graph")
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .allow_scroll(false)
+                    .allow_boxed_zoom(false)
+                    .allow_double_click_reset(false)
+                    .include_x(0.0)
+                    .include_x(len)
+                    .include_y(-16.0)
+                    .include_y(16.0)
+                    .x_axis_label("ply (click to go there); values from Black's view")
+                    .show(ui, |plot| {
+                        plot.vline(
+                            VLine::new("position", ply)
+                                .color(egui::Color32::from_rgb(0xff, 0xd8, 0x40)),
+                        );
+                        plot.line(Line::new("evaluation", PlotPoints::from(points.clone())));
+                        plot.points(Points::new("moves", PlotPoints::from(points)).radius(2.5));
+                    });
+                if response.response.clicked()
+                    && let Some(pos) = response.response.interact_pointer_pos()
+                {
+                    let x = response.transform.value_from_position(pos).x.round();
+                    self.commands
+                        .push(Command::GoTo(x.clamp(0.0, self.game.len() as f64) as usize));
+                }
+            });
+    }
+
+    fn side_panel(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("side")
+            .default_size(300.0)
+            .min_size(240.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.side_contents(ui));
+            });
+    }
+
+    fn setup_contents(&mut self, ui: &mut egui::Ui, pos: Position) {
+        ui.heading("Set up a position");
+        ui.label("Click a square: empty, black, white, empty.");
+        ui.label(format!("Black: {}", discs(pos.black_count())));
+        ui.label(format!("White: {}", discs(pos.white_count())));
+        ui.horizontal(|ui| {
+            ui.label("To move:");
+            for side in [Color::Black, Color::White] {
+                if ui.radio(pos.side_to_move() == side, side.name()).clicked() {
+                    self.commands.push(Command::SetupSide(side));
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Clear").clicked() {
+                self.commands.push(Command::SetupClear);
+            }
+            if ui.button("Standard").clicked() {
+                self.commands.push(Command::SetupStandard);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Done").clicked() {
+                self.commands.push(Command::SetupDone);
+            }
+            if ui.button("Cancel").clicked() {
+                self.commands.push(Command::SetupCancel);
+            }
+        });
+        ui.label(
+            egui::RichText::new(pos.to_board_string())
+                .monospace()
+                .small(),
+        );
+    }
+
+    fn side_contents(&mut self, ui: &mut egui::Ui) {
+        if let Some(p) = self.setup {
+            self.setup_contents(ui, p);
+            return;
+        }
+        let pos = self.game.position();
+        ui.heading("Okapi");
+        ui.label(format!("Black: {}", self.players[0].name()));
+        ui.label(format!("White: {}", self.players[1].name()));
+        ui.separator();
+        ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
+        ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
+        if pos.is_game_over() {
+            let (b, w) = pos.final_counts();
+            let verdict = match b.cmp(&w) {
+                std::cmp::Ordering::Greater => format!("Game over: Black wins {b}-{w}"),
+                std::cmp::Ordering::Less => format!("Game over: White wins {w}-{b}"),
+                std::cmp::Ordering::Equal => format!("Game over: draw {b}-{w}"),
+            };
+            ui.label(
+                egui::RichText::new(verdict)
+                    .strong()
+                    .color(egui::Color32::from_rgb(0xff, 0xc0, 0x40)),
+            );
+        } else {
+            ui.label(format!(
+                "Move {}: {} to move",
+                self.game.move_number(),
+                pos.side_to_move().name()
+            ));
+        }
+        if let Some(clock) = &self.clock {
+            ui.horizontal(|ui| {
+                ui.label("Clock:");
+                for side in [Color::Black, Color::White] {
+                    let text = format!("{} {}", side.name(), format_clock(clock.left(side)));
+                    let text = egui::RichText::new(text).monospace();
+                    ui.label(if clock.running() == Some(side) {
+                        text.strong()
+                    } else {
+                        text.weak()
+                    });
+                }
+            });
+        }
+        if let Some(side) = self.lost_on_time {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{}'s time is up: {} wins on time",
+                    side.name(),
+                    side.opposite().name()
+                ))
+                .strong()
+                .color(egui::Color32::from_rgb(0xff, 0xc0, 0x40)),
+            );
+        }
+        if let Some(n) = &self.notice {
+            ui.colored_label(egui::Color32::from_rgb(0x80, 0xc0, 0xff), n);
+        }
+        let engine_waits = self.player_to_move().is_engine()
+            && self.task != Task::Thinking
+            && !pos.is_game_over()
+            && self.lost_on_time.is_none();
+        if engine_waits && ui.button("Let the engine move").clicked() {
+            self.commands.push(Command::EngineMove);
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.game.can_undo(), egui::Button::new("Undo"))
+                .clicked()
+            {
+                self.commands.push(Command::Undo);
+            }
+            if ui
+                .add_enabled(self.game.can_redo(), egui::Button::new("Redo"))
+                .clicked()
+            {
+                self.commands.push(Command::Redo);
+            }
+            if ui
+                .add_enabled(self.game.can_undo(), egui::Button::new("First"))
+                .clicked()
+            {
+                self.commands.push(Command::First);
+            }
+            if ui
+                .add_enabled(self.game.can_redo(), egui::Button::new("Last"))
+                .clicked()
+            {
+                self.commands.push(Command::Last);
+            }
+        });
+        ui.separator();
+
+        ui.strong("Engine");
+        let mut changed = ui
+            .checkbox(&mut self.settings.show_evals, "Show move values")
+            .changed();
+        ui.horizontal(|ui| {
+            ui.label("For:");
+            for (v, name) in [
+                (EvalsFor::Both, "both"),
+                (EvalsFor::Black, "Black"),
+                (EvalsFor::White, "White"),
+            ] {
+                changed |= ui
+                    .radio_value(&mut self.settings.evals_for, v, name)
+                    .changed();
+            }
+            if ui
+                .button("Hint")
+                .on_hover_text("Value the moves of this position once")
+                .clicked()
+            {
+                self.commands.push(Command::Hint);
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Heuristic player depth");
+            changed |= ui
+                .add(egui::DragValue::new(&mut self.settings.player_depth).range(1..=10))
+                .labelled_by(label.id)
+                .changed();
+        });
+        ui.horizontal(|ui| {
+            ui.label("Values:");
+            changed |= ui
+                .radio_value(&mut self.settings.eval_mode, SolveMode::Exact, "exact")
+                .changed();
+            changed |= ui
+                .radio_value(&mut self.settings.eval_mode, SolveMode::Wld, "WLD")
+                .changed();
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Solve moves from");
+            changed |= ui
+                .add(egui::DragValue::new(&mut self.settings.solve_limit).range(0..=30))
+                .labelled_by(label.id)
+                .changed();
+            ui.label("empties");
+        });
+        if changed {
+            self.position_changed();
+        }
+        ui.label(
+            egui::RichText::new(format!(
+                "{} empties. Above the limit, values come from a shallow disc/mobility heuristic (no trained evaluation yet), marked ~ and 'heur'.",
+                pos.empty_count()
+            ))
+            .small()
+            .weak(),
+        );
+        let open = !pos.is_game_over();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(open, egui::Button::new("Solve exact"))
+                .clicked()
+            {
+                self.commands.push(Command::Solve(SolveMode::Exact));
+            }
+            if ui
+                .add_enabled(open, egui::Button::new("Solve WLD"))
+                .clicked()
+            {
+                self.commands.push(Command::Solve(SolveMode::Wld));
+            }
+            if ui
+                .add_enabled(self.task != Task::Idle, egui::Button::new("Stop"))
+                .clicked()
+            {
+                self.commands.push(Command::Stop);
+            }
+        });
+        if let Some(s) = self.solved_here().cloned() {
+            let side = pos.side_to_move();
+            let text = match (s.mode, s.score.signum()) {
+                (_, 0) => "a draw".to_string(),
+                (SolveMode::Exact, 1) => format!("{} wins by {}", side.name(), s.score),
+                (SolveMode::Exact, _) => format!("{} wins by {}", side.opposite().name(), -s.score),
+                (SolveMode::Wld, 1) => format!("{} wins", side.name()),
+                (SolveMode::Wld, _) => format!("{} wins", side.opposite().name()),
+            };
+            ui.label(
+                egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong(),
+            );
+            let line: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
+            ui.label(format!("Line: {}", line.join(" ")));
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} nodes in {:.2} s",
+                    s.nodes,
+                    s.elapsed.as_secs_f64()
+                ))
+                .small(),
+            );
+            if ui
+                .add_enabled(
+                    self.player_to_move() == Player::Human,
+                    egui::Button::new("Play best move"),
+                )
+                .clicked()
+            {
+                self.commands.push(Command::PlayBest);
+            }
+        }
+        if !self.move_evals.is_empty() {
+            ui.separator();
+            ui.strong("Move values");
+            let mut evals: Vec<(Square, Eval)> =
+                self.move_evals.iter().map(|(s, e)| (*s, *e)).collect();
+            evals.sort_by_key(|(s, e)| {
+                (std::cmp::Reverse(e.source), std::cmp::Reverse(e.value), *s)
+            });
+            for (sq, e) in evals {
+                ui.label(format!("{sq}: {} ({})", e.label(), e.source));
+            }
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.strong("Moves");
+            let can = !self.game.is_empty();
+            if ui
+                .add_enabled(can, egui::Button::new("Analyse game"))
+                .clicked()
+            {
+                self.commands.push(Command::AnalyseGame);
+            }
+        });
+        self.move_list(ui);
+        self.analysis_summary(ui);
+    }
+
+    /// The analysis of ply `i` if it still describes the game.
+    fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        let a = self.game_analysis.get(&i)?;
+        (i < self.game.len() && a.key == (self.game.position_at(i), self.game.moves()[i]))
+            .then_some(*a)
+    }
+
+    /// What the game analysis found, per colour.
+    fn analysis_summary(&self, ui: &mut egui::Ui) {
+        let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game.len())
+            .filter_map(|i| self.analysis_of(i).map(|a| (i, a)))
+            .collect();
+        if analysed.is_empty() {
+            return;
+        }
+        ui.separator();
+        ui.strong("Game analysis");
+        for side in [Color::Black, Color::White] {
+            let mine: Vec<&(usize, PlyAnalysis)> = analysed
+                .iter()
+                .filter(|(i, _)| self.game.position_at(*i).side_to_move() == side)
+                .collect();
+            let exact: Vec<_> = mine
+                .iter()
+                .filter(|(_, a)| a.played.source == EvalSource::Exact)
+                .collect();
+            let lost: i32 = exact.iter().map(|(_, a)| a.loss()).sum();
+            let mistakes = exact.iter().filter(|(_, a)| a.loss() > 0).count();
+            let guesses = mine
+                .iter()
+                .filter(|(_, a)| a.played.source != EvalSource::Exact && a.loss() > 0)
+                .count();
+            ui.label(format!(
+                "{}: lost {lost} discs in {mistakes} proven mistakes; {guesses} doubtful moves by the heuristic",
+                side.name()
+            ));
+        }
+        let worst = analysed
+            .iter()
+            .filter(|(_, a)| a.loss() > 0)
+            .max_by_key(|(_, a)| a.loss());
+        if let Some((i, a)) = worst {
+            ui.label(format!(
+                "Worst: ply {} {}, {} ({}) against {} {} ({})",
+                i + 1,
+                a.key.1,
+                a.played.label(),
+                a.played.source,
+                a.best_move,
+                a.best.label(),
+                a.best.source
+            ));
+        }
+    }
+
+    fn move_list(&mut self, ui: &mut egui::Ui) {
+        let mut number = 0;
+        let moves = self.game.moves().to_vec();
+        let evals = self.game.evals().to_vec();
+        ui.horizontal_wrapped(|ui| {
+            if ui.selectable_label(self.game.ply() == 0, "start").clicked() {
+                self.commands.push(Command::GoTo(0));
+            }
+            for (i, mv) in moves.iter().enumerate() {
+                let text = match mv {
+                    Move::Play(sq) => {
+                        number += 1;
+                        format!("{number}. {sq}")
+                    }
+                    Move::Pass => "pass".to_string(),
+                };
+                let text = match evals[i] {
+                    Some(e) => format!("{text} ({})", e.label()),
+                    None => text,
+                };
+                let text = match self.analysis_of(i) {
+                    // A proven loss reads "?-4 g8"; a heuristic doubt "?~-4 g8".
+                    Some(a) if a.loss() > 0 && a.played.source == EvalSource::Exact => {
+                        format!("{text} ?{} {}", -a.loss(), a.best_move)
+                    }
+                    Some(a) if a.loss() > 0 => format!("{text} ?~{} {}", -a.loss(), a.best_move),
+                    _ => text,
+                };
+                let color = if self.game.position_at(i).side_to_move() == Color::Black {
+                    "B"
+                } else {
+                    "W"
+                };
+                let r = ui
+                    .selectable_label(self.game.ply() == i + 1, text)
+                    .on_hover_text(format!("{color}: go to after this move"));
+                if r.clicked() {
+                    self.commands.push(Command::GoTo(i + 1));
+                }
+            }
+        });
+        if let Some(path) = &self.file {
+            ui.label(
+                egui::RichText::new(format!("File: {}", path.display()))
+                    .small()
+                    .weak(),
+            );
+        }
+    }
+
+    fn windows(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        if let Some((mut players, mut minutes)) = self.new_game {
+            let mut open = true;
+            let mut start = false;
+            egui::Window::new("New game")
+                .open(&mut open)
+                .collapsible(false)
+                .resizable(false)
+                .show(&ctx, |ui| {
+                    for (i, colour) in ["Black", "White"].iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.label(format!("{colour}:"));
+                            egui::ComboBox::from_id_salt(("new-game-player", i))
+                                .selected_text(players[i].name())
+                                .width(260.0)
+                                .show_ui(ui, |ui| {
+                                    for p in Player::ALL {
+                                        ui.selectable_value(&mut players[i], p, p.name());
+                                    }
+                                });
+                        });
+                    }
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Clock, minutes per side (0: none):");
+                        ui.add(egui::DragValue::new(&mut minutes).range(0..=180))
+                            .labelled_by(label.id);
+                    });
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "The heuristic player plays perfectly from {} empties on.",
+                            self.settings.solve_limit
+                        ))
+                        .small(),
+                    );
+                    start = ui.button("Start").clicked();
+                });
+            self.new_game = if open { Some((players, minutes)) } else { None };
+            if start {
+                self.commands.push(Command::NewGame {
+                    black: players[0],
+                    white: players[1],
+                    minutes,
+                });
+            }
+        }
+        if self.about {
+            egui::Window::new("About Okapi").open(&mut self.about).collapsible(false).show(&ctx, |ui| {
+                ui.label(format!("Okapi {} - an Othello analyser and opponent.", env!("CARGO_PKG_VERSION")));
+                ui.label("Click a marked square to play. The engine values every legal move on its square.");
+                ui.label("Ctrl+Z undo, Ctrl+Y redo, Ctrl+E solve exact, Ctrl+W solve WLD, Esc stop.");
+            });
+        }
+    }
+}
+
+/// Responsiveness: the time a frame takes to build, from a move to the first value on the
+/// board, and from Stop to the engine stopping.
+#[derive(Default)]
+pub struct Metrics {
+    frames: std::collections::VecDeque<Duration>,
+    awaiting_first_value: bool,
+    pub first_value: Option<Duration>,
+    stop_asked: Option<Instant>,
+    pub stop_latency: Option<Duration>,
+}
+
+impl Metrics {
+    fn record_frame(&mut self, t: Duration) {
+        if self.frames.len() == 600 {
+            self.frames.pop_front();
+        }
+        self.frames.push_back(t);
+    }
+
+    /// The 99th percentile of the last 600 frames' build time.
+    pub fn frame_p99(&self) -> Duration {
+        let mut v: Vec<Duration> = self.frames.iter().copied().collect();
+        v.sort();
+        v.get(v.len().saturating_sub(1) * 99 / 100)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn summary(&self) -> String {
+        let ms = |d: Option<Duration>| {
+            d.map_or("-".to_string(), |d| {
+                format!("{:.1} ms", d.as_secs_f64() * 1e3)
+            })
+        };
+        format!(
+            "UI frame p99 {} | first value {} | stop {}",
+            ms(Some(self.frame_p99())),
+            ms(self.first_value),
+            ms(self.stop_latency)
+        )
+    }
+}
+
+fn discs(n: u32) -> String {
+    if n == 1 {
+        "1 disc".into()
+    } else {
+        format!("{n} discs")
+    }
+}
+
+fn is_json(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+fn speed(nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        nodes as f64 / secs / 1e6
+    } else {
+        0.0
+    };
+    format!("{nodes} nodes, {secs:.2} s, {rate:.1} Mn/s")
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
 }

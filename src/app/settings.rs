@@ -1,0 +1,121 @@
+//! Settings kept between runs in the platform's config dir, as JSON.
+
+use crate::search::SolveMode;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub show_evals: bool,
+    pub eval_mode: SolveMode,
+    /// Moves are solved exactly (or WLD) from this many empties down.
+    pub solve_limit: u32,
+    /// The transposition table holds `1 << hash_bits` entries of 16 bytes.
+    pub hash_bits: u32,
+    /// Whose moves get values on the board.
+    pub evals_for: EvalsFor,
+    /// Plies the heuristic player searches (its level).
+    pub player_depth: u32,
+    pub animate: bool,
+    pub flipped: bool,
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            show_evals: true,
+            eval_mode: SolveMode::Exact,
+            solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
+            hash_bits: 20,
+            evals_for: EvalsFor::Both,
+            player_depth: crate::engine::DEFAULT_PLAYER_DEPTH,
+            animate: true,
+            flipped: false,
+            recent: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EvalsFor {
+    Both,
+    Black,
+    White,
+}
+
+impl EvalsFor {
+    pub fn includes(self, side: crate::board::Color) -> bool {
+        match self {
+            EvalsFor::Both => true,
+            EvalsFor::Black => side == crate::board::Color::Black,
+            EvalsFor::White => side == crate::board::Color::White,
+        }
+    }
+}
+
+pub const MAX_RECENT: usize = 8;
+
+impl Settings {
+    /// The settings file and the autosaved game, in the platform's directories.
+    pub fn paths() -> Option<(PathBuf, PathBuf)> {
+        let dirs = directories::ProjectDirs::from("", "", "Okapi")?;
+        Some((
+            dirs.config_dir().join("settings.json"),
+            dirs.data_dir().join("current-game.json"),
+        ))
+    }
+
+    /// Reads settings; a missing or unreadable file gives the defaults (settings are
+    /// never worth refusing to start over).
+    pub fn load(path: &Path) -> Settings {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let text = serde_json::to_string_pretty(self).expect("settings serialise");
+        crate::formats::game::write_atomic(path, text.as_bytes())
+    }
+
+    /// Puts `path` first in the recent files.
+    pub fn remember(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(MAX_RECENT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_defaults() {
+        let dir = std::env::temp_dir().join(format!("okapi-settings-{}", std::process::id()));
+        let path = dir.join("settings.json");
+        assert_eq!(Settings::load(&path), Settings::default());
+        let mut s = Settings {
+            solve_limit: 16,
+            eval_mode: SolveMode::Wld,
+            ..Settings::default()
+        };
+        for i in 0..10 {
+            s.remember(Path::new(&format!("/g{i}.json")));
+        }
+        s.remember(Path::new("/g5.json"));
+        assert_eq!(s.recent.len(), MAX_RECENT);
+        assert_eq!(s.recent[0], Path::new("/g5.json"));
+        s.save(&path).unwrap();
+        assert_eq!(Settings::load(&path), s);
+        std::fs::write(&path, "{ not json").unwrap();
+        assert_eq!(Settings::load(&path), Settings::default());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,574 @@
+//! The app driven as a person would, through egui_kittest and AccessKit labels: no display
+//! needed. `Harness::run` does not wait for the engine thread, so tests step the harness
+//! until the engine's events have arrived.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use okapi::app::{App, Command, ScriptedDialogs};
+use okapi::board::Position;
+use okapi::formats::game::{EvalSource, Game, Player};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn harness_with(dialogs: ScriptedDialogs) -> Harness<'static, App> {
+    let app = App::new(Box::new(dialogs), || {});
+    let mut h = Harness::builder()
+        .with_size(eframe::egui::vec2(1000.0, 720.0))
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    h.run_steps(2);
+    h
+}
+
+fn harness() -> Harness<'static, App> {
+    harness_with(ScriptedDialogs::default())
+}
+
+/// Steps the UI (as frames would) until `done` holds for the app.
+fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !done(h.state()) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(2);
+}
+
+fn has_label(h: &Harness<'static, App>, label: &str) -> bool {
+    h.query_by_label(label).is_some()
+}
+
+/// The text a label shows (AccessKit puts a label's text in its value).
+fn text_of(node: &egui_kittest::Node<'_>) -> String {
+    node.accesskit_node()
+        .label()
+        .or_else(|| node.value())
+        .expect("the node has a text")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("okapi-app-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn start_position_shows_every_square_by_name() {
+    let h = harness();
+    for col in 'a'..='h' {
+        for row in 1..=8 {
+            let name = format!("{col}{row}");
+            h.get_by_label(&name);
+        }
+    }
+    assert_eq!(h.get_by_label("d5").value().as_deref(), Some("black disc"));
+    assert_eq!(h.get_by_label("d4").value().as_deref(), Some("white disc"));
+    assert!(
+        h.get_by_label("d3")
+            .value()
+            .unwrap()
+            .starts_with("legal move")
+    );
+    assert_eq!(h.get_by_label("a1").value().as_deref(), Some("empty"));
+    assert!(has_label(&h, "Black: 2 discs"));
+    assert!(has_label(&h, "White: 2 discs"));
+    assert!(has_label(&h, "Move 1: Black to move"));
+}
+
+#[test]
+fn clicking_a_square_plays_the_move() {
+    let mut h = harness();
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 4 discs"));
+    assert!(has_label(&h, "White: 1 disc"));
+    assert!(has_label(&h, "Move 2: White to move"));
+    assert_eq!(h.get_by_label("e5").value().as_deref(), Some("black disc"));
+    // an illegal square does nothing
+    h.get_by_label("a1").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 1);
+    assert_eq!(h.get_by_label("a1").value().as_deref(), Some("empty"));
+    // the move list names the move
+    assert!(h.query_by_label_contains("1. f5").is_some());
+}
+
+#[test]
+fn undo_and_redo_buttons() {
+    let mut h = harness();
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    h.get_by_label("d6").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 3 discs"));
+    assert!(has_label(&h, "White: 3 discs"));
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 4 discs"));
+    assert!(has_label(&h, "Move 2: White to move"));
+    h.get_by_label("Redo").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "White: 3 discs"));
+    assert!(has_label(&h, "Move 3: Black to move"));
+    // keyboard shortcut for undo
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 1);
+}
+
+#[test]
+fn the_engine_replies_to_a_move() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Greedy,
+        minutes: 0,
+    });
+    h.run_steps(2);
+    assert!(has_label(&h, "White: Okapi (greedy)"));
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    assert!(has_label(&h, "Move 3: Black to move"));
+    let reply = h.state().game.moves()[1];
+    let mut p = Position::start();
+    p.play_move(okapi::board::Move::parse("f5").unwrap())
+        .unwrap();
+    let greedy_most = p
+        .legal_moves()
+        .iter()
+        .map(|s| p.board().flips(s.index()).count_ones())
+        .max()
+        .unwrap();
+    let okapi::board::Move::Play(sq) = reply else {
+        panic!("the engine passed")
+    };
+    assert_eq!(p.board().flips(sq.index()).count_ones(), greedy_most);
+}
+
+/// FFO #1: 14 empties, Black to move, g8 is best with +18.
+fn ffo1_json(dir: &std::path::Path) -> PathBuf {
+    let text = include_str!("data/ffo1-39.scr");
+    let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let game = Game::new(Position::parse(line).unwrap());
+    let path = dir.join("ffo1.json");
+    game.save(&path).unwrap();
+    path
+}
+
+#[test]
+fn exact_values_appear_on_the_squares() {
+    let dir = temp_dir("evals");
+    let path = ffo1_json(&dir);
+    let mut h = harness_with(ScriptedDialogs {
+        open: vec![path],
+        save: vec![],
+    });
+    h.state_mut().apply(Command::Open);
+    h.run_steps(1);
+    let legal = h.state().game.position().legal_moves().len() as usize;
+    step_until(&mut h, "exact values of every move", |app| {
+        app.move_evals.len() == legal
+            && app
+                .move_evals
+                .values()
+                .all(|e| e.source == EvalSource::Exact)
+    });
+    assert_eq!(
+        h.get_by_label("g8").value().as_deref(),
+        Some("legal move, +18 (exact)")
+    );
+    assert!(has_label(&h, "g8: +18 (exact)"));
+    // then the proven principal line, without asking
+    step_until(&mut h, "the principal line", |app| !app.engine_busy());
+    assert!(has_label(&h, "Solved (exact): Black wins by 18"));
+    assert!(h.query_by_label_contains("Line: g8").is_some());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn solve_shows_the_proven_line_and_it_can_be_played() {
+    let dir = temp_dir("solve");
+    let path = ffo1_json(&dir);
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.get_by_label("Solve exact").click();
+    h.run_steps(1);
+    step_until(&mut h, "the solve", |app| !app.engine_busy());
+    assert!(has_label(&h, "Solved (exact): Black wins by 18"));
+    let line = text_of(&h.get_by_label_contains("Line: g8"));
+    assert!(line.split_whitespace().count() > 10, "{line}");
+    h.get_by_label("Play best move").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.moves()[0].to_string(), "g8");
+    // the line is followed: the rest is still shown, from White's side
+    assert!(has_label(&h, "Solved (exact): Black wins by 18"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn stop_ends_a_long_solve() {
+    let text = include_str!("data/ffo40-59.scr");
+    let line = text.lines().find(|l| l.contains("ffo#57")).unwrap();
+    let dir = temp_dir("stop");
+    let path = dir.join("ffo57.json");
+    Game::new(Position::parse(line).unwrap())
+        .save(&path)
+        .unwrap();
+    let mut h = harness();
+    h.state_mut().settings.show_evals = false;
+    h.state_mut().apply(Command::OpenPath(path));
+    h.get_by_label("Solve exact").click();
+    h.run_steps(2);
+    assert!(h.state().engine_busy());
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    h.get_by_label("Stop").click();
+    step_until(&mut h, "the stop", |app| !app.engine_busy());
+    eprintln!(
+        "stop took effect after {:?} (frames included); the app measured {:?}",
+        asked.elapsed(),
+        h.state().metrics.stop_latency
+    );
+    assert!(h.state().metrics.stop_latency.is_some());
+    assert!(h.query_by_label_contains("Solved").is_none());
+    assert!(h.query_by_label_contains("stopped").is_some());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn save_and_reload_through_the_menu() {
+    let dir = temp_dir("save");
+    let path = dir.join("game.json");
+    let mut h = harness_with(ScriptedDialogs {
+        open: vec![path.clone()],
+        save: vec![path.clone()],
+    });
+    for sq in ["f5", "d6", "c3", "d3", "c4"] {
+        h.get_by_label(sq).click();
+        h.run_steps(2);
+    }
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Save as...").click();
+    h.run_steps(2);
+    assert!(path.exists(), "the game was saved");
+    assert_eq!(
+        h.state().settings.recent.first(),
+        Some(&path),
+        "a recent file"
+    );
+    let saved = Game::read(&path).unwrap();
+    assert_eq!(saved.transcript(), "f5d6c3d3c4");
+
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Human,
+        minutes: 0,
+    });
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 0);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open...").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.transcript(), "f5d6c3d3c4");
+    assert!(has_label(&h, "Move 6: White to move"));
+    assert!(h.query_by_label_contains("5. c4").is_some());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_bad_file_is_refused_with_a_message() {
+    let dir = temp_dir("bad");
+    let path = dir.join("bad.json");
+    std::fs::write(
+        &path,
+        r#"{"format":"okapi-game","version":1,"moves":["f5","a1"]}"#,
+    )
+    .unwrap();
+    let mut h = harness();
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(2);
+    let err = text_of(&h.get_by_label_contains("Error: Could not open"));
+    assert!(err.contains("move 2 (a1)"), "{err}");
+    // nothing lost: the game in progress is still there
+    assert_eq!(h.state().game.transcript(), "f5");
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Error:").is_none());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_engine_panic_is_shown_and_the_app_goes_on() {
+    let mut h = harness();
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    h.get_by_label("Test the engine's error report").click();
+    h.run_steps(1);
+    step_until(&mut h, "the error", |app| app.error.is_some());
+    let err = text_of(&h.get_by_label_contains("Error: the engine failed"));
+    assert!(err.contains("deliberate crash"), "{err}");
+    // the app and the engine still work
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Random,
+        minutes: 0,
+    });
+    h.get_by_label("d3").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply after the crash", |app| {
+        app.game.ply() == 2
+    });
+}
+
+#[test]
+fn forced_pass_is_played_and_announced() {
+    // Black (b1) has no move; White (a1) has c1.
+    let dir = temp_dir("pass");
+    let path = dir.join("pass.json");
+    Game::new(Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap())
+        .save(&path)
+        .unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(2);
+    assert!(has_label(&h, "Black has no legal move and passes."));
+    assert!(has_label(&h, "Move 1: White to move"));
+    h.get_by_label("c1").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Game over: White wins 64-0"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn paste_a_transcript_and_copy_it_back() {
+    let mut h = harness();
+    h.event(eframe::egui::Event::Paste("f5 d6 c3 d3".into()));
+    h.run_steps(2);
+    assert_eq!(h.state().game.transcript(), "f5d6c3d3");
+    assert!(h.query_by_label_contains("4. d3").is_some());
+    h.state_mut().apply(Command::CopyTranscript);
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .any(|c| matches!(c, eframe::egui::OutputCommand::CopyText(t) if t == "f5d6c3d3"));
+    assert!(copied, "{:?}", h.output().platform_output.commands);
+    // a board string pastes as a position
+    let board = format!("OX{} X", "-".repeat(62));
+    h.event(eframe::egui::Event::Paste(board));
+    h.run_steps(2);
+    assert!(has_label(&h, "Black has no legal move and passes."));
+    // and junk is refused with a message, the game kept
+    h.event(eframe::egui::Event::Paste("hello".into()));
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("neither a game nor a board")
+            .is_some()
+    );
+    assert_eq!(h.state().game.moves(), &[okapi::board::Move::Pass]);
+}
+
+#[test]
+fn set_up_a_position_and_play_from_it() {
+    let mut h = harness();
+    h.get_by_label("Game").click();
+    h.run_steps(2);
+    h.get_by_label("Set up a position...").click();
+    // the closing menu fades out over a few frames before the panel below takes clicks
+    h.run_steps(10);
+    assert!(has_label(&h, "Set up a position"));
+    h.get_by_label("Clear").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Black: 0 discs"));
+    // a1 white (two clicks), b1 black (one click): Black to move has no move, White c1
+    for sq in ["a1", "a1", "b1"] {
+        h.get_by_label(sq).click();
+        h.run_steps(2);
+    }
+    assert_eq!(h.get_by_label("a1").value().as_deref(), Some("white disc"));
+    assert_eq!(h.get_by_label("b1").value().as_deref(), Some("black disc"));
+    h.get_by_label("White").click();
+    h.run_steps(2);
+    h.get_by_label("Done").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().game.start().to_board_string(),
+        format!("OX{} O", "-".repeat(62))
+    );
+    assert!(has_label(&h, "Move 1: White to move"));
+    h.get_by_label("c1").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "Game over: White wins 64-0"));
+}
+
+#[test]
+fn game_analysis_finds_the_lost_discs() {
+    // FFO #1: Black plays b1 (-4) instead of g8 (+18), then White replies.
+    let text = include_str!("data/ffo1-39.scr");
+    let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let mut game = Game::new(Position::parse(line).unwrap());
+    game.play(okapi::board::Move::parse("b1").unwrap(), None)
+        .unwrap();
+    let reply = game.position().legal_moves().iter().next().unwrap();
+    game.play(okapi::board::Move::Play(reply), None).unwrap();
+    let dir = temp_dir("analysis");
+    let path = dir.join("mistake.json");
+    game.save(&path).unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(2);
+    // through the Engine menu (the side panel's button may sit below its fold)
+    h.get_by_role_and_label(eframe::egui::Role::Button, "Engine")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("Analyse the game").click();
+    h.run_steps(1);
+    assert!(h.state().engine_busy(), "the analysis started");
+    step_until(&mut h, "the game analysis", |app| !app.engine_busy());
+    assert!(h.query_by_label_contains("1. b1 (-4) ?-22 g8").is_some());
+    assert!(has_label(
+        &h,
+        "Black: lost 22 discs in 1 proven mistakes; 0 doubtful moves by the heuristic"
+    ));
+    assert!(
+        h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
+            .is_some()
+    );
+    // the values are kept in the game and saved with their source
+    assert_eq!(
+        h.state().game.evals()[0],
+        Some(okapi::formats::game::Eval {
+            value: -4,
+            source: EvalSource::Exact
+        })
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn values_for_one_side_and_hints() {
+    let mut h = harness();
+    h.get_by_label("White").click();
+    h.run_steps(2);
+    // Black to move: no values for Black
+    assert!(!h.state().engine_busy());
+    assert!(h.state().move_evals.is_empty());
+    assert!(h.get_by_label("d3").value().unwrap() == "legal move");
+    h.get_by_label("Hint").click();
+    h.run_steps(1);
+    step_until(&mut h, "the hint", |app| app.move_evals.len() == 4);
+    assert!(
+        h.get_by_label("d3")
+            .value()
+            .unwrap()
+            .contains("(heuristic d")
+    );
+    // White to move: values come by themselves
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "White's values", |app| app.move_evals.len() == 3);
+    assert_eq!(h.state().settings.evals_for, okapi::app::EvalsFor::White);
+}
+
+#[test]
+fn a_clock_runs_for_the_side_to_move() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Human,
+        minutes: 5,
+    });
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Clock:").is_some());
+    std::thread::sleep(Duration::from_millis(1100));
+    h.run_steps(1);
+    // Black's time runs, White's does not (no upper bound on how long a step takes)
+    assert!(has_label(&h, "White 5:00"));
+    assert!(!has_label(&h, "Black 5:00"));
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    let black_left = text_of(&h.get_by_label_contains("Black 4:"));
+    std::thread::sleep(Duration::from_millis(1100));
+    h.run_steps(1);
+    assert!(
+        has_label(&h, &black_left),
+        "Black's clock stopped at {black_left}"
+    );
+    assert!(!has_label(&h, "White 5:00"));
+}
+
+/// A file dropped on the window, as the windowing layer hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl eframe::egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn a_dropped_file_is_opened() {
+    let dir = temp_dir("drop");
+    let path = dir.join("dropped.ggf");
+    Game::from_transcript("f5d6c3")
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    let mut h = harness();
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(path.clone())));
+    h.run_steps(2);
+    assert_eq!(h.state().game.transcript(), "f5d6c3");
+    assert_eq!(h.state().file.as_ref(), Some(&path));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn flipping_the_view_turns_the_board() {
+    let mut h = harness();
+    let a1 = h.get_by_label("a1").rect();
+    let h8 = h.get_by_label("h8").rect();
+    assert!(a1.center().x < h8.center().x && a1.center().y < h8.center().y);
+    h.state_mut().apply(Command::FlipView);
+    h.run_steps(2);
+    let a1 = h.get_by_label("a1").rect();
+    let h8 = h.get_by_label("h8").rect();
+    assert!(a1.center().x > h8.center().x && a1.center().y > h8.center().y);
+}
+
+#[test]
+fn the_engine_can_be_asked_to_move_from_an_earlier_position() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Perfect,
+        minutes: 0,
+    });
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    // back to before the reply: the engine waits, since a reply is recorded
+    h.state_mut().apply(Command::GoTo(1));
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 1);
+    h.get_by_label("Let the engine move").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's move", |app| {
+        !app.engine_busy() && app.game.ply() == 2
+    });
+    assert!(has_label(&h, "Move 3: Black to move"));
+}
