@@ -274,3 +274,11 @@ impl crate::search::Evaluate for Evaluator {
         Evaluator::evaluate(self, board)
     }
 }
+
+/// The shipped evaluation, loaded once per process and shared by every search.
+pub fn shared() -> std::sync::Arc<Evaluator> {
+    static SHARED: std::sync::OnceLock<std::sync::Arc<Evaluator>> = std::sync::OnceLock::new();
+    SHARED
+        .get_or_init(|| std::sync::Arc::new(Evaluator::embedded()))
+        .clone()
+}

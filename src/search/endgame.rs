@@ -144,11 +144,12 @@ impl EndgameSolver {
             stop,
             stopped: false,
             poll_countdown: 0,
-            evaluator: None,
+            evaluator: Some(crate::eval::shared()),
         }
     }
 
-    /// Orders moves at high empties with this evaluation's shallow searches.
+    /// Orders moves at high empties with this evaluation's shallow searches (the shipped
+    /// evaluation by default; `None` falls back to mobility and corners).
     pub fn set_evaluator(&mut self, evaluator: Option<Arc<dyn Evaluate>>) {
         self.evaluator = evaluator;
     }
@@ -386,18 +387,12 @@ const SORT_SEARCH_WEIGHT: i32 = 256;
 /// Pattern evaluations (1/128 disc) are divided by this to come to [`quick_eval`]'s scale.
 const PATTERN_EVAL_DIVISOR: i32 = 32;
 
-/// Depth of the ordering search: 1 at 12-15 empties, one more every 4 empties.
-/// (Measured on FFO 40-45: deeper ordering searches pay for themselves in nodes.)
+/// Depth of the ordering search: the child's evaluation alone below 16 empties, then one
+/// ply more every 4 empties. (Measured on FFO 40-49 with the pattern evaluation: deeper
+/// or earlier ordering searches save nodes but cost more time in evaluations.)
 #[inline]
 fn sort_depth(n: u32) -> u32 {
-    let base = tune("BASE", 12) as u32;
-    let step = tune("STEP", 4) as u32;
-    if n < base { 0 } else { (n - base) / step + 1 }
-}
-fn tune(name: &str, default: i32) -> i32 {
-    static CACHE: std::sync::OnceLock<std::collections::HashMap<String, i32>> = std::sync::OnceLock::new();
-    let m = CACHE.get_or_init(|| std::env::vars().filter_map(|(k, v)| Some((k.strip_prefix("OKAPI_")?.to_string(), v.parse().ok()?))).collect());
-    *m.get(name).unwrap_or(&default)
+    if n < 16 { 0 } else { (n - 16) / 4 + 1 }
 }
 
 /// A cheap evaluation for ordering: mobility (corners double), corners held, and
@@ -434,7 +429,8 @@ impl EndgameSolver {
     /// there is an evaluation.
     fn estimate(&mut self, b: Board) -> Option<i32> {
         let e = self.evaluator.clone()?;
-        let depth = tune("GUESS", 6) as u32;
+        const GUESS_DEPTH: u32 = 6;
+        let depth = GUESS_DEPTH;
         let v = guess_search(&*e, b, depth.min(b.empty_count()), -INF * 128, INF * 128);
         Some((v as f64 / 128.0).round() as i32)
     }
@@ -443,7 +439,7 @@ impl EndgameSolver {
         self.nodes += 1;
         if depth == 0 {
             return match &self.evaluator {
-                Some(e) => e.evaluate(&b) / tune("DIV", PATTERN_EVAL_DIVISOR),
+                Some(e) => e.evaluate(&b) / PATTERN_EVAL_DIVISOR,
                 None => quick_eval(b),
             };
         }
@@ -629,7 +625,7 @@ impl EndgameSolver {
         fill_endgame(&mut moves, b, mv, hash_move, parity);
         let list = moves.as_mut_slice();
         let count = list.len();
-        if n >= tune("SE", SORT_SEARCH_EMPTIES as i32) as u32 {
+        if n >= SORT_SEARCH_EMPTIES {
             self.sort_by_shallow_search(b, list, n);
         }
         // Enhanced transposition cut-off: a child already known to refute.
