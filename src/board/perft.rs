@@ -31,6 +31,30 @@ pub fn perft(board: Board, depth: u32) -> u64 {
     total
 }
 
+/// Like [`perft`], but plays every move down to the leaves (flips computed at the last
+/// ply too): a measure of move making rather than of move counting.
+pub fn perft_full(board: Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.passed();
+        if passed.moves() == 0 {
+            return 1;
+        }
+        return perft_full(passed, depth - 1);
+    }
+    let mut total = 0;
+    let mut m = moves;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        total += perft_full(board.after(sq, board.flips(sq)), depth - 1);
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,6 +68,9 @@ mod tests {
     fn published_counts() {
         for (d, &n) in PUBLISHED.iter().enumerate().take(10) {
             assert_eq!(perft(Board::START, d as u32 + 1), n, "depth {}", d + 1);
+            if d < 8 {
+                assert_eq!(perft_full(Board::START, d as u32 + 1), n, "depth {}", d + 1);
+            }
         }
     }
 }

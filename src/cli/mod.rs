@@ -106,6 +106,10 @@ pub struct PerftArgs {
     /// Start from this position instead (64 squares a1..h8, then the side to move).
     #[arg(long, value_name = "BOARD")]
     pub position: Option<String>,
+    /// Play every move down to the leaves (flips computed at the last ply too) instead of
+    /// counting the last ply's moves: measures move making.
+    #[arg(long)]
+    pub full: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -179,7 +183,7 @@ pub fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            perft::run(&position, a.depth, a.divide);
+            perft::run(&position, a.depth, a.divide, a.full);
             ExitCode::SUCCESS
         }
         Command::Bench(a) => bench(a),

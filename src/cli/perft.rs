@@ -2,13 +2,14 @@
 //! generation. A pass counts as a ply and a finished game is a leaf.
 
 use super::units::{fmt_duration, per_second};
-use crate::board::perft::perft;
+use crate::board::perft::{perft, perft_full};
 use crate::board::{BitBoard, Board, Move, Position};
 use std::time::Instant;
 
 /// Prints the counts for depths 1..=`depth`, then, with `divide`, the count under each
 /// first move at `depth`.
-pub fn run(position: &Position, depth: u32, divide: bool) {
+pub fn run(position: &Position, depth: u32, divide: bool, full: bool) {
+    let count = if full { perft_full } else { perft };
     let board = position.board();
     println!(
         "{:>5} {:>15} {:>10} {:>16}",
@@ -17,7 +18,7 @@ pub fn run(position: &Position, depth: u32, divide: bool) {
     let mut total_time = std::time::Duration::ZERO;
     for d in 1..=depth {
         let start = Instant::now();
-        let n = perft(board, d);
+        let n = count(board, d);
         let t = start.elapsed();
         total_time += t;
         println!(
