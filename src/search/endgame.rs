@@ -259,14 +259,12 @@ impl EndgameSolver {
                 hi = v;
                 going_up = false;
             }
-            if lo >= hi || lo >= beta || hi <= alpha {
-                return if lo >= hi {
-                    lo
-                } else if lo >= beta {
-                    lo
-                } else {
-                    hi
-                };
+            // Converged, or proven outside the window (fail-soft bound).
+            if lo >= hi || lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
             }
             // scores are even: test odd values between the bounds
             test = if going_up { lo + 1 } else { hi - 1 };
@@ -362,7 +360,7 @@ impl EndgameSolver {
                 value,
             });
         }
-        list.sort_by(|a, b| b.value.cmp(&a.value));
+        list.sort_by_key(|c| std::cmp::Reverse(c.value));
         list
     }
 

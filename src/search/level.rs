@@ -233,7 +233,7 @@ pub fn softmax(values: &[MoveValue], temperature: f64) -> Vec<(Move, i32, f64)> 
         .zip(&weights)
         .map(|(v, w)| (v.mv, v.value, w / total))
         .collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1));
+    out.sort_by_key(|c| std::cmp::Reverse(c.1));
     out
 }
 

@@ -286,7 +286,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             if n - 1 <= limits.exact_empties.max(limits.wld_empties) {
                 break;
             }
-            list.sort_by(|a, b| b.2.cmp(&a.2));
+            list.sort_by_key(|item| std::cmp::Reverse(item.2));
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
                 let v = self.pvs(child, depth - 1, -INF, INF);
@@ -321,7 +321,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             if mode == super::SolveMode::Wld && children_empties <= limits.exact_empties {
                 continue; // exact comes at once
             }
-            list.sort_by(|a, b| b.2.cmp(&a.2));
+            list.sort_by_key(|item| std::cmp::Reverse(item.2));
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
                 let s = self.solver.solve(child, mode, true)?;
