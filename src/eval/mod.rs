@@ -47,8 +47,7 @@ pub struct Evaluator {
     phases: usize,
     phase_width: u32,
     weights_per_phase: usize,
-    /// `[phase][view][weight]`: view 0 reads indices with digit 1 = side to move's disc,
-    /// view 1 with digit 1 = the opponent's (what [`EvalState`] has half of the time).
+    /// `[phase][weight]`, indices read with digit 1 = the side to move's disc.
     weights: Vec<i16>,
     bias: Vec<i32>,
     /// Weight offset of each instance inside a view.
@@ -83,7 +82,7 @@ impl Evaluator {
     /// The weights shipped in `coeffs/` (compiled into the binary).
     pub fn embedded() -> Evaluator {
         Evaluator::from_weight_file(
-            &WeightFile::from_bytes(SHIPPED).expect("the shipped weight file is valid"),
+            WeightFile::from_bytes(SHIPPED).expect("the shipped weight file is valid"),
         )
     }
 
@@ -100,26 +99,15 @@ impl Evaluator {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightFileError> {
-        Ok(Evaluator::from_weight_file(&WeightFile::from_bytes(bytes)?))
+        Ok(Evaluator::from_weight_file(WeightFile::from_bytes(bytes)?))
     }
 
-    /// Builds the runtime tables (both colour views) from stored weights.
-    pub fn from_weight_file(file: &WeightFile) -> Evaluator {
+    /// Builds the evaluator from stored weights.
+    pub fn from_weight_file(file: WeightFile) -> Evaluator {
         let set = PatternSet::get();
         let n = set.weights_per_phase;
         let phases = file.phases as usize;
-        let mut weights = vec![0i16; phases * 2 * n];
-        for p in 0..phases {
-            let src = &file.weights[p * n..(p + 1) * n];
-            let (own, swapped) = weights[p * 2 * n..(p + 1) * 2 * n].split_at_mut(n);
-            own.copy_from_slice(src);
-            for pat in &set.patterns {
-                let o = pat.offset;
-                for i in 0..pat.size {
-                    swapped[o + i] = src[o + set.swap[i] as usize];
-                }
-            }
-        }
+        let weights = file.weights;
         let mut offsets = [0u32; NUM_INSTANCES];
         for (k, o) in offsets.iter_mut().enumerate() {
             *o = set.offset_of(k) as u32;
@@ -145,9 +133,9 @@ impl Evaluator {
     }
 
     #[inline]
-    fn sum(&self, empties: u32, view: usize, idx: &[u16; NUM_INSTANCES]) -> i32 {
+    fn sum(&self, empties: u32, idx: &[u16; NUM_INSTANCES]) -> i32 {
         let phase = self.phase(empties);
-        let base = (phase * 2 + view) * self.weights_per_phase;
+        let base = phase * self.weights_per_phase;
         let w = &self.weights[base..base + self.weights_per_phase];
         let mut sum = self.bias[phase];
         for k in 0..NUM_INSTANCES {
@@ -161,13 +149,13 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
         let idx = PatternSet::get().indices(board.player, board.opponent);
-        self.sum(board.empty_count(), 0, &idx)
+        self.sum(board.empty_count(), &idx)
     }
 
     /// The same value from incrementally kept indices.
     #[inline]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
-        self.sum(state.empties, state.view as usize, &state.indices)
+        self.sum(state.empties, &state.indices[0])
     }
 
     /// The evaluation in discs (for display).
@@ -184,22 +172,23 @@ impl Default for Evaluator {
 
 /// Pattern indices kept up to date move by move.
 ///
-/// Indices are in the colours of the side that was to move when the state was created
-/// (`first`): digit 1 = `first`'s disc. `view` says whether the side to move now is the
-/// other one, in which case the evaluator reads its swapped weight table.
+/// Two index sets are kept: `indices[0]` from the side to move's view (digit 1 = its
+/// disc), `indices[1]` from the opponent's. A move updates both and swaps them, so the
+/// evaluator always reads `indices[0]` with a single weight table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalState {
-    pub indices: [u16; NUM_INSTANCES],
-    /// 0 when `first` is to move, 1 otherwise.
-    pub view: u8,
+    pub indices: [[u16; NUM_INSTANCES]; 2],
     pub empties: u32,
 }
 
 impl EvalState {
     pub fn new(board: &Board) -> EvalState {
+        let set = PatternSet::get();
         EvalState {
-            indices: PatternSet::get().indices(board.player, board.opponent),
-            view: 0,
+            indices: [
+                set.indices(board.player, board.opponent),
+                set.indices(board.opponent, board.player),
+            ],
             empties: board.empty_count(),
         }
     }
@@ -208,23 +197,26 @@ impl EvalState {
     #[inline]
     pub fn make_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
-        // Digit of the mover's discs: 1 if the mover is `first`, else 2; flipping one
-        // opponent disc changes its digit by -1 (2 -> 1) or +1 (1 -> 2).
-        let (place, flip): (u16, i16) = if self.view == 0 { (1, -1) } else { (2, 1) };
+        let [own, other] = &mut self.indices;
+        // The mover's new disc is digit 1 in its own view, 2 in the other; a flipped disc
+        // goes from 2 to 1 in the mover's view and from 1 to 2 in the other.
         let e = &set.by_square[sq as usize];
         for j in 0..e.count as usize {
-            self.indices[e.instance[j] as usize] += place * e.pow[j];
+            let k = e.instance[j] as usize;
+            own[k] += e.pow[j];
+            other[k] += 2 * e.pow[j];
         }
         let mut f = flipped;
         while f != 0 {
             let e = &set.by_square[f.trailing_zeros() as usize];
             for j in 0..e.count as usize {
-                let i = &mut self.indices[e.instance[j] as usize];
-                *i = i.wrapping_add_signed(flip * e.pow[j] as i16);
+                let k = e.instance[j] as usize;
+                own[k] -= e.pow[j];
+                other[k] += e.pow[j];
             }
             f &= f - 1;
         }
-        self.view ^= 1;
+        self.indices.swap(0, 1);
         self.empties -= 1;
     }
 
@@ -232,19 +224,22 @@ impl EvalState {
     #[inline]
     pub fn undo_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
-        self.view ^= 1;
+        self.indices.swap(0, 1);
         self.empties += 1;
-        let (place, flip): (u16, i16) = if self.view == 0 { (1, -1) } else { (2, 1) };
+        let [own, other] = &mut self.indices;
         let e = &set.by_square[sq as usize];
         for j in 0..e.count as usize {
-            self.indices[e.instance[j] as usize] -= place * e.pow[j];
+            let k = e.instance[j] as usize;
+            own[k] -= e.pow[j];
+            other[k] -= 2 * e.pow[j];
         }
         let mut f = flipped;
         while f != 0 {
             let e = &set.by_square[f.trailing_zeros() as usize];
             for j in 0..e.count as usize {
-                let i = &mut self.indices[e.instance[j] as usize];
-                *i = i.wrapping_add_signed(-(flip * e.pow[j] as i16));
+                let k = e.instance[j] as usize;
+                own[k] += e.pow[j];
+                other[k] -= e.pow[j];
             }
             f &= f - 1;
         }
@@ -253,18 +248,13 @@ impl EvalState {
     /// The side to move passes (undo by passing again).
     #[inline]
     pub fn pass(&mut self) {
-        self.view ^= 1;
+        self.indices.swap(0, 1);
     }
 
-    /// The indices from the current side to move's view (for checks: they equal
+    /// The indices from the current side to move's view (they equal
     /// `PatternSet::indices` of the current board).
     pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
-        if self.view == 0 {
-            self.indices
-        } else {
-            let swap = &PatternSet::get().swap;
-            self.indices.map(|i| swap[i as usize])
-        }
+        self.indices[0]
     }
 }
 

@@ -17,13 +17,18 @@ use crate::board::symmetry::Symmetry;
 use std::sync::OnceLock;
 
 /// Identifies the pattern set in weight files.
-pub const PATTERN_SET_ID: u16 = 1;
+pub const PATTERN_SET_ID: u16 = 3;
 
 /// The prototypes, as square names. Chosen after Logistello and Edax: the edge with both
-/// X-squares, the 3x3 and 2x5 corner blocks, rows/columns 2–4 and the diagonals of
-/// length 4 to 8.
-const PROTOTYPES: [(&str, &str); 11] = [
+/// X-squares and the plain edge (its 3^8 configurations are all well populated, so it
+/// carries the value of corners and edges where a 10-square configuration is rare),
+/// the 3x3 and 2x5 corner blocks, rows/columns 2–4 and the diagonals of
+/// length 4 to 8; and the four corners and the four X-squares as one small pattern each
+/// (81 configurations, one instance): they generalise where the large patterns meet a
+/// configuration absent from the training games (whose weight is then 0).
+const PROTOTYPES: [(&str, &str); 14] = [
     ("edge+2x", "a1 b1 c1 d1 e1 f1 g1 h1 b2 g2"),
+    ("edge", "a1 b1 c1 d1 e1 f1 g1 h1"),
     ("corner3x3", "a1 b1 c1 a2 b2 c2 a3 b3 c3"),
     ("corner2x5", "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2"),
     ("row2", "a2 b2 c2 d2 e2 f2 g2 h2"),
@@ -34,11 +39,13 @@ const PROTOTYPES: [(&str, &str); 11] = [
     ("diag6", "c1 d2 e3 f4 g5 h6"),
     ("diag5", "d1 e2 f3 g4 h5"),
     ("diag4", "e1 f2 g3 h4"),
+    ("corners", "a1 h1 a8 h8"),
+    ("x-squares", "b2 g2 b7 g7"),
 ];
 
 pub const MAX_PATTERN_LEN: usize = 10;
 /// Number of pattern instances on the board.
-pub const NUM_INSTANCES: usize = 46;
+pub const NUM_INSTANCES: usize = 52;
 /// Most instances a single square belongs to.
 pub const MAX_PER_SQUARE: usize = 10;
 
@@ -251,8 +258,8 @@ mod tests {
         let counts: Vec<usize> = (0..set.patterns.len())
             .map(|p| set.instances.iter().filter(|i| i.pattern == p).count())
             .collect();
-        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(set.weights_per_phase, 167_265);
+        assert_eq!(counts, vec![4, 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 1, 1]);
+        assert_eq!(set.weights_per_phase, 173_988);
         // The edge reads the same backwards: its canonical map folds mirror indices.
         let edge = &set.patterns[0];
         let one_at_a1 = POW3[9];
@@ -262,7 +269,7 @@ mod tests {
             edge.canonical[one_at_h1 as usize]
         );
         // The 2x5 block has no self-symmetry.
-        let c25 = &set.patterns[2];
+        let c25 = &set.patterns[3];
         assert!(
             c25.canonical
                 .iter()

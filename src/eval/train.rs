@@ -59,16 +59,16 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 2)]
     pub window: u32,
     /// Passes over the data per phase.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 60)]
     pub epochs: usize,
     /// Step size (fraction of the mean residual a weight moves by per pass).
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = 0.03)]
     pub step: f32,
     /// Momentum of the updates.
-    #[arg(long, default_value_t = 0.8)]
+    #[arg(long, default_value_t = 0.9)]
     pub momentum: f32,
     /// L2 regularisation, in pseudo-observations of value 0 per weight.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 10.0)]
     pub l2: f32,
     /// Held-out positions to solve exactly with Okapi's endgame solver.
     #[arg(long, default_value_t = 300)]
@@ -79,6 +79,14 @@ pub struct TrainArgs {
     /// Read at most this many games per file (quick runs).
     #[arg(long)]
     pub max_games: Option<usize>,
+    /// Negamax labels: positions reached by at least this many games keep the mean of
+    /// their results (the maximum over many noisy continuations is biased upwards).
+    #[arg(long, default_value_t = 8)]
+    pub negamax_max_games: u32,
+    /// Phases with fewer training positions than this widen their window until they
+    /// have them (sharing data with their neighbours).
+    #[arg(long, default_value_t = 200_000)]
+    pub min_positions: usize,
 }
 
 /// A labelled position for training or measurement.
@@ -282,8 +290,10 @@ impl GameTree {
     }
 
     /// Negamax over the game tree: children are always processed before parents
-    /// because every move fills a square.
-    fn negamax_labels(&self) -> Vec<f32> {
+    /// because every move fills a square. Positions reached by `max_games` games or more
+    /// keep their mean result: the maximum over many noisy continuations would be
+    /// biased towards the side to move (the start position would be worth +7).
+    fn negamax_labels(&self, max_games: u32) -> Vec<f32> {
         let n = self.boards.len();
         let mut order: Vec<u32> = (0..n as u32).collect();
         order.sort_by_key(|&i| self.boards[i as usize].empty_count());
@@ -296,6 +306,8 @@ impl GameTree {
             let i = i as usize;
             value[i] = if self.exact[i] != i8::MIN {
                 self.exact[i] as f32
+            } else if self.count[i] >= max_games {
+                self.sum[i] as f32 / self.count[i] as f32
             } else if first_edge[i] != u32::MAX {
                 let mut best = f32::NEG_INFINITY;
                 let mut k = first_edge[i] as usize;
@@ -320,7 +332,7 @@ fn fit_phase(
     samples: &[&Sample],
     args: &TrainArgs,
     log: &mut String,
-    phase: usize,
+    phase: &str,
 ) -> (f32, Vec<f32>) {
     let set = PatternSet::get();
     let n_w = set.weights_per_phase;
@@ -445,7 +457,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let tree = GameTree::build(&corpus.train);
     let labels = match args.labels {
         Labels::Final => tree.mean_labels(),
-        Labels::Negamax => tree.negamax_labels(),
+        Labels::Negamax => tree.negamax_labels(args.negamax_max_games),
     };
     let exact_nodes = tree.exact.iter().filter(|&&e| e != i8::MIN).count();
     let _ = writeln!(
@@ -503,8 +515,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
         bias: vec![0; phases],
         weights: vec![0; phases * n_w],
     };
-    let mut fit_log =
-        String::from("| phase | training positions | training RMSE (discs) |\n|---|---|---|\n");
+    let mut fit_log = String::from(
+        "| phase | trained on empties | training positions | training RMSE (discs) |\n|---|---|---|---|\n",
+    );
     let fit_start = Instant::now();
     let window_of = |p: usize| {
         let lo = (p as u32 * args.phase_width).saturating_sub(args.window);
@@ -516,9 +529,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
         (lo as usize, hi as usize)
     };
     for p in 0..phases {
-        let (lo, hi) = window_of(p);
+        let (mut lo, mut hi) = window_of(p);
+        let count = |lo: usize, hi: usize| by_empties[lo..=hi].iter().map(Vec::len).sum::<usize>();
+        while count(lo, hi) < args.min_positions && (lo > 0 || hi < 60) {
+            lo = lo.saturating_sub(1);
+            hi = (hi + 1).min(60);
+        }
         let samples: Vec<&Sample> = by_empties[lo..=hi].iter().flatten().collect();
-        let (bias, w) = fit_phase(&samples, &args, &mut fit_log, p);
+        let (bias, w) = fit_phase(&samples, &args, &mut fit_log, &format!("{p} | {lo}-{hi}"));
         file.bias[p] = quantise(bias);
         for (dst, &x) in file.weights[p * n_w..(p + 1) * n_w].iter_mut().zip(&w) {
             *dst = quantise(x);
@@ -709,6 +727,11 @@ fn describe(args: &TrainArgs) -> String {
         args.solve_empties
     )
     .to_lowercase();
+    let _ = write!(
+        s,
+        " --negamax-max-games {} --min-positions {}",
+        args.negamax_max_games, args.min_positions
+    );
     if let Some(n) = args.max_games {
         let _ = write!(s, " --max-games {n}");
     }

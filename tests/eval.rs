@@ -1,0 +1,212 @@
+//! The shipped evaluation: its file, its symmetry, its sense, and incremental indices.
+
+use okapi::board::Board;
+use okapi::board::symmetry::{Symmetry, transform};
+use okapi::eval::patterns::PatternSet;
+use okapi::eval::weights::{WeightFile, WeightFileError};
+use okapi::eval::{EvalState, Evaluator, SCALE, SHIPPED_FILE};
+use std::path::PathBuf;
+
+fn shipped_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("coeffs")
+        .join(SHIPPED_FILE)
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick(&mut self, mut set: u64) -> u32 {
+        let n = set.count_ones() as u64;
+        for _ in 0..self.next() % n {
+            set &= set - 1;
+        }
+        set.trailing_zeros()
+    }
+}
+
+/// A random game's position after up to `plies` plies (fewer if the game ends).
+fn random_position(rng: &mut Rng, plies: usize) -> Board {
+    let mut b = Board::START;
+    for _ in 0..plies {
+        if b.is_game_over() {
+            break;
+        }
+        if b.moves() == 0 {
+            b = b.passed();
+        }
+        let sq = rng.pick(b.moves());
+        b = b.play(sq).unwrap();
+    }
+    b
+}
+
+#[test]
+fn shipped_file_loads_with_a_valid_checksum_and_is_trained() {
+    let bytes = std::fs::read(shipped_path()).expect("coeffs/ holds the shipped weights");
+    let file = WeightFile::from_bytes(&bytes).expect("valid weight file");
+    assert_eq!(
+        file.weights_per_phase as usize,
+        PatternSet::get().weights_per_phase
+    );
+    assert!(file.phases >= 10, "one weight set per phase");
+    // Trained, not a placeholder: most phases have many non-zero weights.
+    let n = file.weights_per_phase as usize;
+    let trained = (0..file.phases as usize)
+        .filter(|p| {
+            file.weights[p * n..(p + 1) * n]
+                .iter()
+                .filter(|&&w| w != 0)
+                .count()
+                > 10_000
+        })
+        .count();
+    assert!(
+        trained * 4 >= file.phases as usize * 3,
+        "only {trained} phases have many non-zero weights"
+    );
+    // Any flipped bit in the payload or checksum is caught.
+    for pos in [30, bytes.len() / 2, bytes.len() - 3] {
+        let mut bad = bytes.clone();
+        bad[pos] ^= 0x10;
+        assert!(
+            WeightFile::from_bytes(&bad).is_err(),
+            "corruption at byte {pos} not detected"
+        );
+    }
+    let mut bad = bytes.clone();
+    bad[10] = 99;
+    assert!(matches!(
+        WeightFile::from_bytes(&bad),
+        Err(WeightFileError::PatternSet { .. })
+    ));
+    // The file on disk and the embedded copy are the same weights.
+    let loaded = Evaluator::load(&shipped_path()).unwrap();
+    let embedded = Evaluator::embedded();
+    let mut rng = Rng(99);
+    for _ in 0..200 {
+        let plies = (rng.next() % 60) as usize;
+        let b = random_position(&mut rng, plies);
+        assert_eq!(loaded.evaluate(&b), embedded.evaluate(&b));
+    }
+    assert!(Evaluator::load(std::path::Path::new("no/such/file.bin")).is_err());
+}
+
+#[test]
+fn evaluation_is_symmetric() {
+    let eval = Evaluator::embedded();
+    let mut rng = Rng(0x5eed);
+    for _ in 0..500 {
+        let plies = (rng.next() % 61) as usize;
+        let b = random_position(&mut rng, plies);
+        let v = eval.evaluate(&b);
+        for s in Symmetry::ALL {
+            let t = Board::new(transform(b.player, s), transform(b.opponent, s));
+            assert_eq!(eval.evaluate(&t), v, "symmetry {s:?} of {b:?}");
+        }
+    }
+}
+
+#[test]
+fn evaluation_is_sensible() {
+    let eval = Evaluator::embedded();
+    // The start position is about even.
+    assert!(
+        eval.evaluate(&Board::START).abs() < 4 * SCALE,
+        "start: {}",
+        eval.evaluate(&Board::START)
+    );
+    // Owning all four corners in the middle game is a big advantage, and giving them to
+    // the opponent a big disadvantage: checked on the middle-game positions (20-40
+    // empties; at least 90%: putting all four corners on a real position makes rare
+    // pattern configurations, where the small corner pattern must carry the value) of
+    // real games (the WTHOR extract in tests/data).
+    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor-2018-sample.wtb");
+    let (_, games) = okapi::formats::records::wthor::read_file(&path).unwrap();
+    let (mut own, mut theirs, mut n, mut better) = (0i64, 0i64, 0i64, 0i64);
+    for g in &games.games {
+        for p in g.positions() {
+            let b = p.board;
+            if !(20..=40).contains(&b.empty_count()) {
+                continue;
+            }
+            let with = Board::new(b.player | CORNERS, b.opponent & !CORNERS);
+            let without = Board::new(b.player & !CORNERS, b.opponent | CORNERS);
+            let (a, z) = (eval.evaluate(&with), eval.evaluate(&without));
+            better += i64::from(a > z);
+            own += a as i64;
+            theirs += z as i64;
+            n += 1;
+        }
+    }
+    assert!(n > 500);
+    assert!(
+        better * 100 >= n * 90,
+        "corners better in only {better} of {n} positions"
+    );
+    let (with, without) = (own / n / SCALE as i64, theirs / n / SCALE as i64);
+    assert!(
+        with >= 4 && without <= -4 && with - without >= 10,
+        "mean with four corners {with}, without {without}"
+    );
+    let mut rng = Rng(7);
+    // A finished game is evaluated close to its real score.
+    let mut errors = 0i64;
+    for _ in 0..100 {
+        let b = random_position(&mut rng, 80);
+        if b.is_game_over() && b.empty_count() == 0 {
+            errors += (eval.evaluate(&b) / SCALE - b.final_score()).abs() as i64;
+        }
+    }
+    assert!(
+        errors / 100 < 6,
+        "mean error on full boards {}",
+        errors / 100
+    );
+}
+
+#[test]
+fn incremental_indices_match_from_scratch_after_random_games() {
+    let eval = Evaluator::embedded();
+    let set = PatternSet::get();
+    let mut rng = Rng(0xdead_beef);
+    for _ in 0..300 {
+        let mut b = Board::START;
+        let mut st = EvalState::new(&b);
+        let mut history = vec![(b, st)];
+        while !b.is_game_over() {
+            if b.moves() == 0 {
+                b = b.passed();
+                st.pass();
+            } else {
+                let sq = rng.pick(b.moves());
+                let f = b.flips(sq);
+                // Make, undo, remake: undo must restore the state exactly.
+                let before = st;
+                st.make_move(sq, f);
+                st.undo_move(sq, f);
+                assert_eq!(st, before);
+                st.make_move(sq, f);
+                b = b.after(sq, f);
+            }
+            assert_eq!(st.mover_indices(), set.indices(b.player, b.opponent));
+            assert_eq!(
+                st.mover_indices(),
+                set.indices_reference(b.player, b.opponent)
+            );
+            assert_eq!(st.empties, b.empty_count());
+            assert_eq!(eval.evaluate_state(&st), eval.evaluate(&b));
+            history.push((b, st));
+        }
+        for (b, s) in history {
+            assert_eq!(EvalState::new(&b).mover_indices(), s.mover_indices());
+        }
+    }
+}
