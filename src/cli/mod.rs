@@ -7,6 +7,9 @@
 
 pub mod bench;
 pub mod compat;
+pub mod console;
+pub mod matches;
+pub mod nboard;
 pub mod perft;
 pub mod script_run;
 pub mod units;
@@ -61,6 +64,13 @@ pub enum Command {
         /// A file to open.
         file: Option<PathBuf>,
     },
+    /// Speak the NBoard protocol (version 2) on standard input and output, as an engine.
+    Nboard(nboard::NboardArgs),
+    /// Play two engines against each other from balanced openings, both colours each.
+    Match(matches::MatchArgs),
+    /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
+    #[command(alias = "play")]
+    Console(console::ConsoleArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -149,6 +159,9 @@ pub fn main() -> ExitCode {
         }
         Command::Bench(a) => bench(a),
         Command::App { file } => run_app(file),
+        Command::Nboard(a) => nboard::main(a),
+        Command::Match(a) => matches::main(a),
+        Command::Console(a) => console::main(a),
     }
 }
 
