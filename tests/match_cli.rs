@@ -95,9 +95,7 @@ fn openings_from_a_file_and_bad_arguments() {
     std::fs::write(&file, "# two openings\nf5d6c3d3c4\nF5-F6-E6-F4\n").unwrap();
     let (ok, out, err) = okapi(&[
         "match",
-        "--a",
         "1",
-        "--b",
         "1",
         "--games",
         "4",

@@ -31,6 +31,12 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
+    /// Engine A's level, as --a gives it (`okapi match 8 6`).
+    #[arg(value_name = "A", conflicts_with_all = ["a", "a_cmd"])]
+    pub a_level: Option<String>,
+    /// Engine B's level, as --b gives it.
+    #[arg(value_name = "B", conflicts_with_all = ["b", "b_cmd"])]
+    pub b_level: Option<String>,
     /// Engine A as an Okapi level: random, greedy, a depth (8), depth and temperature
     /// (8t1.5), or a time per move (2s).
     #[arg(long, value_name = "LEVEL", conflicts_with = "a_cmd")]
@@ -425,7 +431,7 @@ fn elo_text(x: f64) -> String {
             "-inf".into()
         }
     } else {
-        format!("{x:+.0}")
+        format!("{:+.0}", x.round() + 0.0)
     }
 }
 
@@ -544,8 +550,15 @@ pub fn main(a: MatchArgs) -> ExitCode {
 /// Plays the match and prints it; returns A's tally.
 pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
     super::nboard::use_weights(a.weights.as_deref())?;
-    let mut pa = make_player(&a.a, &a.a_cmd, a, a.seed.wrapping_mul(3))?;
-    let mut pb = make_player(&a.b, &a.b_cmd, a, a.seed.wrapping_mul(3).wrapping_add(1))?;
+    let level_a = a.a.clone().or_else(|| a.a_level.clone());
+    let level_b = a.b.clone().or_else(|| a.b_level.clone());
+    let mut pa = make_player(&level_a, &a.a_cmd, a, a.seed.wrapping_mul(3))?;
+    let mut pb = make_player(
+        &level_b,
+        &a.b_cmd,
+        a,
+        a.seed.wrapping_mul(3).wrapping_add(1),
+    )?;
     let pairs = a.games.div_ceil(2) as usize;
     let openings = match &a.openings {
         Some(path) => read_openings(path)?,
