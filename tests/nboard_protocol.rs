@@ -150,17 +150,29 @@ fn analyze_reports_every_position() {
     assert_eq!(numbers, (0..=8).rev().collect::<Vec<_>>(), "{out}");
 }
 
+/// Kills the engine if the test fails half-way (it would search for hours).
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn ping_stops_a_long_search_at_once() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .args(["nboard", "--hash-bits", "16"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_okapi"))
+            .args(["nboard", "--hash-bits", "16"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdin = child.0.stdin.take().unwrap();
+    let stdout = child.0.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         for l in BufReader::new(stdout).lines() {
@@ -197,5 +209,5 @@ fn ping_stops_a_long_search_at_once() {
     assert!(!seen.iter().any(|l| l.starts_with("===")), "{seen:?}");
     writeln!(stdin, "quit").unwrap();
     drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(child.0.wait().unwrap().success());
 }
