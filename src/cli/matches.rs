@@ -4,7 +4,7 @@
 //!
 //! An engine is an Okapi level (`--a 8`, `--b greedy`, `--a 12t1.5`, `--b 2s`: anything
 //! `Level::parse` reads) or any program speaking the NBoard protocol (`--a-cmd "edax
-//! -n 1 --mode nboard"`, or `okapi nboard` itself), driven with `set game`, `ping`, `go`.
+//! -nboard"`, or `okapi nboard` itself), driven with `set game`, `ping`, `go`.
 //!
 //! Openings: by default distinct positions after a number of random plies (8), kept when
 //! a depth-6 search finds them balanced (within 2 discs), drawn from a fixed seed so that
