@@ -3,11 +3,15 @@
 //! - `okapi` with no arguments opens the desktop app;
 //! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]` is scrZebra's
 //!   endgame script solver, flag for flag ([`compat`], parsed by hand: single-dash words);
-//! - subcommands with long options (clap): `solve`, `perft`, `bench`, `app`.
+//! - subcommands with long options (clap): `solve`, `perft`, `bench`, `train`, `nboard`,
+//!   `match`, `console`, `app`.
 
 pub mod bench;
 pub mod compat;
+pub mod console;
+pub mod matches;
 pub mod midbench;
+pub mod nboard;
 pub mod perft;
 pub mod script_run;
 pub mod units;
@@ -64,6 +68,13 @@ pub enum Command {
         /// A file to open.
         file: Option<PathBuf>,
     },
+    /// Speak the NBoard protocol (version 2) on standard input and output, as an engine.
+    Nboard(nboard::NboardArgs),
+    /// Play two engines against each other from balanced openings, both colours each.
+    Match(matches::MatchArgs),
+    /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
+    #[command(alias = "play")]
+    Console(console::ConsoleArgs),
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -190,6 +201,9 @@ pub fn main() -> ExitCode {
         Command::Train(TrainCommand::Eval(a)) => report(crate::eval::train::run(a)),
         Command::Train(TrainCommand::Probcut(a)) => report(crate::search::probcut::run(&a)),
         Command::App { file } => run_app(file),
+        Command::Nboard(a) => nboard::main(a),
+        Command::Match(a) => matches::main(a),
+        Command::Console(a) => console::main(a),
     }
 }
 

@@ -1,0 +1,79 @@
+//! `okapi console` end to end: a short session on piped input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn console(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .arg("console")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_undo_hint_show_lines() {
+    let out = console(
+        &["--level", "2"],
+        "f5\nundo\nmoves\nx9\nf5\nhint\nshow lines 2\nlevel 3t1\ngo\nnew\nquit\n",
+    );
+    assert!(out.contains("White plays"), "{out}");
+    assert!(out.contains("legal moves: d3 c4 f5 e6"), "{out}");
+    assert!(out.contains("unknown command 'x9'"), "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    assert!(out.contains("(temperature 2 discs)"), "{out}");
+    // After f5 and White's answer, Black has several moves; chances add up to about 100.
+    let total: f64 = out
+        .lines()
+        .skip_while(|l| !l.contains("temperature 2"))
+        .skip(1)
+        .take_while(|l| l.contains('%'))
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .unwrap()
+                .trim_end_matches('%')
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum();
+    assert!((total - 100.0).abs() < 0.5, "{total} in {out}");
+    assert!(out.contains("level 3t1"), "{out}");
+    assert!(out.contains("Black plays"), "{out}");
+}
+
+#[test]
+fn solve_near_the_end() {
+    // Computer plays both sides at depth 1 to 50 discs... then solve.
+    let out = console(
+        &["--level", "1", "--computer", "none"],
+        "computer both\nsolve\nquit\n",
+    );
+    assert!(out.contains("game over"), "{out}");
+    let mut p = okapi::board::Position::start();
+    while p.empty_count() > 14 {
+        match p.legal_moves().iter().next() {
+            Some(sq) => {
+                p.play(sq).unwrap();
+            }
+            None => p.force_pass(),
+        }
+    }
+    let out = console(
+        &["--level", "1", "--computer", "none"],
+        &format!("setboard {}\nsolve\nquit\n", p.to_board_string()),
+    );
+    assert!(out.contains("(exact,"), "{out}");
+}

@@ -1,0 +1,213 @@
+//! `okapi nboard` end to end: the binary with piped standard input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]\
+TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
+B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+/// Runs `okapi nboard` on `input` (closed afterwards) and returns stdout and stderr.
+fn session(input: &str) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .args(["nboard", "--hash-bits", "14"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("okapi runs");
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn go_answers_a_legal_move_and_move_is_accepted() {
+    let (out, err) = session(&format!(
+        "nboard 2\nset depth 4\nset game {GAME}\nping 1\ngo\n"
+    ));
+    assert!(out.contains("set myname Okapi4"), "{out}");
+    assert!(out.contains("pong 1"), "{out}");
+    let answer = out
+        .lines()
+        .find_map(|l| l.strip_prefix("=== "))
+        .unwrap_or_else(|| panic!("no move in {out}"));
+    let parts: Vec<&str> = answer.split('/').collect();
+    assert_eq!(parts.len(), 3, "{answer}");
+    assert_eq!(parts[0].len(), 2, "{answer}");
+    parts[1].parse::<f64>().expect("an eval");
+    parts[2].parse::<f64>().expect("a time");
+    assert!(out.lines().any(|l| l.starts_with("search ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("nodestats ")), "{out}");
+    assert!(err.is_empty(), "{err}");
+
+    // The move it chose is legal: playing it raises no complaint.
+    let (_, err) = session(&format!(
+        "nboard 2\nset depth 2\nset game {GAME}\nmove {}\nping 2\n",
+        answer
+    ));
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn hint_gives_search_lines_for_several_moves() {
+    let (out, _) = session(&format!("nboard 2\nset depth 3\nset game {GAME}\nhint 3\n"));
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("search ")).collect();
+    // Depths 1, 2, 3 with the best three moves each.
+    assert!(lines.len() >= 9, "{out}");
+    for l in &lines {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        assert!(w.len() >= 5, "{l}");
+        assert_eq!(w[3], "0", "{l}");
+        w[2].parse::<f64>().unwrap();
+        assert!(w[1].len() >= 2 && w[1].len() % 2 == 0, "{l}");
+    }
+    assert!(lines.iter().any(|l| l.ends_with(" 3")), "{out}");
+}
+
+/// A game played by taking the first legal move until `empties` squares are left.
+fn late_game(empties: u32) -> String {
+    use okapi::board::{Move, Position};
+    use okapi::cli::nboard::ggf_game::{GgfGame, write};
+    let mut g = GgfGame::new(Position::start());
+    while g.position().empty_count() > empties && !g.position().is_game_over() {
+        let p = g.position();
+        let mv = match p.legal_moves().iter().next() {
+            Some(sq) => Move::Play(sq),
+            None => Move::Pass,
+        };
+        g.push(mv).unwrap();
+    }
+    if g.position().must_pass() {
+        g.push(Move::Pass).unwrap();
+    }
+    write(&g, "now", "test")
+}
+
+#[test]
+fn passes_are_read_and_wrong_passes_refused() {
+    let (out, err) = session(
+        "nboard 2\nset depth 1\nset game (;GM[Othello]TY[8]BO[8 \
+         ---------------------------O*------*O--------------------------- *]\
+         B[F5]W[F6]B[D3]W[C5];)\nmove E6\nmove pa\nping 3\n",
+    );
+    // E6 for Black, then a pass that is not forced: refused, with the game kept.
+    assert!(out.contains("pong 3"), "{out}");
+    assert!(err.contains("pass"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn proven_scores_near_the_end() {
+    // Depth 4 solves exactly from 6 empties and win/draw/loss from 8.
+    for (empties, depth) in [(6, "100%"), (8, "100%W")] {
+        let game = late_game(empties);
+        let (out, err) = session(&format!(
+            "nboard 2\nset depth 4\nset game {game}\ngo\nhint 2\n"
+        ));
+        assert!(err.is_empty(), "{err}");
+        let search: Vec<&str> = out.lines().filter(|l| l.starts_with("search ")).collect();
+        assert!(!search.is_empty(), "{out}");
+        assert!(
+            search.iter().all(|l| l.ends_with(&format!(" {depth}"))),
+            "{out}"
+        );
+        assert!(out.contains("=== "), "{out}");
+    }
+}
+
+#[test]
+fn bad_input_is_reported_not_fatal() {
+    let (out, err) = session(
+        "nboard 2\nfrobnicate\nset depth x\nset game (;GM[Chess];)\nmove Z9\nmove A1\nset contempt 3\nlearn\nping 7\n",
+    );
+    assert!(out.contains("learned"), "{out}");
+    assert!(out.contains("pong 7"), "{out}");
+    assert!(err.contains("frobnicate"), "{err}");
+    assert!(err.contains("depth"), "{err}");
+    assert!(err.contains("Chess"), "{err}");
+    assert_eq!(err.lines().count(), 5, "{err}");
+}
+
+#[test]
+fn analyze_reports_every_position() {
+    let (out, _) = session(&format!(
+        "nboard 2\nset depth 2\nset game {GAME}\nanalyze\n"
+    ));
+    let numbers: Vec<u32> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(numbers, (0..=8).rev().collect::<Vec<_>>(), "{out}");
+}
+
+/// Kills the engine if the test fails half-way (it would search for hours).
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn ping_stops_a_long_search_at_once() {
+    let mut child = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_okapi"))
+            .args(["nboard", "--hash-bits", "16"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdin = child.0.stdin.take().unwrap();
+    let stdout = child.0.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(stdin, "nboard 2\nset depth 40\nset game {GAME}\ngo").unwrap();
+    stdin.flush().unwrap();
+    // Wait until it thinks (depth 40 solves win/draw/loss from 52 empties: hours),
+    // then cancel.
+    loop {
+        let l = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        if l.starts_with("status Okapi is thinking") {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    writeln!(stdin, "ping 42").unwrap();
+    stdin.flush().unwrap();
+    let mut seen = Vec::new();
+    loop {
+        let l = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("pong in time");
+        if l == "pong 42" {
+            break;
+        }
+        seen.push(l);
+    }
+    assert!(sent.elapsed() < Duration::from_secs(5));
+    assert!(!seen.iter().any(|l| l.starts_with("===")), "{seen:?}");
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    assert!(child.0.wait().unwrap().success());
+}
