@@ -32,11 +32,12 @@ pub struct SearchLevel {
 }
 
 impl Level {
-    /// WZebra-style numbered levels: depth `n`, exact from 1.5 n (at most n + 10)
-    /// empties, WLD two empties earlier; selective search as strong programs play.
+    /// WZebra-style numbered levels: depth `n`, exact from 1.5 n (at most n + 10, and
+    /// at most 24) empties, WLD two empties earlier; selective search from depth 10.
     pub fn numbered(n: u32) -> Level {
         let n = n.clamp(1, 60);
-        let exact = (n * 3 / 2).min(n + 10);
+        // Capped: an exact solve from 30+ empties takes far too long for a move.
+        let exact = (n * 3 / 2).min(n + 10).min(24);
         Level::Search(SearchLevel {
             limits: Limits {
                 depth: n,

@@ -172,7 +172,7 @@ pub struct ProbCutArgs {
     #[arg(long, num_args = 1.., default_values = ["../shared/data/wthor/WTH_2016.wtb"])]
     pub games: Vec<std::path::PathBuf>,
     /// Number of positions to search.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 300)]
     pub positions: usize,
     /// Deepest search measured (each position is searched at 3..=this depth).
     #[arg(long, default_value_t = 10)]
