@@ -22,6 +22,7 @@ pub mod hash;
 mod moves;
 pub mod perft;
 mod position;
+pub mod random;
 mod square;
 pub mod symmetry;
 

@@ -5,8 +5,19 @@
 
 use super::Board;
 
-/// Leaves of the tree `depth` plies below `board`.
+/// Leaves of the tree `depth` plies below `board`; the last ply's moves are counted, not
+/// played.
 pub fn perft(board: Board, depth: u32) -> u64 {
+    count(board, depth, true)
+}
+
+/// Like [`perft`], but plays every move down to the leaves (flips computed at the last
+/// ply too): a measure of move making rather than of move counting.
+pub fn perft_full(board: Board, depth: u32) -> u64 {
+    count(board, depth, false)
+}
+
+fn count(board: Board, depth: u32, bulk: bool) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -16,9 +27,9 @@ pub fn perft(board: Board, depth: u32) -> u64 {
         if passed.moves() == 0 {
             return 1; // game over: a leaf
         }
-        return perft(passed, depth - 1);
+        return count(passed, depth - 1, bulk);
     }
-    if depth == 1 {
+    if bulk && depth == 1 {
         return moves.count_ones() as u64;
     }
     let mut total = 0;
@@ -26,31 +37,7 @@ pub fn perft(board: Board, depth: u32) -> u64 {
     while m != 0 {
         let sq = m.trailing_zeros();
         m &= m - 1;
-        total += perft(board.after(sq, board.flips(sq)), depth - 1);
-    }
-    total
-}
-
-/// Like [`perft`], but plays every move down to the leaves (flips computed at the last
-/// ply too): a measure of move making rather than of move counting.
-pub fn perft_full(board: Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        let passed = board.passed();
-        if passed.moves() == 0 {
-            return 1;
-        }
-        return perft_full(passed, depth - 1);
-    }
-    let mut total = 0;
-    let mut m = moves;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
-        total += perft_full(board.after(sq, board.flips(sq)), depth - 1);
+        total += count(board.after(sq, board.flips(sq)), depth - 1, bulk);
     }
     total
 }

@@ -342,24 +342,9 @@ impl EndgameSolver {
     /// Legal moves, hash move first, then by the ordering heuristic.
     fn ordered_moves(&mut self, b: Board, mv: u64) -> Vec<Candidate> {
         let hash_move = self.tt.probe(b.key(), 0, 0).map_or(NO_MOVE, |p| p.best);
-        let parity = parity_of(b.empties());
-        let mut list: Vec<Candidate> = Vec::with_capacity(mv.count_ones() as usize);
-        let mut m = mv;
-        while m != 0 {
-            let sq = m.trailing_zeros();
-            m &= m - 1;
-            let f = flips(b.player, b.opponent, sq);
-            let value = if sq as u8 == hash_move {
-                i32::MAX
-            } else {
-                order_value(b, sq, f, parity)
-            };
-            list.push(Candidate {
-                sq,
-                flipped: f,
-                value,
-            });
-        }
+        let mut list = MoveList::new();
+        fill_endgame(&mut list, b, mv, hash_move, parity_of(b.empties()));
+        let mut list = list.as_mut_slice().to_vec();
         list.sort_by_key(|c| std::cmp::Reverse(c.value));
         list
     }
@@ -871,6 +856,7 @@ fn fill_endgame(list: &mut MoveList, b: Board, mv: u64, hash_move: u8, parity: u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::random::random_positions;
 
     /// Plain negamax to the end: the reference the solver must agree with.
     fn negamax(b: Board) -> i32 {
@@ -889,38 +875,6 @@ mod tests {
             best = best.max(-negamax(b.after(sq, b.flips(sq))));
         }
         best
-    }
-
-    /// Random games stopped at `empties` empties (positions with passes included).
-    fn random_positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
-        let mut s = seed;
-        let mut rnd = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let mut out = vec![];
-        while out.len() < count {
-            let mut b = Board::START;
-            while b.empty_count() > empties && !b.is_game_over() {
-                let mv = b.moves();
-                if mv == 0 {
-                    b = b.passed();
-                    continue;
-                }
-                let mut k = rnd() % mv.count_ones() as u64;
-                let mut m = mv;
-                while k > 0 {
-                    m &= m - 1;
-                    k -= 1;
-                }
-                let sq = m.trailing_zeros();
-                b = b.after(sq, b.flips(sq));
-            }
-            out.push(b);
-        }
-        out
     }
 
     fn replay(b: Board, line: &[Move]) -> Board {

@@ -645,31 +645,13 @@ mod tests {
         best
     }
 
+    /// Random positions with the game still going.
     fn positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
-        let mut s = seed;
-        let mut out = vec![];
-        while out.len() < count {
-            let mut b = Board::START;
-            while b.empty_count() > empties && !b.is_game_over() {
-                let mv = b.moves();
-                if mv == 0 {
-                    b = b.passed();
-                    continue;
-                }
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                let mut m = mv;
-                for _ in 0..s % mv.count_ones() as u64 {
-                    m &= m - 1;
-                }
-                b = b.play(m.trailing_zeros()).unwrap();
-            }
-            if !b.is_game_over() {
-                out.push(b);
-            }
-        }
-        out
+        crate::board::random::random_positions(seed, 4 * count, empties)
+            .into_iter()
+            .filter(|b| !b.is_game_over())
+            .take(count)
+            .collect()
     }
 
     #[test]
