@@ -398,7 +398,8 @@ fn set_up_a_position_and_play_from_it() {
     h.get_by_label("White").click();
     h.run_steps(2);
     h.get_by_label("Done").click();
-    h.run_steps(2);
+    // the side panel changes back from set-up: let its layout settle before clicking
+    h.run_steps(4);
     assert_eq!(
         h.state().game.start().to_board_string(),
         format!("OX{} O", "-".repeat(62))
@@ -436,7 +437,7 @@ fn game_analysis_finds_the_lost_discs() {
     assert!(h.query_by_label_contains("1. b1 (-4) ?-22 g8").is_some());
     assert!(has_label(
         &h,
-        "Black: lost 22 discs in 1 proven mistakes; 0 doubtful moves by the heuristic"
+        "Black: lost 22 discs in 1 proven mistakes; 0 doubtful moves by the midgame search"
     ));
     assert!(
         h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
@@ -465,12 +466,7 @@ fn values_for_one_side_and_hints() {
     h.get_by_label("Hint").click();
     h.run_steps(1);
     step_until(&mut h, "the hint", |app| app.move_evals.len() == 4);
-    assert!(
-        h.get_by_label("d3")
-            .value()
-            .unwrap()
-            .contains("(heuristic d")
-    );
+    assert!(h.get_by_label("d3").value().unwrap().contains("@95%)"));
     // White to move: values come by themselves
     h.get_by_label("f5").click();
     h.run_steps(1);
@@ -563,12 +559,79 @@ fn the_engine_can_be_asked_to_move_from_an_earlier_position() {
     step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
     // back to before the reply: the engine waits, since a reply is recorded
     h.state_mut().apply(Command::GoTo(1));
-    h.run_steps(2);
+    h.run_steps(4);
     assert_eq!(h.state().game.ply(), 1);
     h.get_by_label("Let the engine move").click();
     h.run_steps(1);
-    step_until(&mut h, "the engine's move", |app| {
-        !app.engine_busy() && app.game.ply() == 2
-    });
+    // (the live analysis of Black's reply then runs on: the engine stays busy)
+    step_until(&mut h, "the engine's move", |app| app.game.ply() == 2);
     assert!(has_label(&h, "Move 3: Black to move"));
+}
+
+#[test]
+fn live_midgame_values_deepen_on_every_move() {
+    let mut h = harness();
+    // Start position: far above the solver's reach, so the midgame search values the moves.
+    step_until(&mut h, "depth-4 values on all four moves", |app| {
+        app.move_evals.len() == 4
+            && app.move_evals.values().all(
+                |e| matches!(e.source, EvalSource::Midgame { depth, confidence: 95 } if depth >= 4),
+            )
+    });
+    // each square names its value and source, the status line the line, depth and speed
+    let d3 = h.get_by_label("d3").value().unwrap();
+    assert!(d3.contains("@95%)"), "{d3}");
+    let status = h
+        .query_by_label_contains("Engine: depth ")
+        .map(|n| text_of(&n))
+        .expect("the status line shows the search");
+    assert!(status.contains("@95%:"), "{status}");
+    assert!(status.contains("Mn/s"), "{status}");
+    // the values keep getting deeper while nobody moves
+    let deepest = |app: &App| {
+        app.move_evals
+            .values()
+            .filter_map(|e| match e.source {
+                EvalSource::Midgame { depth, .. } => Some(depth),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(0)
+    };
+    let now = deepest(h.state());
+    step_until(&mut h, "a deeper iteration", |app| deepest(app) > now);
+    // a move starts a new analysis of the new position
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "values for White's three moves", |app| {
+        app.move_evals.len() == 3
+    });
+}
+
+#[test]
+fn a_weakened_engine_shows_its_lines() {
+    let mut h = harness();
+    h.state_mut().settings.level = okapi::search::level::Level::parse("3t4").unwrap();
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Perfect,
+        minutes: 0,
+    });
+    h.run_steps(2);
+    assert_eq!(h.state().game.white, "Okapi (level 3t4)");
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    h.get_by_label("Show the engine's lines").click();
+    h.run_steps(2);
+    let played = h
+        .query_by_label_contains("(played)")
+        .map(|n| text_of(&n))
+        .expect("the move played is among the lines");
+    let reply = h.state().game.moves()[1].to_string();
+    assert!(played.starts_with(&reply), "{played} vs {reply}");
+    // take-back: undo returns to Black's move, before the engine's reply
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game.ply(), 0);
 }

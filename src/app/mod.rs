@@ -14,6 +14,7 @@ use crate::engine::clock::{Clock, format_clock};
 use crate::engine::{Engine, Event, Request, mode_name};
 use crate::formats::game::{Eval, EvalSource, Game, Player};
 use crate::search::SolveMode;
+use crate::search::level::Level;
 use board_view::{BoardView, board_ui};
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
@@ -176,6 +177,15 @@ impl PlyAnalysis {
     }
 }
 
+/// The engine's last move and, at a weakened level, every candidate's value and chance
+/// (practice: "show lines").
+#[derive(Clone, Debug)]
+struct EngineLines {
+    position: Position,
+    played: Move,
+    candidates: Vec<(Move, Eval, f64)>,
+}
+
 /// A solved position with its proven line, kept while the game follows the line.
 #[derive(Clone, Debug)]
 struct Solved {
@@ -197,6 +207,7 @@ pub struct App {
     /// Values of the current position's legal moves, the strongest source kept.
     pub move_evals: HashMap<Square, Eval>,
     solved: Option<Solved>,
+    engine_lines: Option<EngineLines>,
     status: String,
     notice: Option<String>,
     pub error: Option<String>,
@@ -239,6 +250,7 @@ impl App {
             task_started: Instant::now(),
             move_evals: HashMap::new(),
             solved: None,
+            engine_lines: None,
             status: String::new(),
             notice: None,
             error: None,
@@ -261,6 +273,14 @@ impl App {
         };
         app.position_changed();
         app
+    }
+
+    /// A player's name as the game record keeps it: the engine with its level.
+    fn player_label(&self, player: Player) -> String {
+        match player {
+            Player::Perfect => format!("Okapi (level {})", self.settings.level.name()),
+            p => p.name().into(),
+        }
     }
 
     fn player_to_move(&self) -> Player {
@@ -335,8 +355,9 @@ impl App {
                     (minutes > 0).then(|| Clock::new(Duration::from_secs(60 * u64::from(minutes))));
                 self.lost_on_time = None;
                 self.game = Game::default();
-                self.game.black = black.name().into();
-                self.game.white = white.name().into();
+                self.game.black = self.player_label(black);
+                self.game.white = self.player_label(white);
+                self.engine_lines = None;
                 self.file = None;
                 self.new_game = None;
                 self.solved = None;
@@ -533,7 +554,7 @@ impl App {
                 self.engine.send(Request::Configure {
                     solve_limit: self.settings.solve_limit,
                     hash_bits: self.settings.hash_bits,
-                    player_depth: self.settings.player_depth,
+                    level: self.settings.level,
                 });
                 self.engine.send(Request::AnalyseGame {
                     generation: self.generation,
@@ -649,7 +670,7 @@ impl App {
         self.engine.send(Request::Configure {
             solve_limit: self.settings.solve_limit,
             hash_bits: self.settings.hash_bits,
-            player_depth: self.settings.player_depth,
+            level: self.settings.level,
         });
         let player = self.player_to_move();
         if player.is_engine() && !self.game.can_redo() {
@@ -728,9 +749,20 @@ impl App {
                         elapsed,
                     });
                 }
-                Event::Played { mv, eval, .. } => {
+                Event::Played {
+                    mv,
+                    eval,
+                    candidates,
+                    ..
+                } => {
                     self.task = Task::Idle;
+                    let before = self.game.position();
                     if self.player_to_move().is_engine() && self.game.play(mv, eval).is_ok() {
+                        self.engine_lines = Some(EngineLines {
+                            position: before,
+                            played: mv,
+                            candidates,
+                        });
                         self.notice = None;
                         self.moved();
                     }
@@ -1222,12 +1254,9 @@ impl App {
             }
         });
         ui.horizontal(|ui| {
-            let label = ui.label("Heuristic player depth");
-            changed |= ui
-                .add(egui::DragValue::new(&mut self.settings.player_depth).range(1..=10))
-                .labelled_by(label.id)
-                .changed();
+            changed |= level_picker(ui, "side-level", &mut self.settings.level);
         });
+        self.engine_lines_view(ui);
         ui.horizontal(|ui| {
             ui.label("Values:");
             changed |= ui
@@ -1250,7 +1279,7 @@ impl App {
         }
         ui.label(
             egui::RichText::new(format!(
-                "{} empties. Above the limit, values come from a shallow disc/mobility heuristic (no trained evaluation yet), marked ~ and 'heur'.",
+                "{} empties. Above the limit, values come from the midgame search on the trained evaluation, tagged depth@confidence (ProbCut's), deepening until you move or stop.",
                 pos.empty_count()
             ))
             .small()
@@ -1337,6 +1366,43 @@ impl App {
     }
 
     /// The analysis of ply `i` if it still describes the game.
+    /// Practice: the weakened engine's candidates for its last move, on request.
+    fn engine_lines_view(&mut self, ui: &mut egui::Ui) {
+        let ply = self.game.ply();
+        let Some(lines) = &self.engine_lines else {
+            return;
+        };
+        let current = ply > 0
+            && self.game.position_at(ply - 1) == lines.position
+            && self.game.moves()[ply - 1] == lines.played;
+        if !current || lines.candidates.is_empty() {
+            return;
+        }
+        ui.checkbox(&mut self.settings.show_lines, "Show the engine's lines");
+        if !self.settings.show_lines {
+            return;
+        }
+        egui::Grid::new("engine-lines")
+            .striped(true)
+            .show(ui, |ui| {
+                ui.strong("move");
+                ui.strong("value");
+                ui.strong("chance");
+                ui.end_row();
+                for (mv, eval, chance) in &lines.candidates {
+                    let text = format!("{mv}");
+                    if *mv == lines.played {
+                        ui.strong(format!("{text} (played)"));
+                    } else {
+                        ui.label(text);
+                    }
+                    ui.label(format!("{} ({})", eval.label(), eval.source));
+                    ui.label(format!("{:.0}%", chance * 100.0));
+                    ui.end_row();
+                }
+            });
+    }
+
     fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
         let a = self.game_analysis.get(&i)?;
         (i < self.game.len() && a.key == (self.game.position_at(i), self.game.moves()[i]))
@@ -1369,7 +1435,7 @@ impl App {
                 .filter(|(_, a)| a.played.source != EvalSource::Exact && a.loss() > 0)
                 .count();
             ui.label(format!(
-                "{}: lost {lost} discs in {mistakes} proven mistakes; {guesses} doubtful moves by the heuristic",
+                "{}: lost {lost} discs in {mistakes} proven mistakes; {guesses} doubtful moves by the midgame search",
                 side.name()
             ));
         }
@@ -1412,7 +1478,7 @@ impl App {
                     None => text,
                 };
                 let text = match self.analysis_of(i) {
-                    // A proven loss reads "?-4 g8"; a heuristic doubt "?~-4 g8".
+                    // A proven loss reads "?-4 g8"; a searched (unproven) doubt "?~-4 g8".
                     Some(a) if a.loss() > 0 && a.played.source == EvalSource::Exact => {
                         format!("{text} ?{} {}", -a.loss(), a.best_move)
                     }
@@ -1469,9 +1535,15 @@ impl App {
                         ui.add(egui::DragValue::new(&mut minutes).range(0..=180))
                             .labelled_by(label.id);
                     });
+                    ui.horizontal(|ui| {
+                        // Saved with the settings; the engine gets it when the game starts.
+                        level_picker(ui, "new-game-level", &mut self.settings.level);
+                    });
                     ui.label(
                         egui::RichText::new(format!(
-                            "The heuristic player plays perfectly from {} empties on.",
+                            "Numbered levels search that many plies; timed ones think that long a move. \
+                             A temperature above 0 weakens the engine for practice: it draws its move \
+                             by value (higher plays worse). Unweakened, it plays perfectly from {} empties on.",
                             self.settings.solve_limit
                         ))
                         .small(),
@@ -1567,4 +1639,63 @@ impl eframe::App for App {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
     }
+}
+
+/// Timed levels offered in the pickers, in seconds a move.
+const TIMED_LEVELS: [f64; 6] = [1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
+
+/// Picks an engine level: random, greedy, numbered 1..30, timed; and, for numbered
+/// levels, a temperature (discs) that weakens the engine for practice. True if changed.
+fn level_picker(ui: &mut egui::Ui, id: &str, level: &mut Level) -> bool {
+    let before = *level;
+    let temperature = match level {
+        Level::Search(s) => s.temperature,
+        _ => 0.0,
+    };
+    let mut choices = vec![Level::Random, Level::Greedy];
+    choices.extend((1..=30).map(Level::numbered));
+    choices.extend(
+        TIMED_LEVELS
+            .iter()
+            .map(|&s| Level::timed(Duration::from_secs_f64(s))),
+    );
+    let base_name = |l: &Level| match l {
+        Level::Search(s) if s.limits.time.is_none() => format!("level {}", s.limits.depth),
+        Level::Search(s) => format!(
+            "{} s a move",
+            s.limits.time.unwrap_or_default().as_secs_f64()
+        ),
+        other => other.name(),
+    };
+    let selected = base_name(level);
+    egui::ComboBox::new(id, "Engine level")
+        .selected_text(selected.clone())
+        .width(120.0)
+        .show_ui(ui, |ui| {
+            for mut choice in choices {
+                if let Level::Search(s) = &mut choice
+                    && s.limits.time.is_none()
+                {
+                    s.temperature = temperature;
+                }
+                let name = base_name(&choice);
+                if ui.selectable_label(name == selected, name).clicked() {
+                    *level = choice;
+                }
+            }
+        });
+    if let Level::Search(s) = level
+        && s.limits.time.is_none()
+    {
+        let label = ui.label("temperature");
+        ui.add(
+            egui::DragValue::new(&mut s.temperature)
+                .range(0.0..=20.0)
+                .speed(0.1)
+                .max_decimals(1),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("0: full strength. Above: the engine draws its move with chance exp(value/temperature); higher plays worse.");
+    }
+    *level != before
 }

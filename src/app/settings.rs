@@ -15,8 +15,10 @@ pub struct Settings {
     pub hash_bits: u32,
     /// Whose moves get values on the board.
     pub evals_for: EvalsFor,
-    /// Plies the heuristic player searches (its level).
-    pub player_depth: u32,
+    /// The level of the engine player (depth or time, temperature).
+    pub level: crate::search::level::Level,
+    /// Practice: show the weakened engine's candidate moves with their values and chances.
+    pub show_lines: bool,
     pub animate: bool,
     pub flipped: bool,
     pub recent: Vec<PathBuf>,
@@ -30,7 +32,8 @@ impl Default for Settings {
             solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
             hash_bits: 20,
             evals_for: EvalsFor::Both,
-            player_depth: crate::engine::DEFAULT_PLAYER_DEPTH,
+            level: crate::search::level::Level::numbered(crate::engine::DEFAULT_LEVEL),
+            show_lines: false,
             animate: true,
             flipped: false,
             recent: Vec::new(),

@@ -8,32 +8,40 @@
 //! engine then goes on with fresh search state. The engine knows nothing of egui: it
 //! calls a `notify` callback after each event (the app passes `ctx.request_repaint`).
 //!
-//! What it offers today: exact or WLD values of every legal move when the position has at
-//! most `solve_limit` empties, a labelled heuristic depth-limited search above that,
-//! solving a position to the end with a proven line, and the players of
-//! [`Player`]. The trained midgame search plugs in where [`Worker::analyse`] picks the
-//! heuristic.
+//! What it offers: values of every legal move, deepened live by the midgame search on
+//! the trained evaluation (tagged `depth@confidence%`) and exact or WLD once the position
+//! has at most `solve_limit` empties; solving a position to the end with a proven line;
+//! the players of [`Player`] at a [`Level`]; and game analysis.
 
 pub mod clock;
-pub mod heuristic;
 
 use crate::board::{BitBoard, Board, Move, Position, Square};
+use crate::eval::Evaluator;
 use crate::formats::game::{Eval, EvalSource, Player};
-use crate::search::{EndgameSolver, SolveMode};
+use crate::search::level::{Level, choose_move};
+use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, SolveMode, Source};
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use heuristic::{HeuristicSearch, Interrupted, Rng};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Default for the number of empties up to which moves are solved exactly.
 pub const DEFAULT_SOLVE_LIMIT: u32 = 20;
-/// Default plies of the heuristic player's search.
-pub const DEFAULT_PLAYER_DEPTH: u32 = 6;
-/// Deepest heuristic iteration of the analysis.
-const MAX_HEURISTIC_DEPTH: u32 = 10;
+/// Default level of the engine player.
+pub const DEFAULT_LEVEL: u32 = 8;
+/// ProbCut level of the live analysis and the game analysis (an index into
+/// `search::probcut::LEVELS`: 2.0 sigma, 95%): deep values quickly, rarely wrong.
+pub const ANALYSIS_SELECTIVITY: usize = 2;
+/// Depth of the game analysis above the solver's reach.
+pub const GAME_ANALYSIS_DEPTH: u32 = 12;
+
+/// The trained evaluation, loaded once and shared by every search of the process.
+fn evaluator() -> &'static Evaluator {
+    static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
+    EVALUATOR.get_or_init(Evaluator::embedded)
+}
 
 #[derive(Clone, Debug)]
 pub enum Request {
@@ -55,12 +63,12 @@ pub enum Request {
         position: Position,
         player: Player,
     },
-    /// Settings: empties up to which the solver is used; transposition table size.
-    /// `player_depth`: plies the heuristic player searches (its level) above the solver's reach.
+    /// Settings: empties up to which the solver is used; transposition table size;
+    /// the level of [`Player::Perfect`].
     Configure {
         solve_limit: u32,
         hash_bits: u32,
-        player_depth: u32,
+        level: Level,
     },
     /// Value every move of a game against the best move: `plies` lists the ply number, the
     /// position before it and the move played (passes left out). Results stream per ply.
@@ -116,11 +124,13 @@ pub enum Event {
         nodes: u64,
         elapsed: Duration,
     },
-    /// The engine player's move, with its value when the engine knows it.
+    /// The engine player's move, with its value when the engine knows it. A weakened
+    /// level (temperature) also gives each candidate move's value and chance, best first.
     Played {
         generation: u64,
         mv: Move,
         eval: Option<Eval>,
+        candidates: Vec<(Move, Eval, f64)>,
     },
     /// The request was stopped before it finished.
     Stopped { generation: u64 },
@@ -256,17 +266,17 @@ fn run_worker(
 ) {
     let mut solve_limit = DEFAULT_SOLVE_LIMIT;
     let mut hash_bits = 20;
-    let mut player_depth = DEFAULT_PLAYER_DEPTH;
+    let mut level = Level::numbered(DEFAULT_LEVEL);
     let mut worker = Worker::new(stop.clone(), hash_bits);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
             hash_bits: bits,
-            player_depth: depth,
+            level: new_level,
         } = request
         {
             solve_limit = limit;
-            player_depth = depth.max(1);
+            level = new_level;
             if bits != hash_bits {
                 hash_bits = bits;
                 worker = Worker::new(stop.clone(), hash_bits);
@@ -279,7 +289,7 @@ fn run_worker(
             continue; // a newer request is queued
         }
         worker.solve_limit = solve_limit;
-        worker.player_depth = player_depth;
+        worker.level = level;
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &out)));
         if let Err(panic) = result {
             let what = panic
@@ -298,21 +308,19 @@ fn run_worker(
 }
 
 struct Worker {
-    solver: EndgameSolver,
-    stop: Arc<AtomicBool>,
+    search: MidgameSearch<'static, Evaluator>,
     rng: Rng,
     solve_limit: u32,
-    player_depth: u32,
+    level: Level,
 }
 
 impl Worker {
     fn new(stop: Arc<AtomicBool>, hash_bits: u32) -> Worker {
         Worker {
-            solver: EndgameSolver::with_stop(hash_bits, stop.clone()),
-            stop,
+            search: MidgameSearch::new(evaluator(), hash_bits, stop),
             rng: Rng::seeded(0x0CA9),
             solve_limit: DEFAULT_SOLVE_LIMIT,
-            player_depth: DEFAULT_PLAYER_DEPTH,
+            level: Level::numbered(DEFAULT_LEVEL),
         }
     }
 
@@ -339,11 +347,13 @@ impl Worker {
         }
     }
 
-    /// Streams a value for every legal move: quick heuristic values first, then, within
-    /// the solver's reach, the proven values; further heuristic depths otherwise.
+    /// Streams a value for every legal move: the midgame search's values depth by depth
+    /// (shallow ones at once), then, within the solver's reach, the proven values; above
+    /// it the search deepens until stopped or superseded.
     fn analyse(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
         let start = Instant::now();
         let board = position.board();
+        let nodes0 = self.search.nodes();
         if board.moves() == 0 {
             out.send(Event::AnalysisDone {
                 generation,
@@ -352,43 +362,17 @@ impl Worker {
             });
             return;
         }
-        let mut heuristic = HeuristicSearch::new(self.stop.clone());
         let solvable = board.empty_count() <= self.solve_limit;
-        // Within the solver's reach a shallow heuristic pass gives instant values that the
-        // proofs then replace; otherwise deepen the heuristic as far as time allows.
-        let max_depth = if solvable {
-            2.min(board.empty_count())
-        } else {
-            MAX_HEURISTIC_DEPTH.min(board.empty_count())
-        };
-        for depth in 1..=max_depth {
-            match heuristic.move_values(board, depth) {
-                Ok(values) => {
-                    for (square, value) in values {
-                        let eval = Eval {
-                            value,
-                            source: EvalSource::Heuristic { depth: depth as u8 },
-                        };
-                        out.send(Event::MoveValue {
-                            generation,
-                            square,
-                            eval,
-                        });
-                    }
-                    out.send(Event::Progress {
-                        generation,
-                        message: format!("heuristic depth {depth}"),
-                        nodes: heuristic.nodes,
-                        elapsed: start.elapsed(),
-                    });
-                }
-                Err(Interrupted) => {
-                    out.send(Event::Stopped { generation });
-                    return;
-                }
-            }
+        // Within the solver's reach a few plies give instant values that the proofs then
+        // replace.
+        let depth = if solvable { 4 } else { 60 };
+        if self
+            .stream_midgame(generation, board, depth, start, out)
+            .is_err()
+        {
+            out.send(Event::Stopped { generation });
+            return;
         }
-        let mut nodes = heuristic.nodes;
         if solvable {
             let source = match mode {
                 SolveMode::Exact => EvalSource::Exact,
@@ -396,20 +380,18 @@ impl Worker {
             };
             for square in BitBoard(board.moves()) {
                 let child = board.after(square.index(), board.flips(square.index()));
-                let before = self.solver.nodes();
                 let (alpha, beta) = if mode == SolveMode::Exact {
                     (-64, 64)
                 } else {
                     (-1, 1)
                 };
-                let value = match solve_child(&mut self.solver, child, alpha, beta) {
+                let value = match solve_child(self.search.solver(), child, alpha, beta) {
                     Ok(v) => v,
                     Err(_) => {
                         out.send(Event::Stopped { generation });
                         return;
                     }
                 };
-                nodes += self.solver.nodes() - before;
                 let value = if mode == SolveMode::Wld {
                     value.signum()
                 } else {
@@ -426,14 +408,13 @@ impl Worker {
                         "{source} solve, {} empties: {square} done",
                         board.empty_count()
                     ),
-                    nodes,
+                    nodes: self.search.nodes() - nodes0,
                     elapsed: start.elapsed(),
                 });
             }
             // The principal line, proven: cheap now that the table holds every move's tree.
-            match self.solver.solve(board, mode, true) {
+            match self.search.solver().solve(board, mode, true) {
                 Ok(s) => {
-                    nodes += s.nodes;
                     out.send(Event::Solved {
                         generation,
                         mode,
@@ -451,13 +432,73 @@ impl Worker {
         }
         out.send(Event::AnalysisDone {
             generation,
-            nodes,
+            nodes: self.search.nodes() - nodes0,
             elapsed: start.elapsed(),
         });
     }
 
+    /// Every legal move's midgame value at depth 1, 2, ... up to `max_depth`, each sent as
+    /// soon as it is known, with progress: the best move's line so far, the depth and the
+    /// search speed.
+    fn stream_midgame(
+        &mut self,
+        generation: u64,
+        board: Board,
+        max_depth: u32,
+        start: Instant,
+        out: &Outbox,
+    ) -> Result<(), crate::search::Stopped> {
+        self.search.set_selectivity(ANALYSIS_SELECTIVITY);
+        let confidence = self.search.confidence();
+        let nodes0 = self.search.nodes();
+        let last_depth = max_depth.min(board.empty_count().saturating_sub(1)).max(1);
+        // The node count is read between depths (the search holds it while it runs), so
+        // the speed shown is that of the last finished depth.
+        let mut counted = (0, Duration::ZERO);
+        let mut best: Option<MoveValue> = None;
+        for depth in 1..=last_depth {
+            let mut best_here: Option<MoveValue> = None;
+            let limits = Limits::depth(depth);
+            // Each call re-runs the shallower depths, from the table: only the new depth
+            // is sent.
+            self.search.analyze_moves(board, limits, |v| {
+                if v.source != (Source::Midgame { depth }) {
+                    return;
+                }
+                let Move::Play(square) = v.mv else { return };
+                out.send(Event::MoveValue {
+                    generation,
+                    square,
+                    eval: eval_of(v, confidence),
+                });
+                if best_here.as_ref().is_none_or(|b| v.value > b.value) {
+                    best_here = Some(v.clone());
+                }
+                let shown = best_here.as_ref().or(best.as_ref()).expect("a value");
+                out.send(Event::Progress {
+                    generation,
+                    message: line_message(shown, confidence),
+                    nodes: counted.0,
+                    elapsed: counted.1,
+                });
+            })?;
+            best = best_here.or(best);
+            counted = (self.search.nodes() - nodes0, start.elapsed());
+        }
+        if let Some(b) = &best {
+            out.send(Event::Progress {
+                generation,
+                message: line_message(b, confidence),
+                nodes: counted.0,
+                elapsed: counted.1,
+            });
+        }
+        Ok(())
+    }
+
     /// Values each move played against the best: exact within the solver's reach (one
-    /// solve for the best value, one window search for the move played), heuristic above.
+    /// solve for the best value, one window search for the move played), by the midgame
+    /// search above ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
     fn analyse_game(
         &mut self,
         generation: u64,
@@ -466,8 +507,7 @@ impl Worker {
     ) {
         let start = Instant::now();
         let total = plies.len();
-        let nodes_before = self.solver.nodes();
-        let mut heuristic_nodes = 0;
+        let nodes_before = self.search.nodes();
         // From the end: the endgame is exact and fast, and fills the table for earlier plies.
         for (done, (ply, position, played)) in plies.into_iter().rev().enumerate() {
             let board = position.board();
@@ -479,11 +519,12 @@ impl Worker {
                 return;
             }
             let result = if board.empty_count() <= self.solve_limit {
-                self.solver
+                let solver = self.search.solver();
+                solver
                     .solve(board, SolveMode::Exact, false)
                     .and_then(|best| {
                         let child = board.after(played.index(), board.flips(played.index()));
-                        let value = solve_child(&mut self.solver, child, -64, 64)?;
+                        let value = solve_child(solver, child, -64, 64)?;
                         let best_move = match best.best_move {
                             Some(Move::Play(sq)) => sq,
                             _ => played,
@@ -501,30 +542,33 @@ impl Worker {
                         ))
                     })
             } else {
-                let depth = 6.min(board.empty_count());
-                let source = EvalSource::Heuristic { depth: depth as u8 };
-                let mut search = HeuristicSearch::new(self.stop.clone());
-                let values = search.move_values(board, depth);
-                heuristic_nodes += search.nodes;
-                match values {
-                    Ok(values) => {
-                        let (best_move, best) = values
+                self.search.set_selectivity(ANALYSIS_SELECTIVITY);
+                let confidence = self.search.confidence();
+                let mut values: Vec<MoveValue> = Vec::new();
+                let limits = Limits::depth(GAME_ANALYSIS_DEPTH);
+                self.search
+                    .analyze_moves(board, limits, |v| {
+                        match values.iter_mut().find(|x| x.mv == v.mv) {
+                            Some(x) => *x = v.clone(),
+                            None => values.push(v.clone()),
+                        }
+                    })
+                    .map(|()| {
+                        let best = values.iter().max_by_key(|v| v.value).expect("a legal move");
+                        let played_value = values
                             .iter()
-                            .copied()
-                            .max_by_key(|v| v.1)
-                            .expect("a legal move");
-                        let value = values.iter().find(|v| v.0 == played).map_or(best, |v| v.1);
-                        Ok((
-                            Eval { value, source },
-                            Eval {
-                                value: best,
-                                source,
-                            },
+                            .find(|v| v.mv == Move::Play(played))
+                            .unwrap_or(best);
+                        let best_move = match best.mv {
+                            Move::Play(sq) => sq,
+                            Move::Pass => played,
+                        };
+                        (
+                            eval_of(played_value, confidence),
+                            eval_of(best, confidence),
                             best_move,
-                        ))
-                    }
-                    Err(Interrupted) => Err(crate::search::Stopped),
-                }
+                        )
+                    })
             };
             match result {
                 Ok((played, best, best_move)) => {
@@ -538,7 +582,7 @@ impl Worker {
                     out.send(Event::Progress {
                         generation,
                         message: format!("game analysis: {} of {total} moves", done + 1),
-                        nodes: self.solver.nodes() - nodes_before + heuristic_nodes,
+                        nodes: self.search.nodes() - nodes_before,
                         elapsed: start.elapsed(),
                     });
                 }
@@ -550,7 +594,7 @@ impl Worker {
         }
         out.send(Event::AnalysisDone {
             generation,
-            nodes: self.solver.nodes() - nodes_before + heuristic_nodes,
+            nodes: self.search.nodes() - nodes_before,
             elapsed: start.elapsed(),
         });
     }
@@ -566,7 +610,7 @@ impl Worker {
             nodes: 0,
             elapsed: Duration::ZERO,
         });
-        match self.solver.solve(position.board(), mode, true) {
+        match self.search.solver().solve(position.board(), mode, true) {
             Ok(s) => out.send(Event::Solved {
                 generation,
                 mode,
@@ -579,6 +623,8 @@ impl Worker {
         }
     }
 
+    /// The engine player's move at its level ([`Player::Perfect`] at the configured level,
+    /// solving exactly from the solver's reach unless weakened by a temperature).
     fn play(&mut self, generation: u64, position: Position, player: Player, out: &Outbox) {
         let board = position.board();
         if board.moves() == 0 {
@@ -593,7 +639,7 @@ impl Worker {
             });
             return;
         }
-        let (square, eval) = match player {
+        let mut level = match player {
             Player::Human => {
                 out.send(Event::Error {
                     generation,
@@ -601,67 +647,142 @@ impl Worker {
                 });
                 return;
             }
-            Player::Random => (heuristic::random_move(board, &mut self.rng), None),
-            Player::Greedy => (heuristic::greedy_move(board), None),
-            Player::Perfect if board.empty_count() <= self.solve_limit => {
-                match self.solver.solve(board, SolveMode::Exact, false) {
-                    Ok(s) => match s.best_move {
-                        Some(Move::Play(sq)) => (
-                            Some(sq),
-                            Some(Eval {
-                                value: s.score,
-                                source: EvalSource::Exact,
-                            }),
-                        ),
-                        _ => (None, None),
-                    },
-                    Err(_) => {
-                        out.send(Event::Stopped { generation });
-                        return;
-                    }
-                }
+            Player::Random => Level::Random,
+            Player::Greedy => Level::Greedy,
+            Player::Perfect => self.level,
+        };
+        if let Level::Search(s) = &mut level
+            && s.temperature <= 0.0
+        {
+            s.limits.exact_empties = s.limits.exact_empties.max(self.solve_limit);
+            s.limits.wld_empties = s.limits.wld_empties.max(s.limits.exact_empties);
+        }
+        let result = match level {
+            // The plain search reports where its value comes from.
+            Level::Search(s) if s.temperature <= 0.0 => {
+                self.search.set_selectivity(s.selectivity);
+                let confidence = self.search.confidence();
+                self.search
+                    .best_move(board, s.limits, |_| {})
+                    .map(|r| (r.best.mv, Some(eval_of(&r.best, confidence)), vec![]))
             }
-            Player::Perfect => {
-                let mut search = HeuristicSearch::new(self.stop.clone());
-                let depth = self.player_depth.min(board.empty_count());
-                match search.move_values(board, depth) {
-                    Ok(values) => {
-                        // Ties go to a random one of the best, so games vary.
-                        let best = values.iter().map(|v| v.1).max().unwrap_or(0);
-                        let tied: Vec<_> = values.iter().filter(|v| v.1 == best).collect();
-                        let pick = tied[self.rng.below(tied.len() as u64) as usize];
-                        (
-                            Some(pick.0),
-                            Some(Eval {
-                                value: pick.1,
-                                source: EvalSource::Heuristic { depth: depth as u8 },
-                            }),
+            _ => {
+                let rng = &mut self.rng;
+                let mut uniform = || rng.below(1 << 53) as f64 / (1u64 << 53) as f64;
+                choose_move(&mut self.search, board, &level, &mut uniform).map(|c| {
+                    let confidence = self.search.confidence();
+                    let source = match level {
+                        Level::Search(s) => chosen_source(board, &s.limits),
+                        _ => Source::Midgame { depth: 0 },
+                    };
+                    let eval = |value: i32| {
+                        eval_of(
+                            &MoveValue {
+                                mv: c.mv,
+                                value,
+                                source,
+                                pv: vec![],
+                            },
+                            confidence,
                         )
-                    }
-                    Err(Interrupted) => {
-                        out.send(Event::Stopped { generation });
-                        return;
-                    }
-                }
+                    };
+                    let candidates = c
+                        .candidates
+                        .iter()
+                        .map(|&(mv, value, p)| (mv, eval(value), p))
+                        .collect();
+                    (c.mv, c.value.map(eval), candidates)
+                })
             }
         };
-        match square {
-            Some(sq) => out.send(Event::Played {
+        match result {
+            Ok((mv @ Move::Play(_), eval, candidates)) => out.send(Event::Played {
                 generation,
-                mv: Move::Play(sq),
+                mv,
                 eval,
+                candidates,
             }),
-            None => out.send(Event::Error {
+            Ok((Move::Pass, ..)) => out.send(Event::Error {
                 generation,
                 message: "the engine found no move".into(),
             }),
+            Err(_) => out.send(Event::Stopped { generation }),
         }
+    }
+}
+
+/// Where the values of [`choose_move`]'s candidates come from: the level's limits decide.
+fn chosen_source(board: Board, limits: &Limits) -> Source {
+    let children = board.empty_count().saturating_sub(1);
+    if children <= limits.exact_empties {
+        Source::Exact
+    } else if children <= limits.wld_empties {
+        Source::Wld
+    } else {
+        Source::Midgame {
+            depth: limits.depth.min(children),
+        }
+    }
+}
+
+/// A search value as the app shows and keeps it: discs (rounded) or W/D/L, with its source.
+fn eval_of(v: &MoveValue, confidence: u32) -> Eval {
+    match v.source {
+        Source::Exact => Eval {
+            value: v.value / SCALE,
+            source: EvalSource::Exact,
+        },
+        Source::Wld => Eval {
+            value: v.value.signum(),
+            source: EvalSource::Wld,
+        },
+        Source::Midgame { depth } => Eval {
+            value: (v.value as f64 / SCALE as f64).round() as i32,
+            source: EvalSource::Midgame {
+                depth: depth.min(255) as u8,
+                confidence: confidence.min(100) as u8,
+            },
+        },
+    }
+}
+
+/// The status line of the live analysis: depth@confidence, the best value, its line.
+fn line_message(best: &MoveValue, confidence: u32) -> String {
+    let depth = match best.source {
+        Source::Midgame { depth } => format!("depth {depth}@{confidence}%"),
+        Source::Wld => "WLD".into(),
+        Source::Exact => "exact".into(),
+    };
+    let line: Vec<String> = best.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "{depth}: {:+.2} {}",
+        best.value as f64 / SCALE as f64,
+        line.join(" ")
+    )
+}
+
+/// A small xorshift generator: the random player and the weakened levels need no more.
+struct Rng(u64);
+
+impl Rng {
+    fn seeded(seed: u64) -> Rng {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Rng((seed ^ t).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
     }
 }
 
 /// The exact value of playing into `child`, from the mover's view (inside the window).
 fn solve_child(
-    solver: &mut EndgameSolver,
+    solver: &mut crate::search::EndgameSolver,
     child: Board,
     alpha: i32,
     beta: i32,
@@ -685,6 +806,7 @@ pub fn mode_name(mode: SolveMode) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::EndgameSolver;
 
     fn collect_until(engine: &Engine, mut done: impl FnMut(&Event) -> bool) -> Vec<Event> {
         let mut seen = Vec::new();
@@ -917,5 +1039,75 @@ mod tests {
             best.value, 4,
             "White's best after b1 is the negation of Black's -4"
         );
+    }
+
+    #[test]
+    fn above_the_solve_limit_the_midgame_search_values_every_move_deeper_and_deeper() {
+        let mut engine = Engine::spawn(|| {});
+        let pos = Position::start();
+        let g = engine.new_generation();
+        engine.send(Request::Analyse {
+            generation: g,
+            position: pos,
+            mode: SolveMode::Exact,
+        });
+        let mut depths: std::collections::HashMap<Square, u8> = Default::default();
+        let events = collect_until(&engine, |e| {
+            if let Event::MoveValue { square, eval, .. } = e {
+                let EvalSource::Midgame { depth, confidence } = eval.source else {
+                    panic!("{eval:?}")
+                };
+                assert_eq!(confidence, 95);
+                let old = depths.insert(*square, depth).unwrap_or(0);
+                assert_eq!(depth, old + 1, "one depth after another for {square}");
+            }
+            depths.len() == 4 && depths.values().all(|&d| d >= 6)
+        });
+        let progress = events
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::Progress { message, .. } => Some(message.clone()),
+                _ => None,
+            })
+            .unwrap();
+        assert!(progress.starts_with("depth "), "{progress}");
+        assert!(progress.contains("@95%"), "{progress}");
+        // the principal line follows the value: a legal line from the start position
+        let line = progress.split_whitespace().skip(3);
+        let mut p = pos;
+        for m in line {
+            p.play_move(Move::parse(m).unwrap()).unwrap();
+        }
+        assert!(p.empty_count() < 60, "the line has moves");
+    }
+
+    #[test]
+    fn a_weakened_level_reports_its_candidates() {
+        let mut engine = Engine::spawn(|| {});
+        engine.send(Request::Configure {
+            solve_limit: DEFAULT_SOLVE_LIMIT,
+            hash_bits: 18,
+            level: Level::parse("4t3").unwrap(),
+        });
+        let g = engine.new_generation();
+        engine.send(Request::Play {
+            generation: g,
+            position: Position::start(),
+            player: Player::Perfect,
+        });
+        let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
+        let Some(Event::Played { mv, candidates, .. }) = events.last() else {
+            panic!()
+        };
+        assert_eq!(candidates.len(), 4);
+        assert!(candidates.iter().any(|c| c.0 == *mv));
+        let total: f64 = candidates.iter().map(|c| c.2).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(candidates.iter().all(|c| c.1.source
+            == EvalSource::Midgame {
+                depth: 4,
+                confidence: 100
+            }));
     }
 }

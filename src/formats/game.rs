@@ -17,6 +17,9 @@ use std::path::{Path, PathBuf};
 pub enum EvalSource {
     /// A depth-limited search on a disc-count/mobility heuristic (no trained evaluation).
     Heuristic { depth: u8 },
+    /// The trained evaluation searched `depth` plies, with ProbCut cutting at
+    /// `confidence` percent (100: a full-width search). Deeper replaces shallower.
+    Midgame { depth: u8, confidence: u8 },
     /// A win/draw/loss proof: the value is 1, 0 or -1.
     Wld,
     /// The exact final disc difference, proven to the end.
@@ -27,6 +30,7 @@ impl fmt::Display for EvalSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EvalSource::Heuristic { depth } => write!(f, "heuristic d{depth}"),
+            EvalSource::Midgame { depth, confidence } => write!(f, "{depth}@{confidence}%"),
             EvalSource::Wld => write!(f, "WLD"),
             EvalSource::Exact => write!(f, "exact"),
         }
@@ -52,6 +56,7 @@ impl Eval {
                 _ => "loss".into(),
             },
             EvalSource::Heuristic { .. } => format!("~{:+}", self.value),
+            EvalSource::Midgame { .. } => format!("{:+}", self.value),
         }
     }
 }
@@ -66,8 +71,8 @@ pub enum Player {
     Random,
     /// Plays the move that flips the most discs.
     Greedy,
-    /// Searches a few plies on a disc-count/mobility heuristic; plays perfectly once the
-    /// exact solver can reach the end.
+    /// The engine at the chosen level (settings `level`: depth, time, temperature);
+    /// perfect once the exact solver reaches the end. (`perfect` in files, for old games.)
     Perfect,
 }
 
@@ -84,7 +89,7 @@ impl Player {
             Player::Human => "Human",
             Player::Random => "Okapi (random)",
             Player::Greedy => "Okapi (greedy)",
-            Player::Perfect => "Okapi (heuristic, perfect endgame)",
+            Player::Perfect => "Okapi (engine at the chosen level)",
         }
     }
 
