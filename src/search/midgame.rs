@@ -519,9 +519,12 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 }
             }
         }
+        // After a fail-low every move is only bounded: the "best" of them means nothing
+        // and would lead principal lines astray, so the table keeps the move it had.
+        let best_move = if best > alpha0 { best_sq } else { NO_MOVE };
         self.solver
             .table()
-            .store(key, depth as u8, selectivity, alpha0, beta, best, best_sq);
+            .store(key, depth as u8, selectivity, alpha0, beta, best, best_move);
         best
     }
 

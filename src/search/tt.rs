@@ -163,6 +163,8 @@ impl TranspositionTable {
                     return;
                 }
                 if (depth, selectivity) >= (e.depth, e.selectivity) {
+                    // A search that found no best move keeps the one known before.
+                    let best = if best == NO_MOVE { e.best } else { best };
                     *e = Entry {
                         key,
                         lower: lower as i16,
