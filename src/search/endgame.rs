@@ -397,80 +397,84 @@ impl EndgameSolver {
     /// Orders moves by a shallow search with [`quick_eval`] on top of fastest-first.
     fn sort_by_shallow_search(&mut self, b: Board, list: &mut [Candidate], n: u32) {
         let depth = sort_depth(n);
-        let w = SORT_SEARCH_WEIGHT;
+        let evaluator = self.evaluator.clone();
+        let mut leaf = |x: Board| match &evaluator {
+            Some(e) => e.evaluate(&x) / PATTERN_EVAL_DIVISOR,
+            None => quick_eval(x),
+        };
         for c in list.iter_mut() {
             if c.value == i32::MAX {
                 continue;
             }
             let child = b.after(c.sq, c.flipped);
-            let e = -self.eval_search(child, depth, -10_000, 10_000);
-            c.value += e * w;
+            let e = -leaf_search(
+                child,
+                depth,
+                -10_000,
+                10_000,
+                &mut leaf,
+                100,
+                &mut self.nodes,
+            );
+            c.value += e * SORT_SEARCH_WEIGHT;
         }
     }
 
     /// The evaluation's estimate of the final disc difference by a shallow search, if
     /// there is an evaluation.
     fn estimate(&mut self, b: Board) -> Option<i32> {
-        let e = self.evaluator.clone()?;
         const GUESS_DEPTH: u32 = 6;
-        let depth = GUESS_DEPTH;
-        let v = guess_search(&*e, b, depth.min(b.empty_count()), -INF * 128, INF * 128);
+        let e = self.evaluator.clone()?;
+        let depth = GUESS_DEPTH.min(b.empty_count());
+        let v = leaf_search(
+            b,
+            depth,
+            -INF * 128,
+            INF * 128,
+            &mut |x| e.evaluate(&x),
+            128,
+            &mut self.nodes,
+        );
         Some((v as f64 / 128.0).round() as i32)
-    }
-
-    fn eval_search(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if depth == 0 {
-            return match &self.evaluator {
-                Some(e) => e.evaluate(&b) / PATTERN_EVAL_DIVISOR,
-                None => quick_eval(b),
-            };
-        }
-        let mv = b.moves();
-        if mv == 0 {
-            if b.passed().moves() == 0 {
-                return b.final_score() * 100;
-            }
-            return -self.eval_search(b.passed(), depth, -beta, -alpha);
-        }
-        let mut best = -10_000;
-        let mut m = mv;
-        while m != 0 {
-            let sq = m.trailing_zeros();
-            m &= m - 1;
-            let v = -self.eval_search(b.after(sq, b.flips(sq)), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
 
-/// Alpha-beta on the evaluation (1/128 disc), for the root estimate.
-fn guess_search(e: &dyn Evaluate, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
+/// final score times `end_scale`. Counts its nodes in `nodes`.
+fn leaf_search(
+    b: Board,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    leaf: &mut dyn FnMut(Board) -> i32,
+    end_scale: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
     if depth == 0 {
-        return e.evaluate(&b);
+        return leaf(b);
     }
     let mv = b.moves();
     if mv == 0 {
         if b.passed().moves() == 0 {
-            return b.final_score() * 128;
+            return b.final_score() * end_scale;
         }
-        return -guess_search(e, b.passed(), depth, -beta, -alpha);
+        return -leaf_search(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
     }
-    let mut best = -INF * 128;
+    let mut best = i32::MIN + 1;
     let mut m = mv;
     while m != 0 {
         let sq = m.trailing_zeros();
         m &= m - 1;
-        let v = -guess_search(e, b.after(sq, b.flips(sq)), depth - 1, -beta, -alpha);
+        let v = -leaf_search(
+            b.after(sq, b.flips(sq)),
+            depth - 1,
+            -beta,
+            -alpha,
+            leaf,
+            end_scale,
+            nodes,
+        );
         if v > best {
             best = v;
             if v > alpha {
