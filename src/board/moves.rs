@@ -26,7 +26,7 @@ fn line_moves(p: u64, mask: u64, d: u32) -> u64 {
 }
 
 /// Legal moves for the player `p` against the opponent `o`.
-#[inline]
+#[inline(always)]
 pub fn moves(p: u64, o: u64) -> u64 {
     let mask = o & INNER_COLS;
     (line_moves(p, mask, 1) | line_moves(p, o, 8) | line_moves(p, mask, 7) | line_moves(p, mask, 9))
@@ -35,7 +35,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
 
 /// Empty squares next to an opponent disc: where moves may appear later. A cheap
 /// measure of "potential mobility" for move ordering.
-#[inline]
+#[inline(always)]
 pub fn potential_moves(p: u64, o: u64) -> u64 {
     let h = o & INNER_COLS;
     let n = (h << 1) | (h >> 1) | (o << 8) | (o >> 8) | (h << 7) | (h >> 7) | (h << 9) | (h >> 9);
@@ -81,7 +81,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
 }
 
 /// Discs of `o` flipped when `p` plays on the empty square `sq`; 0 means illegal.
-#[inline]
+#[inline(always)]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     let rays = &RAYS[sq as usize];
     let mut f = 0u64;

@@ -292,7 +292,9 @@ impl EndgameSolver {
             return self.root_mtd(board, alpha, beta, guess);
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+        {
             // SAFETY: the CPU has the features the fast path is compiled for.
             return unsafe { self.pvs_fast(board, alpha, beta, board.empty_count()) };
         }
@@ -344,7 +346,9 @@ impl EndgameSolver {
 
     fn dispatch_nws(&mut self, board: Board, alpha: i32, n: u32) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+        {
             // SAFETY: as in `root`.
             return unsafe { self.nws_fast(board, alpha, n) };
         }
@@ -596,7 +600,7 @@ fn order_value(b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
 }
 
 /// Generates the search functions twice: a portable copy, and one compiled for CPUs with
-/// POPCNT (every x86-64 of the last fifteen years), chosen at the root. Counting bits
+/// POPCNT and LZCNT (x86-64 since about 2013), chosen at the root. Counting bits
 /// is on the hot path of the move ordering, the leaves and the stability test.
 macro_rules! search_functions {
     ($($feature:literal)?; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
@@ -908,7 +912,7 @@ impl EndgameSolver {
 
 search_functions!(; pvs, nws, shallow, solve4, solve3, solve2);
 #[cfg(target_arch = "x86_64")]
-search_functions!("popcnt"; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
+search_functions!("popcnt,lzcnt"; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
 
 /// The last empty square: the side to move plays it if it can, else the opponent, else
 /// nobody; the score is exact.
