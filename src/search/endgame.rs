@@ -707,9 +707,6 @@ impl EndgameSolver {
         fill_endgame(&mut moves, b, mv, hash_move, parity);
         let list = moves.as_mut_slice();
         let count = list.len();
-        if n >= SORT_SEARCH_EMPTIES {
-            self.sort_by_shallow_search(b, list, n);
-        }
         // Enhanced transposition cut-off: a child already known to refute.
         if n >= ETC_EMPTIES {
             for c in &list[..count] {
@@ -724,7 +721,28 @@ impl EndgameSolver {
         }
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        for i in 0..count {
+        let mut first = 0;
+        // The hash move alone, before the costly ordering searches: it often refutes,
+        // and then they are not needed at all.
+        if n >= SORT_SEARCH_EMPTIES {
+            if let Some(h) = list.iter().position(|c| c.value == i32::MAX) {
+                list.swap(0, h);
+                let c = list[0];
+                let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
+                if self.stopped {
+                    return 0;
+                }
+                best = v;
+                best_sq = c.sq as u8;
+                if v > alpha {
+                    self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+                    return best;
+                }
+                first = 1;
+            }
+            self.sort_by_shallow_search(b, &mut list[first..], n);
+        }
+        for i in first..count {
             pick_best(&mut list[i..count]);
             let c = list[i];
             let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
