@@ -8,7 +8,9 @@
 //! engine then goes on with fresh search state. The engine knows nothing of egui: it
 //! calls a `notify` callback after each event (the app passes `ctx.request_repaint`).
 //!
-//! What it offers: values of every legal move, deepened live by the midgame search on
+//! What it offers: the opening book's values of the moves it knows (tagged `book`; on by
+//! default, see [`Request::Configure`]) and its moves for the engine player; values of
+//! every legal move, deepened live by the midgame search on
 //! the trained evaluation (tagged `depth@confidence%`) and exact or WLD once the position
 //! has at most `solve_limit` empties; solving a position to the end with a proven line;
 //! the players of [`Player`] at a [`Level`]; and game analysis.
