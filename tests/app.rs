@@ -466,7 +466,9 @@ fn values_for_one_side_and_hints() {
     h.get_by_label("Hint").click();
     h.run_steps(1);
     step_until(&mut h, "the hint", |app| app.move_evals.len() == 4);
-    assert!(h.get_by_label("d3").value().unwrap().contains("@95%)"));
+    // (the start position is in the opening book)
+    let d3 = h.get_by_label("d3").value().unwrap();
+    assert!(d3.contains("(book)"), "{d3}");
     // White to move: values come by themselves
     h.get_by_label("f5").click();
     h.run_steps(1);
@@ -569,8 +571,36 @@ fn the_engine_can_be_asked_to_move_from_an_earlier_position() {
 }
 
 #[test]
+fn opening_book_values_are_tagged_book() {
+    let mut h = harness();
+    h.state_mut().settings.book = true;
+    h.state_mut().apply(Command::GoTo(0));
+    // The start position is in the book: its four moves get book values at once.
+    step_until(&mut h, "book values on the four first moves", |app| {
+        app.move_evals.len() == 4
+            && app
+                .move_evals
+                .values()
+                .all(|e| e.source == EvalSource::Book)
+    });
+    let f5 = h.get_by_label("f5").value().unwrap();
+    assert!(f5.contains("book"), "{f5}");
+    // The live search goes on for the moves, but never replaces a book value.
+    h.run_steps(20);
+    assert!(
+        h.state()
+            .move_evals
+            .values()
+            .all(|e| e.source == EvalSource::Book)
+    );
+}
+
+#[test]
 fn live_midgame_values_deepen_on_every_move() {
     let mut h = harness();
+    // This is about the search: without the book's values.
+    h.state_mut().settings.book = false;
+    h.state_mut().apply(Command::GoTo(0));
     // Start position: far above the solver's reach, so the midgame search values the moves.
     step_until(&mut h, "depth-4 values on all four moves", |app| {
         app.move_evals.len() == 4

@@ -10,9 +10,11 @@ TI[15:00]TY[8]BO[8 ---------------------------O*------*O------------------------
 B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
 
 /// Runs `okapi nboard` on `input` (closed afterwards) and returns stdout and stderr.
+/// Without the opening book: these tests are about the search (tests/book.rs has the
+/// book's `book` lines).
 fn session(input: &str) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .args(["nboard", "--hash-bits", "14"])
+        .args(["nboard", "--hash-bits", "14", "--no-book"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -164,7 +166,7 @@ impl Drop for KillOnDrop {
 fn ping_stops_a_long_search_at_once() {
     let mut child = KillOnDrop(
         Command::new(env!("CARGO_BIN_EXE_okapi"))
-            .args(["nboard", "--hash-bits", "16"])
+            .args(["nboard", "--hash-bits", "16", "--no-book"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -162,12 +162,16 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
                     let color = match e.source {
                         EvalSource::Exact | EvalSource::Wld if best => BEST,
                         EvalSource::Exact | EvalSource::Wld => Color32::WHITE,
-                        EvalSource::Heuristic { .. } | EvalSource::Midgame { .. } if best => {
+                        EvalSource::Heuristic { .. }
+                        | EvalSource::Midgame { .. }
+                        | EvalSource::Book
+                            if best =>
+                        {
                             Color32::from_rgb(0xe8, 0xd0, 0x90)
                         }
-                        EvalSource::Heuristic { .. } | EvalSource::Midgame { .. } => {
-                            Color32::from_rgb(0xc8, 0xd8, 0xc8)
-                        }
+                        EvalSource::Heuristic { .. }
+                        | EvalSource::Midgame { .. }
+                        | EvalSource::Book => Color32::from_rgb(0xc8, 0xd8, 0xc8),
                     };
                     if best {
                         painter.rect_stroke(
@@ -254,5 +258,6 @@ fn source_tag(source: EvalSource) -> String {
         EvalSource::Wld => "WLD".into(),
         EvalSource::Heuristic { depth } => format!("heur {depth}"),
         EvalSource::Midgame { depth, confidence } => format!("{depth}@{confidence}%"),
+        EvalSource::Book => "book".into(),
     }
 }

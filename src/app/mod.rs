@@ -555,6 +555,7 @@ impl App {
                     solve_limit: self.settings.solve_limit,
                     hash_bits: self.settings.hash_bits,
                     level: self.settings.level,
+                    book: self.settings.book,
                 });
                 self.engine.send(Request::AnalyseGame {
                     generation: self.generation,
@@ -671,6 +672,7 @@ impl App {
             solve_limit: self.settings.solve_limit,
             hash_bits: self.settings.hash_bits,
             level: self.settings.level,
+            book: self.settings.book,
         });
         let player = self.player_to_move();
         if player.is_engine() && !self.game.can_redo() {
@@ -977,6 +979,13 @@ impl App {
                         Command::AnalyseGame,
                     );
                     ui.separator();
+                    // Book values on the board and book moves for the engine player.
+                    if ui
+                        .checkbox(&mut self.settings.book, "Use the opening book")
+                        .changed()
+                    {
+                        self.commands.push(Command::GoTo(self.game.ply()));
+                    }
                     ui.horizontal(|ui| {
                         let label = ui.label("Hash table: 2^");
                         let r = ui

@@ -19,6 +19,8 @@ pub struct Settings {
     pub level: crate::search::level::Level,
     /// Practice: show the weakened engine's candidate moves with their values and chances.
     pub show_lines: bool,
+    /// The opening book: its values on the board, its moves for the engine player.
+    pub book: bool,
     pub animate: bool,
     pub flipped: bool,
     pub recent: Vec<PathBuf>,
@@ -34,6 +36,7 @@ impl Default for Settings {
             evals_for: EvalsFor::Both,
             level: crate::search::level::Level::numbered(crate::engine::DEFAULT_LEVEL),
             show_lines: false,
+            book: true,
             animate: true,
             flipped: false,
             recent: Vec::new(),

@@ -77,6 +77,13 @@ pub struct MatchArgs {
     /// Evaluation weights for the Okapi engines instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Okapi engines play from the opening book while it knows the position. Off by
+    /// default: the games start from balanced openings, and the match measures the search.
+    #[arg(long)]
+    pub book: bool,
+    /// With --book: pick among book moves within this many discs of the best.
+    #[arg(long, value_name = "DISCS", default_value_t = 0.0, requires = "book")]
+    pub book_randomness: f64,
 }
 
 /// A small, fast, seeded generator (SplitMix64): reproducible runs.
@@ -114,6 +121,8 @@ pub struct OkapiPlayer {
     level: Level,
     search: MidgameSearch<'static, Evaluator>,
     rng: Rng,
+    /// The book's randomness in discs when the player uses the book.
+    book: Option<f64>,
 }
 
 impl OkapiPlayer {
@@ -122,18 +131,33 @@ impl OkapiPlayer {
             level,
             search: MidgameSearch::new(evaluator(), hash_bits, Arc::new(AtomicBool::new(false))),
             rng: Rng::new(seed),
+            book: None,
         }
+    }
+
+    /// Plays book moves (within `randomness` discs of the best) while the book knows the
+    /// position.
+    pub fn with_book(mut self, randomness: f64) -> OkapiPlayer {
+        self.book = Some(randomness.max(0.0));
+        self
     }
 }
 
 impl Player for OkapiPlayer {
     fn name(&self) -> String {
-        format!("okapi {}", self.level.name())
+        let book = if self.book.is_some() { " +book" } else { "" };
+        format!("okapi {}{book}", self.level.name())
     }
 
     fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move> {
         let board = game.position().board();
         let rng = &mut self.rng;
+        if let Some(randomness) = self.book
+            && let Some(m) =
+                crate::book::shipped().choose(&board, randomness, &mut || rng.next_f64())
+        {
+            return Ok(Move::Play(m.square));
+        }
         let choice = choose_move(&mut self.search, board, &self.level, &mut || rng.next_f64())
             .map_err(|e| anyhow!("okapi {}: {e}", self.level.name()))?;
         Ok(choice.mv)
@@ -525,7 +549,12 @@ fn make_player(
         )?)),
         (Some(l), None) => {
             let level = Level::parse(l).map_err(|e| anyhow!(e))?;
-            Ok(Box::new(OkapiPlayer::new(level, a.hash_bits, seed)))
+            let player = OkapiPlayer::new(level, a.hash_bits, seed);
+            Ok(Box::new(if a.book {
+                player.with_book(a.book_randomness)
+            } else {
+                player
+            }))
         }
         (None, None) => bail!("each engine needs a level (--a 8) or a command (--a-cmd ...)"),
     }

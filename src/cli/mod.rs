@@ -4,9 +4,10 @@
 //! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]` is scrZebra's
 //!   endgame script solver, flag for flag ([`compat`], parsed by hand: single-dash words);
 //! - subcommands with long options (clap): `solve`, `perft`, `bench`, `train`, `nboard`,
-//!   `match`, `console`, `app`.
+//!   `match`, `console`, `book`, `app`.
 
 pub mod bench;
+pub mod book;
 pub mod compat;
 pub mod console;
 pub mod matches;
@@ -63,6 +64,9 @@ pub enum Command {
     /// Train Okapi's data artifacts: the evaluation weights and the ProbCut model.
     #[command(subcommand)]
     Train(TrainCommand),
+    /// The opening book: build it from game records, show a position's book moves, figures.
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// Open the desktop app, optionally with a game or script file.
     App {
         /// A file to open.
@@ -200,6 +204,7 @@ pub fn main() -> ExitCode {
         Command::Bench(a) => bench(a),
         Command::Train(TrainCommand::Eval(a)) => report(crate::eval::train::run(a)),
         Command::Train(TrainCommand::Probcut(a)) => report(crate::search::probcut::run(&a)),
+        Command::Book(c) => report(book::run(c)),
         Command::App { file } => run_app(file),
         Command::Nboard(a) => nboard::main(a),
         Command::Match(a) => matches::main(a),

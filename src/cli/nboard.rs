@@ -15,8 +15,13 @@
 //! `quit`. Depths are written as NBoard reads them: `12`, `24@95%` with Multi-ProbCut,
 //! `100%W` for a proven win/draw/loss, `100%` for an exact score. Unknown or malformed
 //! commands get a message on standard error and are otherwise ignored.
+//!
+//! In the opening book (unless `--no-book`), `hint N` answers `book <move> <eval> <games>
+//! <depth>` lines for the book's best N moves instead of searching, and `go` plays a book
+//! move at once (the best, or with `--book-randomness` any within that many discs).
 
 use crate::board::{Board, Move, Position};
+use crate::book::{BookMove, BookSource};
 use crate::eval::Evaluator;
 use crate::search::level::Level;
 use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, Source};
@@ -342,9 +347,18 @@ fn depth_text(source: Source, confidence: u32) -> String {
 }
 
 enum Job {
-    Go { board: Board },
-    Hint { board: Board, n: usize },
-    Analyze { positions: Vec<(usize, Board)> },
+    Go {
+        board: Board,
+        book: BookUse,
+    },
+    Hint {
+        board: Board,
+        n: usize,
+        book: BookUse,
+    },
+    Analyze {
+        positions: Vec<(usize, Board)>,
+    },
 }
 
 struct EngineThread {
@@ -403,6 +417,46 @@ fn search_limits(level: &Level) -> (Limits, usize) {
     }
 }
 
+/// Whether `go` and `hint` look in the opening book, and how freely `go` picks from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BookUse {
+    Off,
+    /// On: `go` picks among book moves within this many discs of the best.
+    On {
+        randomness: f64,
+    },
+}
+
+/// NBoard's `book` line: `book <move> <eval> <games> <depth>`.
+fn book_line(m: &BookMove) -> String {
+    let depth = match m.source {
+        BookSource::Search { depth } => depth.to_string(),
+        BookSource::Exact => "100%".into(),
+        BookSource::Games => "0".into(),
+    };
+    format!(
+        "book {} {} {} {}",
+        move_text(Move::Play(m.square)),
+        disc_text(m.value),
+        m.games,
+        depth
+    )
+}
+
+/// A small xorshift generator for the book's choice (seeded from the clock: variety).
+fn uniform_from_clock() -> impl FnMut() -> f64 {
+    let mut x = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x2545_F491, |d| d.as_nanos() as u64)
+        | 1;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 fn run_job(
     search: &mut MidgameSearch<'_, Evaluator>,
     job: Job,
@@ -425,9 +479,22 @@ fn run_job(
         }
     };
     match job {
-        Job::Go { board } => {
+        Job::Go { board, book } => {
             out.line("status Okapi is thinking");
             let start = Instant::now();
+            if let BookUse::On { randomness } = book
+                && let Some(m) =
+                    crate::book::shipped().choose(&board, randomness, &mut uniform_from_clock())
+            {
+                out.line(&book_line(&m));
+                out.line(&format!(
+                    "=== {}/{}/{:.1}",
+                    move_text(Move::Play(m.square)),
+                    disc_text(m.value),
+                    start.elapsed().as_secs_f64()
+                ));
+                return;
+            }
             if let Ok(r) = search.best_move(board, limits, search_line) {
                 if !stopped() {
                     out.line(&format!(
@@ -439,8 +506,19 @@ fn run_job(
                 }
             }
         }
-        Job::Hint { board, n } => {
+        Job::Hint { board, n, book } => {
             out.line("status Okapi is analysing");
+            // In the book, its best `n` moves are the hint (the moves it does not list
+            // are no better than its searched alternative).
+            if book != BookUse::Off {
+                let moves = crate::book::shipped().moves(&board);
+                if !moves.is_empty() {
+                    for m in moves.iter().take(n.max(1)) {
+                        out.line(&book_line(m));
+                    }
+                    return;
+                }
+            }
             if n <= 1 || board.moves() == 0 {
                 let _ = search.best_move(board, limits, search_line);
                 return;
@@ -479,6 +557,7 @@ pub struct NboardOptions {
     pub hash_bits: u32,
     /// Midgame depth until `set depth` says otherwise.
     pub depth: u32,
+    pub book: BookUse,
 }
 
 impl Default for NboardOptions {
@@ -486,6 +565,7 @@ impl Default for NboardOptions {
         NboardOptions {
             hash_bits: 20,
             depth: 12,
+            book: BookUse::On { randomness: 0.0 },
         }
     }
 }
@@ -515,6 +595,7 @@ struct Session {
     game: GgfGame,
     depth: u32,
     contempt: i32,
+    book: BookUse,
     out: Out,
 }
 
@@ -597,7 +678,10 @@ impl Session {
                 if pos.is_game_over() {
                     return Err("go: the game is over".into());
                 }
-                Ok(Job::Go { board: pos.board() })
+                Ok(Job::Go {
+                    board: pos.board(),
+                    book: self.book,
+                })
             }
             "hint" => {
                 let n = match words.next().map(str::parse::<usize>) {
@@ -611,6 +695,7 @@ impl Session {
                 Ok(Job::Hint {
                     board: pos.board(),
                     n,
+                    book: self.book,
                 })
             }
             "analyze" => {
@@ -637,6 +722,18 @@ pub struct NboardArgs {
     /// Evaluation weights to use instead of the shipped ones (a file `okapi train` wrote).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
+    /// Do not use the opening book (`go` and `hint` search every position).
+    #[arg(long)]
+    pub no_book: bool,
+    /// `go` picks among book moves within this many discs of the best, weighted towards
+    /// it (0: the best).
+    #[arg(
+        long,
+        value_name = "DISCS",
+        default_value_t = 0.0,
+        conflicts_with = "no_book"
+    )]
+    pub book_randomness: f64,
 }
 
 pub fn main(a: NboardArgs) -> std::process::ExitCode {
@@ -647,6 +744,13 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
     run(&NboardOptions {
         hash_bits: a.hash_bits,
         depth: a.depth,
+        book: if a.no_book {
+            BookUse::Off
+        } else {
+            BookUse::On {
+                randomness: a.book_randomness.max(0.0),
+            }
+        },
     })
 }
 
@@ -680,6 +784,7 @@ pub fn serve(lines: Receiver<String>, out: Out, opts: &NboardOptions) {
         game: GgfGame::new(Position::start()),
         depth: opts.depth.clamp(1, 60),
         contempt: 0,
+        book: opts.book,
         out,
     };
     let mut pending: VecDeque<String> = VecDeque::new();

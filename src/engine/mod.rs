@@ -8,7 +8,9 @@
 //! engine then goes on with fresh search state. The engine knows nothing of egui: it
 //! calls a `notify` callback after each event (the app passes `ctx.request_repaint`).
 //!
-//! What it offers: values of every legal move, deepened live by the midgame search on
+//! What it offers: the opening book's values of the moves it knows (tagged `book`; on by
+//! default, see [`Request::Configure`]) and its moves for the engine player; values of
+//! every legal move, deepened live by the midgame search on
 //! the trained evaluation (tagged `depth@confidence%`) and exact or WLD once the position
 //! has at most `solve_limit` empties; solving a position to the end with a proven line;
 //! the players of [`Player`] at a [`Level`]; and game analysis.
@@ -16,6 +18,7 @@
 pub mod clock;
 
 use crate::board::{BitBoard, Board, Move, Position, Square};
+use crate::book::BookMove;
 use crate::eval::Evaluator;
 use crate::formats::game::{Eval, EvalSource, Player};
 use crate::search::level::{Level, choose_move};
@@ -36,6 +39,9 @@ pub const DEFAULT_LEVEL: u32 = 8;
 pub const ANALYSIS_SELECTIVITY: usize = 2;
 /// Depth of the game analysis above the solver's reach.
 pub const GAME_ANALYSIS_DEPTH: u32 = 12;
+/// The engine player picks among book moves within this many discs of the best (weighted
+/// towards the best): some variety against people, never a known loss of more.
+pub const BOOK_RANDOMNESS: f64 = 1.5;
 
 /// The trained evaluation, loaded once and shared by every search of the process.
 fn evaluator() -> &'static Evaluator {
@@ -64,11 +70,12 @@ pub enum Request {
         player: Player,
     },
     /// Settings: empties up to which the solver is used; transposition table size;
-    /// the level of [`Player::Perfect`].
+    /// the level of [`Player::Perfect`]; whether the opening book gives values and moves.
     Configure {
         solve_limit: u32,
         hash_bits: u32,
         level: Level,
+        book: bool,
     },
     /// Value every move of a game against the best move: `plies` lists the ply number, the
     /// position before it and the move played (passes left out). Results stream per ply.
@@ -267,16 +274,19 @@ fn run_worker(
     let mut solve_limit = DEFAULT_SOLVE_LIMIT;
     let mut hash_bits = 20;
     let mut level = Level::numbered(DEFAULT_LEVEL);
+    let mut use_book = true;
     let mut worker = Worker::new(stop.clone(), hash_bits);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
             hash_bits: bits,
             level: new_level,
+            book,
         } = request
         {
             solve_limit = limit;
             level = new_level;
+            use_book = book;
             if bits != hash_bits {
                 hash_bits = bits;
                 worker = Worker::new(stop.clone(), hash_bits);
@@ -290,6 +300,7 @@ fn run_worker(
         }
         worker.solve_limit = solve_limit;
         worker.level = level;
+        worker.use_book = use_book;
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &out)));
         if let Err(panic) = result {
             let what = panic
@@ -312,6 +323,7 @@ struct Worker {
     rng: Rng,
     solve_limit: u32,
     level: Level,
+    use_book: bool,
 }
 
 impl Worker {
@@ -321,6 +333,16 @@ impl Worker {
             rng: Rng::seeded(0x0CA9),
             solve_limit: DEFAULT_SOLVE_LIMIT,
             level: Level::numbered(DEFAULT_LEVEL),
+            use_book: true,
+        }
+    }
+
+    /// The book's moves of `board` when the book is on and knows the position.
+    fn book_moves(&self, board: &Board) -> Vec<BookMove> {
+        if self.use_book {
+            crate::book::shipped().moves(board)
+        } else {
+            Vec::new()
         }
     }
 
@@ -361,6 +383,30 @@ impl Worker {
                 elapsed: start.elapsed(),
             });
             return;
+        }
+        // Book values first: they rank above the live search's, which still values the
+        // moves the book does not know.
+        let book = self.book_moves(&board);
+        for m in &book {
+            out.send(Event::MoveValue {
+                generation,
+                square: m.square,
+                eval: book_eval(m),
+            });
+        }
+        if let Some(best) = book.first() {
+            out.send(Event::Progress {
+                generation,
+                message: format!(
+                    "book: {} {:+} ({} games, {})",
+                    best.square,
+                    book_eval(best).value,
+                    best.games,
+                    best.source
+                ),
+                nodes: 0,
+                elapsed: start.elapsed(),
+            });
         }
         let solvable = board.empty_count() <= self.solve_limit;
         // Within the solver's reach a few plies give instant values that the proofs then
@@ -651,6 +697,24 @@ impl Worker {
             Player::Greedy => Level::Greedy,
             Player::Perfect => self.level,
         };
+        // The book plays for the full-strength levels; a weakened level's mistakes are
+        // its point, so it keeps its own choice.
+        if let Level::Search(s) = &level
+            && s.temperature <= 0.0
+            && self.use_book
+        {
+            let rng = &mut self.rng;
+            let mut uniform = || rng.below(1 << 53) as f64 / (1u64 << 53) as f64;
+            if let Some(m) = crate::book::shipped().choose(&board, BOOK_RANDOMNESS, &mut uniform) {
+                out.send(Event::Played {
+                    generation,
+                    mv: Move::Play(m.square),
+                    eval: Some(book_eval(&m)),
+                    candidates: vec![],
+                });
+                return;
+            }
+        }
         if let Level::Search(s) = &mut level
             && s.temperature <= 0.0
         {
@@ -722,6 +786,14 @@ fn chosen_source(board: Board, limits: &Limits) -> Source {
         Source::Midgame {
             depth: limits.depth.min(children),
         }
+    }
+}
+
+/// A book value as the app shows it: discs, rounded, tagged `book`.
+fn book_eval(m: &BookMove) -> Eval {
+    Eval {
+        value: (m.value as f64 / SCALE as f64).round() as i32,
+        source: EvalSource::Book,
     }
 }
 
@@ -1044,6 +1116,13 @@ mod tests {
     #[test]
     fn above_the_solve_limit_the_midgame_search_values_every_move_deeper_and_deeper() {
         let mut engine = Engine::spawn(|| {});
+        // The book would value the start position's moves: this is about the search.
+        engine.send(Request::Configure {
+            solve_limit: DEFAULT_SOLVE_LIMIT,
+            hash_bits: 20,
+            level: Level::numbered(DEFAULT_LEVEL),
+            book: false,
+        });
         let pos = Position::start();
         let g = engine.new_generation();
         engine.send(Request::Analyse {
@@ -1083,12 +1162,88 @@ mod tests {
     }
 
     #[test]
+    fn in_the_book_the_analysis_gives_book_values_and_the_player_book_moves() {
+        let mut p = Position::start();
+        p.play(Square::parse("f5").unwrap()).unwrap();
+        let book = crate::book::shipped().moves(&p.board());
+        assert!(!book.is_empty(), "the shipped book knows f5");
+        let mut engine = Engine::spawn(|| {});
+        let g = engine.new_generation();
+        engine.send(Request::Analyse {
+            generation: g,
+            position: p,
+            mode: SolveMode::Exact,
+        });
+        let mut tagged = std::collections::HashMap::new();
+        collect_until(&engine, |e| {
+            if let Event::MoveValue { square, eval, .. } = e
+                && eval.source == EvalSource::Book
+            {
+                tagged.insert(*square, eval.value);
+            }
+            tagged.len() == book.len()
+        });
+        engine.stop();
+        for m in &book {
+            assert_eq!(
+                tagged[&m.square],
+                (m.discs()).round() as i32,
+                "{}",
+                m.square
+            );
+        }
+        // The engine player plays a book move within the randomness of the best.
+        for _ in 0..5 {
+            let g = engine.new_generation();
+            engine.send(Request::Play {
+                generation: g,
+                position: p,
+                player: Player::Perfect,
+            });
+            let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
+            let Some(Event::Played {
+                mv: Move::Play(sq),
+                eval: Some(eval),
+                ..
+            }) = events.last()
+            else {
+                panic!("{events:?}")
+            };
+            assert_eq!(eval.source, EvalSource::Book);
+            let m = book.iter().find(|m| m.square == *sq).expect("a book move");
+            assert!(book[0].discs() - m.discs() <= BOOK_RANDOMNESS + 1e-9);
+        }
+        // With the book off the same request searches.
+        engine.send(Request::Configure {
+            solve_limit: DEFAULT_SOLVE_LIMIT,
+            hash_bits: 18,
+            level: Level::numbered(2),
+            book: false,
+        });
+        let g = engine.new_generation();
+        engine.send(Request::Play {
+            generation: g,
+            position: p,
+            player: Player::Perfect,
+        });
+        let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
+        let Some(Event::Played {
+            eval: Some(eval), ..
+        }) = events.last()
+        else {
+            panic!("{events:?}")
+        };
+        assert!(matches!(eval.source, EvalSource::Midgame { depth: 2, .. }));
+    }
+
+    #[test]
     fn a_weakened_level_reports_its_candidates() {
         let mut engine = Engine::spawn(|| {});
         engine.send(Request::Configure {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 18,
             level: Level::parse("4t3").unwrap(),
+            book: true,
         });
         let g = engine.new_generation();
         engine.send(Request::Play {

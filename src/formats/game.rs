@@ -20,6 +20,9 @@ pub enum EvalSource {
     /// The trained evaluation searched `depth` plies, with ProbCut cutting at
     /// `confidence` percent (100: a full-width search). Deeper replaces shallower.
     Midgame { depth: u8, confidence: u8 },
+    /// The opening book: the negamax of its searched positions (ranked above any live
+    /// midgame search: it looked further along the lines it knows).
+    Book,
     /// A win/draw/loss proof: the value is 1, 0 or -1.
     Wld,
     /// The exact final disc difference, proven to the end.
@@ -31,6 +34,7 @@ impl fmt::Display for EvalSource {
         match self {
             EvalSource::Heuristic { depth } => write!(f, "heuristic d{depth}"),
             EvalSource::Midgame { depth, confidence } => write!(f, "{depth}@{confidence}%"),
+            EvalSource::Book => write!(f, "book"),
             EvalSource::Wld => write!(f, "WLD"),
             EvalSource::Exact => write!(f, "exact"),
         }
@@ -56,7 +60,7 @@ impl Eval {
                 _ => "loss".into(),
             },
             EvalSource::Heuristic { .. } => format!("~{:+}", self.value),
-            EvalSource::Midgame { .. } => format!("{:+}", self.value),
+            EvalSource::Midgame { .. } | EvalSource::Book => format!("{:+}", self.value),
         }
     }
 }

@@ -344,6 +344,79 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         Ok(())
     }
 
+    /// The best of the legal moves in `allowed` and its value, by iterative deepening to
+    /// `limits.depth` (the end of the game is solved exactly when the depth reaches it;
+    /// `exact_empties`, `wld_empties` and `time` are not used). `None` when no legal move
+    /// is allowed. The opening book values the moves that leave it with this: one search
+    /// for all of them, the moves it already knows left out.
+    pub fn best_among(
+        &mut self,
+        board: Board,
+        allowed: u64,
+        limits: Limits,
+    ) -> Result<Option<MoveValue>, Stopped> {
+        self.begin(Limits {
+            time: None,
+            ..limits
+        });
+        let n = board.empty_count();
+        let mut list: Vec<(u32, u64, i32)> = Vec::new();
+        let mut m = board.moves() & allowed;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = board.flips(sq);
+            list.push((sq, f, -self.eval.evaluate(&board.after(sq, f))));
+        }
+        if list.is_empty() {
+            return Ok(None);
+        }
+        let mut best = None;
+        for depth in 1..=limits.depth.clamp(1, n) {
+            // Best first: the previous depth's values order this one.
+            list.sort_by_key(|item| std::cmp::Reverse(item.2));
+            let mut alpha = -INF;
+            let mut best_here = (list[0].0, -INF);
+            for (i, item) in list.iter_mut().enumerate() {
+                let child = board.after(item.0, item.1);
+                let v = if i == 0 {
+                    -self.pvs(child, depth - 1, -INF, INF)
+                } else {
+                    let v = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
+                    if v > alpha {
+                        -self.pvs(child, depth - 1, -INF, -alpha)
+                    } else {
+                        v
+                    }
+                };
+                if self.stopped {
+                    return Err(Stopped);
+                }
+                // A move that fails low keeps its bound: good enough to order the next depth.
+                item.2 = v;
+                if v > alpha {
+                    alpha = v;
+                    best_here = (item.0, v);
+                }
+            }
+            let mut pv = vec![Move::Play(Square::new(best_here.0))];
+            let child = board.after(best_here.0, board.flips(best_here.0));
+            pv.extend(self.principal_variation(child, depth - 1));
+            let source = if depth >= n {
+                Source::Exact
+            } else {
+                Source::Midgame { depth }
+            };
+            best = Some(MoveValue {
+                mv: pv[0],
+                value: best_here.1,
+                source,
+                pv,
+            });
+        }
+        Ok(best)
+    }
+
     fn begin(&mut self, limits: Limits) {
         self.stopped = false;
         self.deadline = limits.time.map(|t| Instant::now() + t);

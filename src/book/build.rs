@@ -1,0 +1,387 @@
+//! Building the book from game records.
+//!
+//! 1. Every game is replayed up to `max_ply`; each position (canonical under the 8
+//!    symmetries) counts the games through it and sums their results for the side to
+//!    move (WTHOR's perfect-play score from 22 or 24 empties when the record has one: the
+//!    players' late mistakes do not count; else the final result).
+//! 2. The book is the set of positions seen in at least `min_games` games.
+//! 3. Each book position gets its *alternative*: the best move whose position is not in
+//!    the book, valued by Okapi's midgame search at `depth` (one search over those moves
+//!    only). A book leaf has no book child, so its alternative is its searched value.
+//!    Where many games went through a leaf (`check_games`) and their mean result is far
+//!    from the search (`check_margin` discs), the leaf is searched again 4 plies deeper:
+//!    the games check the search, the search decides.
+//! 4. Negamax from the leaves up: a position's value is the best of its alternative and
+//!    of its book children's values (negated). So book values are the minimax of searched
+//!    positions, like the books of Zebra and Edax, and not the mean of human results,
+//!    whose maximum over many noisy continuations favours the side to move.
+//!
+//! With `depth` 0 nothing is searched: leaves take the mean result of their games
+//! (source [`BookSource::Games`]) and there are no alternatives. Fast, and biased as said.
+
+use super::{Alternative, Book, BookInfo, BookSource, Entry, canonical, child};
+use crate::board::{BitBoard, Board, Move};
+use crate::formats::records::GameRecord;
+use crate::search::{Evaluate, Limits, MidgameSearch, SCALE, Source};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// What to build.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildOptions {
+    /// Positions up to this many plies (discs on the board minus 4).
+    pub max_ply: u32,
+    /// Positions seen in fewer games are left out.
+    pub min_games: u32,
+    /// Search depth of the alternatives and leaves; 0 values leaves by game results.
+    pub depth: u32,
+    /// ProbCut level of the searches (see `search::probcut::LEVELS`; 5 = none).
+    pub selectivity: usize,
+    /// Leaves with at least this many games are checked against their results ...
+    pub check_games: u32,
+    /// ... and searched deeper when the two differ by more than this (discs).
+    pub check_margin: f64,
+    /// Transposition table of about `16 << hash_bits` bytes.
+    pub hash_bits: u32,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            max_ply: 30,
+            min_games: 40,
+            depth: 12,
+            selectivity: 2,
+            check_games: 100,
+            check_margin: 8.0,
+            hash_bits: 22,
+        }
+    }
+}
+
+/// What the build did, for the report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuildReport {
+    pub games: usize,
+    /// Distinct positions up to `max_ply` in the games.
+    pub positions_seen: usize,
+    pub book_positions: usize,
+    /// Book positions without a book child.
+    pub leaves: usize,
+    pub searches: usize,
+    /// Leaves checked against their games, and of those searched deeper.
+    pub checked: usize,
+    pub deepened: usize,
+    /// Mean absolute difference between the book value and the mean game result over
+    /// positions with at least `check_games` games (discs).
+    pub mean_gap: f64,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Per-position counts while reading the games.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    games: u32,
+    /// Sum of results for the side to move, in discs.
+    sum: i64,
+}
+
+/// Black's result of a game as the book uses it: WTHOR's perfect-play score from the
+/// theoretical depth if known, else the final disc difference of the finished board,
+/// else the recorded one (resignations, time losses).
+fn black_outcome(game: &GameRecord, last: &Board, last_black: bool) -> i32 {
+    if let Some(t) = game.theoretical {
+        return t.black_score as i32;
+    }
+    if last.is_game_over() {
+        let s = last.final_score();
+        return if last_black { s } else { -s };
+    }
+    game.black_score as i32
+}
+
+/// Counts the games through every position up to `max_ply`.
+fn count_positions(games: &[GameRecord], max_ply: u32) -> HashMap<(u64, u64), Seen> {
+    let mut seen: HashMap<(u64, u64), Seen> = HashMap::with_capacity(games.len() * 8);
+    for g in games {
+        let pos = g.positions();
+        let last = pos.last().expect("a game has a final position");
+        let black = black_outcome(g, &last.board, last.black_to_move);
+        for p in &pos {
+            let ply = 60 - p.board.empty_count();
+            if ply > max_ply {
+                break;
+            }
+            if p.board.moves() == 0 {
+                break; // the game is over
+            }
+            // Positions of one game all differ (each has one more disc), so each game
+            // counts once per position, even through a transposition.
+            let c = canonical(&p.board).0;
+            let s = seen.entry((c.player, c.opponent)).or_default();
+            s.games += 1;
+            s.sum += if p.black_to_move { black } else { -black } as i64;
+        }
+    }
+    seen
+}
+
+/// One book position while building.
+struct Node {
+    board: Board,
+    seen: Seen,
+    /// Book children: (index, sign turning the child's value into this mover's).
+    children: Vec<(u32, i32)>,
+    /// Legal moves not leading into the book (canonical orientation).
+    outside: u64,
+    alt: Option<Alternative>,
+    value: i32,
+    source: BookSource,
+}
+
+fn source_of(s: Source) -> BookSource {
+    match s {
+        Source::Midgame { depth } => BookSource::Search {
+            depth: depth.min(60) as u8,
+        },
+        Source::Wld | Source::Exact => BookSource::Exact,
+    }
+}
+
+/// Builds the book from `games`. `progress(done, total)` is called as the searches go.
+pub fn build<E: Evaluate + ?Sized>(
+    games: &[GameRecord],
+    opts: &BuildOptions,
+    eval: &E,
+    progress: &mut dyn FnMut(u64, u64),
+) -> (Book, BuildReport) {
+    let start = Instant::now();
+    let seen = count_positions(games, opts.max_ply);
+    let mut report = BuildReport {
+        games: games.len(),
+        positions_seen: seen.len(),
+        ..BuildReport::default()
+    };
+    let min_games = opts.min_games.max(1);
+    let mut keys: Vec<(u64, u64)> = seen
+        .iter()
+        .filter(|(_, s)| s.games >= min_games)
+        .map(|(k, _)| *k)
+        .collect();
+    keys.sort_unstable();
+    let index: HashMap<(u64, u64), u32> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (*k, i as u32))
+        .collect();
+    let mut nodes: Vec<Node> = keys
+        .iter()
+        .map(|&(p, o)| {
+            let board = Board::new(p, o);
+            let mut children = Vec::new();
+            let mut outside = 0u64;
+            for sq in BitBoard(board.moves()) {
+                let (next, sign) = child(&board, sq.index()).expect("a legal move");
+                let c = canonical(&next).0;
+                match index.get(&(c.player, c.opponent)) {
+                    Some(&i) => children.push((i, sign)),
+                    None => outside |= sq.bit(),
+                }
+            }
+            Node {
+                board,
+                seen: seen[&(p, o)],
+                children,
+                outside,
+                alt: None,
+                value: 0,
+                source: BookSource::Games,
+            }
+        })
+        .collect();
+    drop(seen);
+    report.book_positions = nodes.len();
+    report.leaves = nodes.iter().filter(|n| n.children.is_empty()).count();
+
+    if opts.depth > 0 {
+        let order = tree_order(&nodes);
+        let total = order.iter().filter(|&&i| nodes[i].outside != 0).count() as u64;
+        let mut search = MidgameSearch::new(eval, opts.hash_bits, Arc::new(AtomicBool::new(false)));
+        search.set_selectivity(opts.selectivity);
+        let mut done = 0u64;
+        for i in order {
+            let node = &mut nodes[i];
+            if node.outside == 0 {
+                continue;
+            }
+            let limits = Limits::depth(opts.depth);
+            let mut found = search
+                .best_among(node.board, node.outside, limits)
+                .expect("nothing stops the book's searches");
+            report.searches += 1;
+            let mean = node.seen.sum as f64 / node.seen.games as f64;
+            if node.children.is_empty()
+                && node.seen.games >= opts.check_games
+                && let Some(v) = &found
+            {
+                report.checked += 1;
+                if (v.value as f64 / SCALE as f64 - mean).abs() > opts.check_margin {
+                    report.deepened += 1;
+                    let deeper = Limits::depth(opts.depth + 4);
+                    found = search
+                        .best_among(node.board, node.outside, deeper)
+                        .expect("nothing stops the book's searches");
+                }
+            }
+            node.alt = found.and_then(|v| match v.mv {
+                Move::Play(sq) => Some(Alternative {
+                    square: sq.index() as u8,
+                    value: v.value.clamp(-64 * SCALE, 64 * SCALE) as i16,
+                    source: source_of(v.source),
+                }),
+                Move::Pass => None,
+            });
+            done += 1;
+            progress(done, total);
+        }
+        report.nodes = search.nodes();
+    }
+
+    // Negamax, children first: a child always has one disc more, so fewer empties.
+    let mut by_empties: Vec<usize> = (0..nodes.len()).collect();
+    by_empties.sort_by_key(|&i| nodes[i].board.empty_count());
+    for i in by_empties {
+        let mut best: Option<(i32, BookSource)> = nodes[i].alt.map(|a| (a.value as i32, a.source));
+        // Moves that end the game at once have their exact value.
+        for sq in BitBoard(nodes[i].outside) {
+            let (next, sign) = child(&nodes[i].board, sq.index()).expect("a legal move");
+            if next.is_game_over() {
+                let v = sign * next.final_score() * SCALE;
+                if best.is_none_or(|b| v > b.0) {
+                    best = Some((v, BookSource::Exact));
+                }
+            }
+        }
+        for k in 0..nodes[i].children.len() {
+            let (c, sign) = nodes[i].children[k];
+            let v = sign * nodes[c as usize].value;
+            if best.is_none_or(|b| v > b.0) {
+                best = Some((v, nodes[c as usize].source));
+            }
+        }
+        let node = &mut nodes[i];
+        let mean = node.seen.sum as f64 / node.seen.games as f64;
+        (node.value, node.source) = match best {
+            Some(b) => b,
+            // A leaf of a book built without searches: its games' mean result.
+            None => ((mean * SCALE as f64).round() as i32, BookSource::Games),
+        };
+    }
+
+    let checked: Vec<f64> = nodes
+        .iter()
+        .filter(|n| n.seen.games >= opts.check_games)
+        .map(|n| (n.value as f64 / SCALE as f64 - n.seen.sum as f64 / n.seen.games as f64).abs())
+        .collect();
+    if !checked.is_empty() {
+        report.mean_gap = checked.iter().sum::<f64>() / checked.len() as f64;
+    }
+    let entries = nodes
+        .iter()
+        .map(|n| Entry {
+            player: n.board.player,
+            opponent: n.board.opponent,
+            value: n.value.clamp(-64 * SCALE, 64 * SCALE) as i16,
+            source: n.source,
+            games: n.seen.games,
+            result: (n.seen.sum as f64 / n.seen.games as f64)
+                .round()
+                .clamp(-64.0, 64.0) as i8,
+            alt: n.alt,
+        })
+        .collect();
+    let info = BookInfo {
+        max_ply: opts.max_ply.min(60) as u16,
+        min_games,
+        depth: opts.depth.min(60) as u16,
+        games: games.len().min(u32::MAX as usize) as u32,
+    };
+    report.elapsed = start.elapsed();
+    (Book::new(entries, info), report)
+}
+
+/// The nodes in depth-first order from the roots (positions without a book parent,
+/// normally only the start), most played children first, then any left over: consecutive
+/// searches look at related positions and share the transposition table.
+fn tree_order(nodes: &[Node]) -> Vec<usize> {
+    let mut has_parent = vec![false; nodes.len()];
+    for n in nodes {
+        for &(c, _) in &n.children {
+            has_parent[c as usize] = true;
+        }
+    }
+    let mut visited = vec![false; nodes.len()];
+    let mut order = Vec::with_capacity(nodes.len());
+    let mut roots: Vec<usize> = (0..nodes.len()).filter(|&i| !has_parent[i]).collect();
+    roots.sort_by_key(|&i| std::cmp::Reverse(nodes[i].seen.games));
+    roots.extend(0..nodes.len());
+    for root in roots {
+        if visited[root] {
+            continue;
+        }
+        let mut stack = vec![root];
+        visited[root] = true;
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            let mut kids: Vec<usize> = nodes[i]
+                .children
+                .iter()
+                .map(|&(c, _)| c as usize)
+                .filter(|&c| !visited[c])
+                .collect();
+            // The stack pops the last first: most played last.
+            kids.sort_by_key(|&c| nodes[c].seen.games);
+            for c in kids {
+                if !visited[c] {
+                    visited[c] = true;
+                    stack.push(c);
+                }
+            }
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+    use crate::formats::records::wthor;
+
+    fn sample() -> Vec<GameRecord> {
+        let bytes = include_bytes!("../../tests/data/wthor-2018-sample.wtb");
+        wthor::parse(bytes).unwrap().1.games
+    }
+
+    #[test]
+    fn counts_follow_the_games() {
+        let games = sample();
+        let seen = count_positions(&games, 10);
+        let start = canonical(&Board::START).0;
+        assert_eq!(
+            seen[&(start.player, start.opponent)].games as usize,
+            games.len()
+        );
+        // After one move every game is in the one position the 4 symmetric moves share.
+        let f5 = canonical(
+            &Board::START
+                .play(Square::parse("f5").unwrap().index())
+                .unwrap(),
+        )
+        .0;
+        assert_eq!(seen[&(f5.player, f5.opponent)].games as usize, games.len());
+    }
+}
