@@ -27,9 +27,9 @@ pub mod build;
 
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{BitBoard, Board, Square};
-use crate::eval::weights::{FNV_OFFSET, fnv1a};
+use crate::eval::weights::{FNV_OFFSET, fnv1a, seal};
 use crate::search::SCALE;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -374,16 +374,7 @@ impl Book {
     /// read u32, payload length u32), the zlib-compressed payload, then the 64-bit FNV-1a
     /// checksum of the header and the uncompressed payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let raw = self.raw_payload();
-        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-        enc.write_all(&raw).expect("in-memory write");
-        let payload = enc.finish().expect("in-memory write");
-        let header = self.header(payload.len() as u32);
-        let checksum = fnv1a(fnv1a(FNV_OFFSET, &header), &raw);
-        let mut out = header.to_vec();
-        out.extend_from_slice(&payload);
-        out.extend_from_slice(&checksum.to_le_bytes());
-        out
+        seal(&self.raw_payload(), |len| self.header(len).to_vec())
     }
 
     /// Reads a book file's bytes, checking everything: a corrupt or foreign file is

@@ -61,6 +61,20 @@ pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
 }
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
+/// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
+/// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
+/// the FNV-1a checksum of the header and the uncompressed payload.
+pub fn seal(raw: &[u8], header: impl FnOnce(u32) -> Vec<u8>) -> Vec<u8> {
+    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(raw).expect("in-memory write");
+    let payload = enc.finish().expect("in-memory write");
+    let mut out = header(payload.len() as u32);
+    let checksum = fnv1a(fnv1a(FNV_OFFSET, &out), raw);
+    out.extend_from_slice(&payload);
+    out.extend_from_slice(&checksum.to_le_bytes());
+    out
+}
+
 impl WeightFile {
     fn header(&self, payload_len: u32) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
@@ -87,16 +101,7 @@ impl WeightFile {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let raw = self.raw_payload();
-        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-        enc.write_all(&raw).expect("in-memory write");
-        let payload = enc.finish().expect("in-memory write");
-        let header = self.header(payload.len() as u32);
-        let checksum = fnv1a(fnv1a(FNV_OFFSET, &header), &raw);
-        let mut out = header.to_vec();
-        out.extend_from_slice(&payload);
-        out.extend_from_slice(&checksum.to_le_bytes());
-        out
+        seal(&self.raw_payload(), |len| self.header(len).to_vec())
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<WeightFile, WeightFileError> {
