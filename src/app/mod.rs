@@ -1316,9 +1316,13 @@ impl App {
                         self.task_started.elapsed().as_secs_f32()
                     )
                 };
-                ui.label(engine);
+                // The figures on the right first; the engine line takes what is left and
+                // is cut short rather than running under them.
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     ui.label(egui::RichText::new(self.metrics.summary()).small().weak());
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        ui.add(egui::Label::new(engine).truncate());
+                    });
                 });
             });
         });
@@ -1355,6 +1359,15 @@ impl App {
                     .include_y(-16.0)
                     .include_y(16.0)
                     .x_axis_label("ply (click to go there); values from Black's view")
+                    // Steps in discs that leave room for labels in a short panel (powers
+                    // of ten left only "0" readable once the values pass 30).
+                    .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+                        if input.bounds.1 - input.bounds.0 > 48.0 {
+                            [32.0, 16.0, 8.0]
+                        } else {
+                            [16.0, 8.0, 4.0]
+                        }
+                    }))
                     .show(ui, |plot| {
                         plot.vline(
                             VLine::new("position", ply)
@@ -1559,13 +1572,16 @@ impl App {
         if changed {
             self.position_changed();
         }
+        // Says where this position's values come from.
+        let source = if pos.empty_count() <= self.settings.solve_limit {
+            "within the limit: the moves are solved"
+        } else {
+            "above the limit: values come from the midgame search on the trained evaluation, tagged depth@confidence (ProbCut's), deepening until you move or stop"
+        };
         ui.label(
-            egui::RichText::new(format!(
-                "{} empties. Above the limit, values come from the midgame search on the trained evaluation, tagged depth@confidence (ProbCut's), deepening until you move or stop.",
-                pos.empty_count()
-            ))
-            .small()
-            .weak(),
+            egui::RichText::new(format!("{} empties, {source}.", pos.empty_count()))
+                .small()
+                .weak(),
         );
         let open = !pos.is_game_over();
         ui.horizontal(|ui| {
@@ -1795,6 +1811,7 @@ impl App {
             let mut open = true;
             let mut start = false;
             egui::Window::new("New game")
+                .default_pos([200.0, 80.0])
                 .open(&mut open)
                 .collapsible(false)
                 .resizable(false)
@@ -1842,15 +1859,17 @@ impl App {
             }
         }
         if self.about {
-            egui::Window::new("About Okapi").open(&mut self.about).collapsible(false).show(&ctx, |ui| {
+            egui::Window::new("About Okapi").open(&mut self.about).collapsible(false).default_pos([420.0, 60.0]).show(&ctx, |ui| {
                 ui.label(format!("Okapi {} - an Othello analyser and opponent.", env!("CARGO_PKG_VERSION")));
                 ui.label("Click a marked square to play. The engine values every legal move on its square.");
                 ui.label("Help > Keyboard shortcuts lists the keys.");
             });
         }
         if self.shortcuts {
+            // Placed below the menu bar, beside the About window.
             egui::Window::new("Keyboard shortcuts")
                 .open(&mut self.shortcuts)
+                .default_pos([30.0, 60.0])
                 .collapsible(false)
                 .resizable(false)
                 .show(&ctx, |ui| {
