@@ -507,6 +507,7 @@ impl App {
                 self.generation = self.engine.new_generation();
                 self.engine.stop();
                 self.task = Task::Idle;
+                self.status.clear();
                 self.move_evals.clear();
             }
             Command::SetupSquare(sq) => {
