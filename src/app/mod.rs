@@ -665,6 +665,8 @@ impl App {
                     job.with_lines = lines;
                     job.clear_results();
                     job.status.clear();
+                    // Results of the old options still on their way are dropped.
+                    job.running = None;
                 }
             }
             Command::SolveScript => {
