@@ -665,3 +665,328 @@ fn a_weakened_engine_shows_its_lines() {
     h.run_steps(2);
     assert_eq!(h.state().game.ply(), 0);
 }
+
+/// A small script: comments, a blank line, a bad line, trailing comments, three FFO
+/// positions of 14 empties, the end marker and a line after it.
+fn small_script(dir: &std::path::Path) -> PathBuf {
+    let ffo = include_str!("data/ffo1-39.scr");
+    let board = |n: &str| {
+        let line = ffo.lines().find(|l| l.contains(n)).unwrap();
+        line[..66].to_string()
+    };
+    let text = format!(
+        "% a small script\n{} % first\n\nnot a board % broken\n{}\n{} % third\n% End of the endgame script\n{}\n",
+        board("ffo#01"),
+        board("ffo#02"),
+        board("ffo#03"),
+        board("ffo#04"),
+    );
+    let path = dir.join("small.scr");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// What `okapi -script IN OUT` writes, with extra options.
+fn command_line_output(input: &std::path::Path, out: &std::path::Path, opts: &[&str]) -> Vec<u8> {
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .arg("-script")
+        .arg(input)
+        .arg(out)
+        .args(["-e", "0"])
+        .args(opts)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "the bad line gives status 1");
+    std::fs::read(out).unwrap()
+}
+
+#[test]
+fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
+    let dir = temp_dir("script");
+    let input = small_script(&dir);
+    let saved = dir.join("result.txt");
+    let mut h = harness_with(ScriptedDialogs {
+        open: vec![input.clone()],
+        save: vec![saved.clone()],
+    });
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open script...").click();
+    h.run_steps(4);
+    assert!(has_label(&h, "3 positions, 1 bad line"));
+    // the bad line is listed with its number and reason
+    assert!(h.query_by_label_contains("line 4: ").is_some());
+    // not solved yet: nothing to save
+    assert!(h.state().script.as_ref().unwrap().output().is_none());
+    h.get_by_label("with lines").click();
+    h.run_steps(2);
+    h.get_by_label("Solve").click();
+    h.run_steps(1);
+    assert!(h.state().script.as_ref().unwrap().is_running());
+    // results appear one by one while the board stays live
+    step_until(&mut h, "the first result", |app| {
+        app.script.as_ref().unwrap().solved() >= 1
+    });
+    step_until(&mut h, "the whole script", |app| {
+        !app.script.as_ref().unwrap().is_running()
+    });
+    let job = h.state().script.as_ref().unwrap();
+    assert_eq!(job.solved(), 3);
+    let rows: Vec<(usize, String)> = job
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.line_number,
+                r.result.as_ref().unwrap().outcome.to_string(),
+            )
+        })
+        .collect();
+    // FFO #1 +18, #2 +10, #3 +2 for Black to move
+    assert_eq!(
+        rows,
+        vec![
+            (2, "41 - 23".to_string()),
+            (5, "37 - 27".to_string()),
+            (6, "33 - 31".to_string())
+        ]
+    );
+    assert!(has_label(&h, "3 of 3 solved"));
+    assert!(h.query_by_label_contains("41 - 23").is_some());
+    // a click shows the position on the board with its proven line
+    h.get_by_label("line 5").click();
+    h.run_steps(4);
+    assert_eq!(
+        h.state().game.position(),
+        h.state().script.as_ref().unwrap().rows[1].position
+    );
+    assert!(has_label(&h, "Solved (exact): Black wins by 10"));
+    // saved through the dialog, as `okapi -script -line 1` writes it
+    h.get_by_label("Save result...").click();
+    h.run_steps(2);
+    let app_file = std::fs::read(&saved).unwrap();
+    let cli_file = command_line_output(&input, &dir.join("cli.txt"), &["-line", "1"]);
+    assert_eq!(
+        String::from_utf8_lossy(&app_file),
+        String::from_utf8_lossy(&cli_file)
+    );
+    assert_eq!(app_file, cli_file);
+    // WLD without lines: the options clear the results; solved again, the same file too
+    h.get_by_label("win/draw/loss").click();
+    h.get_by_label("with lines").click();
+    h.run_steps(2);
+    assert_eq!(h.state().script.as_ref().unwrap().solved(), 0);
+    h.get_by_label("Solve").click();
+    h.run_steps(1);
+    step_until(&mut h, "the WLD run", |app| {
+        let job = app.script.as_ref().unwrap();
+        !job.is_running() && job.solved() == 3
+    });
+    let app_wld = h.state().script.as_ref().unwrap().output().unwrap();
+    let cli_wld = command_line_output(&input, &dir.join("cli-wld.txt"), &["-wld", "1"]);
+    assert_eq!(app_wld, cli_wld);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_script_run_can_be_stopped_and_a_bad_script_is_refused() {
+    let dir = temp_dir("script-stop");
+    // FFO #57 (26 empties) takes long: the run must stop at once, nothing saved.
+    let ffo = include_str!("data/ffo40-59.scr");
+    let line = ffo.lines().find(|l| l.contains("ffo#57")).unwrap();
+    let path = dir.join("long.scr");
+    std::fs::write(&path, format!("{line}\n{line}\n")).unwrap();
+    let mut h = harness();
+    h.state_mut().settings.show_evals = false;
+    h.state_mut().apply(Command::OpenScriptPath(path));
+    h.run_steps(2);
+    h.get_by_label("Solve").click();
+    h.run_steps(2);
+    std::thread::sleep(Duration::from_millis(100));
+    h.get_by_label("Stop script").click();
+    step_until(&mut h, "the stop", |app| {
+        !app.script.as_ref().unwrap().is_running()
+    });
+    let job = h.state().script.as_ref().unwrap();
+    assert_eq!(job.solved(), 0);
+    assert!(job.output().is_none());
+    assert!(has_label(&h, "stopped"));
+    // a file that cannot be read is an error message, the script kept
+    h.state_mut()
+        .apply(Command::OpenScriptPath(dir.join("missing.scr")));
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Error: Could not open").is_some());
+    assert!(h.state().script.is_some());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_game_clock_sets_the_engine_time() {
+    let mut h = harness();
+    // Level 30 would think for many minutes; the clock's share is a few seconds.
+    h.state_mut().settings.level = okapi::search::level::Level::numbered(30);
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Perfect,
+        minutes: 1,
+    });
+    h.run_steps(2);
+    assert!(h.state().engine_move_time().is_some());
+    h.get_by_label("f5").click();
+    h.run_steps(2);
+    let allotted = h.state().engine_move_time().expect("a clock runs");
+    assert!(
+        allotted <= Duration::from_secs(20) && allotted > Duration::ZERO,
+        "at most a third of the minute: {allotted:?}"
+    );
+    assert!(h.query_by_label_contains("by the clock").is_some());
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    let eval = h.state().game.evals()[1].expect("the engine's move has a value");
+    let EvalSource::Midgame { depth, .. } = eval.source else {
+        panic!("{eval:?}")
+    };
+    assert!(
+        (1..30).contains(&depth),
+        "the clock cut the search: depth {depth}"
+    );
+    // Without a clock there is no allotment.
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Human,
+        minutes: 0,
+    });
+    assert_eq!(h.state().engine_move_time(), None);
+}
+
+#[test]
+fn help_lists_the_keyboard_shortcuts() {
+    let mut h = harness();
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    h.get_by_label("Keyboard shortcuts").click();
+    h.run_steps(4);
+    assert!(has_label(&h, "Open an endgame script"));
+    assert!(has_label(&h, "Stop the engine"));
+    assert!(has_label(&h, "Esc") || has_label(&h, "Escape"));
+}
+
+/// Percentile `p` of `v` (sorted in place).
+fn percentile(v: &mut [Duration], p: usize) -> Duration {
+    v.sort();
+    v.get(v.len().saturating_sub(1) * p / 100)
+        .copied()
+        .unwrap_or_default()
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+/// The responsiveness figures of the README: frame time while the engine searches, time
+/// from a move to the first values on the board, time for Stop to take effect. A
+/// benchmark, not a test: it prints and asserts nothing about time.
+///
+///     cargo test --release --test app responsiveness -- --ignored --nocapture
+#[test]
+#[ignore = "benchmark: prints the responsiveness figures"]
+fn responsiveness() {
+    let mut h = harness();
+    // 1. Frames at 60 Hz for 5 s while the live analysis of the start position deepens.
+    h.state_mut().metrics.clear_frames();
+    let mut steps = Vec::new();
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        let t = Instant::now();
+        h.step();
+        steps.push(t.elapsed());
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    let busy = h.state().engine_busy();
+    let app_frames = (
+        h.state().metrics.frame_percentile(50),
+        h.state().metrics.frame_percentile(99),
+    );
+    let n = steps.len();
+    println!(
+        "frames while the engine searches ({n} frames, engine busy at the end: {busy}):\n  \
+         app's frame build p50 {} p99 {}; whole egui frame (kittest step, no GPU) p50 {} p99 {} max {}",
+        ms(app_frames.0),
+        ms(app_frames.1),
+        ms(percentile(&mut steps, 50)),
+        ms(percentile(&mut steps, 99)),
+        ms(percentile(&mut steps, 100)),
+    );
+
+    // 2. Move to first values: 30 moves (the first legal square each time), frames as fast
+    // as they come, from the click to the frame that shows a value.
+    let mut firsts = Vec::new();
+    for _ in 0..30 {
+        let pos = h.state().game.position();
+        if pos.is_game_over() {
+            break;
+        }
+        let sq = pos.legal_moves().iter().next().unwrap();
+        h.get_by_label(&sq.to_string()).click();
+        let clicked = Instant::now();
+        h.step();
+        while h.state().move_evals.is_empty() && !h.state().game.position().is_game_over() {
+            assert!(clicked.elapsed() < Duration::from_secs(30), "no value came");
+            std::thread::sleep(Duration::from_micros(500));
+            h.step();
+        }
+        firsts.push(clicked.elapsed());
+    }
+    let n = firsts.len();
+    println!(
+        "move to first value on the board ({n} moves): p50 {} p99 {} max {}",
+        ms(percentile(&mut firsts, 50)),
+        ms(percentile(&mut firsts, 99)),
+        ms(percentile(&mut firsts, 100)),
+    );
+
+    // 3. Stop: long solves (FFO 50-59, 26-30 empties), stopped after 0.3 s of search; from
+    // the click on Stop to the frame where the engine is idle.
+    let ffo = include_str!("data/ffo40-59.scr");
+    let mut stops = Vec::new();
+    let mut engine_side = Vec::new();
+    h.state_mut().settings.show_evals = false;
+    let dir = temp_dir("responsiveness");
+    for line in ffo.lines().filter(|l| !l.starts_with('%')).skip(10) {
+        let path = dir.join("stop.json");
+        Game::new(Position::parse(line).unwrap())
+            .save(&path)
+            .unwrap();
+        h.state_mut().apply(Command::OpenPath(path));
+        h.run_steps(2);
+        h.get_by_label("Solve exact").click();
+        h.step();
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            h.step();
+            std::thread::sleep(Duration::from_millis(16));
+        }
+        if !h.state().engine_busy() {
+            continue; // solved already: nothing to stop
+        }
+        h.get_by_label("Stop").click();
+        let clicked = Instant::now();
+        h.step();
+        while h.state().engine_busy() {
+            std::thread::sleep(Duration::from_micros(500));
+            h.step();
+        }
+        stops.push(clicked.elapsed());
+        engine_side.extend(h.state().metrics.stop_latency);
+    }
+    let n = stops.len();
+    println!(
+        "Stop to engine idle on the board ({n} solves): p50 {} p99 {} max {}; \
+         the app's own figure (Stop asked to Stopped received) max {}",
+        ms(percentile(&mut stops, 50)),
+        ms(percentile(&mut stops, 99)),
+        ms(percentile(&mut stops, 100)),
+        ms(percentile(&mut engine_side, 100)),
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -7,6 +7,10 @@ pub trait FileDialogs {
     fn open_game(&mut self) -> Option<PathBuf>;
     /// Asks where to save a game, suggesting a file name.
     fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf>;
+    /// Asks for an endgame script (scrZebra `.scr` or OBF) to open.
+    fn open_script(&mut self) -> Option<PathBuf>;
+    /// Asks where to save a script's results, suggesting a file name.
+    fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf>;
 }
 
 /// The platform's dialogs through rfd (its xdg-portal backend on Linux).
@@ -32,9 +36,25 @@ impl FileDialogs for NativeDialogs {
         )
         .save_file()
     }
+
+    fn open_script(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Open an endgame script")
+            .add_filter("Endgame script", &["scr", "obf"])
+            .add_filter("All files", &["*"])
+            .pick_file()
+    }
+
+    fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Save the script's results")
+            .set_file_name(suggested_name)
+            .save_file()
+    }
 }
 
-/// Dialogs that answer with paths given in advance (tests, scripted use).
+/// Dialogs that answer with paths given in advance (tests, scripted use): every "open"
+/// dialog takes the next path of `open`, every "save" dialog the next of `save`.
 #[derive(Default)]
 pub struct ScriptedDialogs {
     pub open: Vec<PathBuf>,
@@ -48,5 +68,13 @@ impl FileDialogs for ScriptedDialogs {
 
     fn save_game(&mut self, _suggested_name: &str) -> Option<PathBuf> {
         (!self.save.is_empty()).then(|| self.save.remove(0))
+    }
+
+    fn open_script(&mut self) -> Option<PathBuf> {
+        self.open_game()
+    }
+
+    fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
+        self.save_game(suggested_name)
     }
 }

@@ -7,10 +7,11 @@
 
 mod board_view;
 pub mod dialogs;
+pub mod script;
 pub mod settings;
 
 use crate::board::{Color, Move, Position, Square};
-use crate::engine::clock::{Clock, format_clock};
+use crate::engine::clock::{Clock, clock_allotment, format_clock};
 use crate::engine::{Engine, Event, Request, mode_name};
 use crate::formats::game::{Eval, EvalSource, Game, Player};
 use crate::search::SolveMode;
@@ -18,9 +19,11 @@ use crate::search::level::Level;
 use board_view::{BoardView, board_ui};
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
+pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, Settings};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Opens the app window, optionally with a game file; returns when it closes.
@@ -47,6 +50,9 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
             }
             let autosave = paths.map(|(_, game)| game);
             match (open, &autosave) {
+                (Some(path), _) if script::is_script_path(&path) => {
+                    app.apply(Command::OpenScriptPath(path))
+                }
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
                 (None, Some(saved)) if saved.exists() => {
                     if let Ok(game) = Game::read(saved) {
@@ -115,6 +121,25 @@ pub enum Command {
     /// The engine player to move plays now (after a Stop, or from a position reached
     /// by going back in the game, whose later moves it then replaces).
     EngineMove,
+    /// Asks for an endgame script (scrZebra or OBF) and opens it in the script window.
+    OpenScript,
+    OpenScriptPath(PathBuf),
+    /// Script window: exact or WLD, with or without lines (clears the results).
+    ScriptOptions {
+        mode: SolveMode,
+        lines: bool,
+    },
+    /// Solves every position of the open script in the background.
+    SolveScript,
+    StopScript,
+    /// Shows the script's position (by index) on the board, with its line if solved.
+    ShowScriptPosition(usize),
+    /// Asks where to save the script's results, then saves them.
+    SaveScriptResult,
+    SaveScriptResultTo(PathBuf),
+    CloseScript,
+    /// Help > Keyboard shortcuts.
+    ShowShortcuts,
 }
 
 impl Command {
@@ -132,11 +157,38 @@ impl Command {
             Command::Stop => K::new(M::NONE, Key::Escape),
             Command::First => K::new(M::NONE, Key::Home),
             Command::Last => K::new(M::NONE, Key::End),
+            Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
+            Command::FlipView => K::new(M::COMMAND, Key::F),
+            Command::Hint => K::new(M::COMMAND, Key::H),
             _ => return None,
         })
     }
 
-    const WITH_SHORTCUTS: [Command; 10] = [
+    /// What a command does, for the shortcut list.
+    fn description(&self) -> &'static str {
+        match self {
+            Command::Undo => "Undo (your move and the engine's reply)",
+            Command::Redo => "Redo",
+            Command::ShowNewGame => "New game",
+            Command::Open => "Open a game",
+            Command::OpenScript => "Open an endgame script",
+            Command::Save => "Save the game",
+            Command::Solve(SolveMode::Exact) => "Solve exactly",
+            Command::Solve(SolveMode::Wld) => "Solve win/draw/loss",
+            Command::Stop => "Stop the engine",
+            Command::First => "First position",
+            Command::Last => "Last position",
+            Command::FlipView => "Flip the board",
+            Command::Hint => "Hint: value the moves once",
+            _ => "",
+        }
+    }
+
+    const WITH_SHORTCUTS: [Command; 13] = [
+        // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
+        Command::OpenScript,
+        Command::FlipView,
+        Command::Hint,
         Command::Undo,
         Command::Redo,
         Command::ShowNewGame,
@@ -236,15 +288,28 @@ pub struct App {
     clipboard_out: Option<String>,
     /// Where the game in progress is kept across restarts (set by [`run`]).
     autosave: Option<PathBuf>,
+    /// The open endgame script, if any.
+    pub script: Option<ScriptJob>,
+    /// A second engine thread for scripts, started on the first solve: the board's own
+    /// analysis would otherwise supersede the script whenever the position changes.
+    script_engine: Option<Engine>,
+    /// Wakes the UI; shared by both engine threads.
+    notify: Arc<Mutex<Box<dyn Fn() + Send>>>,
+    shortcuts: bool,
 }
 
 impl App {
     /// A new app with a new game; `notify` wakes the UI when the engine has news.
     pub fn new(dialogs: Box<dyn FileDialogs>, notify: impl Fn() + Send + 'static) -> App {
+        let notify: Arc<Mutex<Box<dyn Fn() + Send>>> = Arc::new(Mutex::new(Box::new(notify)));
         let mut app = App {
             game: Game::default(),
             players: [Player::Human, Player::Human],
-            engine: Engine::spawn(notify),
+            engine: Engine::spawn(wake(&notify)),
+            notify,
+            script: None,
+            script_engine: None,
+            shortcuts: false,
             generation: 0,
             task: Task::Idle,
             task_started: Instant::now(),
@@ -442,6 +507,7 @@ impl App {
                 self.generation = self.engine.new_generation();
                 self.engine.stop();
                 self.task = Task::Idle;
+                self.status.clear();
                 self.move_evals.clear();
             }
             Command::SetupSquare(sq) => {
@@ -524,6 +590,7 @@ impl App {
                     generation: self.generation,
                     position,
                     player,
+                    time: self.engine_move_time(),
                 });
                 self.start_task(Task::Thinking);
             }
@@ -570,7 +637,200 @@ impl App {
                 });
                 self.start_task(Task::Thinking);
             }
+            Command::OpenScript => {
+                if let Some(path) = self.dialogs.open_script() {
+                    self.apply(Command::OpenScriptPath(path));
+                }
+            }
+            Command::OpenScriptPath(path) => match ScriptJob::load(&path) {
+                Ok(job) => {
+                    self.apply(Command::StopScript);
+                    self.notice = Some(format!(
+                        "Opened the script {}: {} positions, {} bad lines.",
+                        job.name(),
+                        job.rows.len(),
+                        job.bad.len()
+                    ));
+                    self.script = Some(job);
+                }
+                Err(e) => {
+                    self.error = Some(format!("Could not open {}: {e}", path.display()));
+                }
+            },
+            Command::ScriptOptions { mode, lines } => {
+                self.apply(Command::StopScript);
+                if let Some(job) = &mut self.script
+                    && (job.mode, job.with_lines) != (mode, lines)
+                {
+                    job.mode = mode;
+                    job.with_lines = lines;
+                    job.clear_results();
+                    job.status.clear();
+                    // Results of the old options still on their way are dropped.
+                    job.running = None;
+                }
+            }
+            Command::SolveScript => {
+                let Some(job) = &mut self.script else { return };
+                if job.rows.is_empty() {
+                    return;
+                }
+                // From the start on a fresh table, as the command line does: resuming
+                // half-way could give other (equally optimal) lines than `okapi -script`.
+                job.clear_results();
+                let notify = &self.notify;
+                let engine = self
+                    .script_engine
+                    .get_or_insert_with(|| Engine::spawn(wake(notify)));
+                let generation = engine.new_generation();
+                engine.send(Request::SolveScript {
+                    generation,
+                    positions: job.rows.iter().map(|r| r.position).collect(),
+                    mode: job.mode,
+                    lines: job.with_lines,
+                    hash_bits: script::SCRIPT_HASH_BITS,
+                });
+                job.running = Some(generation);
+                job.started = Instant::now();
+                job.status = "starting...".into();
+            }
+            Command::StopScript => {
+                if let (Some(engine), Some(job)) = (&self.script_engine, &mut self.script)
+                    && job.running.is_some()
+                {
+                    engine.stop();
+                    job.status = "stopping...".into();
+                }
+            }
+            Command::ShowScriptPosition(i) => {
+                let Some(job) = &mut self.script else { return };
+                let Some(row) = job.rows.get(i) else { return };
+                job.selected = Some(i);
+                let (position, mode, result) = (row.position, job.mode, row.result.clone());
+                self.setup = None;
+                self.game = Game::new(position);
+                self.players = [Player::Human, Player::Human];
+                self.clock = None;
+                self.lost_on_time = None;
+                self.file = None;
+                self.notice = None;
+                // A solved position comes with its proven line, ready to play through.
+                self.solved = result.filter(|r| !r.line.is_empty()).map(|r| Solved {
+                    position,
+                    mode,
+                    score: r.score,
+                    line: r.line,
+                    nodes: r.nodes,
+                    elapsed: r.elapsed,
+                });
+                self.position_changed();
+            }
+            Command::SaveScriptResult => {
+                let Some(job) = &self.script else { return };
+                if job.output().is_none() {
+                    return;
+                }
+                let stem = job
+                    .path
+                    .file_stem()
+                    .map_or_else(|| "script".into(), |s| s.to_string_lossy().into_owned());
+                if let Some(path) = self
+                    .dialogs
+                    .save_script_result(&format!("{stem}-result.txt"))
+                {
+                    self.apply(Command::SaveScriptResultTo(path));
+                }
+            }
+            Command::SaveScriptResultTo(path) => {
+                let Some(bytes) = self.script.as_ref().and_then(|j| j.output()) else {
+                    return;
+                };
+                if self
+                    .script
+                    .as_ref()
+                    .is_some_and(|j| same_file(&j.path, &path))
+                {
+                    self.error = Some(format!(
+                        "Not saved: {} is the script itself",
+                        path.display()
+                    ));
+                    return;
+                }
+                match crate::formats::game::write_atomic(&path, &bytes) {
+                    Ok(()) => {
+                        self.notice = Some(format!("Saved the results to {}", path.display()))
+                    }
+                    Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+                }
+            }
+            Command::CloseScript => {
+                self.apply(Command::StopScript);
+                self.script = None;
+            }
+            Command::ShowShortcuts => self.shortcuts = true,
         }
+    }
+
+    /// Takes in what the script engine has sent.
+    fn poll_script_engine(&mut self) {
+        let Some(engine) = &self.script_engine else {
+            return;
+        };
+        while let Some(event) = engine.try_recv() {
+            let Some(job) = &mut self.script else {
+                continue;
+            };
+            if job.running != Some(event.generation()) {
+                continue;
+            }
+            match event {
+                Event::Progress { message, .. } => job.status = message,
+                Event::ScriptSolved {
+                    index,
+                    outcome,
+                    score,
+                    line,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    if let Some(row) = job.rows.get_mut(index) {
+                        row.result = Some(RowResult {
+                            outcome,
+                            score,
+                            line,
+                            nodes,
+                            elapsed,
+                        });
+                    }
+                }
+                Event::ScriptDone { nodes, elapsed, .. } => {
+                    job.running = None;
+                    job.finished = Some((nodes, elapsed));
+                    job.status.clear();
+                }
+                Event::Stopped { .. } => {
+                    job.running = None;
+                    job.status = "stopped".into();
+                }
+                Event::Error { message, .. } => {
+                    job.running = None;
+                    job.status.clear();
+                    self.error = Some(format!("The script failed: {message}"));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// What the game clock gives the engine for its move now, if a clock runs.
+    pub fn engine_move_time(&self) -> Option<Duration> {
+        let clock = self.clock.as_ref()?;
+        let position = self.game.position();
+        Some(clock_allotment(
+            clock.left(position.side_to_move()),
+            position.empty_count(),
+        ))
     }
 
     /// Keeps the game in progress (with what is known of it) across restarts.
@@ -608,7 +868,13 @@ impl App {
             Task::Idle => String::new(),
             Task::Analysing => "analysing...".into(),
             Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
-            Task::Thinking => "thinking...".into(),
+            Task::Thinking => match self.engine_move_time() {
+                Some(t) => format!(
+                    "thinking, {:.1} s for this move by the clock...",
+                    t.as_secs_f64()
+                ),
+                None => "thinking...".into(),
+            },
             Task::AnalysingGame => "analysing the game...".into(),
         };
     }
@@ -680,6 +946,7 @@ impl App {
                 generation: self.generation,
                 position,
                 player,
+                time: self.engine_move_time(),
             });
             self.start_task(Task::Thinking);
         } else if self.settings.show_evals
@@ -802,6 +1069,8 @@ impl App {
                     self.status.clear();
                     self.error = Some(message);
                 }
+                // Scripts run on their own engine (see `poll_script_engine`).
+                Event::ScriptSolved { .. } | Event::ScriptDone { .. } => {}
             }
         }
     }
@@ -810,6 +1079,7 @@ impl App {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         self.poll_engine();
+        self.poll_script_engine();
         for c in Command::WITH_SHORTCUTS {
             if let Some(k) = c.shortcut()
                 && ui.input_mut(|i| i.consume_shortcut(&k))
@@ -828,7 +1098,11 @@ impl App {
         }
         let dropped = ui.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()));
         if let Some(path) = dropped {
-            self.commands.push(Command::OpenPath(path));
+            self.commands.push(if script::is_script_path(&path) {
+                Command::OpenScriptPath(path)
+            } else {
+                Command::OpenPath(path)
+            });
         }
         if let Some(text) = self.clipboard_out.take() {
             ui.ctx().copy_text(text);
@@ -899,7 +1173,7 @@ impl App {
             }
         }
         self.metrics.record_frame(frame_start.elapsed());
-        if self.task != Task::Idle {
+        if self.task != Task::Idle || self.script.as_ref().is_some_and(|j| j.is_running()) {
             // Keeps the elapsed time moving; engine events repaint at once anyway.
             ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
@@ -935,6 +1209,16 @@ impl App {
                     });
                     self.menu_item(ui, "Save", true, Command::Save);
                     self.menu_item(ui, "Save as...", true, Command::SaveAs);
+                    ui.separator();
+                    self.menu_item(ui, "Open script...", true, Command::OpenScript);
+                    if self.script.as_ref().is_some_and(|j| !j.open) {
+                        if ui.button("Show the script window").clicked() {
+                            if let Some(job) = &mut self.script {
+                                job.open = true;
+                            }
+                            ui.close();
+                        }
+                    }
                     ui.separator();
                     if ui.button("Quit").clicked() {
                         ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
@@ -1005,6 +1289,7 @@ impl App {
                     ui.checkbox(&mut self.settings.animate, "Animate flips");
                 });
                 ui.menu_button("Help", |ui| {
+                    self.menu_item(ui, "Keyboard shortcuts", true, Command::ShowShortcuts);
                     if ui.button("About Okapi").clicked() {
                         self.about = true;
                         ui.close();
@@ -1043,9 +1328,13 @@ impl App {
                         self.task_started.elapsed().as_secs_f32()
                     )
                 };
-                ui.label(engine);
+                // The figures on the right first; the engine line takes what is left and
+                // is cut short rather than running under them.
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     ui.label(egui::RichText::new(self.metrics.summary()).small().weak());
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        ui.add(egui::Label::new(engine).truncate());
+                    });
                 });
             });
         });
@@ -1082,6 +1371,15 @@ impl App {
                     .include_y(-16.0)
                     .include_y(16.0)
                     .x_axis_label("ply (click to go there); values from Black's view")
+                    // Steps in discs that leave room for labels in a short panel (powers
+                    // of ten left only "0" readable once the values pass 30).
+                    .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+                        if input.bounds.1 - input.bounds.0 > 48.0 {
+                            [32.0, 16.0, 8.0]
+                        } else {
+                            [16.0, 8.0, 4.0]
+                        }
+                    }))
                     .show(ui, |plot| {
                         plot.vline(
                             VLine::new("position", ply)
@@ -1286,13 +1584,16 @@ impl App {
         if changed {
             self.position_changed();
         }
+        // Says where this position's values come from.
+        let source = if pos.empty_count() <= self.settings.solve_limit {
+            "within the limit: the moves are solved"
+        } else {
+            "above the limit: values come from the midgame search on the trained evaluation, tagged depth@confidence (ProbCut's), deepening until you move or stop"
+        };
         ui.label(
-            egui::RichText::new(format!(
-                "{} empties. Above the limit, values come from the midgame search on the trained evaluation, tagged depth@confidence (ProbCut's), deepening until you move or stop.",
-                pos.empty_count()
-            ))
-            .small()
-            .weak(),
+            egui::RichText::new(format!("{} empties, {source}.", pos.empty_count()))
+                .small()
+                .weak(),
         );
         let open = !pos.is_game_over();
         ui.horizontal(|ui| {
@@ -1522,6 +1823,7 @@ impl App {
             let mut open = true;
             let mut start = false;
             egui::Window::new("New game")
+                .default_pos([200.0, 80.0])
                 .open(&mut open)
                 .collapsible(false)
                 .resizable(false)
@@ -1569,12 +1871,49 @@ impl App {
             }
         }
         if self.about {
-            egui::Window::new("About Okapi").open(&mut self.about).collapsible(false).show(&ctx, |ui| {
+            egui::Window::new("About Okapi").open(&mut self.about).collapsible(false).default_pos([420.0, 60.0]).show(&ctx, |ui| {
                 ui.label(format!("Okapi {} - an Othello analyser and opponent.", env!("CARGO_PKG_VERSION")));
                 ui.label("Click a marked square to play. The engine values every legal move on its square.");
-                ui.label("Ctrl+Z undo, Ctrl+Y redo, Ctrl+E solve exact, Ctrl+W solve WLD, Esc stop.");
+                ui.label("Help > Keyboard shortcuts lists the keys.");
             });
         }
+        if self.shortcuts {
+            // Placed below the menu bar, beside the About window.
+            egui::Window::new("Keyboard shortcuts")
+                .open(&mut self.shortcuts)
+                .default_pos([30.0, 60.0])
+                .collapsible(false)
+                .resizable(false)
+                .show(&ctx, |ui| {
+                    egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                        // Listed from the table the app itself reads, so it cannot go stale.
+                        for c in Command::WITH_SHORTCUTS {
+                            if let Some(k) = c.shortcut() {
+                                ui.monospace(ctx.format_shortcut(&k));
+                                ui.label(c.description());
+                                ui.end_row();
+                            }
+                        }
+                        ui.monospace("Ctrl+V");
+                        ui.label("Paste a transcript, game or board");
+                        ui.end_row();
+                    });
+                });
+        }
+        let mut commands = Vec::new();
+        if let Some(job) = &mut self.script
+            && job.open
+        {
+            let mut open = true;
+            egui::Window::new(format!("Script: {}", job.name()))
+                .id(egui::Id::unique("script-window"))
+                .open(&mut open)
+                .default_size([560.0, 460.0])
+                .default_pos([20.0, 60.0])
+                .show(&ctx, |ui| job.ui(ui, &mut commands));
+            job.open = open;
+        }
+        self.commands.extend(commands);
     }
 }
 
@@ -1599,11 +1938,21 @@ impl Metrics {
 
     /// The 99th percentile of the last 600 frames' build time.
     pub fn frame_p99(&self) -> Duration {
+        self.frame_percentile(99)
+    }
+
+    /// The `p`th percentile (0..=100) of the last 600 frames' build time.
+    pub fn frame_percentile(&self, p: usize) -> Duration {
         let mut v: Vec<Duration> = self.frames.iter().copied().collect();
         v.sort();
-        v.get(v.len().saturating_sub(1) * 99 / 100)
+        v.get(v.len().saturating_sub(1) * p.min(100) / 100)
             .copied()
             .unwrap_or_default()
+    }
+
+    /// Forgets the frames measured so far (benchmarks measure one phase at a time).
+    pub fn clear_frames(&mut self) {
+        self.frames.clear();
     }
 
     fn summary(&self) -> String {
@@ -1619,6 +1968,21 @@ impl Metrics {
             ms(self.stop_latency)
         )
     }
+}
+
+/// A callback for an engine thread that calls the app's shared `notify`.
+fn wake(notify: &Arc<Mutex<Box<dyn Fn() + Send>>>) -> impl Fn() + Send + 'static {
+    let notify = notify.clone();
+    move || {
+        if let Ok(f) = notify.lock() {
+            f()
+        }
+    }
+}
+
+/// Do two paths name the same existing file?
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 fn discs(n: u32) -> String {

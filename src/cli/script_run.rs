@@ -121,11 +121,7 @@ pub fn run_script(
         anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
     };
     for line in &lines {
-        // Comments are copied with their bytes as in the input, whatever the encoding.
-        let comment = line.raw_trailing_comment();
         let bytes = match &line.parsed {
-            Ok(ScriptLine::Blank) => continue,
-            Ok(ScriptLine::Comment(_)) | Ok(ScriptLine::End(_)) => line.raw.clone(),
             Err(BadLine { error, .. }) => {
                 stats.errors += 1;
                 let msg = format!("{}:{}: {error}", input.display(), line.number);
@@ -133,7 +129,7 @@ pub fn run_script(
                     Some(bar) => bar.suspend(|| eprintln!("{msg}")),
                     None => eprintln!("{msg}"),
                 }
-                script::with_raw_comment(&script::format_error(&error.to_string(), None), comment)
+                script::output_line(line, None)
             }
             Ok(ScriptLine::Position { position, .. }) => {
                 if let Some(bar) = &bar {
@@ -159,17 +155,13 @@ pub fn run_script(
                 if let Some(bar) = &bar {
                     bar.inc(1);
                 }
-                let shown_line = if opts.lines {
-                    Some(&solved.line[..])
-                } else {
-                    None
-                };
-                script::with_raw_comment(
-                    &script::format_result(solved.outcome, shown_line, None),
-                    comment,
-                )
+                script::output_line(line, Some(solved.script_result(opts.lines)))
             }
+            // Comments and the end marker are copied with their bytes as in the input,
+            // whatever the encoding; blank lines give nothing.
+            Ok(_) => script::output_line(line, None),
         };
+        let Some(bytes) = bytes else { continue };
         out.write_all(&bytes)
             .and_then(|_| out.write_all(b"\n"))
             .and_then(|_| out.flush())
@@ -200,6 +192,11 @@ pub struct Solved {
 }
 
 impl Solved {
+    /// What the script output shows: the outcome and, in line mode, the line.
+    pub fn script_result(&self, lines: bool) -> (script::Outcome, Option<&[Move]>) {
+        (self.outcome, lines.then_some(&self.line[..]))
+    }
+
     fn describe(&self) -> String {
         let best = match self.best_move {
             Some(Move::Pass) => "pass".to_string(),

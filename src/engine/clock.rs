@@ -1,6 +1,8 @@
 //! A game clock: time left for each colour, running for the side to move.
 
 use crate::board::Color;
+use crate::search::Limits;
+use crate::search::level::allot_time;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -70,6 +72,40 @@ impl Clock {
     }
 }
 
+/// Time for the engine's move with `left` on its clock and `empties` empty squares:
+/// [`allot_time`]'s share, less a little for the UI to receive and play the move.
+pub fn clock_allotment(left: Duration, empties: u32) -> Duration {
+    allot_time(left, Duration::ZERO, empties).saturating_sub(Duration::from_millis(20))
+}
+
+/// Empties from which an exact solve should finish within `time` on one core. The endgame
+/// solver does not watch the clock (only the midgame search does), so it is used only
+/// where it fits: the hardest FFO positions take about 0.6 s at 20 empties, 1-3 s at 22-23
+/// and 5-30 s at 24-26 (README, "Endgame"); game positions are usually easier.
+pub fn solvable_empties(time: Duration) -> u32 {
+    let s = time.as_secs_f64();
+    match s {
+        _ if s >= 20.0 => 24,
+        _ if s >= 6.0 => 22,
+        _ if s >= 2.0 => 20,
+        _ if s >= 0.5 => 18,
+        _ if s >= 0.15 => 16,
+        _ => 14,
+    }
+}
+
+/// Makes a search level's limits keep to `time`: the search stops by then (or by its own
+/// time, if shorter), and solves only from as many empties as fit in it.
+pub fn fit_to_time(limits: &mut Limits, time: Duration) {
+    // The search needs a moment for its first iteration; with none it would give no move.
+    let time = time.max(Duration::from_millis(10));
+    limits.time = Some(limits.time.map_or(time, |own| own.min(time)));
+    let cap = solvable_empties(time);
+    limits.exact_empties = limits.exact_empties.min(cap);
+    // Win/draw/loss costs about what an exact solve two empties fewer does.
+    limits.wld_empties = limits.wld_empties.min(cap + 2).max(limits.exact_empties);
+}
+
 /// `m:ss`, or `h:mm:ss` from an hour.
 pub fn format_clock(d: Duration) -> String {
     let s = d.as_secs();
@@ -103,6 +139,41 @@ mod tests {
         assert_eq!(c.left[Color::White as usize], Duration::ZERO);
         assert_eq!(c.flagged(), Some(Color::White));
         assert_eq!(c.running(), None);
+    }
+
+    #[test]
+    fn the_clock_bounds_the_search() {
+        let mut limits = Limits {
+            depth: 30,
+            exact_empties: 24,
+            wld_empties: 26,
+            time: None,
+        };
+        // 5 minutes left at move 1: a few seconds a move, a midgame-sized solve.
+        let t = clock_allotment(Duration::from_secs(300), 60);
+        assert!(
+            t > Duration::from_secs(5) && t < Duration::from_secs(20),
+            "{t:?}"
+        );
+        fit_to_time(&mut limits, t);
+        assert_eq!(limits.time, Some(t));
+        assert_eq!(limits.depth, 30, "depth stays; the time stops it");
+        assert!(limits.exact_empties < 24 && limits.exact_empties >= 18);
+        assert!(limits.wld_empties >= limits.exact_empties);
+        // A timed level keeps its own time when shorter.
+        let mut timed = Limits {
+            time: Some(Duration::from_secs(1)),
+            ..limits
+        };
+        fit_to_time(&mut timed, Duration::from_secs(10));
+        assert_eq!(timed.time, Some(Duration::from_secs(1)));
+        // Seconds left: a fraction of them, and no deep solve.
+        let t = clock_allotment(Duration::from_secs(2), 30);
+        assert!(t < Duration::from_secs(1), "{t:?}");
+        fit_to_time(&mut limits, t);
+        assert!(limits.exact_empties <= 16, "{limits:?}");
+        // Nothing left: zero time, never a panic.
+        assert_eq!(clock_allotment(Duration::ZERO, 40), Duration::ZERO);
     }
 
     #[test]

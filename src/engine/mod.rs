@@ -63,11 +63,14 @@ pub enum Request {
         position: Position,
         mode: SolveMode,
     },
-    /// Choose a move for `player`.
+    /// Choose a move for `player`. `time`: what the game clock allots to this move (see
+    /// [`clock_allotment`]); the search stops by then and the endgame solver is used only
+    /// where it should finish in time.
     Play {
         generation: u64,
         position: Position,
         player: Player,
+        time: Option<Duration>,
     },
     /// Settings: empties up to which the solver is used; transposition table size;
     /// the level of [`Player::Perfect`]; whether the opening book gives values and moves.
@@ -83,6 +86,17 @@ pub enum Request {
         generation: u64,
         plies: Vec<(usize, Position, Square)>,
     },
+    /// Solves the positions of a script one after the other, as `okapi -script` does (a
+    /// fresh table of `16 << hash_bits` bytes, the same order), so the results, lines
+    /// included, are those of the command line. Each result streams as
+    /// [`Event::ScriptSolved`]; [`Event::ScriptDone`] ends the run.
+    SolveScript {
+        generation: u64,
+        positions: Vec<Position>,
+        mode: SolveMode,
+        lines: bool,
+        hash_bits: u32,
+    },
     /// Panics inside the engine thread: exercises the error path (tests, Help menu).
     #[doc(hidden)]
     Crash { generation: u64 },
@@ -95,6 +109,7 @@ impl Request {
             | Request::Solve { generation, .. }
             | Request::Play { generation, .. }
             | Request::AnalyseGame { generation, .. }
+            | Request::SolveScript { generation, .. }
             | Request::Crash { generation } => Some(*generation),
             Request::Configure { .. } => None,
         }
@@ -149,6 +164,23 @@ pub enum Event {
         best: Eval,
         best_move: Square,
     },
+    /// One position of a script solved: `index` into the request's positions; `line` is
+    /// the proven line (empty without lines, or when the game is over).
+    ScriptSolved {
+        generation: u64,
+        index: usize,
+        outcome: crate::formats::script::Outcome,
+        score: i32,
+        line: Vec<Move>,
+        nodes: u64,
+        elapsed: Duration,
+    },
+    /// Every position of the script is solved.
+    ScriptDone {
+        generation: u64,
+        nodes: u64,
+        elapsed: Duration,
+    },
     /// Something went wrong (including a panic in the engine thread).
     Error { generation: u64, message: String },
 }
@@ -163,6 +195,8 @@ impl Event {
             | Event::Played { generation, .. }
             | Event::Stopped { generation }
             | Event::PlyAnalysed { generation, .. }
+            | Event::ScriptSolved { generation, .. }
+            | Event::ScriptDone { generation, .. }
             | Event::Error { generation, .. } => *generation,
         }
     }
@@ -174,6 +208,9 @@ pub struct Engine {
     events: Receiver<Event>,
     stop: Arc<AtomicBool>,
     latest: Arc<AtomicU64>,
+    /// Generations up to this one are stopped, even those the worker has not started yet
+    /// (it clears the stop flag when it takes a request, which would lose an early Stop).
+    stopped_upto: Arc<AtomicU64>,
     next_generation: u64,
     thread: Option<JoinHandle<()>>,
 }
@@ -187,6 +224,8 @@ impl Engine {
         let latest = Arc::new(AtomicU64::new(0));
         let worker_stop = stop.clone();
         let worker_latest = latest.clone();
+        let stopped_upto = Arc::new(AtomicU64::new(0));
+        let worker_stopped = stopped_upto.clone();
         let thread = std::thread::Builder::new()
             .name("okapi-engine".into())
             .spawn(move || {
@@ -194,7 +233,7 @@ impl Engine {
                     events: ev_tx,
                     notify: Box::new(notify),
                 };
-                run_worker(req_rx, out, worker_stop, worker_latest)
+                run_worker(req_rx, out, worker_stop, worker_latest, worker_stopped)
             })
             .expect("the engine thread starts");
         Engine {
@@ -202,6 +241,7 @@ impl Engine {
             events: ev_rx,
             stop,
             latest,
+            stopped_upto,
             next_generation: 0,
             thread: Some(thread),
         }
@@ -227,6 +267,9 @@ impl Engine {
 
     /// Stops the current search (it reports [`Event::Stopped`]).
     pub fn stop(&self) {
+        // Order matters: the worker clears the flag, then checks `stopped_upto`.
+        self.stopped_upto
+            .fetch_max(self.next_generation, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
@@ -270,6 +313,7 @@ fn run_worker(
     out: Outbox,
     stop: Arc<AtomicBool>,
     latest: Arc<AtomicU64>,
+    stopped_upto: Arc<AtomicU64>,
 ) {
     let mut solve_limit = DEFAULT_SOLVE_LIMIT;
     let mut hash_bits = 20;
@@ -298,6 +342,11 @@ fn run_worker(
         if generation < latest.load(Ordering::SeqCst) {
             continue; // a newer request is queued
         }
+        if generation <= stopped_upto.load(Ordering::SeqCst) {
+            // Stopped before it started.
+            out.send(Event::Stopped { generation });
+            continue;
+        }
         worker.solve_limit = solve_limit;
         worker.level = level;
         worker.use_book = use_book;
@@ -320,6 +369,8 @@ fn run_worker(
 
 struct Worker {
     search: MidgameSearch<'static, Evaluator>,
+    /// The engine's stop flag (the searches poll it).
+    stop: Arc<AtomicBool>,
     rng: Rng,
     solve_limit: u32,
     level: Level,
@@ -329,7 +380,8 @@ struct Worker {
 impl Worker {
     fn new(stop: Arc<AtomicBool>, hash_bits: u32) -> Worker {
         Worker {
-            search: MidgameSearch::new(evaluator(), hash_bits, stop),
+            search: MidgameSearch::new(evaluator(), hash_bits, stop.clone()),
+            stop,
             rng: Rng::seeded(0x0CA9),
             solve_limit: DEFAULT_SOLVE_LIMIT,
             level: Level::numbered(DEFAULT_LEVEL),
@@ -362,8 +414,16 @@ impl Worker {
                 generation,
                 position,
                 player,
-            } => self.play(generation, position, player, out),
+                time,
+            } => self.play(generation, position, player, time, out),
             Request::AnalyseGame { generation, plies } => self.analyse_game(generation, plies, out),
+            Request::SolveScript {
+                generation,
+                positions,
+                mode,
+                lines,
+                hash_bits,
+            } => self.solve_script(generation, &positions, mode, lines, hash_bits, out),
             Request::Crash { .. } => panic!("a deliberate crash requested to test error handling"),
             Request::Configure { .. } => {}
         }
@@ -645,6 +705,59 @@ impl Worker {
         });
     }
 
+    /// A script's positions in order, with the command line's own solving code.
+    fn solve_script(
+        &mut self,
+        generation: u64,
+        positions: &[Position],
+        mode: SolveMode,
+        lines: bool,
+        hash_bits: u32,
+        out: &Outbox,
+    ) {
+        let start = Instant::now();
+        // A fresh table of the command line's size: lines (optimal ones are not unique)
+        // then come out as `okapi -script` writes them.
+        let mut solver = crate::search::EndgameSolver::with_stop(hash_bits, self.stop.clone());
+        let mut nodes = 0;
+        for (index, position) in positions.iter().enumerate() {
+            out.send(Event::Progress {
+                generation,
+                message: format!(
+                    "position {} of {}, {} empties",
+                    index + 1,
+                    positions.len(),
+                    position.empty_count()
+                ),
+                nodes,
+                elapsed: start.elapsed(),
+            });
+            match crate::cli::script_run::solve_position(&mut solver, position, mode, lines) {
+                Ok(s) => {
+                    nodes += s.nodes;
+                    out.send(Event::ScriptSolved {
+                        generation,
+                        index,
+                        outcome: s.outcome,
+                        score: s.score,
+                        line: s.line,
+                        nodes: s.nodes,
+                        elapsed: s.elapsed,
+                    });
+                }
+                Err(_) => {
+                    out.send(Event::Stopped { generation });
+                    return;
+                }
+            }
+        }
+        out.send(Event::ScriptDone {
+            generation,
+            nodes,
+            elapsed: start.elapsed(),
+        });
+    }
+
     fn solve(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
         out.send(Event::Progress {
             generation,
@@ -671,7 +784,14 @@ impl Worker {
 
     /// The engine player's move at its level ([`Player::Perfect`] at the configured level,
     /// solving exactly from the solver's reach unless weakened by a temperature).
-    fn play(&mut self, generation: u64, position: Position, player: Player, out: &Outbox) {
+    fn play(
+        &mut self,
+        generation: u64,
+        position: Position,
+        player: Player,
+        time: Option<Duration>,
+        out: &Outbox,
+    ) {
         let board = position.board();
         if board.moves() == 0 {
             let message = if position.is_game_over() {
@@ -720,6 +840,9 @@ impl Worker {
         {
             s.limits.exact_empties = s.limits.exact_empties.max(self.solve_limit);
             s.limits.wld_empties = s.limits.wld_empties.max(s.limits.exact_empties);
+        }
+        if let (Some(t), Level::Search(s)) = (time, &mut level) {
+            clock::fit_to_time(&mut s.limits, t);
         }
         let result = match level {
             // The plain search reports where its value comes from.
@@ -980,6 +1103,7 @@ mod tests {
             generation: g2,
             position: Position::start(),
             player: Player::Greedy,
+            time: None,
         });
         let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
         assert!(events.iter().all(|e| !matches!(e, Event::Solved { .. })));
@@ -1008,6 +1132,72 @@ mod tests {
         });
         assert!(matches!(events.last(), Some(Event::Stopped { generation }) if *generation == g3));
         eprintln!("stop took effect in {:?}", asked.elapsed());
+        // Stopped before the worker has taken the request: the stop is not lost.
+        let mut fresh = Engine::spawn(|| {});
+        let g = fresh.new_generation();
+        fresh.send(Request::Solve {
+            generation: g,
+            position: pos,
+            mode: SolveMode::Exact,
+        });
+        fresh.stop();
+        let events = collect_until(&fresh, |e| {
+            matches!(e, Event::Stopped { .. } | Event::Solved { .. })
+        });
+        assert!(matches!(events.last(), Some(Event::Stopped { generation }) if *generation == g));
+    }
+
+    #[test]
+    fn a_script_streams_its_results_and_stops_at_once() {
+        let mut engine = Engine::spawn(|| {});
+        let pos = ffo1();
+        // A finished game is "solved" as its count, with no line.
+        let finished = Position::from_discs(u64::MAX, 0, crate::board::Color::Black);
+        let g = engine.new_generation();
+        engine.send(Request::SolveScript {
+            generation: g,
+            positions: vec![pos, finished],
+            mode: SolveMode::Exact,
+            lines: true,
+            hash_bits: 16,
+        });
+        let events = collect_until(&engine, |e| matches!(e, Event::ScriptDone { .. }));
+        let solved: Vec<(usize, i32, usize)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ScriptSolved {
+                    index, score, line, ..
+                } => Some((*index, *score, line.len())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(solved.len(), 2);
+        assert_eq!((solved[0].0, solved[0].1), (0, 18), "FFO #1: +18");
+        assert!(solved[0].2 >= 14, "a line to the end");
+        assert_eq!((solved[1].1, solved[1].2), (64, 0));
+        // A long script stops within the request, reporting Stopped.
+        let text = include_str!("../../tests/data/ffo40-59.scr");
+        let line = text.lines().find(|l| l.contains("ffo#57")).unwrap();
+        let long = Position::parse(line).unwrap();
+        let g = engine.new_generation();
+        engine.send(Request::SolveScript {
+            generation: g,
+            positions: vec![long, long],
+            mode: SolveMode::Exact,
+            lines: false,
+            hash_bits: 18,
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        engine.stop();
+        let events = collect_until(&engine, |e| {
+            matches!(e, Event::Stopped { .. } | Event::ScriptDone { .. })
+        });
+        assert!(matches!(events.last(), Some(Event::Stopped { generation }) if *generation == g));
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::ScriptSolved { .. }))
+        );
     }
 
     #[test]
@@ -1042,6 +1232,7 @@ mod tests {
             generation: g,
             position: ffo1(),
             player: Player::Perfect,
+            time: None,
         });
         let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
         let Some(Event::Played { mv, eval, .. }) = events.last() else {
@@ -1250,6 +1441,7 @@ mod tests {
             generation: g,
             position: Position::start(),
             player: Player::Perfect,
+            time: None,
         });
         let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
         let Some(Event::Played { mv, candidates, .. }) = events.last() else {

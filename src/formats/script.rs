@@ -186,6 +186,33 @@ pub fn with_raw_comment(main: &str, comment: Option<&[u8]>) -> Vec<u8> {
     out
 }
 
+/// The output bytes of one script line, without the line end: a comment or the end marker
+/// as it is, a bad line's `% error:` line, a position's result (`solved`: its outcome and,
+/// in line mode, its line). `None` when nothing is written: a blank line, or a position not
+/// solved (yet). The command line and the app both write through this, so their files are
+/// the same.
+pub fn output_line(
+    line: &NumberedLine,
+    solved: Option<(Outcome, Option<&[Move]>)>,
+) -> Option<Vec<u8>> {
+    let comment = line.raw_trailing_comment();
+    match &line.parsed {
+        Ok(ScriptLine::Blank) => None,
+        Ok(ScriptLine::Comment(_)) | Ok(ScriptLine::End(_)) => Some(line.raw.clone()),
+        Err(BadLine { error, .. }) => Some(with_raw_comment(
+            &format_error(&error.to_string(), None),
+            comment,
+        )),
+        Ok(ScriptLine::Position { .. }) => {
+            let (outcome, moves) = solved?;
+            Some(with_raw_comment(
+                &format_result(outcome, moves, None),
+                comment,
+            ))
+        }
+    }
+}
+
 /// Win, draw or loss, said from Black's side as the script format does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wld {

@@ -130,8 +130,10 @@ pub struct EndgameSolver {
     nodes: u64,
     stop: Arc<AtomicBool>,
     stopped: bool,
-    /// Nodes left before the stop flag is polled again.
-    poll_countdown: u64,
+    /// The node count at which the stop flag is polled next. Counted in nodes, those of
+    /// the ordering searches included: at high empties one search node can cost
+    /// thousands of them, and a count of search nodes alone let a Stop wait 100 ms.
+    next_poll: u64,
     /// The evaluation that orders moves at high empties; [`quick_eval`] without one.
     evaluator: Option<Arc<dyn Evaluate>>,
     /// ProbCut level of the current pass (an index into [`probcut::LEVELS`]), or
@@ -156,7 +158,7 @@ impl EndgameSolver {
             nodes: 0,
             stop,
             stopped: false,
-            poll_countdown: 0,
+            next_poll: 0,
             evaluator: Some(crate::eval::shared()),
             endcut: NO_CUT,
             tag: NO_SELECTIVITY,
@@ -420,13 +422,11 @@ impl EndgameSolver {
 
     #[inline]
     fn poll_stop(&mut self) -> bool {
-        if self.poll_countdown == 0 {
-            self.poll_countdown = 1 << 14;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + (1 << 14);
             if self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-        } else {
-            self.poll_countdown -= 1;
         }
         self.stopped
     }

@@ -291,6 +291,11 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 let child = board.after(item.0, item.1);
                 let v = self.pvs(child, depth - 1, -INF, INF);
                 if self.stopped {
+                    // Out of time (not stopped) after a finished depth: every move has
+                    // a value already, as `limits.time` promises.
+                    if depth > 1 && self.timed_out() && !self.stop.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
                     return Err(Stopped);
                 }
                 item.2 = -v;

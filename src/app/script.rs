@@ -1,0 +1,438 @@
+//! Endgame scripts in the app: a scrZebra script (or an OBF file) opened from the File
+//! menu, its positions listed, solved one by one on a background engine thread, and the
+//! result saved exactly as `okapi -script` writes it.
+//!
+//! The output goes through [`script::output_line`], the command line's own formatting,
+//! and the positions through the command line's solving code on a fresh table of the
+//! same size, so a saved result is byte for byte the command line's file.
+
+use super::Command;
+use crate::board::{Move, Position};
+use crate::formats::script::{self, NumberedLine, Outcome, ScriptLine};
+use crate::search::SolveMode;
+use eframe::egui;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Table size of script solves: `okapi -script`'s default (`-h 18`, 4 MB), so the lines
+/// found are the ones the command line writes.
+pub const SCRIPT_HASH_BITS: u32 = 18;
+
+/// One position of the script and, once solved, its result.
+#[derive(Clone, Debug)]
+pub struct ScriptRow {
+    /// 1-based line number in the file.
+    pub line_number: usize,
+    /// Index of the line in [`ScriptJob`]'s lines.
+    line_index: usize,
+    pub position: Position,
+    /// OBF files list each move's exact score: the best of them, for the side to move.
+    pub expected: Option<i32>,
+    pub result: Option<RowResult>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowResult {
+    pub outcome: Outcome,
+    /// Exact score or WLD sign, for the side to move.
+    pub score: i32,
+    /// The proven line (empty without lines).
+    pub line: Vec<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// An open script: its lines, its positions with what is solved, and the run in progress.
+pub struct ScriptJob {
+    pub path: PathBuf,
+    lines: Vec<NumberedLine>,
+    pub rows: Vec<ScriptRow>,
+    /// Bad lines: line number and reason. They are written as `% error:` lines.
+    pub bad: Vec<(usize, String)>,
+    pub mode: SolveMode,
+    pub with_lines: bool,
+    /// The generation of the run in progress on the script engine, if any.
+    pub(super) running: Option<u64>,
+    pub(super) started: Instant,
+    pub(super) status: String,
+    /// Total nodes and time of the last finished run.
+    pub(super) finished: Option<(u64, Duration)>,
+    pub selected: Option<usize>,
+    /// The window is shown.
+    pub open: bool,
+}
+
+/// True for the files the app opens as scripts rather than games (`.scr`, `.obf`).
+pub fn is_script_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("scr") || e.eq_ignore_ascii_case("obf"))
+}
+
+fn is_obf_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obf"))
+}
+
+impl ScriptJob {
+    /// Reads a script; only an unreadable file is an error (bad lines are listed).
+    pub fn load(path: &Path) -> Result<ScriptJob, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        Ok(ScriptJob::from_bytes(path, &bytes))
+    }
+
+    /// A script from its bytes; `.obf` files are read as OBF (see [`parse_obf`]).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> ScriptJob {
+        let (lines, expected) = if is_obf_path(path) {
+            parse_obf(bytes)
+        } else {
+            (script::parse_script(bytes), Vec::new())
+        };
+        let mut rows = Vec::new();
+        let mut bad = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            match &line.parsed {
+                Ok(ScriptLine::Position { position, .. }) => rows.push(ScriptRow {
+                    line_number: line.number,
+                    line_index: i,
+                    position: *position,
+                    expected: expected
+                        .iter()
+                        .find(|(n, _)| *n == line.number)
+                        .and_then(|e| e.1),
+                    result: None,
+                }),
+                Err(b) => bad.push((line.number, b.error.to_string())),
+                Ok(_) => {}
+            }
+        }
+        ScriptJob {
+            path: path.to_path_buf(),
+            lines,
+            rows,
+            bad,
+            mode: SolveMode::Exact,
+            with_lines: false,
+            running: None,
+            started: Instant::now(),
+            status: String::new(),
+            finished: None,
+            selected: None,
+            open: true,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        )
+    }
+
+    pub fn solved(&self) -> usize {
+        self.rows.iter().filter(|r| r.result.is_some()).count()
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.rows.iter().all(|r| r.result.is_some())
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Forgets every result (the options changed).
+    pub(super) fn clear_results(&mut self) {
+        for r in &mut self.rows {
+            r.result = None;
+        }
+        self.finished = None;
+    }
+
+    /// The result file, as `okapi -script` writes it with the same options; `None` until
+    /// every position is solved.
+    pub fn output(&self) -> Option<Vec<u8>> {
+        if !self.is_complete() {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut rows = self.rows.iter().peekable();
+        for (i, line) in self.lines.iter().enumerate() {
+            let solved = match rows.peek() {
+                Some(r) if r.line_index == i => {
+                    let r = rows.next().expect("peeked");
+                    r.result
+                        .as_ref()
+                        .map(|res| (res.outcome, self.with_lines.then_some(&res.line[..])))
+                }
+                _ => None,
+            };
+            if let Some(bytes) = script::output_line(line, solved) {
+                out.extend_from_slice(&bytes);
+                out.push(b'\n');
+            }
+        }
+        Some(out)
+    }
+
+    /// The window's contents; what the user asks for is pushed to `commands`.
+    pub(super) fn ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        ui.label(
+            egui::RichText::new(self.path.display().to_string())
+                .small()
+                .weak(),
+        );
+        let total = self.rows.len();
+        let solved = self.solved();
+        ui.label(format!(
+            "{total} position{}, {} bad line{}",
+            if total == 1 { "" } else { "s" },
+            self.bad.len(),
+            if self.bad.len() == 1 { "" } else { "s" }
+        ));
+        let running = self.is_running();
+        ui.horizontal(|ui| {
+            let (mut mode, mut lines) = (self.mode, self.with_lines);
+            ui.add_enabled_ui(!running, |ui| {
+                ui.radio_value(&mut mode, SolveMode::Exact, "exact");
+                ui.radio_value(&mut mode, SolveMode::Wld, "win/draw/loss");
+                ui.checkbox(&mut lines, "with lines");
+            });
+            if (mode, lines) != (self.mode, self.with_lines) {
+                commands.push(Command::ScriptOptions { mode, lines });
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = if solved > 0 && !running {
+                "Solve again"
+            } else {
+                "Solve"
+            };
+            if ui
+                .add_enabled(!running && total > 0, egui::Button::new(label))
+                .clicked()
+            {
+                commands.push(Command::SolveScript);
+            }
+            if ui
+                .add_enabled(running, egui::Button::new("Stop script"))
+                .clicked()
+            {
+                commands.push(Command::StopScript);
+            }
+            if ui
+                .add_enabled(
+                    self.is_complete() && !running,
+                    egui::Button::new("Save result..."),
+                )
+                .on_disabled_hover_text("Solve every position first")
+                .clicked()
+            {
+                commands.push(Command::SaveScriptResult);
+            }
+        });
+        let fraction = if total == 0 {
+            1.0
+        } else {
+            solved as f32 / total as f32
+        };
+        ui.add(egui::ProgressBar::new(fraction).text(format!("{solved} of {total} solved")));
+        let status = if running {
+            format!(
+                "{} ({:.1} s)",
+                self.status,
+                self.started.elapsed().as_secs_f32()
+            )
+        } else if let Some((nodes, elapsed)) = self.finished {
+            format!("Solved in {:.2} s, {nodes} nodes", elapsed.as_secs_f64())
+        } else {
+            self.status.clone()
+        };
+        if !status.is_empty() {
+            ui.label(egui::RichText::new(status).small());
+        }
+        if !self.bad.is_empty() {
+            egui::CollapsingHeader::new(format!("Bad lines ({})", self.bad.len()))
+                .default_open(true)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("script-bad-lines")
+                        .max_height(90.0)
+                        .show(ui, |ui| {
+                            for (n, reason) in &self.bad {
+                                ui.colored_label(
+                                    egui::Color32::from_rgb(0xff, 0x90, 0x70),
+                                    format!("line {n}: {reason}"),
+                                );
+                            }
+                        });
+                });
+        }
+        ui.separator();
+        ui.label(
+            egui::RichText::new("Click a position to show it on the board.")
+                .small()
+                .weak(),
+        );
+        let next = running.then(|| self.rows.iter().position(|r| r.result.is_none()));
+        egui::ScrollArea::vertical()
+            .id_salt("script-rows")
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                egui::Grid::new("script-grid")
+                    .striped(true)
+                    .num_columns(5)
+                    .show(ui, |ui| {
+                        ui.strong("line");
+                        ui.strong("empties");
+                        ui.strong("result");
+                        ui.strong("time");
+                        ui.strong(if self.with_lines { "line" } else { "" });
+                        ui.end_row();
+                        for (i, row) in self.rows.iter().enumerate() {
+                            let selected = self.selected == Some(i);
+                            if ui
+                                .selectable_label(selected, format!("line {}", row.line_number))
+                                .on_hover_text(row.position.to_board_string())
+                                .clicked()
+                            {
+                                commands.push(Command::ShowScriptPosition(i));
+                            }
+                            ui.label(format!(
+                                "{} {}",
+                                row.position.empty_count(),
+                                if row.position.side_to_move() == crate::board::Color::Black {
+                                    "X"
+                                } else {
+                                    "O"
+                                }
+                            ));
+                            match &row.result {
+                                Some(res) => {
+                                    let mut text = res.outcome.to_string();
+                                    if let (Some(e), SolveMode::Exact) = (row.expected, self.mode) {
+                                        if e == res.score {
+                                            text.push_str(" (OBF agrees)");
+                                        } else {
+                                            text.push_str(&format!(" (OBF says {e:+})"));
+                                        }
+                                    }
+                                    ui.monospace(text);
+                                    ui.label(format!("{:.2} s", res.elapsed.as_secs_f64()));
+                                    let moves: Vec<String> =
+                                        res.line.iter().map(|m| m.to_string()).collect();
+                                    let line = moves.join(" ");
+                                    ui.add(
+                                        egui::Label::new(egui::RichText::new(&line).monospace())
+                                            .truncate(),
+                                    )
+                                    .on_hover_text(line);
+                                }
+                                None => {
+                                    ui.label(if next == Some(Some(i)) {
+                                        "solving..."
+                                    } else {
+                                        "-"
+                                    });
+                                    ui.label("");
+                                    ui.label("");
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+/// Reads an OBF file as script lines: each `board side; MOVE:score; ...` line is the
+/// position `board side` (the move fields are not part of the scrZebra output; their best
+/// score is returned per line number, to compare with the result); `%` comments are kept
+/// as in a script; blank lines and `#` comments give nothing.
+pub fn parse_obf(bytes: &[u8]) -> (Vec<NumberedLine>, Vec<(usize, Option<i32>)>) {
+    let mut lines = Vec::new();
+    let mut expected = Vec::new();
+    for (i, raw) in script::raw_lines(bytes).enumerate() {
+        let number = i + 1;
+        let text = String::from_utf8_lossy(raw);
+        let trimmed = text.trim();
+        let parsed = if trimmed.starts_with('#') {
+            Ok(ScriptLine::Blank)
+        } else if let Some((board, _fields)) = text.split_once(';') {
+            let best = crate::formats::obf::parse_line(&text)
+                .ok()
+                .flatten()
+                .and_then(|e| e.best_score());
+            expected.push((number, best));
+            script::parse_line(board)
+        } else {
+            script::parse_line(&text)
+        };
+        let end = matches!(parsed, Ok(ScriptLine::End(_)));
+        lines.push(NumberedLine {
+            number,
+            raw: raw.to_vec(),
+            parsed,
+        });
+        if end {
+            break;
+        }
+    }
+    (lines, expected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obf_lines_become_positions_with_their_expected_score() {
+        let text = format!(
+            "# a comment\n% kept\n{} X; A2:+38; C7:+36;\n\n{} X; junk\nnot a board\n",
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
+            "-".repeat(64)
+        );
+        let job = ScriptJob::from_bytes(Path::new("x.obf"), text.as_bytes());
+        assert_eq!(job.rows.len(), 2);
+        assert_eq!(job.rows[0].line_number, 3);
+        assert_eq!(job.rows[0].expected, Some(38));
+        assert_eq!(
+            job.rows[1].expected, None,
+            "a bad move field gives no score"
+        );
+        assert_eq!(job.bad.len(), 1);
+        assert_eq!(job.bad[0].0, 6);
+        assert!(job.output().is_none(), "nothing solved yet");
+    }
+
+    #[test]
+    fn output_follows_the_script_line_by_line() {
+        let text = format!(
+            "% head\n{} X % c1\n\nbad line % c2\n% End of the endgame script\n{} O\n",
+            "-".repeat(63) + "X",
+            "-".repeat(64)
+        );
+        let mut job = ScriptJob::from_bytes(Path::new("x.scr"), text.as_bytes());
+        assert_eq!(job.rows.len(), 1, "nothing after the end marker");
+        assert_eq!(job.bad.len(), 1);
+        job.rows[0].result = Some(RowResult {
+            outcome: Outcome::exact(crate::board::Color::Black, 64),
+            score: 64,
+            line: vec![],
+            nodes: 1,
+            elapsed: Duration::ZERO,
+        });
+        let out = String::from_utf8(job.output().unwrap()).unwrap();
+        let mut lines = out.lines();
+        assert_eq!(lines.next(), Some("% head"));
+        assert_eq!(lines.next(), Some("64 -  0      % c1"));
+        assert!(lines.next().unwrap().starts_with("% error: "));
+        assert_eq!(lines.next(), Some("% End of the endgame script"));
+        assert_eq!(lines.next(), None);
+        // Junk never panics.
+        let junk = ScriptJob::from_bytes(Path::new("j.scr"), &[0xff, 0x00, b'\n', b';', 0x80]);
+        assert_eq!(junk.rows.len(), 0);
+        let junk = ScriptJob::from_bytes(Path::new("j.obf"), &[0xff, b';', b'\n', 0x80]);
+        assert_eq!(junk.rows.len(), 0);
+    }
+}
