@@ -824,8 +824,10 @@ fn a_script_run_can_be_stopped_and_a_bad_script_is_refused() {
 #[test]
 fn the_game_clock_sets_the_engine_time() {
     let mut h = harness();
-    // Level 30 would think for many minutes; the clock's share is a few seconds.
+    // Level 30 would think for many minutes; the clock's share is a few seconds. The
+    // book is off: its moves take no time, and this is about the search's.
     h.state_mut().settings.level = okapi::search::level::Level::numbered(30);
+    h.state_mut().settings.book = false;
     h.state_mut().apply(Command::NewGame {
         black: Player::Human,
         white: Player::Perfect,

@@ -1390,6 +1390,7 @@ mod tests {
                 generation: g,
                 position: p,
                 player: Player::Perfect,
+                time: None,
             });
             let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
             let Some(Event::Played {
@@ -1416,6 +1417,7 @@ mod tests {
             generation: g,
             position: p,
             player: Player::Perfect,
+            time: None,
         });
         let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
         let Some(Event::Played {
