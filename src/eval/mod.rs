@@ -263,6 +263,10 @@ impl crate::search::Evaluate for Evaluator {
     fn evaluate(&self, board: &Board) -> i32 {
         Evaluator::evaluate(self, board)
     }
+
+    fn patterns(&self) -> Option<&Evaluator> {
+        Some(self)
+    }
 }
 
 /// The shipped evaluation, loaded once per process and shared by every search.

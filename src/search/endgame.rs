@@ -25,6 +25,7 @@ use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
 use crate::board::{Board, Move, Square, flips, moves};
+use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -273,17 +274,36 @@ impl EndgameSolver {
         let depth = endcut_depth(n);
         let sigma = self.probcut.sigma(n, depth, n) as f64;
         let margin = (probcut::LEVELS[self.endcut].0 * sigma) as i32;
-        let mut eval = |x: Board| e.evaluate(&x);
         let high = (alpha + 1) * SCALE + margin;
-        if high < 64 * SCALE
-            && leaf_search(b, depth, high - 1, high, &mut eval, SCALE, &mut self.nodes) >= high
-        {
+        let low = alpha * SCALE - margin;
+        let nodes = &mut self.nodes;
+        // Is the shallow value at least `high` (`at_least`), or at most `low`?
+        let mut test = |bound: i32, at_least: bool| match e.patterns() {
+            Some(ev) => {
+                let mut state = EvalState::new(&b);
+                let (a, z) = if at_least {
+                    (bound - 1, bound)
+                } else {
+                    (bound, bound + 1)
+                };
+                let v = eval_search(ev, b, &mut state, depth, a, z, 1, SCALE, nodes);
+                if at_least { v >= bound } else { v <= bound }
+            }
+            None => {
+                let mut eval = |x: Board| e.evaluate(&x);
+                let (a, z) = if at_least {
+                    (bound - 1, bound)
+                } else {
+                    (bound, bound + 1)
+                };
+                let v = leaf_search(b, depth, a, z, &mut eval, SCALE, nodes);
+                if at_least { v >= bound } else { v <= bound }
+            }
+        };
+        if high < 64 * SCALE && test(high, true) {
             return Some(alpha + 1);
         }
-        let low = alpha * SCALE - margin;
-        if low > -64 * SCALE
-            && leaf_search(b, depth, low, low + 1, &mut eval, SCALE, &mut self.nodes) <= low
-        {
+        if low > -64 * SCALE && test(low, false) {
             return Some(alpha);
         }
         None
@@ -491,6 +511,31 @@ impl EndgameSolver {
     fn sort_by_shallow_search(&mut self, b: Board, list: &mut [Candidate], n: u32) {
         let depth = sort_depth(n);
         let evaluator = self.evaluator.clone();
+        if let Some(ev) = evaluator.as_deref().and_then(|e| e.patterns()) {
+            // The children's pattern indices by update from the parent's rather than
+            // from scratch at every leaf.
+            let mut state = EvalState::new(&b);
+            for c in list.iter_mut() {
+                if c.value == i32::MAX {
+                    continue;
+                }
+                state.make_move(c.sq, c.flipped);
+                let e = -eval_search(
+                    ev,
+                    b.after(c.sq, c.flipped),
+                    &mut state,
+                    depth,
+                    -10_000,
+                    10_000,
+                    PATTERN_EVAL_DIVISOR,
+                    100,
+                    &mut self.nodes,
+                );
+                state.undo_move(c.sq, c.flipped);
+                c.value += e * SORT_SEARCH_WEIGHT;
+            }
+            return;
+        }
         let mut leaf = |x: Board| match &evaluator {
             Some(e) => e.evaluate(&x) / PATTERN_EVAL_DIVISOR,
             None => quick_eval(x),
@@ -530,6 +575,76 @@ impl EndgameSolver {
         );
         Some((v as f64 / 128.0).round() as i32)
     }
+}
+
+/// [`leaf_search`] on the pattern evaluation, its indices kept in `state` (which
+/// must be `b`'s) move by move: leaves are worth the evaluation divided by `divisor`.
+#[allow(clippy::too_many_arguments)]
+fn eval_search(
+    ev: &Evaluator,
+    b: Board,
+    state: &mut EvalState,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    divisor: i32,
+    end_scale: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if depth == 0 {
+        return ev.evaluate_state(state) / divisor;
+    }
+    let mv = b.moves();
+    if mv == 0 {
+        if b.passed().moves() == 0 {
+            return b.final_score() * end_scale;
+        }
+        state.pass();
+        let v = -eval_search(
+            ev,
+            b.passed(),
+            state,
+            depth,
+            -beta,
+            -alpha,
+            divisor,
+            end_scale,
+            nodes,
+        );
+        state.pass();
+        return v;
+    }
+    let mut best = i32::MIN + 1;
+    let mut m = mv;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let f = b.flips(sq);
+        state.make_move(sq, f);
+        let v = -eval_search(
+            ev,
+            b.after(sq, f),
+            state,
+            depth - 1,
+            -beta,
+            -alpha,
+            divisor,
+            end_scale,
+            nodes,
+        );
+        state.undo_move(sq, f);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its

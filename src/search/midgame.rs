@@ -23,6 +23,12 @@ const INF: i32 = 65 * SCALE;
 /// discs.
 pub trait Evaluate: Send + Sync {
     fn evaluate(&self, board: &Board) -> i32;
+
+    /// The pattern evaluation behind this one, if it is one: searches that keep its
+    /// indices up to date move by move ([`crate::eval::EvalState`]) ask for it.
+    fn patterns(&self) -> Option<&crate::eval::Evaluator> {
+        None
+    }
 }
 
 /// How deep and how long to search.
