@@ -276,34 +276,29 @@ impl EndgameSolver {
         let margin = (probcut::LEVELS[self.endcut].0 * sigma) as i32;
         let high = (alpha + 1) * SCALE + margin;
         let low = alpha * SCALE - margin;
-        let nodes = &mut self.nodes;
         // Is the shallow value at least `high` (`at_least`), or at most `low`?
-        let mut test = |bound: i32, at_least: bool| match e.patterns() {
-            Some(ev) => {
-                let mut state = EvalState::new(&b);
-                let (a, z) = if at_least {
-                    (bound - 1, bound)
-                } else {
-                    (bound, bound + 1)
-                };
-                let v = eval_search(ev, b, &mut state, depth, a, z, 1, SCALE, nodes);
-                if at_least { v >= bound } else { v <= bound }
-            }
-            None => {
-                let mut eval = |x: Board| e.evaluate(&x);
-                let (a, z) = if at_least {
-                    (bound - 1, bound)
-                } else {
-                    (bound, bound + 1)
-                };
-                let v = leaf_search(b, depth, a, z, &mut eval, SCALE, nodes);
-                if at_least { v >= bound } else { v <= bound }
-            }
+        let test = |solver: &mut Self, bound: i32, at_least: bool| {
+            let (a, z) = if at_least {
+                (bound - 1, bound)
+            } else {
+                (bound, bound + 1)
+            };
+            let v = match e.patterns() {
+                Some(ev) => {
+                    let leaf = &mut Patterns::new(ev, b, 1);
+                    leaf_search(b, depth, a, z, leaf, SCALE, &mut solver.nodes)
+                }
+                None => {
+                    let leaf = &mut ByBoard(|x: Board| e.evaluate(&x));
+                    leaf_search(b, depth, a, z, leaf, SCALE, &mut solver.nodes)
+                }
+            };
+            if at_least { v >= bound } else { v <= bound }
         };
-        if high < 64 * SCALE && test(high, true) {
+        if high < 64 * SCALE && test(self, high, true) {
             return Some(alpha + 1);
         }
-        if low > -64 * SCALE && test(low, false) {
+        if low > -64 * SCALE && test(self, low, false) {
             return Some(alpha);
         }
         None
@@ -511,49 +506,44 @@ impl EndgameSolver {
     fn sort_by_shallow_search(&mut self, b: Board, list: &mut [Candidate], n: u32) {
         let depth = sort_depth(n);
         let evaluator = self.evaluator.clone();
-        if let Some(ev) = evaluator.as_deref().and_then(|e| e.patterns()) {
-            // The children's pattern indices by update from the parent's rather than
-            // from scratch at every leaf.
-            let mut state = EvalState::new(&b);
-            for c in list.iter_mut() {
-                if c.value == i32::MAX {
-                    continue;
-                }
-                state.make_move(c.sq, c.flipped);
-                let e = -eval_search(
-                    ev,
-                    b.after(c.sq, c.flipped),
-                    &mut state,
+        match evaluator.as_deref() {
+            // The children's pattern indices by update from the parent's rather than from
+            // scratch at every leaf.
+            Some(e) => match e.patterns() {
+                Some(ev) => self.sort_children(
+                    b,
+                    list,
                     depth,
-                    -10_000,
-                    10_000,
-                    PATTERN_EVAL_DIVISOR,
-                    100,
-                    &mut self.nodes,
-                );
-                state.undo_move(c.sq, c.flipped);
-                c.value += e * SORT_SEARCH_WEIGHT;
-            }
-            return;
+                    &mut Patterns::new(ev, b, PATTERN_EVAL_DIVISOR),
+                ),
+                None => self.sort_children(
+                    b,
+                    list,
+                    depth,
+                    &mut ByBoard(|x: Board| e.evaluate(&x) / PATTERN_EVAL_DIVISOR),
+                ),
+            },
+            None => self.sort_children(b, list, depth, &mut ByBoard(quick_eval)),
         }
-        let mut leaf = |x: Board| match &evaluator {
-            Some(e) => e.evaluate(&x) / PATTERN_EVAL_DIVISOR,
-            None => quick_eval(x),
-        };
+    }
+
+    /// Adds each child's value by a `depth`-ply search on `leaf`'s values to its ordering
+    /// value (`leaf` stands at `b`).
+    fn sort_children<L: LeafValue>(
+        &mut self,
+        b: Board,
+        list: &mut [Candidate],
+        depth: u32,
+        leaf: &mut L,
+    ) {
         for c in list.iter_mut() {
             if c.value == i32::MAX {
                 continue;
             }
+            leaf.play(c.sq, c.flipped);
             let child = b.after(c.sq, c.flipped);
-            let e = -leaf_search(
-                child,
-                depth,
-                -10_000,
-                10_000,
-                &mut leaf,
-                100,
-                &mut self.nodes,
-            );
+            let e = -leaf_search(child, depth, -10_000, 10_000, leaf, 100, &mut self.nodes);
+            leaf.undo(c.sq, c.flipped);
             c.value += e * SORT_SEARCH_WEIGHT;
         }
     }
@@ -569,7 +559,7 @@ impl EndgameSolver {
             depth,
             -INF * 128,
             INF * 128,
-            &mut |x| e.evaluate(&x),
+            &mut ByBoard(|x: Board| e.evaluate(&x)),
             128,
             &mut self.nodes,
         );
@@ -577,42 +567,85 @@ impl EndgameSolver {
     }
 }
 
-/// [`leaf_search`] on the pattern evaluation, its indices kept in `state` (which
-/// must be `b`'s) move by move: leaves are worth the evaluation divided by `divisor`.
-#[allow(clippy::too_many_arguments)]
-fn eval_search(
-    ev: &Evaluator,
+/// The values at the leaves of [`leaf_search`], told of every move on the way down so
+/// that an evaluation can keep its state up to date instead of starting from scratch.
+trait LeafValue {
+    fn play(&mut self, _sq: u32, _flipped: u64) {}
+    fn undo(&mut self, _sq: u32, _flipped: u64) {}
+    fn pass(&mut self) {}
+    fn value(&mut self, b: Board) -> i32;
+}
+
+/// Leaves valued by a function of the board alone.
+struct ByBoard<F: FnMut(Board) -> i32>(F);
+
+impl<F: FnMut(Board) -> i32> LeafValue for ByBoard<F> {
+    #[inline]
+    fn value(&mut self, b: Board) -> i32 {
+        (self.0)(b)
+    }
+}
+
+/// Leaves valued by the pattern evaluation (divided by `divisor`), its indices kept in
+/// `state` move by move.
+struct Patterns<'e> {
+    ev: &'e Evaluator,
+    state: EvalState,
+    divisor: i32,
+}
+
+impl<'e> Patterns<'e> {
+    fn new(ev: &'e Evaluator, b: Board, divisor: i32) -> Patterns<'e> {
+        Patterns {
+            ev,
+            state: EvalState::new(&b),
+            divisor,
+        }
+    }
+}
+
+impl LeafValue for Patterns<'_> {
+    #[inline]
+    fn play(&mut self, sq: u32, flipped: u64) {
+        self.state.make_move(sq, flipped);
+    }
+    #[inline]
+    fn undo(&mut self, sq: u32, flipped: u64) {
+        self.state.undo_move(sq, flipped);
+    }
+    #[inline]
+    fn pass(&mut self) {
+        self.state.pass();
+    }
+    #[inline]
+    fn value(&mut self, _b: Board) -> i32 {
+        self.ev.evaluate_state(&self.state) / self.divisor
+    }
+}
+
+/// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
+/// final score times `end_scale`. Counts its nodes in `nodes`.
+fn leaf_search<L: LeafValue>(
     b: Board,
-    state: &mut EvalState,
     depth: u32,
     mut alpha: i32,
     beta: i32,
-    divisor: i32,
+    leaf: &mut L,
     end_scale: i32,
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
     if depth == 0 {
-        return ev.evaluate_state(state) / divisor;
+        return leaf.value(b);
     }
     let mv = b.moves();
     if mv == 0 {
         if b.passed().moves() == 0 {
             return b.final_score() * end_scale;
         }
-        state.pass();
-        let v = -eval_search(
-            ev,
-            b.passed(),
-            state,
-            depth,
-            -beta,
-            -alpha,
-            divisor,
-            end_scale,
-            nodes,
-        );
-        state.pass();
+        leaf.pass();
+        let v = -leaf_search(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
+        leaf.pass();
         return v;
     }
     let mut best = i32::MIN + 1;
@@ -621,61 +654,9 @@ fn eval_search(
         let sq = m.trailing_zeros();
         m &= m - 1;
         let f = b.flips(sq);
-        state.make_move(sq, f);
-        let v = -eval_search(
-            ev,
-            b.after(sq, f),
-            state,
-            depth - 1,
-            -beta,
-            -alpha,
-            divisor,
-            end_scale,
-            nodes,
-        );
-        state.undo_move(sq, f);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
-}
-
-/// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
-/// final score times `end_scale`. Counts its nodes in `nodes`.
-fn leaf_search(
-    b: Board,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    leaf: &mut dyn FnMut(Board) -> i32,
-    end_scale: i32,
-    nodes: &mut u64,
-) -> i32 {
-    *nodes += 1;
-    if depth == 0 {
-        return leaf(b);
-    }
-    let mv = b.moves();
-    if mv == 0 {
-        if b.passed().moves() == 0 {
-            return b.final_score() * end_scale;
-        }
-        return -leaf_search(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
-    }
-    let mut best = i32::MIN + 1;
-    let mut m = mv;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
+        leaf.play(sq, f);
         let v = -leaf_search(
-            b.after(sq, b.flips(sq)),
+            b.after(sq, f),
             depth - 1,
             -beta,
             -alpha,
@@ -683,6 +664,7 @@ fn leaf_search(
             end_scale,
             nodes,
         );
+        leaf.undo(sq, f);
         if v > best {
             best = v;
             if v > alpha {
