@@ -27,9 +27,8 @@ pub mod build;
 
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{BitBoard, Board, Square};
-use crate::eval::weights::{FNV_OFFSET, fnv1a, seal};
+use crate::eval::weights::{UnsealError, seal, unseal};
 use crate::search::SCALE;
-use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -415,26 +414,15 @@ impl Book {
             .checked_mul(ENTRY_BYTES)
             .filter(|&x| x <= 1 << 31)
             .ok_or_else(|| BookError::Malformed(format!("{n} entries is too many")))?;
-        let mut raw = Vec::with_capacity(expected);
-        flate2::read::ZlibDecoder::new(&bytes[HEADER_LEN..HEADER_LEN + payload_len])
-            .take(expected as u64 + 1)
-            .read_to_end(&mut raw)
-            .map_err(|e| BookError::Malformed(format!("the payload does not decompress: {e}")))?;
-        if raw.len() != expected {
-            return Err(BookError::Malformed(format!(
-                "the payload has {} bytes, {n} entries need {expected}",
-                raw.len()
-            )));
-        }
-        let stored = u64::from_le_bytes(
-            bytes[HEADER_LEN + payload_len..]
-                .try_into()
-                .expect("8 bytes"),
-        );
-        let computed = fnv1a(fnv1a(FNV_OFFSET, &bytes[..HEADER_LEN]), &raw);
-        if stored != computed {
-            return Err(BookError::Checksum { stored, computed });
-        }
+        let raw = unseal(bytes, HEADER_LEN, payload_len, expected).map_err(|e| match e {
+            UnsealError::Decompress(e) => {
+                BookError::Malformed(format!("the payload does not decompress: {e}"))
+            }
+            UnsealError::Length(got) => BookError::Malformed(format!(
+                "the payload has {got} bytes, {n} entries need {expected}"
+            )),
+            UnsealError::Checksum { stored, computed } => BookError::Checksum { stored, computed },
+        })?;
         // Column offsets, in the order raw_payload writes them.
         let players = 0;
         let opponents = players + 8 * n;

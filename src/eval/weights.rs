@@ -61,6 +61,48 @@ pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
 }
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
+/// Why [`unseal`] refused a payload.
+#[derive(Debug)]
+pub enum UnsealError {
+    /// The payload is not valid zlib (the message says why).
+    Decompress(String),
+    /// It decompresses to this many bytes, not the expected number.
+    Length(usize),
+    Checksum {
+        stored: u64,
+        computed: u64,
+    },
+}
+
+/// The uncompressed payload of a file laid out by [`seal`], checked: exactly `expected`
+/// bytes, and the checksum right. `bytes` must hold the header (`header_len` bytes), the
+/// payload (`payload_len`) and the 8-byte checksum.
+pub fn unseal(
+    bytes: &[u8],
+    header_len: usize,
+    payload_len: usize,
+    expected: usize,
+) -> Result<Vec<u8>, UnsealError> {
+    let mut raw = Vec::with_capacity(expected);
+    flate2::read::ZlibDecoder::new(&bytes[header_len..header_len + payload_len])
+        .take(expected as u64 + 1)
+        .read_to_end(&mut raw)
+        .map_err(|e| UnsealError::Decompress(e.to_string()))?;
+    if raw.len() != expected {
+        return Err(UnsealError::Length(raw.len()));
+    }
+    let stored = u64::from_le_bytes(
+        bytes[header_len + payload_len..]
+            .try_into()
+            .expect("8 bytes"),
+    );
+    let computed = fnv1a(fnv1a(FNV_OFFSET, &bytes[..header_len]), &raw);
+    if stored != computed {
+        return Err(UnsealError::Checksum { stored, computed });
+    }
+    Ok(raw)
+}
+
 /// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
 /// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
 /// the FNV-1a checksum of the header and the uncompressed payload.
@@ -145,26 +187,17 @@ impl WeightFile {
             )));
         }
         let expected_raw = phases as usize * (weights_per_phase as usize + 1) * 2;
-        let mut raw = Vec::with_capacity(expected_raw);
-        flate2::read::ZlibDecoder::new(&bytes[HEADER_LEN..HEADER_LEN + payload_len])
-            .take(expected_raw as u64 + 1)
-            .read_to_end(&mut raw)
-            .map_err(|e| WeightFileError::Malformed(format!("payload does not decompress: {e}")))?;
-        if raw.len() != expected_raw {
-            return Err(WeightFileError::Malformed(format!(
-                "payload has {} bytes, expected {expected_raw}",
-                raw.len()
-            )));
-        }
-        let stored = u64::from_le_bytes(
-            bytes[HEADER_LEN + payload_len..]
-                .try_into()
-                .expect("8 bytes"),
-        );
-        let computed = fnv1a(fnv1a(FNV_OFFSET, &bytes[..HEADER_LEN]), &raw);
-        if stored != computed {
-            return Err(WeightFileError::Checksum { stored, computed });
-        }
+        let raw = unseal(bytes, HEADER_LEN, payload_len, expected_raw).map_err(|e| match e {
+            UnsealError::Decompress(e) => {
+                WeightFileError::Malformed(format!("payload does not decompress: {e}"))
+            }
+            UnsealError::Length(got) => WeightFileError::Malformed(format!(
+                "payload has {got} bytes, expected {expected_raw}"
+            )),
+            UnsealError::Checksum { stored, computed } => {
+                WeightFileError::Checksum { stored, computed }
+            }
+        })?;
         let n = weights_per_phase as usize;
         let mut bias = Vec::with_capacity(phases as usize);
         let mut weights = Vec::with_capacity(phases as usize * n);
