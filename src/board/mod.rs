@@ -27,7 +27,7 @@ mod square;
 pub mod symmetry;
 
 pub use bitboard::BitBoard;
-pub use moves::{flips, moves, potential_moves};
+pub use moves::{flips, last_flip_count, moves, potential_moves};
 pub use position::{Color, Move, ParseBoardError, PlayError, Position};
 pub use square::{ParseSquareError, Square};
 

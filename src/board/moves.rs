@@ -106,6 +106,83 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     f
 }
 
+/// `LAST_FLIP_COUNT[pos][line]`: the discs flipped along one line of 8 squares when the
+/// player plays at `pos` and every other square of the line is taken, the player's where
+/// `line` has a 1 (the bit of `pos` is ignored). Squares past the end of a short
+/// diagonal read as 0, the opponent's, and so can never end a flip.
+static LAST_FLIP_COUNT: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut total = 0;
+            // Towards lower indices, then higher.
+            let mut run = 0;
+            let mut i = pos as i32 - 1;
+            while i >= 0 && line >> i & 1 == 0 {
+                run += 1;
+                i -= 1;
+            }
+            if i >= 0 {
+                total += run;
+            }
+            run = 0;
+            let mut i = pos + 1;
+            while i < 8 && line >> i & 1 == 0 {
+                run += 1;
+                i += 1;
+            }
+            if i < 8 {
+                total += run;
+            }
+            t[pos][line] = total;
+            line += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// The two diagonals through each square: `[0]` a1-h8 direction, `[1]` h1-a8 direction.
+static DIAGONALS: [[u64; 2]; 64] = {
+    let mut d = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut s = 0;
+        while s < 64 {
+            let (r2, c2) = ((s / 8) as i32, (s % 8) as i32);
+            if r2 - c2 == r - c {
+                d[sq][0] |= 1 << s;
+            }
+            if r2 + c2 == r + c {
+                d[sq][1] |= 1 << s;
+            }
+            s += 1;
+        }
+        sq += 1;
+    }
+    d
+};
+
+/// How many discs the player `p` flips by playing `sq`, the last empty square, where every
+/// square but `sq` not the player's is the opponent's. Cheaper than [`flips`]: each of the
+/// 4 lines through `sq` is gathered into a byte (the multiplications move one bit per
+/// file or rank into the top byte without carries) and its count looked up.
+#[inline(always)]
+pub fn last_flip_count(p: u64, sq: u32) -> u32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    let (row, col) = (sq / 8, sq % 8);
+    let diagonals = &DIAGONALS[sq as usize];
+    let rank = (p >> (8 * row)) as u8 as usize;
+    let file = (((p >> col) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let diagonal = ((p & diagonals[0]).wrapping_mul(FILE_A) >> 56) as usize;
+    let anti = ((p & diagonals[1]).wrapping_mul(FILE_A) >> 56) as usize;
+    let by_col = &LAST_FLIP_COUNT[col as usize];
+    (by_col[rank] + LAST_FLIP_COUNT[row as usize][file] + by_col[diagonal] + by_col[anti]) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +238,14 @@ mod tests {
             if (p | o) >> sq & 1 == 0 {
                 prop_assert_eq!(flips(p, o, sq), expect);
             }
+        }
+
+        #[test]
+        fn last_flip_count_matches_flips(p in any::<u64>(), sq in 0u32..64) {
+            let p = p & !(1 << sq);
+            let o = !p & !(1 << sq);
+            prop_assert_eq!(last_flip_count(p, sq), flips(p, o, sq).count_ones());
+            prop_assert_eq!(last_flip_count(o, sq), flips(o, p, sq).count_ones());
         }
 
         #[test]
