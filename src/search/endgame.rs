@@ -809,15 +809,27 @@ impl EndgameSolver {
         }
         let parity = parity_of(b.empties());
         let mut moves = MoveList::new();
-        fill_endgame(&mut moves, b, mv, hash_move, parity);
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let flipped = flips(b.player, b.opponent, sq);
+            // The children's table buckets are fetched all at once and early, so that
+            // their cache misses overlap each other and the ordering work below
+            // instead of stalling the probes one by one.
+            if n > TABLE_EMPTIES {
+                self.tt.prefetch(b.after(sq, flipped).key());
+            }
+            moves.push(Candidate { sq, flipped, value: 0 });
+        }
         let list = moves.as_mut_slice();
         let count = list.len();
-        // The children's table buckets are fetched all at once, so that their cache
-        // misses overlap instead of coming one by one in the probes below.
-        if n > TABLE_EMPTIES {
-            for c in &list[..count] {
-                self.tt.prefetch(b.after(c.sq, c.flipped).key());
-            }
+        for c in list.iter_mut() {
+            c.value = if c.sq as u8 == hash_move {
+                i32::MAX
+            } else {
+                order_value(b, c.sq, c.flipped, parity)
+            };
         }
         // Enhanced transposition cut-off: a child already known to refute.
         if n >= ETC_EMPTIES {
