@@ -475,9 +475,9 @@ fn endcut_depth(n: u32) -> u32 {
 }
 
 /// From this many empties up, moves are ordered by a shallow search.
-const SORT_SEARCH_EMPTIES: u32 = 14;
+const SORT_SEARCH_EMPTIES: u32 = 16;
 /// Weight of the shallow search's value against the fastest-first value.
-const SORT_SEARCH_WEIGHT: i32 = 256;
+const SORT_SEARCH_WEIGHT: i32 = 96;
 /// Pattern evaluations (1/128 disc) are divided by this to come to [`quick_eval`]'s scale.
 const PATTERN_EVAL_DIVISOR: i32 = 32;
 
