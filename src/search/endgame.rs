@@ -692,10 +692,10 @@ fn order_value(b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
     let potential = crate::board::potential_moves(child.player, child.opponent).count_ones() as i32;
     let mut v = -mobility * 1024 - potential * 16;
     if parity & QUADRANT_BIT[sq as usize] != 0 {
-        v += 256;
+        v += 128;
     }
     if CORNERS >> sq & 1 != 0 {
-        v += 64;
+        v += 128;
     } else if XC_SQUARES >> sq & 1 != 0 {
         v -= 64;
     }
