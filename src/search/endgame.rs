@@ -824,13 +824,6 @@ impl EndgameSolver {
         }
         let list = moves.as_mut_slice();
         let count = list.len();
-        for c in list.iter_mut() {
-            c.value = if c.sq as u8 == hash_move {
-                i32::MAX
-            } else {
-                order_value(b, c.sq, c.flipped, parity)
-            };
-        }
         // Enhanced transposition cut-off: a child already known to refute.
         if n >= ETC_EMPTIES {
             for c in &list[..count] {
@@ -846,24 +839,27 @@ impl EndgameSolver {
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         let mut first = 0;
-        // The hash move alone, before the costly ordering searches: it often refutes,
-        // and then they are not needed at all.
-        if n >= SORT_SEARCH_EMPTIES {
-            if let Some(h) = list.iter().position(|c| c.value == i32::MAX) {
-                list.swap(0, h);
-                let c = list[0];
-                let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
-                if self.stopped {
-                    return 0;
-                }
-                best = v;
-                best_sq = c.sq as u8;
-                if v > alpha {
-                    self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
-                    return best;
-                }
-                first = 1;
+        // The hash move alone, before the ordering work: it often refutes, and then
+        // the ordering is not needed at all.
+        if let Some(h) = list.iter().position(|c| c.sq as u8 == hash_move) {
+            list.swap(0, h);
+            let c = list[0];
+            let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
+            if self.stopped {
+                return 0;
             }
+            best = v;
+            best_sq = c.sq as u8;
+            if v > alpha {
+                self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+                return best;
+            }
+            first = 1;
+        }
+        for c in list[first..].iter_mut() {
+            c.value = order_value(b, c.sq, c.flipped, parity);
+        }
+        if n >= SORT_SEARCH_EMPTIES {
             self.sort_by_shallow_search(b, &mut list[first..], n);
         }
         for i in first..count {
