@@ -33,6 +33,34 @@ pub fn moves(p: u64, o: u64) -> u64 {
         & !(p | o)
 }
 
+/// [`moves`] with the 4 line directions in the 4 lanes of one AVX2 register: the same
+/// flood, a quarter of the instructions. Callers compiled with AVX2 inline it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn moves_avx2(p: u64, o: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let inner = (o & INNER_COLS) as i64;
+    let shift = _mm256_set_epi64x(9, 7, 8, 1);
+    let shift2 = _mm256_add_epi64(shift, shift);
+    let mask = _mm256_set_epi64x(inner, inner, o as i64, inner);
+    let pp = _mm256_set1_epi64x(p as i64);
+    let mut fl = _mm256_and_si256(mask, _mm256_sllv_epi64(pp, shift));
+    let mut fr = _mm256_and_si256(mask, _mm256_srlv_epi64(pp, shift));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(mask, _mm256_sllv_epi64(fl, shift)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(mask, _mm256_srlv_epi64(fr, shift)));
+    let pre_l = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
+    let pre_r = _mm256_srlv_epi64(pre_l, shift);
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
+    let all = _mm256_or_si256(_mm256_sllv_epi64(fl, shift), _mm256_srlv_epi64(fr, shift));
+    let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256::<1>(all));
+    let both = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+    _mm_cvtsi128_si64(both) as u64 & !(p | o)
+}
+
 /// Empty squares next to an opponent disc: where moves may appear later. A cheap
 /// measure of "potential mobility" for move ordering.
 #[inline(always)]
@@ -246,6 +274,15 @@ mod tests {
             let o = !p & !(1 << sq);
             prop_assert_eq!(last_flip_count(p, sq), flips(p, o, sq).count_ones());
             prop_assert_eq!(last_flip_count(o, sq), flips(o, p, sq).count_ones());
+        }
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn avx2_moves_match((p, o) in board()) {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2.
+                prop_assert_eq!(unsafe { moves_avx2(p, o) }, moves(p, o));
+            }
         }
 
         #[test]

@@ -24,6 +24,8 @@ use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
+#[cfg(target_arch = "x86_64")]
+use crate::board::moves_avx2;
 use crate::board::{Board, Move, Square, flips, last_flip_count, moves};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
@@ -316,6 +318,7 @@ impl EndgameSolver {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
         {
             // SAFETY: the CPU has the features the fast path is compiled for.
             return unsafe { self.pvs_fast(board, alpha, beta, board.empty_count()) };
@@ -370,6 +373,7 @@ impl EndgameSolver {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
         {
             // SAFETY: as in `root`.
             return unsafe { self.nws_fast(board, alpha, n) };
@@ -684,10 +688,17 @@ fn leaf_search<L: LeafValue>(
 /// Ordering value of playing `sq` (higher first): few opponent replies above all,
 /// corner replies counting double; then odd quadrants; then a little for corners and
 /// against X/C-squares; then few potential replies.
+/// `mobility` is the move generator (portable or AVX2).
 #[inline(always)]
-fn order_value(b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
+fn order_value(
+    b: Board,
+    sq: u32,
+    flipped: u64,
+    parity: u32,
+    mobility: impl Fn(u64, u64) -> u64,
+) -> i32 {
     let child = b.after(sq, flipped);
-    let replies = moves(child.player, child.opponent);
+    let replies = mobility(child.player, child.opponent);
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     let potential = crate::board::potential_moves(child.player, child.opponent).count_ones() as i32;
     let mut v = -mobility * 1024 - potential * 16;
@@ -706,7 +717,7 @@ fn order_value(b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
 /// POPCNT and LZCNT (x86-64 since about 2013), chosen at the root. Counting bits
 /// is on the hot path of the move ordering, the leaves and the stability test.
 macro_rules! search_functions {
-    ($($feature:literal)?; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
+    ($($feature:literal)?; $mobility:path; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
 impl EndgameSolver {
     /// Principal variation search, full window at PV nodes.
     $(#[target_feature(enable = $feature)])?
@@ -800,7 +811,7 @@ impl EndgameSolver {
                 return v;
             }
         }
-        let mv = b.moves();
+        let mv = $mobility(b.player, b.opponent);
         if mv == 0 {
             if b.passed().moves() == 0 {
                 return b.final_score();
@@ -857,7 +868,7 @@ impl EndgameSolver {
             first = 1;
         }
         for c in list[first..].iter_mut() {
-            c.value = order_value(b, c.sq, c.flipped, parity);
+            c.value = order_value(b, c.sq, c.flipped, parity, |p, o| $mobility(p, o));
         }
         if n >= SORT_SEARCH_EMPTIES {
             self.sort_by_shallow_search(b, &mut list[first..], n);
@@ -923,7 +934,7 @@ impl EndgameSolver {
             }
         }
         if best == -INF {
-            if moves(b.opponent, b.player) == 0 {
+            if $mobility(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
             return -self.$shallow(b.passed(), -alpha - 1, n, parity);
@@ -1050,9 +1061,9 @@ impl EndgameSolver {
     };
 }
 
-search_functions!(; pvs, nws, shallow, solve4, solve3, solve2);
+search_functions!(; moves; pvs, nws, shallow, solve4, solve3, solve2);
 #[cfg(target_arch = "x86_64")]
-search_functions!("popcnt,lzcnt"; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
+search_functions!("popcnt,lzcnt,avx2"; moves_avx2; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
 
 /// The last empty square: the side to move plays it if it can, else the opponent, else
 /// nobody; the score is exact. Only flip counts are needed, not the flipped discs.
@@ -1084,7 +1095,7 @@ fn fill_endgame(list: &mut MoveList, b: Board, mv: u64, hash_move: u8, parity: u
         let value = if sq as u8 == hash_move {
             i32::MAX
         } else {
-            order_value(b, sq, f, parity)
+            order_value(b, sq, f, parity, moves)
         };
         list.push(Candidate {
             sq,
