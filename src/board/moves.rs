@@ -56,7 +56,10 @@ pub fn moves_avx2(p: u64, o: u64) -> u64 {
     fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
     fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
     let all = _mm256_or_si256(_mm256_sllv_epi64(fl, shift), _mm256_srlv_epi64(fr, shift));
-    let half = _mm_or_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256::<1>(all));
+    let half = _mm_or_si128(
+        _mm256_castsi256_si128(all),
+        _mm256_extracti128_si256::<1>(all),
+    );
     let both = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
     _mm_cvtsi128_si64(both) as u64 & !(p | o)
 }

@@ -151,6 +151,20 @@ pub struct EndgameSolver {
     /// [`NO_SELECTIVITY`] when exact, so selective bounds never cut an exact search.
     tag: u8,
     probcut: ProbCutModel,
+    /// The CPU has what the fast copy of the search functions is compiled for.
+    fast_path: bool,
+}
+
+/// Does this CPU have POPCNT, LZCNT and AVX2, which the fast search functions use?
+fn cpu_has_fast_path() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 impl EndgameSolver {
@@ -171,6 +185,7 @@ impl EndgameSolver {
             endcut: NO_CUT,
             tag: NO_SELECTIVITY,
             probcut: ProbCutModel::default(),
+            fast_path: cpu_has_fast_path(),
         }
     }
 
@@ -316,10 +331,7 @@ impl EndgameSolver {
             return self.root_mtd(board, alpha, beta, guess);
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
+        if self.fast_path {
             // SAFETY: the CPU has the features the fast path is compiled for.
             return unsafe { self.pvs_fast(board, alpha, beta, board.empty_count()) };
         }
@@ -371,10 +383,7 @@ impl EndgameSolver {
 
     fn dispatch_nws(&mut self, board: Board, alpha: i32, n: u32) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
+        if self.fast_path {
             // SAFETY: as in `root`.
             return unsafe { self.nws_fast(board, alpha, n) };
         }
@@ -1146,8 +1155,17 @@ mod tests {
 
     #[test]
     fn agrees_with_negamax_and_lines_are_optimal() {
-        let mut solver = EndgameSolver::new(16);
-        for empties in [1, 2, 3, 4, 5, 6, 8, 9, 10] {
+        // Both copies of the search functions: portable, and the fast one if this CPU
+        // can run it.
+        for fast_path in [false, cpu_has_fast_path()] {
+            let mut solver = EndgameSolver::new(16);
+            solver.fast_path = fast_path;
+            agrees_with_negamax(&mut solver);
+        }
+    }
+
+    fn agrees_with_negamax(solver: &mut EndgameSolver) {
+        for empties in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] {
             for b in random_positions(empties as u64 * 7919, 60, empties) {
                 let want = negamax(b);
                 let s = solver.solve(b, SolveMode::Exact, true).unwrap();
@@ -1247,6 +1265,27 @@ mod tests {
                 if mode == SolveMode::Exact {
                     assert_eq!(sign_of(&a.line) * end.final_score(), a.score);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn portable_and_fast_paths_search_the_same_tree() {
+        if !cpu_has_fast_path() {
+            return;
+        }
+        for empties in [12, 16, 19] {
+            for b in random_positions(empties as u64 * 31, 3, empties) {
+                let mut fast = EndgameSolver::new(18);
+                let mut portable = EndgameSolver::new(18);
+                portable.fast_path = false;
+                let f = fast.solve(b, SolveMode::Exact, true).unwrap();
+                let p = portable.solve(b, SolveMode::Exact, true).unwrap();
+                assert_eq!(
+                    (f.score, f.nodes, &f.line),
+                    (p.score, p.nodes, &p.line),
+                    "{b:?}"
+                );
             }
         }
     }
