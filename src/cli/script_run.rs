@@ -2,8 +2,8 @@
 //! `okapi solve`, so both write identical files.
 
 use super::units::{fmt_duration, fmt_rate};
-use crate::board::{Move, Position};
-use crate::formats::script::{self, BadLine, ScriptLine};
+use crate::board::Move;
+use crate::formats::script::{self, BadLine, ScriptLine, Solved};
 use crate::search::{EndgameSolver, SolveMode};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -142,7 +142,8 @@ pub fn run_script(
                 if opts.feedback == Feedback::Echo {
                     println!("Line {}:\n{}", line.number, position);
                 }
-                let solved = solve_position(&mut solver, position, opts.mode, opts.lines)?;
+                let solved = script::solve_position(&mut solver, position, opts.mode, opts.lines)
+                    .context("the solver was stopped")?;
                 stats.positions += 1;
                 stats.nodes += solved.nodes;
                 stats.total_time += solved.elapsed;
@@ -150,7 +151,7 @@ pub fn run_script(
                     stats.largest = Some((solved.elapsed, line.number));
                 }
                 if opts.feedback == Feedback::Echo {
-                    println!("{}\n", solved.describe());
+                    println!("{}\n", describe(&solved));
                 }
                 if let Some(bar) = &bar {
                     bar.inc(1);
@@ -178,75 +179,24 @@ pub fn run_script(
     Ok(stats)
 }
 
-/// One solved position in script terms.
-pub struct Solved {
-    pub outcome: script::Outcome,
-    /// Empty when the game is over.
-    pub line: Vec<Move>,
-    pub best_move: Option<Move>,
-    /// Exact score or WLD sign for the side to move.
-    pub score: i32,
-    pub mode: SolveMode,
-    pub nodes: u64,
-    pub elapsed: Duration,
-}
-
-impl Solved {
-    /// What the script output shows: the outcome and, in line mode, the line.
-    pub fn script_result(&self, lines: bool) -> (script::Outcome, Option<&[Move]>) {
-        (self.outcome, lines.then_some(&self.line[..]))
-    }
-
-    fn describe(&self) -> String {
-        let best = match self.best_move {
-            Some(Move::Pass) => "pass".to_string(),
-            Some(m) => m.to_string(),
-            None => "none (game over)".to_string(),
-        };
-        let score = match self.mode {
-            SolveMode::Exact => format!("{:+}", self.score),
-            SolveMode::Wld => {
-                ["loss", "draw", "win"][(self.score.signum() + 1) as usize].to_string()
-            }
-        };
-        format!(
-            "Result: {}  best move {best}  score {score} for the side to move  {} nodes in {} ({})",
-            self.outcome,
-            self.nodes,
-            fmt_duration(self.elapsed),
-            fmt_rate(self.nodes, self.elapsed)
-        )
-    }
-}
-
-/// Solves one position; a finished game is "solved" as its final count.
-pub fn solve_position(
-    solver: &mut EndgameSolver,
-    position: &Position,
-    mode: SolveMode,
-    lines: bool,
-) -> anyhow::Result<Solved> {
-    let side = position.side_to_move();
-    let solution = solver
-        .solve(position.board(), mode, lines)
-        .context("the solver was stopped")?;
-    let outcome = match mode {
-        SolveMode::Exact => script::Outcome::exact(side, solution.score),
-        SolveMode::Wld => script::Outcome::wld(side, solution.score),
+/// The human summary of a solved position that `okapi solve` prints.
+fn describe(solved: &Solved) -> String {
+    let best = match solved.best_move {
+        Some(Move::Pass) => "pass".to_string(),
+        Some(m) => m.to_string(),
+        None => "none (game over)".to_string(),
     };
-    Ok(Solved {
-        outcome,
-        line: if position.is_game_over() {
-            Vec::new()
-        } else {
-            solution.line
-        },
-        best_move: solution.best_move,
-        score: solution.score,
-        mode,
-        nodes: solution.nodes,
-        elapsed: solution.elapsed,
-    })
+    let score = match solved.mode {
+        SolveMode::Exact => format!("{:+}", solved.score),
+        SolveMode::Wld => ["loss", "draw", "win"][(solved.score.signum() + 1) as usize].to_string(),
+    };
+    format!(
+        "Result: {}  best move {best}  score {score} for the side to move  {} nodes in {} ({})",
+        solved.outcome,
+        solved.nodes,
+        fmt_duration(solved.elapsed),
+        fmt_rate(solved.nodes, solved.elapsed)
+    )
 }
 
 impl RunStats {

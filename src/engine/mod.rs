@@ -732,7 +732,7 @@ impl Worker {
                 nodes,
                 elapsed: start.elapsed(),
             });
-            match crate::cli::script_run::solve_position(&mut solver, position, mode, lines) {
+            match crate::formats::script::solve_position(&mut solver, position, mode, lines) {
                 Ok(s) => {
                     nodes += s.nodes;
                     out.send(Event::ScriptSolved {

@@ -23,7 +23,9 @@
 //! ```
 
 use crate::board::{Color, Move, ParseBoardError, PlayError, Position};
+use crate::search::{EndgameSolver, SolveMode, Stopped};
 use std::fmt;
+use std::time::Duration;
 
 /// A comment line beginning with this is copied to the output and ends the script.
 pub const END_MARKER: &str = "% End of the endgame script";
@@ -311,6 +313,57 @@ fn push_comment(s: &mut String, comment: Option<&str>) {
         s.push_str("      ");
         s.push_str(c);
     }
+}
+
+// Solving script positions: shared by the command line and the engine thread, so a
+// script solved in the app gives the same results as `okapi -script`.
+
+/// One solved position in script terms.
+pub struct Solved {
+    pub outcome: Outcome,
+    /// Empty when the game is over.
+    pub line: Vec<Move>,
+    pub best_move: Option<Move>,
+    /// Exact score or WLD sign for the side to move.
+    pub score: i32,
+    pub mode: SolveMode,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl Solved {
+    /// What the script output shows: the outcome and, in line mode, the line.
+    pub fn script_result(&self, lines: bool) -> (Outcome, Option<&[Move]>) {
+        (self.outcome, lines.then_some(&self.line[..]))
+    }
+}
+
+/// Solves one position; a finished game is "solved" as its final count.
+pub fn solve_position(
+    solver: &mut EndgameSolver,
+    position: &Position,
+    mode: SolveMode,
+    lines: bool,
+) -> Result<Solved, Stopped> {
+    let side = position.side_to_move();
+    let solution = solver.solve(position.board(), mode, lines)?;
+    let outcome = match mode {
+        SolveMode::Exact => Outcome::exact(side, solution.score),
+        SolveMode::Wld => Outcome::wld(side, solution.score),
+    };
+    Ok(Solved {
+        outcome,
+        line: if position.is_game_over() {
+            Vec::new()
+        } else {
+            solution.line
+        },
+        best_move: solution.best_move,
+        score: solution.score,
+        mode,
+        nodes: solution.nodes,
+        elapsed: solution.elapsed,
+    })
 }
 
 #[cfg(test)]
