@@ -145,10 +145,13 @@ pub fn run_script(
                 let solved = script::solve_position(&mut solver, position, opts.mode, opts.lines)
                     .context("the solver was stopped")?;
                 stats.positions += 1;
-                stats.nodes += solved.nodes;
-                stats.total_time += solved.elapsed;
-                if stats.largest.is_none_or(|(t, _)| solved.elapsed > t) {
-                    stats.largest = Some((solved.elapsed, line.number));
+                stats.nodes += solved.solution.nodes;
+                stats.total_time += solved.solution.elapsed;
+                if stats
+                    .largest
+                    .is_none_or(|(t, _)| solved.solution.elapsed > t)
+                {
+                    stats.largest = Some((solved.solution.elapsed, line.number));
                 }
                 if opts.feedback == Feedback::Echo {
                     println!("{}\n", describe(&solved));
@@ -181,21 +184,23 @@ pub fn run_script(
 
 /// The human summary of a solved position that `okapi solve` prints.
 fn describe(solved: &Solved) -> String {
-    let best = match solved.best_move {
+    let best = match solved.solution.best_move {
         Some(Move::Pass) => "pass".to_string(),
         Some(m) => m.to_string(),
         None => "none (game over)".to_string(),
     };
     let score = match solved.mode {
-        SolveMode::Exact => format!("{:+}", solved.score),
-        SolveMode::Wld => ["loss", "draw", "win"][(solved.score.signum() + 1) as usize].to_string(),
+        SolveMode::Exact => format!("{:+}", solved.solution.score),
+        SolveMode::Wld => {
+            ["loss", "draw", "win"][(solved.solution.score.signum() + 1) as usize].to_string()
+        }
     };
     format!(
         "Result: {}  best move {best}  score {score} for the side to move  {} nodes in {} ({})",
         solved.outcome,
-        solved.nodes,
-        fmt_duration(solved.elapsed),
-        fmt_rate(solved.nodes, solved.elapsed)
+        solved.solution.nodes,
+        fmt_duration(solved.solution.elapsed),
+        fmt_rate(solved.solution.nodes, solved.solution.elapsed)
     )
 }
 

@@ -734,15 +734,15 @@ impl Worker {
             });
             match crate::formats::script::solve_position(&mut solver, position, mode, lines) {
                 Ok(s) => {
-                    nodes += s.nodes;
+                    nodes += s.solution.nodes;
                     out.send(Event::ScriptSolved {
                         generation,
                         index,
                         outcome: s.outcome,
-                        score: s.score,
-                        line: s.line,
-                        nodes: s.nodes,
-                        elapsed: s.elapsed,
+                        score: s.solution.score,
+                        line: s.solution.line,
+                        nodes: s.solution.nodes,
+                        elapsed: s.solution.elapsed,
                     });
                 }
                 Err(_) => {

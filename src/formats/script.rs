@@ -23,9 +23,8 @@
 //! ```
 
 use crate::board::{Color, Move, ParseBoardError, PlayError, Position};
-use crate::search::{EndgameSolver, SolveMode, Stopped};
+use crate::search::{EndgameSolver, Solution, SolveMode, Stopped};
 use std::fmt;
-use std::time::Duration;
 
 /// A comment line beginning with this is copied to the output and ends the script.
 pub const END_MARKER: &str = "% End of the endgame script";
@@ -318,23 +317,18 @@ fn push_comment(s: &mut String, comment: Option<&str>) {
 // Solving script positions: shared by the command line and the engine thread, so a
 // script solved in the app gives the same results as `okapi -script`.
 
-/// One solved position in script terms.
+/// One solved position in script terms: the solver's answer and its script outcome.
 pub struct Solved {
     pub outcome: Outcome,
-    /// Empty when the game is over.
-    pub line: Vec<Move>,
-    pub best_move: Option<Move>,
-    /// Exact score or WLD sign for the side to move.
-    pub score: i32,
     pub mode: SolveMode,
-    pub nodes: u64,
-    pub elapsed: Duration,
+    /// The line is empty when the game is over.
+    pub solution: Solution,
 }
 
 impl Solved {
     /// What the script output shows: the outcome and, in line mode, the line.
     pub fn script_result(&self, lines: bool) -> (Outcome, Option<&[Move]>) {
-        (self.outcome, lines.then_some(&self.line[..]))
+        (self.outcome, lines.then_some(&self.solution.line[..]))
     }
 }
 
@@ -346,23 +340,18 @@ pub fn solve_position(
     lines: bool,
 ) -> Result<Solved, Stopped> {
     let side = position.side_to_move();
-    let solution = solver.solve(position.board(), mode, lines)?;
+    let mut solution = solver.solve(position.board(), mode, lines)?;
+    if position.is_game_over() {
+        solution.line.clear();
+    }
     let outcome = match mode {
         SolveMode::Exact => Outcome::exact(side, solution.score),
         SolveMode::Wld => Outcome::wld(side, solution.score),
     };
     Ok(Solved {
         outcome,
-        line: if position.is_game_over() {
-            Vec::new()
-        } else {
-            solution.line
-        },
-        best_move: solution.best_move,
-        score: solution.score,
         mode,
-        nodes: solution.nodes,
-        elapsed: solution.elapsed,
+        solution,
     })
 }
 
