@@ -155,7 +155,7 @@ impl Evaluator {
     /// The same value from incrementally kept indices.
     #[inline]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
-        self.sum(state.empties, &state.indices[0])
+        self.sum(state.empties, &state.indices[state.mover])
     }
 
     /// The evaluation in discs (for display).
@@ -172,12 +172,14 @@ impl Default for Evaluator {
 
 /// Pattern indices kept up to date move by move.
 ///
-/// Two index sets are kept: `indices[0]` from the side to move's view (digit 1 = its
-/// disc), `indices[1]` from the opponent's. A move updates both and swaps them, so the
-/// evaluator always reads `indices[0]` with a single weight table.
+/// Two index sets are kept: `indices[mover]` from the side to move's view (digit 1 = its
+/// disc), the other from the opponent's. A move updates both and hands the move over
+/// (flipping `mover` rather than swapping the arrays, which cost more than the update),
+/// so the evaluator always reads the mover's set with a single weight table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalState {
-    pub indices: [[u16; NUM_INSTANCES]; 2],
+    indices: [[u16; NUM_INSTANCES]; 2],
+    mover: usize,
     pub empties: u32,
 }
 
@@ -189,6 +191,7 @@ impl EvalState {
                 set.indices(board.player, board.opponent),
                 set.indices(board.opponent, board.player),
             ],
+            mover: 0,
             empties: board.empty_count(),
         }
     }
@@ -197,7 +200,7 @@ impl EvalState {
     #[inline]
     pub fn make_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
-        let [own, other] = &mut self.indices;
+        let (own, other) = self.views();
         // The mover's new disc is digit 1 in its own view, 2 in the other; a flipped disc
         // goes from 2 to 1 in the mover's view and from 1 to 2 in the other.
         let e = &set.by_square[sq as usize];
@@ -216,7 +219,7 @@ impl EvalState {
             }
             f &= f - 1;
         }
-        self.indices.swap(0, 1);
+        self.mover ^= 1;
         self.empties -= 1;
     }
 
@@ -224,9 +227,9 @@ impl EvalState {
     #[inline]
     pub fn undo_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
-        self.indices.swap(0, 1);
+        self.mover ^= 1;
         self.empties += 1;
-        let [own, other] = &mut self.indices;
+        let (own, other) = self.views();
         let e = &set.by_square[sq as usize];
         for j in 0..e.count as usize {
             let k = e.instance[j] as usize;
@@ -248,13 +251,20 @@ impl EvalState {
     /// The side to move passes (undo by passing again).
     #[inline]
     pub fn pass(&mut self) {
-        self.indices.swap(0, 1);
+        self.mover ^= 1;
+    }
+
+    /// The mover's index set and the other side's.
+    #[inline(always)]
+    fn views(&mut self) -> (&mut [u16; NUM_INSTANCES], &mut [u16; NUM_INSTANCES]) {
+        let [a, b] = &mut self.indices;
+        if self.mover == 0 { (a, b) } else { (b, a) }
     }
 
     /// The indices from the current side to move's view (they equal
     /// `PatternSet::indices` of the current board).
     pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
-        self.indices[0]
+        self.indices[self.mover]
     }
 }
 
