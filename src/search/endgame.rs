@@ -926,9 +926,11 @@ impl EndgameSolver {
         let odd = QUADRANT_MASK[parity as usize];
         let mut best = -INF;
         for set in [
-            empties & odd & !XC_SQUARES,
+            empties & odd & CORNERS,
+            empties & odd & !XC_SQUARES & !CORNERS,
             empties & odd & XC_SQUARES,
-            empties & !odd & !XC_SQUARES,
+            empties & !odd & CORNERS,
+            empties & !odd & !XC_SQUARES & !CORNERS,
             empties & !odd & XC_SQUARES,
         ] {
             let mut s = set;
