@@ -1003,6 +1003,22 @@ mod tests {
     use super::*;
     use crate::search::EndgameSolver;
 
+    /// Asks the engine's perfect player for a move and waits for it: the `Played` event.
+    fn play_perfect(engine: &mut Engine, position: Position) -> Event {
+        let generation = engine.new_generation();
+        engine.send(Request::Play {
+            generation,
+            position,
+            player: Player::Perfect,
+            time: None,
+        });
+        let events = collect_until(engine, |e| matches!(e, Event::Played { .. }));
+        events
+            .into_iter()
+            .last()
+            .expect("collect_until ends with the event")
+    }
+
     fn collect_until(engine: &Engine, mut done: impl FnMut(&Event) -> bool) -> Vec<Event> {
         let mut seen = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(60);
@@ -1227,15 +1243,8 @@ mod tests {
     #[test]
     fn perfect_player_plays_the_best_move_in_the_endgame() {
         let mut engine = Engine::spawn(|| {});
-        let g = engine.new_generation();
-        engine.send(Request::Play {
-            generation: g,
-            position: ffo1(),
-            player: Player::Perfect,
-            time: None,
-        });
-        let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
-        let Some(Event::Played { mv, eval, .. }) = events.last() else {
+        let played = play_perfect(&mut engine, ffo1());
+        let Event::Played { mv, eval, .. } = &played else {
             panic!()
         };
         assert_eq!(*mv, Move::parse("g8").unwrap());
@@ -1385,21 +1394,14 @@ mod tests {
         }
         // The engine player plays a book move within the randomness of the best.
         for _ in 0..5 {
-            let g = engine.new_generation();
-            engine.send(Request::Play {
-                generation: g,
-                position: p,
-                player: Player::Perfect,
-                time: None,
-            });
-            let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
-            let Some(Event::Played {
+            let played = play_perfect(&mut engine, p);
+            let Event::Played {
                 mv: Move::Play(sq),
                 eval: Some(eval),
                 ..
-            }) = events.last()
+            } = &played
             else {
-                panic!("{events:?}")
+                panic!("{played:?}")
             };
             assert_eq!(eval.source, EvalSource::Book);
             let m = book.iter().find(|m| m.square == *sq).expect("a book move");
@@ -1412,19 +1414,12 @@ mod tests {
             level: Level::numbered(2),
             book: false,
         });
-        let g = engine.new_generation();
-        engine.send(Request::Play {
-            generation: g,
-            position: p,
-            player: Player::Perfect,
-            time: None,
-        });
-        let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
-        let Some(Event::Played {
+        let played = play_perfect(&mut engine, p);
+        let Event::Played {
             eval: Some(eval), ..
-        }) = events.last()
+        } = &played
         else {
-            panic!("{events:?}")
+            panic!("{played:?}")
         };
         assert!(matches!(eval.source, EvalSource::Midgame { depth: 2, .. }));
     }
@@ -1438,15 +1433,8 @@ mod tests {
             level: Level::parse("4t3").unwrap(),
             book: true,
         });
-        let g = engine.new_generation();
-        engine.send(Request::Play {
-            generation: g,
-            position: Position::start(),
-            player: Player::Perfect,
-            time: None,
-        });
-        let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
-        let Some(Event::Played { mv, candidates, .. }) = events.last() else {
+        let played = play_perfect(&mut engine, Position::start());
+        let Event::Played { mv, candidates, .. } = &played else {
             panic!()
         };
         assert_eq!(candidates.len(), 4);
