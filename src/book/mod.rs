@@ -27,7 +27,7 @@ pub mod build;
 
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{BitBoard, Board, Square};
-use crate::eval::weights::{UnsealError, seal, unseal};
+use crate::eval::weights::{UnsealError, le_u16, le_u32, seal, unseal};
 use crate::search::SCALE;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -388,21 +388,18 @@ impl Book {
                 bytes.len()
             )));
         }
-        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let version = u16_at(8);
+        let version = le_u16(bytes, 8);
         if version != VERSION {
             return Err(BookError::Version(version));
         }
         let info = BookInfo {
-            max_ply: u16_at(10),
-            min_games: u32_at(12),
-            depth: u16_at(16),
-            games: u32_at(24),
+            max_ply: le_u16(bytes, 10),
+            min_games: le_u32(bytes, 12),
+            depth: le_u16(bytes, 16),
+            games: le_u32(bytes, 24),
         };
-        let n = u32_at(20) as usize;
-        let payload_len = u32_at(28) as usize;
+        let n = le_u32(bytes, 20) as usize;
+        let payload_len = le_u32(bytes, 28) as usize;
         if bytes.len() != HEADER_LEN + payload_len + 8 {
             return Err(BookError::Malformed(format!(
                 "{} bytes, the header says {}",
@@ -502,12 +499,17 @@ mod tests {
         }
     }
 
+    /// The start position after Black's f5.
+    fn after_f5() -> Board {
+        Board::START
+            .play(Square::parse("f5").unwrap().index())
+            .unwrap()
+    }
+
     /// A hand-made book: the start position, f5 (and so its symmetric twins), and the
     /// three answers to f5 with chosen values.
     fn tiny() -> Book {
-        let f5 = Board::START
-            .play(Square::parse("f5").unwrap().index())
-            .unwrap();
+        let f5 = after_f5();
         let mut entries = vec![entry(Board::START, 0, 10, None), entry(f5, 0, 10, None)];
         for (mv, v) in [
             ("d6", 0),
@@ -524,9 +526,7 @@ mod tests {
     #[test]
     fn moves_are_the_same_in_every_orientation() {
         let book = tiny();
-        let f5 = Board::START
-            .play(Square::parse("f5").unwrap().index())
-            .unwrap();
+        let f5 = after_f5();
         let moves = book.moves(&f5);
         assert_eq!(moves.len(), 3);
         assert_eq!(moves[0].square, Square::parse("d6").unwrap());
@@ -546,9 +546,7 @@ mod tests {
     #[test]
     fn choice_stays_within_the_window() {
         let book = tiny();
-        let f5 = Board::START
-            .play(Square::parse("f5").unwrap().index())
-            .unwrap();
+        let f5 = after_f5();
         let mut x = 0.0;
         let mut seen = std::collections::HashSet::new();
         for _ in 0..200 {

@@ -106,6 +106,16 @@ pub fn unseal(
 /// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
 /// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
 /// the FNV-1a checksum of the header and the uncompressed payload.
+/// The little-endian `u16` at byte `at` of a header (the caller has checked its length).
+pub(crate) fn le_u16(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+/// The little-endian `u32` at byte `at` of a header (the caller has checked its length).
+pub(crate) fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
 pub fn seal(raw: &[u8], header: impl FnOnce(u32) -> Vec<u8>) -> Vec<u8> {
     let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     enc.write_all(raw).expect("in-memory write");
@@ -150,24 +160,21 @@ impl WeightFile {
         if bytes.len() < HEADER_LEN + 8 || &bytes[..8] != MAGIC {
             return Err(WeightFileError::Magic);
         }
-        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let version = u16_at(8);
+        let version = le_u16(bytes, 8);
         if version != VERSION {
             return Err(WeightFileError::Version(version));
         }
-        let set_id = u16_at(10);
+        let set_id = le_u16(bytes, 10);
         if set_id != PATTERN_SET_ID {
             return Err(WeightFileError::PatternSet {
                 found: set_id,
                 expected: PATTERN_SET_ID,
             });
         }
-        let phases = u16_at(12);
-        let phase_width = u16_at(14);
-        let weights_per_phase = u32_at(16);
-        let payload_len = u32_at(20) as usize;
+        let phases = le_u16(bytes, 12);
+        let phase_width = le_u16(bytes, 14);
+        let weights_per_phase = le_u32(bytes, 16);
+        let payload_len = le_u32(bytes, 20) as usize;
         if phases == 0 || phase_width == 0 {
             return Err(WeightFileError::Malformed(
                 "zero phases or phase width".into(),
