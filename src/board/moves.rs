@@ -35,6 +35,9 @@ pub fn moves(p: u64, o: u64) -> u64 {
 
 /// [`moves`] with the 4 line directions in the 4 lanes of one AVX2 register: the same
 /// flood, a quarter of the instructions. Callers compiled with AVX2 inline it.
+///
+/// # Safety
+/// The CPU must have AVX2 (callers compiled with it may call this freely).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -180,11 +183,11 @@ static DIAGONALS: [[u64; 2]; 64] = {
     let mut d = [[0u64; 2]; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let (r, c) = (sq / 8, sq % 8);
         let mut s = 0;
         while s < 64 {
-            let (r2, c2) = ((s / 8) as i32, (s % 8) as i32);
-            if r2 - c2 == r - c {
+            let (r2, c2) = (s / 8, s % 8);
+            if r2 + c == r + c2 {
                 d[sq][0] |= 1 << s;
             }
             if r2 + c2 == r + c {

@@ -449,7 +449,7 @@ impl EndgameSolver {
     fn ordered_moves(&mut self, b: Board, mv: u64) -> Vec<Candidate> {
         let hash_move = self.tt.probe(b.key(), 0, 0).map_or(NO_MOVE, |p| p.best);
         let mut list = MoveList::new();
-        fill_endgame(&mut list, b, mv, hash_move, parity_of(b.empties()));
+        fill_endgame(&mut list, b, mv, hash_move, parity_of(b.empties()), moves);
         let mut list = list.as_mut_slice().to_vec();
         list.sort_by_key(|c| std::cmp::Reverse(c.value));
         list
@@ -753,7 +753,7 @@ impl EndgameSolver {
         let hash_move = self.tt.probe(key, depth, self.tag).map_or(NO_MOVE, |p| p.best);
         let parity = parity_of(b.empties());
         let mut moves = MoveList::new();
-        fill_endgame(&mut moves, b, mv, hash_move, parity);
+        fill_endgame(&mut moves, b, mv, hash_move, parity, |p, o| $mobility(p, o));
         let list = moves.as_mut_slice();
         let count = list.len();
         let alpha0 = alpha;
@@ -807,12 +807,11 @@ impl EndgameSolver {
                 return bound;
             }
         }
-        let key = b.key();
         let depth = n as u8;
         let mut hash_move = NO_MOVE;
         let use_table = n >= TABLE_EMPTIES;
-        if !use_table {
-        } else if let Some(p) = self.tt.probe(key, depth, self.tag) {
+        let key = if use_table { b.key() } else { 0 };
+        if use_table && let Some(p) = self.tt.probe(key, depth, self.tag) {
             if p.lower > alpha {
                 return p.lower;
             }
@@ -828,7 +827,7 @@ impl EndgameSolver {
         }
         let mv = $mobility(b.player, b.opponent);
         if mv == 0 {
-            if b.passed().moves() == 0 {
+            if $mobility(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
             return -self.$nws(b.passed(), -alpha - 1, n);
@@ -1103,7 +1102,14 @@ fn solve1(b: Board, sq: u32) -> i32 {
 /// Fills `list` with the legal moves and their fastest-first ordering values, the hash
 /// move first.
 #[inline(always)]
-fn fill_endgame(list: &mut MoveList, b: Board, mv: u64, hash_move: u8, parity: u32) {
+fn fill_endgame(
+    list: &mut MoveList,
+    b: Board,
+    mv: u64,
+    hash_move: u8,
+    parity: u32,
+    mobility: impl Fn(u64, u64) -> u64,
+) {
     let mut m = mv;
     while m != 0 {
         let sq = m.trailing_zeros();
@@ -1112,7 +1118,7 @@ fn fill_endgame(list: &mut MoveList, b: Board, mv: u64, hash_move: u8, parity: u
         let value = if sq as u8 == hash_move {
             i32::MAX
         } else {
-            order_value(b, sq, f, parity, moves)
+            order_value(b, sq, f, parity, &mobility)
         };
         list.push(Candidate {
             sq,
