@@ -26,7 +26,7 @@ use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
 #[cfg(target_arch = "x86_64")]
-use crate::board::moves_avx2;
+use crate::board::{flips_avx2, moves_avx2};
 use crate::board::{Board, Move, Square, flips, last_flip_count, moves};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
@@ -732,7 +732,7 @@ fn order_value(
 /// POPCNT and LZCNT (x86-64 since about 2013), chosen at the root. Counting bits
 /// is on the hot path of the move ordering, the leaves and the stability test.
 macro_rules! search_functions {
-    ($($feature:literal)?; $mobility:path; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
+    ($($feature:literal)?; $mobility:path, $flips:path; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
 impl EndgameSolver {
     /// Principal variation search, full window at PV nodes.
     $(#[target_feature(enable = $feature)])?
@@ -838,7 +838,7 @@ impl EndgameSolver {
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            let flipped = flips(b.player, b.opponent, sq);
+            let flipped = $flips(b.player, b.opponent, sq);
             // The children's table buckets are fetched all at once and early, so that
             // their cache misses overlap each other and the ordering work below
             // instead of stalling the probes one by one.
@@ -936,7 +936,7 @@ impl EndgameSolver {
             while s != 0 {
                 let sq = s.trailing_zeros();
                 s &= s - 1;
-                let f = flips(b.player, b.opponent, sq);
+                let f = $flips(b.player, b.opponent, sq);
                 if f == 0 {
                     continue;
                 }
@@ -986,7 +986,7 @@ impl EndgameSolver {
         let [s0, s1, s2, s3] = sq;
         let mut best = -INF;
         for (x, r) in [(s0, [s1, s2, s3]), (s1, [s0, s2, s3]), (s2, [s0, s1, s3]), (s3, [s0, s1, s2])] {
-            let f = flips(b.player, b.opponent, x);
+            let f = $flips(b.player, b.opponent, x);
             if f != 0 {
                 let v = -self.$solve3(b.after(x, f), -alpha - 1, r[0], r[1], r[2]);
                 if v > best {
@@ -999,7 +999,7 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            if sq.iter().all(|&x| flips(o.player, o.opponent, x) == 0) {
+            if sq.iter().all(|&x| $flips(o.player, o.opponent, x) == 0) {
                 return b.final_score();
             }
             return -self.$solve4(o, -alpha - 1, 4, empties, parity);
@@ -1012,7 +1012,7 @@ impl EndgameSolver {
         self.nodes += 1;
         let mut best = -INF;
         for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            let f = flips(b.player, b.opponent, x);
+            let f = $flips(b.player, b.opponent, x);
             if f != 0 {
                 let v = -self.$solve2(b.after(x, f), -alpha - 1, y, z);
                 if v > best {
@@ -1025,7 +1025,7 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            if flips(o.player, o.opponent, x1) | flips(o.player, o.opponent, x2) | flips(o.player, o.opponent, x3) == 0 {
+            if $flips(o.player, o.opponent, x1) | $flips(o.player, o.opponent, x2) | $flips(o.player, o.opponent, x3) == 0 {
                 return b.final_score();
             }
             return -self.$solve3(o, -alpha - 1, x1, x2, x3);
@@ -1037,7 +1037,7 @@ impl EndgameSolver {
     fn $solve2(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = flips(b.player, b.opponent, x1);
+        let f = $flips(b.player, b.opponent, x1);
         if f != 0 {
             self.nodes += 1;
             best = -solve1(b.after(x1, f), x2);
@@ -1045,7 +1045,7 @@ impl EndgameSolver {
                 return best;
             }
         }
-        let f = flips(b.player, b.opponent, x2);
+        let f = $flips(b.player, b.opponent, x2);
         if f != 0 {
             self.nodes += 1;
             let v = -solve1(b.after(x2, f), x1);
@@ -1056,8 +1056,8 @@ impl EndgameSolver {
         if best == -INF {
             // The player passes; the opponent picks the reply worst for the player.
             let o = b.passed();
-            let f1 = flips(o.player, o.opponent, x1);
-            let f2 = flips(o.player, o.opponent, x2);
+            let f1 = $flips(o.player, o.opponent, x1);
+            let f2 = $flips(o.player, o.opponent, x2);
             if f1 | f2 == 0 {
                 return b.final_score();
             }
@@ -1077,9 +1077,9 @@ impl EndgameSolver {
     };
 }
 
-search_functions!(; moves; pvs, nws, shallow, solve4, solve3, solve2);
+search_functions!(; moves, flips; pvs, nws, shallow, solve4, solve3, solve2);
 #[cfg(target_arch = "x86_64")]
-search_functions!("popcnt,lzcnt,avx2"; moves_avx2; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
+search_functions!("popcnt,lzcnt,avx2"; moves_avx2, flips_avx2; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
 
 /// The last empty square: the side to move plays it if it can, else the opponent, else
 /// nobody; the score is exact. Only flip counts are needed, not the flipped discs.
