@@ -308,11 +308,11 @@ impl EndgameSolver {
             let v = match e.patterns() {
                 Some(ev) => {
                     let leaf = &mut Patterns::new(ev, b, 1);
-                    leaf_search(b, depth, a, z, leaf, SCALE, &mut solver.nodes)
+                    leaf_search(solver.fast_path, b, depth, a, z, leaf, SCALE, &mut solver.nodes)
                 }
                 None => {
                     let leaf = &mut ByBoard(|x: Board| e.evaluate(&x));
-                    leaf_search(b, depth, a, z, leaf, SCALE, &mut solver.nodes)
+                    leaf_search(solver.fast_path, b, depth, a, z, leaf, SCALE, &mut solver.nodes)
                 }
             };
             if at_least { v >= bound } else { v <= bound }
@@ -564,7 +564,7 @@ impl EndgameSolver {
             }
             leaf.play(c.sq, c.flipped);
             let child = b.after(c.sq, c.flipped);
-            let e = -leaf_search(child, depth, -10_000, 10_000, leaf, 100, &mut self.nodes);
+            let e = -leaf_search(self.fast_path, child, depth, -10_000, 10_000, leaf, 100, &mut self.nodes);
             leaf.undo(c.sq, c.flipped);
             c.value += e * SORT_SEARCH_WEIGHT;
         }
@@ -577,6 +577,7 @@ impl EndgameSolver {
         let e = self.evaluator.clone()?;
         let depth = GUESS_DEPTH.min(b.empty_count());
         let v = leaf_search(
+            self.fast_path,
             b,
             depth,
             -INF * 128,
@@ -645,9 +646,14 @@ impl LeafValue for Patterns<'_> {
     }
 }
 
+/// Generates [`leaf_search`] twice, like the solver's search functions: a portable copy
+/// and one with the AVX2 move generator and flips.
+macro_rules! leaf_search_function {
+    ($($feature:literal)?; $mobility:path, $flips:path; $name:ident) => {
 /// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
 /// final score times `end_scale`. Counts its nodes in `nodes`.
-fn leaf_search<L: LeafValue>(
+$(#[target_feature(enable = $feature)])?
+fn $name<L: LeafValue>(
     b: Board,
     depth: u32,
     mut alpha: i32,
@@ -660,13 +666,13 @@ fn leaf_search<L: LeafValue>(
     if depth == 0 {
         return leaf.value(b);
     }
-    let mv = b.moves();
+    let mv = $mobility(b.player, b.opponent);
     if mv == 0 {
-        if b.passed().moves() == 0 {
+        if $mobility(b.opponent, b.player) == 0 {
             return b.final_score() * end_scale;
         }
         leaf.pass();
-        let v = -leaf_search(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
+        let v = -$name(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
         leaf.pass();
         return v;
     }
@@ -675,17 +681,9 @@ fn leaf_search<L: LeafValue>(
     while m != 0 {
         let sq = m.trailing_zeros();
         m &= m - 1;
-        let f = b.flips(sq);
+        let f = $flips(b.player, b.opponent, sq);
         leaf.play(sq, f);
-        let v = -leaf_search(
-            b.after(sq, f),
-            depth - 1,
-            -beta,
-            -alpha,
-            leaf,
-            end_scale,
-            nodes,
-        );
+        let v = -$name(b.after(sq, f), depth - 1, -beta, -alpha, leaf, end_scale, nodes);
         leaf.undo(sq, f);
         if v > best {
             best = v;
@@ -698,6 +696,36 @@ fn leaf_search<L: LeafValue>(
         }
     }
     best
+}
+    };
+}
+
+leaf_search_function!(; moves, flips; leaf_search_portable);
+#[cfg(target_arch = "x86_64")]
+leaf_search_function!("popcnt,lzcnt,avx2"; moves_avx2, flips_avx2; leaf_search_fast);
+
+/// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
+/// final score times `end_scale`. Counts its nodes in `nodes`. Takes the AVX2 copy when
+/// `fast_path` says the CPU has it.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn leaf_search<L: LeafValue>(
+    fast_path: bool,
+    b: Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: &mut L,
+    end_scale: i32,
+    nodes: &mut u64,
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if fast_path {
+        // SAFETY: `fast_path` is set only when the CPU has these features.
+        return unsafe { leaf_search_fast(b, depth, alpha, beta, leaf, end_scale, nodes) };
+    }
+    let _ = fast_path;
+    leaf_search_portable(b, depth, alpha, beta, leaf, end_scale, nodes)
 }
 
 /// Ordering value of playing `sq` (higher first): few opponent replies above all,
