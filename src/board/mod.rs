@@ -29,7 +29,7 @@ pub mod symmetry;
 pub use bitboard::BitBoard;
 #[cfg(target_arch = "x86_64")]
 pub use moves::{flips_avx2, moves_avx2};
-pub use moves::{flips, last_flip_count, moves, potential_moves};
+pub use moves::{NEIGHBOURS, flips, last_flip_count, moves, potential_moves};
 pub use position::{Color, Move, ParseBoardError, PlayError, Position};
 pub use square::{ParseSquareError, Square};
 

@@ -76,6 +76,22 @@ pub fn potential_moves(p: u64, o: u64) -> u64 {
     n & !(p | o)
 }
 
+/// The up to 8 squares next to each square. A move must flip a disc next to it, so a
+/// square with no opponent disc among these is illegal without computing its flips.
+pub static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let b = 1u64 << sq;
+        // Shifting along the rank must not wrap onto the next or previous one.
+        let side = ((b << 1) & !0x0101_0101_0101_0101) | ((b >> 1) & !0x8080_8080_8080_8080);
+        let row = side | b;
+        t[sq] = (side | (row << 8) | (row >> 8)) & !b;
+        sq += 1;
+    }
+    t
+};
+
 /// Rays from each square: index 0..4 go towards higher indices (E, N, NE, NW),
 /// 4..8 towards lower ones (W, S, SW, SE). A ray excludes its own square.
 static RAYS: [[u64; 8]; 64] = build_rays();
@@ -322,6 +338,15 @@ mod tests {
         })
     }
 
+    #[test]
+    fn neighbours_of_corner_edge_and_centre() {
+        // a1 (0): b1, a2, b2; h1 (7): g1, g2, h2; d4 (27): all 8.
+        assert_eq!(NEIGHBOURS[0], 1 << 1 | 1 << 8 | 1 << 9);
+        assert_eq!(NEIGHBOURS[7], 1 << 6 | 1 << 14 | 1 << 15);
+        assert_eq!(NEIGHBOURS[27].count_ones(), 8);
+        assert_eq!(NEIGHBOURS[63], 1 << 62 | 1 << 55 | 1 << 54);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
         #[test]
@@ -329,6 +354,13 @@ mod tests {
             let expect = flips_slow(p, o, sq);
             if (p | o) >> sq & 1 == 0 {
                 prop_assert_eq!(flips(p, o, sq), expect);
+            }
+        }
+
+        #[test]
+        fn no_flips_without_an_opponent_neighbour((p, o) in board(), sq in 0u32..64) {
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                prop_assert_eq!(flips_slow(p, o, sq), 0);
             }
         }
 

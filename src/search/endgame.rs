@@ -27,7 +27,7 @@ use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
 #[cfg(target_arch = "x86_64")]
 use crate::board::{flips_avx2, moves_avx2};
-use crate::board::{Board, Move, Square, flips, last_flip_count, moves};
+use crate::board::{Board, Move, NEIGHBOURS, Square, flips, last_flip_count, moves};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -964,7 +964,7 @@ impl EndgameSolver {
             while s != 0 {
                 let sq = s.trailing_zeros();
                 s &= s - 1;
-                let f = $flips(b.player, b.opponent, sq);
+                let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, sq);
                 if f == 0 {
                     continue;
                 }
@@ -1014,7 +1014,7 @@ impl EndgameSolver {
         let [s0, s1, s2, s3] = sq;
         let mut best = -INF;
         for (x, r) in [(s0, [s1, s2, s3]), (s1, [s0, s2, s3]), (s2, [s0, s1, s3]), (s3, [s0, s1, s2])] {
-            let f = $flips(b.player, b.opponent, x);
+            let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x);
             if f != 0 {
                 let v = -self.$solve3(b.after(x, f), -alpha - 1, r[0], r[1], r[2]);
                 if v > best {
@@ -1027,7 +1027,7 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            if sq.iter().all(|&x| $flips(o.player, o.opponent, x) == 0) {
+            if sq.iter().all(|&x| flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x) == 0) {
                 return b.final_score();
             }
             return -self.$solve4(o, -alpha - 1, 4, empties, parity);
@@ -1040,7 +1040,7 @@ impl EndgameSolver {
         self.nodes += 1;
         let mut best = -INF;
         for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            let f = $flips(b.player, b.opponent, x);
+            let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x);
             if f != 0 {
                 let v = -self.$solve2(b.after(x, f), -alpha - 1, y, z);
                 if v > best {
@@ -1053,7 +1053,7 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            if $flips(o.player, o.opponent, x1) | $flips(o.player, o.opponent, x2) | $flips(o.player, o.opponent, x3) == 0 {
+            if flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x1) | flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x2) | flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x3) == 0 {
                 return b.final_score();
             }
             return -self.$solve3(o, -alpha - 1, x1, x2, x3);
@@ -1065,7 +1065,7 @@ impl EndgameSolver {
     fn $solve2(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = $flips(b.player, b.opponent, x1);
+        let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x1);
         if f != 0 {
             self.nodes += 1;
             best = -solve1(b.after(x1, f), x2);
@@ -1073,7 +1073,7 @@ impl EndgameSolver {
                 return best;
             }
         }
-        let f = $flips(b.player, b.opponent, x2);
+        let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x2);
         if f != 0 {
             self.nodes += 1;
             let v = -solve1(b.after(x2, f), x1);
@@ -1084,8 +1084,8 @@ impl EndgameSolver {
         if best == -INF {
             // The player passes; the opponent picks the reply worst for the player.
             let o = b.passed();
-            let f1 = $flips(o.player, o.opponent, x1);
-            let f2 = $flips(o.player, o.opponent, x2);
+            let f1 = flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x1);
+            let f2 = flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x2);
             if f1 | f2 == 0 {
                 return b.final_score();
             }
@@ -1125,6 +1125,13 @@ fn solve1(b: Board, sq: u32) -> i32 {
     }
     let d = 2 * discs - 63;
     if d > 0 { d + 1 } else { d - 1 }
+}
+
+/// `flips`, or 0 at once when no opponent disc is next to `sq` (the last empty squares
+/// are often such).
+#[inline(always)]
+fn flips_near(flips: impl Fn(u64, u64, u32) -> u64, p: u64, o: u64, sq: u32) -> u64 {
+    if NEIGHBOURS[sq as usize] & o == 0 { 0 } else { flips(p, o, sq) }
 }
 
 /// Fills `list` with the legal moves and their fastest-first ordering values, the hash

@@ -96,7 +96,7 @@ fn byte_to_a_file(x: u8) -> u64 {
 }
 
 /// Stable discs of `p` on the four edges.
-#[inline]
+#[inline(always)]
 pub fn edge_stable_discs(p: u64, o: u64) -> u64 {
     let t = edge_table();
     let row1 = t[(p & 0xFF) as usize * 256 + (o & 0xFF) as usize] as u64;
@@ -108,7 +108,7 @@ pub fn edge_stable_discs(p: u64, o: u64) -> u64 {
 
 /// Squares on full lines in each direction: (horizontal, vertical, a1-h8 diagonal,
 /// h1-a8 diagonal).
-#[inline]
+#[inline(always)]
 pub fn full_lines(occ: u64) -> (u64, u64, u64, u64) {
     // A square's line is full if the rays both ways to the edge are full. Rays of length
     // 2, 4, 8 by doubling: L2k = Lk & ((Lk shifted by k steps) | squares within k of
@@ -188,7 +188,7 @@ pub fn full_lines(occ: u64) -> (u64, u64, u64, u64) {
 }
 
 /// Stable discs of `p` (a subset of the truly stable ones).
-#[inline]
+#[inline(always)]
 pub fn stable_discs(p: u64, o: u64) -> u64 {
     const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
     let (fh, fv, fd9, fd7) = full_lines(p | o);
