@@ -190,7 +190,10 @@ fn incremental_indices_match_from_scratch_after_random_games() {
                 let f = b.flips(sq);
                 // Make, undo, remake: undo must restore the state exactly.
                 let before = st;
+                let after = eval.evaluate_after(&st, sq, f);
+                assert_eq!(st, before);
                 st.make_move(sq, f);
+                assert_eq!(eval.evaluate_state(&st), after);
                 st.undo_move(sq, f);
                 assert_eq!(st, before);
                 st.make_move(sq, f);

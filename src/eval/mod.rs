@@ -158,6 +158,30 @@ impl Evaluator {
         self.sum(state.empties, &state.indices[state.mover])
     }
 
+    /// [`evaluate_state`](Self::evaluate_state) of the position after the side to move
+    /// plays `sq` flipping `flipped`, without changing `state`. Only the index set that
+    /// evaluation reads (the opponent's, who moves next) is updated, on a copy: a search's
+    /// last ply needs neither the other set nor an undo.
+    #[inline]
+    pub fn evaluate_after(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
+        let set = PatternSet::get();
+        let mut idx = state.indices[state.mover ^ 1];
+        // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
+        let e = &set.by_square[sq as usize];
+        for j in 0..e.count as usize {
+            idx[e.instance[j] as usize] += 2 * e.pow[j];
+        }
+        let mut f = flipped;
+        while f != 0 {
+            let e = &set.by_square[f.trailing_zeros() as usize];
+            for j in 0..e.count as usize {
+                idx[e.instance[j] as usize] += e.pow[j];
+            }
+            f &= f - 1;
+        }
+        self.sum(state.empties - 1, &idx)
+    }
+
     /// The evaluation in discs (for display).
     pub fn evaluate_discs(&self, board: &Board) -> f64 {
         self.evaluate(board) as f64 / SCALE as f64

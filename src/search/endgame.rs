@@ -597,6 +597,14 @@ trait LeafValue {
     fn undo(&mut self, _sq: u32, _flipped: u64) {}
     fn pass(&mut self) {}
     fn value(&mut self, b: Board) -> i32;
+    /// The value of `child`, the position after playing `sq` flipping `flipped`.
+    #[inline]
+    fn value_after(&mut self, sq: u32, flipped: u64, child: Board) -> i32 {
+        self.play(sq, flipped);
+        let v = self.value(child);
+        self.undo(sq, flipped);
+        v
+    }
 }
 
 /// Leaves valued by a function of the board alone.
@@ -644,6 +652,10 @@ impl LeafValue for Patterns<'_> {
     fn value(&mut self, _b: Board) -> i32 {
         self.ev.evaluate_state(&self.state) / self.divisor
     }
+    #[inline]
+    fn value_after(&mut self, sq: u32, flipped: u64, _child: Board) -> i32 {
+        self.ev.evaluate_after(&self.state, sq, flipped) / self.divisor
+    }
 }
 
 /// Generates [`leaf_search`] twice, like the solver's search functions: a portable copy
@@ -682,9 +694,16 @@ fn $name<L: LeafValue>(
         let sq = m.trailing_zeros();
         m &= m - 1;
         let f = $flips(b.player, b.opponent, sq);
-        leaf.play(sq, f);
-        let v = -$name(b.after(sq, f), depth - 1, -beta, -alpha, leaf, end_scale, nodes);
-        leaf.undo(sq, f);
+        let v = if depth == 1 {
+            // A leaf: valued straight from here, with no move made and undone.
+            *nodes += 1;
+            -leaf.value_after(sq, f, b.after(sq, f))
+        } else {
+            leaf.play(sq, f);
+            let v = -$name(b.after(sq, f), depth - 1, -beta, -alpha, leaf, end_scale, nodes);
+            leaf.undo(sq, f);
+            v
+        };
         if v > best {
             best = v;
             if v > alpha {
