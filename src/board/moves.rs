@@ -186,10 +186,8 @@ pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
     let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
     let outflank = _mm256_and_si256(first, pp);
     let none = _mm256_cmpeq_epi64(outflank, zero);
-    let flipped_up = _mm256_andnot_si256(
-        none,
-        _mm256_and_si256(_mm256_add_epi64(outflank, ones), up),
-    );
+    let flipped_up =
+        _mm256_andnot_si256(none, _mm256_and_si256(_mm256_add_epi64(outflank, ones), up));
 
     // Downward rays W, S, SW, SE step by 1, 8, 9, 7 (lane 0 first).
     let shift = _mm256_set_epi64x(7, 9, 8, 1);
