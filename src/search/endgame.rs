@@ -522,9 +522,9 @@ const SORT_SEARCH_WEIGHT: i32 = 96;
 const PATTERN_EVAL_DIVISOR: i32 = 32;
 
 /// Depth of the ordering search: the child's evaluation alone below 16 empties, one ply
-/// at 16-19 empties, then one more every 4 empties. (Measured on FFO 40-49 with the pattern evaluation: deeper or earlier
-/// ordering searches save nodes but cost more time in evaluations; the child's
-/// evaluation alone up to 19 empties gave 971 M nodes.)
+/// at 16-19 empties, then one more every 4 empties. (Measured on FFO 40-49 with the
+/// pattern evaluation: deeper or earlier ordering searches save nodes but cost more time
+/// in evaluations; the child's evaluation alone up to 19 empties gave 971 M nodes.)
 #[inline]
 fn sort_depth(n: u32) -> u32 {
     if n < 16 { 0 } else { (n - 16) / 4 + 1 }
@@ -695,6 +695,9 @@ impl LeafValue for Patterns<'_> {
     }
 }
 
+/// From this depth up, [`leaf_search`] orders its moves by their evaluations.
+const LEAF_ORDER_DEPTH: u32 = 4;
+
 /// Generates [`leaf_search`] twice, like the solver's search functions: a portable copy
 /// and one with the AVX2 move generator and flips.
 macro_rules! leaf_search_function {
@@ -726,6 +729,37 @@ fn $name<L: LeafValue>(
         return v;
     }
     let mut best = i32::MIN + 1;
+    if depth >= LEAF_ORDER_DEPTH {
+        // Deep enough to be worth ordering: best evaluated child first.
+        let mut moves = MoveList::new();
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = $flips(b.player, b.opponent, sq);
+            *nodes += 1;
+            let value = -leaf.value_after(sq, f, b.after(sq, f));
+            moves.push(Candidate { sq, flipped: f, value });
+        }
+        let list = moves.as_mut_slice();
+        for i in 0..list.len() {
+            pick_best(&mut list[i..]);
+            let c = list[i];
+            leaf.play(c.sq, c.flipped);
+            let v = -$name(b.after(c.sq, c.flipped), depth - 1, -beta, -alpha, leaf, end_scale, nodes);
+            leaf.undo(c.sq, c.flipped);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        return best;
+    }
     let mut m = mv;
     while m != 0 {
         let sq = m.trailing_zeros();
