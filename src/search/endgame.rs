@@ -298,47 +298,38 @@ impl EndgameSolver {
         let margin = (probcut::LEVELS[self.endcut].0 * sigma) as i32;
         let high = (alpha + 1) * SCALE + margin;
         let low = alpha * SCALE - margin;
-        // Is the shallow value at least `high` (`at_least`), or at most `low`?
-        let test = |solver: &mut Self, bound: i32, at_least: bool| {
-            let (a, z) = if at_least {
-                (bound - 1, bound)
-            } else {
-                (bound, bound + 1)
-            };
-            let v = match e.patterns() {
-                Some(ev) => {
-                    let leaf = &mut Patterns::new(ev, b, 1);
-                    leaf_search(
-                        solver.fast_path,
-                        b,
-                        depth,
-                        a,
-                        z,
-                        leaf,
-                        SCALE,
-                        &mut solver.nodes,
-                    )
-                }
-                None => {
-                    let leaf = &mut ByBoard(|x: Board| e.evaluate(&x));
-                    leaf_search(
-                        solver.fast_path,
-                        b,
-                        depth,
-                        a,
-                        z,
-                        leaf,
-                        SCALE,
-                        &mut solver.nodes,
-                    )
-                }
-            };
-            if at_least { v >= bound } else { v <= bound }
-        };
-        if high < 64 * SCALE && test(self, high, true) {
+        match e.patterns() {
+            Some(ev) => {
+                let leaf = &mut Patterns::new(ev, b, 1);
+                self.probcut_tests(b, depth, alpha, high, low, leaf)
+            }
+            None => {
+                let leaf = &mut ByBoard(|x: Board| e.evaluate(&x));
+                self.probcut_tests(b, depth, alpha, high, low, leaf)
+            }
+        }
+    }
+
+    /// ProbCut's two tests, with `leaf` standing at `b` (both searches leave it there):
+    /// is the shallow value at least `high`, so the node fails high, or at most `low`?
+    fn probcut_tests<L: LeafValue>(
+        &mut self,
+        b: Board,
+        depth: u32,
+        alpha: i32,
+        high: i32,
+        low: i32,
+        leaf: &mut L,
+    ) -> Option<i32> {
+        let fast = self.fast_path;
+        if high < 64 * SCALE
+            && leaf_search(fast, b, depth, high - 1, high, leaf, SCALE, &mut self.nodes) >= high
+        {
             return Some(alpha + 1);
         }
-        if low > -64 * SCALE && test(self, low, false) {
+        if low > -64 * SCALE
+            && leaf_search(fast, b, depth, low, low + 1, leaf, SCALE, &mut self.nodes) <= low
+        {
             return Some(alpha);
         }
         None
