@@ -209,12 +209,9 @@ pub struct EvalState {
 
 impl EvalState {
     pub fn new(board: &Board) -> EvalState {
-        let set = PatternSet::get();
+        let (own, other) = PatternSet::get().indices_both(board.player, board.opponent);
         EvalState {
-            indices: [
-                set.indices(board.player, board.opponent),
-                set.indices(board.opponent, board.player),
-            ],
+            indices: [own, other],
             mover: 0,
             empties: board.empty_count(),
         }

@@ -220,6 +220,39 @@ impl PatternSet {
         idx
     }
 
+    /// [`indices`](Self::indices) from both sides' views at once: (`player`'s,
+    /// `opponent`'s), in one walk over the discs.
+    #[inline]
+    pub fn indices_both(
+        &self,
+        player: u64,
+        opponent: u64,
+    ) -> ([u16; NUM_INSTANCES], [u16; NUM_INSTANCES]) {
+        let mut own = [0u16; NUM_INSTANCES];
+        let mut other = [0u16; NUM_INSTANCES];
+        let mut p = player;
+        while p != 0 {
+            let e = &self.by_square[p.trailing_zeros() as usize];
+            for j in 0..e.count as usize {
+                let k = e.instance[j] as usize;
+                own[k] += e.pow[j];
+                other[k] += 2 * e.pow[j];
+            }
+            p &= p - 1;
+        }
+        let mut o = opponent;
+        while o != 0 {
+            let e = &self.by_square[o.trailing_zeros() as usize];
+            for j in 0..e.count as usize {
+                let k = e.instance[j] as usize;
+                own[k] += 2 * e.pow[j];
+                other[k] += e.pow[j];
+            }
+            o &= o - 1;
+        }
+        (own, other)
+    }
+
     /// The same indices computed square by square along each instance (the slow,
     /// obviously right way; tests compare the two).
     pub fn indices_reference(&self, player: u64, opponent: u64) -> [u16; NUM_INSTANCES] {
