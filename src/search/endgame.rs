@@ -1423,4 +1423,72 @@ mod tests {
             }
         }
     }
+
+    /// A wide check (about a minute and a half): at 14 to 20 empties, the default solver (evaluation ordering, selective passes) against the
+    /// plain one (mobility ordering only) on exact scores, WLD against exact, and every
+    /// line replayed to its result; 280 positions from random play-outs and 40 where the
+    /// side to move must pass.
+    #[test]
+    fn wide_agreement_at_14_to_20_empties() {
+        let mut default = EndgameSolver::new(20);
+        let mut plain = EndgameSolver::new(20);
+        plain.set_evaluator(None);
+        let mut check = |b: Board| {
+            let exact = default.solve(b, SolveMode::Exact, true).unwrap();
+            let wld = default.solve(b, SolveMode::Wld, true).unwrap();
+            let reference = plain.solve(b, SolveMode::Exact, false).unwrap();
+            assert_eq!(exact.score, reference.score, "{b:?}");
+            assert_eq!(wld.score, exact.score.signum(), "{b:?}");
+            let end = replay(b, &exact.line);
+            assert_eq!(
+                sign_of(&exact.line) * end.final_score(),
+                exact.score,
+                "{b:?}"
+            );
+            let end = replay(b, &wld.line);
+            assert_eq!(
+                (sign_of(&wld.line) * end.final_score()).signum(),
+                wld.score,
+                "{b:?}"
+            );
+            if b.moves() == 0 {
+                assert_eq!(exact.line.first(), Some(&Move::Pass));
+            }
+        };
+        for empties in 14..=20 {
+            for b in random_positions(empties as u64 * 7919, 40, empties) {
+                if !b.is_game_over() {
+                    check(b);
+                }
+            }
+        }
+        // Positions where the side to move must pass, met in random games.
+        let mut forced = Vec::new();
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        while forced.len() < 40 {
+            let mut b = Board::START;
+            while !b.is_game_over() && b.empty_count() >= 14 {
+                let mv = b.moves();
+                if mv == 0 {
+                    if b.empty_count() <= 20 {
+                        forced.push(b);
+                    }
+                    b = b.passed();
+                    continue;
+                }
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let mut m = mv;
+                for _ in 0..s % mv.count_ones() as u64 {
+                    m &= m - 1;
+                }
+                let sq = m.trailing_zeros();
+                b = b.after(sq, b.flips(sq));
+            }
+        }
+        for b in forced {
+            check(b);
+        }
+    }
 }
