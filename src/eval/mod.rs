@@ -167,18 +167,8 @@ impl Evaluator {
         let set = PatternSet::get();
         let mut idx = state.indices[state.mover ^ 1];
         // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
-        let e = &set.by_square[sq as usize];
-        for j in 0..e.count as usize {
-            idx[e.instance[j] as usize] += 2 * e.pow[j];
-        }
-        let mut f = flipped;
-        while f != 0 {
-            let e = &set.by_square[f.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                idx[e.instance[j] as usize] += e.pow[j];
-            }
-            f &= f - 1;
-        }
+        set.for_each_digit(1 << sq, |k, pow| idx[k] += 2 * pow);
+        set.for_each_digit(flipped, |k, pow| idx[k] += pow);
         self.sum(state.empties - 1, &idx)
     }
 
@@ -224,22 +214,14 @@ impl EvalState {
         let (own, other) = self.views();
         // The mover's new disc is digit 1 in its own view, 2 in the other; a flipped disc
         // goes from 2 to 1 in the mover's view and from 1 to 2 in the other.
-        let e = &set.by_square[sq as usize];
-        for j in 0..e.count as usize {
-            let k = e.instance[j] as usize;
-            own[k] += e.pow[j];
-            other[k] += 2 * e.pow[j];
-        }
-        let mut f = flipped;
-        while f != 0 {
-            let e = &set.by_square[f.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                let k = e.instance[j] as usize;
-                own[k] -= e.pow[j];
-                other[k] += e.pow[j];
-            }
-            f &= f - 1;
-        }
+        set.for_each_digit(1 << sq, |k, pow| {
+            own[k] += pow;
+            other[k] += 2 * pow;
+        });
+        set.for_each_digit(flipped, |k, pow| {
+            own[k] -= pow;
+            other[k] += pow;
+        });
         self.mover ^= 1;
         self.empties -= 1;
     }
@@ -251,22 +233,14 @@ impl EvalState {
         self.mover ^= 1;
         self.empties += 1;
         let (own, other) = self.views();
-        let e = &set.by_square[sq as usize];
-        for j in 0..e.count as usize {
-            let k = e.instance[j] as usize;
-            own[k] -= e.pow[j];
-            other[k] -= 2 * e.pow[j];
-        }
-        let mut f = flipped;
-        while f != 0 {
-            let e = &set.by_square[f.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                let k = e.instance[j] as usize;
-                own[k] += e.pow[j];
-                other[k] -= e.pow[j];
-            }
-            f &= f - 1;
-        }
+        set.for_each_digit(1 << sq, |k, pow| {
+            own[k] -= pow;
+            other[k] -= 2 * pow;
+        });
+        set.for_each_digit(flipped, |k, pow| {
+            own[k] += pow;
+            other[k] -= pow;
+        });
     }
 
     /// The side to move passes (undo by passing again).

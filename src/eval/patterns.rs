@@ -197,26 +197,26 @@ impl PatternSet {
         SET.get_or_init(PatternSet::build)
     }
 
+    /// Calls `f(instance, 3^position)` for each pattern instance through each square of
+    /// `squares`: what the indices gain per unit of digit when those squares change.
+    #[inline(always)]
+    pub fn for_each_digit(&self, squares: u64, mut f: impl FnMut(usize, u16)) {
+        let mut s = squares;
+        while s != 0 {
+            let e = &self.by_square[s.trailing_zeros() as usize];
+            for j in 0..e.count as usize {
+                f(e.instance[j] as usize, e.pow[j]);
+            }
+            s &= s - 1;
+        }
+    }
+
     /// Pattern indices of all instances, from scratch, from the side to move's view.
     #[inline]
     pub fn indices(&self, player: u64, opponent: u64) -> [u16; NUM_INSTANCES] {
         let mut idx = [0u16; NUM_INSTANCES];
-        let mut p = player;
-        while p != 0 {
-            let e = &self.by_square[p.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                idx[e.instance[j] as usize] += e.pow[j];
-            }
-            p &= p - 1;
-        }
-        let mut o = opponent;
-        while o != 0 {
-            let e = &self.by_square[o.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                idx[e.instance[j] as usize] += 2 * e.pow[j];
-            }
-            o &= o - 1;
-        }
+        self.for_each_digit(player, |k, pow| idx[k] += pow);
+        self.for_each_digit(opponent, |k, pow| idx[k] += 2 * pow);
         idx
     }
 
@@ -230,26 +230,14 @@ impl PatternSet {
     ) -> ([u16; NUM_INSTANCES], [u16; NUM_INSTANCES]) {
         let mut own = [0u16; NUM_INSTANCES];
         let mut other = [0u16; NUM_INSTANCES];
-        let mut p = player;
-        while p != 0 {
-            let e = &self.by_square[p.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                let k = e.instance[j] as usize;
-                own[k] += e.pow[j];
-                other[k] += 2 * e.pow[j];
-            }
-            p &= p - 1;
-        }
-        let mut o = opponent;
-        while o != 0 {
-            let e = &self.by_square[o.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                let k = e.instance[j] as usize;
-                own[k] += 2 * e.pow[j];
-                other[k] += e.pow[j];
-            }
-            o &= o - 1;
-        }
+        self.for_each_digit(player, |k, pow| {
+            own[k] += pow;
+            other[k] += 2 * pow;
+        });
+        self.for_each_digit(opponent, |k, pow| {
+            own[k] += 2 * pow;
+            other[k] += pow;
+        });
         (own, other)
     }
 
