@@ -5,6 +5,8 @@
 //! Flips: for each of the 8 rays from the square, the first square that is not an
 //! opponent disc is found with one bit scan; if it holds a player disc, the squares
 //! between are flipped. Branch-free apart from the fixed 8-ray loop, which unrolls.
+//! The endgame solver's fast path uses AVX2 copies of both ([`moves_avx2`],
+//! [`flips_avx2`]), 4 directions to a register.
 
 /// Columns b..g: stops horizontal and diagonal shifts from wrapping around the board.
 const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;

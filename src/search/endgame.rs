@@ -8,7 +8,9 @@
 //!   from `TABLE_EMPTIES`; from `SHALLOW_EMPTIES` empties down:
 //! - `shallow`: no table and no move list: empties are tried straight from bitboards,
 //!   odd-parity quadrants first, corners first and X/C-squares last;
-//! - `solve4` .. `solve1`: the last four empties with fixed squares.
+//! - `solve4` .. `solve1`: the last four empties with fixed squares. Here and in
+//!   `shallow`, a square with no opponent disc next to it is skipped without computing
+//!   its flips.
 //!
 //! From `SELECTIVE_PASSES_EMPTIES` up, [`EndgameSolver::solve`] first runs selective
 //! passes (ProbCut on the evaluation's shallow searches, surer each pass) whose best
