@@ -695,8 +695,7 @@ const LEAF_ORDER_DEPTH: u32 = 4;
 /// and one with the AVX2 move generator and flips.
 macro_rules! leaf_search_function {
     ($($feature:literal)?; $mobility:path, $flips:path; $name:ident) => {
-/// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
-/// final score times `end_scale`. Counts its nodes in `nodes`.
+/// One copy of [`leaf_search`].
 $(#[target_feature(enable = $feature)])?
 fn $name<L: LeafValue>(
     b: Board,
@@ -1136,7 +1135,8 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            if flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x1) | flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x2) | flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x3) == 0 {
+            let legal = |x| flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x) != 0;
+            if !legal(x1) && !legal(x2) && !legal(x3) {
                 return b.final_score();
             }
             return -self.$solve3(o, -alpha - 1, x1, x2, x3);
