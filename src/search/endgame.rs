@@ -959,18 +959,6 @@ impl EndgameSolver {
         }
         let list = moves.as_mut_slice();
         let count = list.len();
-        // Enhanced transposition cut-off: a child already known to refute.
-        if n >= ETC_EMPTIES {
-            for c in &list[..count] {
-                let child = b.after(c.sq, c.flipped);
-                if let Some(p) = self.tt.probe(child.key(), depth - 1, self.tag) {
-                    if -p.upper > alpha {
-                        self.tt.store(key, depth, self.tag, alpha, alpha + 1, -p.upper, c.sq as u8);
-                        return -p.upper;
-                    }
-                }
-            }
-        }
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         let mut first = 0;
@@ -993,6 +981,19 @@ impl EndgameSolver {
         }
         for c in list[first..].iter_mut() {
             c.value = order_value(b, c.sq, c.flipped, parity, |p, o| $mobility(p, o));
+        }
+        // Enhanced transposition cut-off: a child already known to refute. (After the
+        // hash move and the ordering values, so that the prefetched buckets have come.)
+        if n >= ETC_EMPTIES {
+            for c in &list[first..count] {
+                let child = b.after(c.sq, c.flipped);
+                if let Some(p) = self.tt.probe(child.key(), depth - 1, self.tag) {
+                    if -p.upper > alpha {
+                        self.tt.store(key, depth, self.tag, alpha, alpha + 1, -p.upper, c.sq as u8);
+                        return -p.upper;
+                    }
+                }
+            }
         }
         if n >= SORT_SEARCH_EMPTIES {
             self.sort_by_shallow_search(b, &mut list[first..], n);
