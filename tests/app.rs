@@ -47,10 +47,12 @@ fn text_of(node: &egui_kittest::Node<'_>) -> String {
         .expect("the node has a text")
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("okapi-app-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory, removed when the test ends, passed or not.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("okapi-app-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
@@ -159,7 +161,8 @@ fn ffo1_json(dir: &std::path::Path) -> PathBuf {
 
 #[test]
 fn exact_values_appear_on_the_squares() {
-    let dir = temp_dir("evals");
+    let tmp = temp_dir("evals");
+    let dir = tmp.path();
     let path = ffo1_json(&dir);
     let mut h = harness_with(ScriptedDialogs {
         open: vec![path],
@@ -184,12 +187,12 @@ fn exact_values_appear_on_the_squares() {
     step_until(&mut h, "the principal line", |app| !app.engine_busy());
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
     assert!(h.query_by_label_contains("Line: g8").is_some());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn solve_shows_the_proven_line_and_it_can_be_played() {
-    let dir = temp_dir("solve");
+    let tmp = temp_dir("solve");
+    let dir = tmp.path();
     let path = ffo1_json(&dir);
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
@@ -204,14 +207,14 @@ fn solve_shows_the_proven_line_and_it_can_be_played() {
     assert_eq!(h.state().game.moves()[0].to_string(), "g8");
     // the line is followed: the rest is still shown, from White's side
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn stop_ends_a_long_solve() {
     let text = include_str!("data/ffo40-59.scr");
     let line = text.lines().find(|l| l.contains("ffo#57")).unwrap();
-    let dir = temp_dir("stop");
+    let tmp = temp_dir("stop");
+    let dir = tmp.path();
     let path = dir.join("ffo57.json");
     Game::new(Position::parse(line).unwrap())
         .save(&path)
@@ -234,12 +237,12 @@ fn stop_ends_a_long_solve() {
     assert!(h.state().metrics.stop_latency.is_some());
     assert!(h.query_by_label_contains("Solved").is_none());
     assert!(h.query_by_label_contains("stopped").is_some());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn save_and_reload_through_the_menu() {
-    let dir = temp_dir("save");
+    let tmp = temp_dir("save");
+    let dir = tmp.path();
     let path = dir.join("game.json");
     let mut h = harness_with(ScriptedDialogs {
         open: vec![path.clone()],
@@ -276,12 +279,12 @@ fn save_and_reload_through_the_menu() {
     assert_eq!(h.state().game.transcript(), "f5d6c3d3c4");
     assert!(has_label(&h, "Move 6: White to move"));
     assert!(h.query_by_label_contains("5. c4").is_some());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_bad_file_is_refused_with_a_message() {
-    let dir = temp_dir("bad");
+    let tmp = temp_dir("bad");
+    let dir = tmp.path();
     let path = dir.join("bad.json");
     std::fs::write(
         &path,
@@ -300,7 +303,6 @@ fn a_bad_file_is_refused_with_a_message() {
     h.get_by_label("Dismiss").click();
     h.run_steps(2);
     assert!(h.query_by_label_contains("Error:").is_none());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -329,7 +331,8 @@ fn an_engine_panic_is_shown_and_the_app_goes_on() {
 #[test]
 fn forced_pass_is_played_and_announced() {
     // Black (b1) has no move; White (a1) has c1.
-    let dir = temp_dir("pass");
+    let tmp = temp_dir("pass");
+    let dir = tmp.path();
     let path = dir.join("pass.json");
     Game::new(Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap())
         .save(&path)
@@ -342,7 +345,6 @@ fn forced_pass_is_played_and_announced() {
     h.get_by_label("c1").click();
     h.run_steps(2);
     assert!(has_label(&h, "Game over: White wins 64-0"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -420,7 +422,8 @@ fn game_analysis_finds_the_lost_discs() {
         .unwrap();
     let reply = game.position().legal_moves().iter().next().unwrap();
     game.play(okapi::board::Move::Play(reply), None).unwrap();
-    let dir = temp_dir("analysis");
+    let tmp = temp_dir("analysis");
+    let dir = tmp.path();
     let path = dir.join("mistake.json");
     game.save(&path).unwrap();
     let mut h = harness();
@@ -451,7 +454,6 @@ fn game_analysis_finds_the_lost_discs() {
             source: EvalSource::Exact
         })
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -519,7 +521,8 @@ impl eframe::egui::DroppedFile for Dropped {
 
 #[test]
 fn a_dropped_file_is_opened() {
-    let dir = temp_dir("drop");
+    let tmp = temp_dir("drop");
+    let dir = tmp.path();
     let path = dir.join("dropped.ggf");
     Game::from_transcript("f5d6c3")
         .unwrap()
@@ -532,7 +535,6 @@ fn a_dropped_file_is_opened() {
     h.run_steps(2);
     assert_eq!(h.state().game.transcript(), "f5d6c3");
     assert_eq!(h.state().file.as_ref(), Some(&path));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -703,7 +705,8 @@ fn command_line_output(input: &std::path::Path, out: &std::path::Path, opts: &[&
 
 #[test]
 fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
-    let dir = temp_dir("script");
+    let tmp = temp_dir("script");
+    let dir = tmp.path();
     let input = small_script(&dir);
     let saved = dir.join("result.txt");
     let mut h = harness_with(ScriptedDialogs {
@@ -786,12 +789,12 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     let app_wld = h.state().script.as_ref().unwrap().output().unwrap();
     let cli_wld = command_line_output(&input, &dir.join("cli-wld.txt"), &["-wld", "1"]);
     assert_eq!(app_wld, cli_wld);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_script_run_can_be_stopped_and_a_bad_script_is_refused() {
-    let dir = temp_dir("script-stop");
+    let tmp = temp_dir("script-stop");
+    let dir = tmp.path();
     // FFO #57 (26 empties) takes long: the run must stop at once, nothing saved.
     let ffo = include_str!("data/ffo40-59.scr");
     let line = ffo.lines().find(|l| l.contains("ffo#57")).unwrap();
@@ -818,7 +821,6 @@ fn a_script_run_can_be_stopped_and_a_bad_script_is_refused() {
     h.run_steps(2);
     assert!(h.query_by_label_contains("Error: Could not open").is_some());
     assert!(h.state().script.is_some());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -953,7 +955,8 @@ fn responsiveness() {
     let mut stops = Vec::new();
     let mut engine_side = Vec::new();
     h.state_mut().settings.show_evals = false;
-    let dir = temp_dir("responsiveness");
+    let tmp = temp_dir("responsiveness");
+    let dir = tmp.path();
     for line in ffo.lines().filter(|l| !l.starts_with('%')).skip(10) {
         let path = dir.join("stop.json");
         Game::new(Position::parse(line).unwrap())
@@ -990,5 +993,4 @@ fn responsiveness() {
         ms(percentile(&mut stops, 100)),
         ms(percentile(&mut engine_side, 100)),
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -230,15 +230,15 @@ fn okapi(args: &[&str]) -> std::process::Output {
         .expect("okapi runs")
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("okapi-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path named `name` in `dir`, a directory removed when the test ends, passed or not.
+fn temp(dir: &tempfile::TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
 }
 
 #[test]
 fn build_and_show_on_the_command_line() {
-    let out = temp("cli.book");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = temp(&tmp, "cli.book");
     let wtb = data("wthor-2018-sample.wtb");
     let gam = data("logbook-sample.gam");
     let r = okapi(&[
@@ -286,7 +286,7 @@ fn build_and_show_on_the_command_line() {
     let mut bytes = std::fs::read(&out).unwrap();
     let n = bytes.len();
     bytes[n - 2] ^= 0xFF;
-    let bad = temp("corrupt.book");
+    let bad = temp(&tmp, "corrupt.book");
     std::fs::write(&bad, &bytes).unwrap();
     let r = okapi(&["book", "show", "--book", bad.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(2));
@@ -301,7 +301,7 @@ fn build_and_show_on_the_command_line() {
         "--games",
         bad.to_str().unwrap(),
         "--out",
-        temp("never.book").to_str().unwrap(),
+        temp(&tmp, "never.book").to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("unknown record format"));
@@ -377,8 +377,9 @@ fn nboard_hint_and_go_use_the_shipped_book() {
 
 #[test]
 fn match_with_book_follows_the_book_while_it_can() {
-    let save = temp("match.ggf");
-    let openings = temp("openings.txt");
+    let tmp = tempfile::tempdir().unwrap();
+    let save = temp(&tmp, "match.ggf");
+    let openings = temp(&tmp, "openings.txt");
     std::fs::write(&openings, "f5\n").unwrap();
     let r = okapi(&[
         "match",

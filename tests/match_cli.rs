@@ -24,8 +24,8 @@ fn field(out: &str, prefix: &str) -> String {
 
 #[test]
 fn two_levels_play_both_colours_and_save_ggf() {
-    let dir = std::env::temp_dir().join(format!("okapi-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let save = dir.join("games.ggf");
     let (ok, out, err) = okapi(&[
         "match",
@@ -65,7 +65,6 @@ fn two_levels_play_both_colours_and_save_ggf() {
             "{g}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -89,8 +88,8 @@ fn an_external_nboard_engine_plays() {
 
 #[test]
 fn openings_from_a_file_and_bad_arguments() {
-    let dir = std::env::temp_dir().join(format!("okapi-openings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("o.txt");
     std::fs::write(&file, "# two openings\nf5d6c3d3c4\nF5-F6-E6-F4\n").unwrap();
     let (ok, out, err) = okapi(&[
@@ -124,5 +123,4 @@ fn openings_from_a_file_and_bad_arguments() {
     assert!(!ok && err.contains("deep"), "{err}");
     let (ok, _, err) = okapi(&["match", "--a", "1", "--b-cmd", "/nonexistent/engine"]);
     assert!(!ok && err.contains("engine"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

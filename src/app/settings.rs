@@ -104,8 +104,9 @@ mod tests {
 
     #[test]
     fn round_trip_and_defaults() {
-        let dir = std::env::temp_dir().join(format!("okapi-settings-{}", std::process::id()));
-        let path = dir.join("settings.json");
+        // Removed when dropped, also when an assertion fails.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
         assert_eq!(Settings::load(&path), Settings::default());
         let mut s = Settings {
             solve_limit: 16,
@@ -122,6 +123,5 @@ mod tests {
         assert_eq!(Settings::load(&path), s);
         std::fs::write(&path, "{ not json").unwrap();
         assert_eq!(Settings::load(&path), Settings::default());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -904,8 +904,8 @@ mod tests {
 
     #[test]
     fn atomic_save_and_read_every_format() {
-        let dir = std::env::temp_dir().join(format!("okapi-game-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let g = Game::from_transcript("f5d6c3d3c4f4f6").unwrap();
         for name in ["g.okapi.json", "g.ggf", "g.txt"] {
             let p = dir.join(name);
@@ -913,12 +913,11 @@ mod tests {
             let back = Game::read(&p).unwrap();
             assert_eq!(back.moves(), g.moves(), "{name}");
         }
-        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        let leftovers: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
