@@ -949,12 +949,6 @@ impl EndgameSolver {
             let sq = m.trailing_zeros();
             m &= m - 1;
             let flipped = $flips(b.player, b.opponent, sq);
-            // The children's table buckets are fetched all at once and early, so that
-            // their cache misses overlap each other and the ordering work below
-            // instead of stalling the probes one by one.
-            if n > TABLE_EMPTIES {
-                self.tt.prefetch(b.after(sq, flipped).key());
-            }
             moves.push(Candidate { sq, flipped, value: 0 });
         }
         let list = moves.as_mut_slice();
@@ -978,6 +972,15 @@ impl EndgameSolver {
                 return best;
             }
             first = 1;
+        }
+        // The other children's table buckets are fetched all at once, so that their
+        // cache misses overlap each other and the ordering work below instead of
+        // stalling the probes one by one. (Not before the hash move, which mostly
+        // refutes alone: those fetches were wasted and held up its own.)
+        if n > TABLE_EMPTIES {
+            for c in &list[first..] {
+                self.tt.prefetch(b.after(c.sq, c.flipped).key());
+            }
         }
         for c in list[first..].iter_mut() {
             c.value = order_value(b, c.sq, c.flipped, parity, |p, o| $mobility(p, o));
@@ -1023,16 +1026,17 @@ impl EndgameSolver {
     $(#[target_feature(enable = $feature)])?
     fn $shallow(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
         let empties = b.empties();
+        if n >= 4 && alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
+            if bound <= alpha {
+                self.nodes += 1;
+                return bound;
+            }
+        }
         if n <= 4 {
             return self.$solve4(b, alpha, n, empties, parity);
         }
         self.nodes += 1;
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
-        }
         let odd = QUADRANT_MASK[parity as usize];
         let mut best = -INF;
         for set in [
