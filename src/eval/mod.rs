@@ -28,7 +28,7 @@ pub mod train;
 pub mod weights;
 
 use crate::board::Board;
-use patterns::{NUM_INSTANCES, PatternSet};
+use patterns::{IndexVector, NUM_INSTANCES, PatternSet};
 use std::path::Path;
 use weights::{WeightFile, WeightFileError};
 
@@ -133,13 +133,13 @@ impl Evaluator {
     }
 
     #[inline]
-    fn sum(&self, empties: u32, idx: &[u16; NUM_INSTANCES]) -> i32 {
+    fn sum(&self, empties: u32, idx: &IndexVector) -> i32 {
         let phase = self.phase(empties);
         let base = phase * self.weights_per_phase;
         let w = &self.weights[base..base + self.weights_per_phase];
         let mut sum = self.bias[phase];
         for k in 0..NUM_INSTANCES {
-            sum += w[self.offsets[k] as usize + idx[k] as usize] as i32;
+            sum += w[self.offsets[k] as usize + idx.0[k] as usize] as i32;
         }
         sum.clamp(-MAX_EVAL, MAX_EVAL)
     }
@@ -148,7 +148,7 @@ impl Evaluator {
     /// pattern indices computed from the bitboards.
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
-        let idx = PatternSet::get().indices(board.player, board.opponent);
+        let idx = PatternSet::get().index_vector(board.player, board.opponent);
         self.sum(board.empty_count(), &idx)
     }
 
@@ -167,8 +167,8 @@ impl Evaluator {
         let set = PatternSet::get();
         let mut idx = state.indices[state.mover ^ 1];
         // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
-        set.for_each_digit(1 << sq, |k, pow| idx[k] += 2 * pow);
-        set.for_each_digit(flipped, |k, pow| idx[k] += pow);
+        idx.add_scaled(&set.digits[sq as usize], 2);
+        idx.add_scaled(&set.digit_sum(flipped), 1);
         self.sum(state.empties - 1, &idx)
     }
 
@@ -186,20 +186,20 @@ impl Default for Evaluator {
 
 /// Pattern indices kept up to date move by move.
 ///
-/// Two index sets are kept: `indices[mover]` from the side to move's view (digit 1 = its
+/// Two index sets ([`IndexVector`]s) are kept: `indices[mover]` from the side to move's view (digit 1 = its
 /// disc), the other from the opponent's. A move updates both and hands the move over
 /// (flipping `mover` rather than swapping the arrays, which cost more than the update),
 /// so the evaluator always reads the mover's set with a single weight table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalState {
-    indices: [[u16; NUM_INSTANCES]; 2],
+    indices: [IndexVector; 2],
     mover: usize,
     pub empties: u32,
 }
 
 impl EvalState {
     pub fn new(board: &Board) -> EvalState {
-        let (own, other) = PatternSet::get().indices_both(board.player, board.opponent);
+        let (own, other) = PatternSet::get().index_vectors_both(board.player, board.opponent);
         EvalState {
             indices: [own, other],
             mover: 0,
@@ -211,17 +211,15 @@ impl EvalState {
     #[inline]
     pub fn make_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
+        let placed = &set.digits[sq as usize];
+        let turned = set.digit_sum(flipped);
         let (own, other) = self.views();
         // The mover's new disc is digit 1 in its own view, 2 in the other; a flipped disc
         // goes from 2 to 1 in the mover's view and from 1 to 2 in the other.
-        set.for_each_digit(1 << sq, |k, pow| {
-            own[k] += pow;
-            other[k] += 2 * pow;
-        });
-        set.for_each_digit(flipped, |k, pow| {
-            own[k] -= pow;
-            other[k] += pow;
-        });
+        own.add_scaled(placed, 1);
+        own.sub(&turned);
+        other.add_scaled(placed, 2);
+        other.add_scaled(&turned, 1);
         self.mover ^= 1;
         self.empties -= 1;
     }
@@ -232,15 +230,13 @@ impl EvalState {
         let set = PatternSet::get();
         self.mover ^= 1;
         self.empties += 1;
+        let placed = &set.digits[sq as usize];
+        let turned = set.digit_sum(flipped);
         let (own, other) = self.views();
-        set.for_each_digit(1 << sq, |k, pow| {
-            own[k] -= pow;
-            other[k] -= 2 * pow;
-        });
-        set.for_each_digit(flipped, |k, pow| {
-            own[k] += pow;
-            other[k] -= pow;
-        });
+        own.add_scaled(placed, u16::MAX); // -1 modulo 2^16
+        own.add_scaled(&turned, 1);
+        other.add_scaled(placed, u16::MAX - 1); // -2
+        other.sub(&turned);
     }
 
     /// The side to move passes (undo by passing again).
@@ -251,7 +247,7 @@ impl EvalState {
 
     /// The mover's index set and the other side's.
     #[inline(always)]
-    fn views(&mut self) -> (&mut [u16; NUM_INSTANCES], &mut [u16; NUM_INSTANCES]) {
+    fn views(&mut self) -> (&mut IndexVector, &mut IndexVector) {
         let [a, b] = &mut self.indices;
         if self.mover == 0 { (a, b) } else { (b, a) }
     }
@@ -259,7 +255,7 @@ impl EvalState {
     /// The indices from the current side to move's view (they equal
     /// `PatternSet::indices` of the current board).
     pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
-        self.indices[self.mover]
+        self.indices[self.mover].instances()
     }
 }
 

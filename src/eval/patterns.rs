@@ -49,6 +49,45 @@ pub const NUM_INSTANCES: usize = 52;
 /// Most instances a single square belongs to.
 pub const MAX_PER_SQUARE: usize = 10;
 
+/// Lanes of an [`IndexVector`]: the instances, padded to whole SIMD registers.
+pub const INDEX_LANES: usize = 64;
+
+/// One u16 per pattern instance (lanes past [`NUM_INSTANCES`] stay 0), aligned for SIMD:
+/// updates of all the indices at once are plain lane-wise adds that the compiler
+/// vectorises, instead of a walk over the few instances each square belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct IndexVector(pub [u16; INDEX_LANES]);
+
+impl IndexVector {
+    pub const ZERO: IndexVector = IndexVector([0; INDEX_LANES]);
+
+    /// `self += m * v`, lane by lane (modulo 2^16: intermediate sums may wrap, the final
+    /// indices are in range).
+    #[inline(always)]
+    pub fn add_scaled(&mut self, v: &IndexVector, m: u16) {
+        for (x, &y) in self.0.iter_mut().zip(v.0.iter()) {
+            *x = x.wrapping_add(y.wrapping_mul(m));
+        }
+    }
+
+    /// `self -= v`, lane by lane (modulo 2^16 as above).
+    #[inline(always)]
+    pub fn sub(&mut self, v: &IndexVector) {
+        for (x, &y) in self.0.iter_mut().zip(v.0.iter()) {
+            *x = x.wrapping_sub(y);
+        }
+    }
+
+    /// The indices of the instances, without the padding.
+    #[inline]
+    pub fn instances(&self) -> [u16; NUM_INSTANCES] {
+        let mut out = [0u16; NUM_INSTANCES];
+        out.copy_from_slice(&self.0[..NUM_INSTANCES]);
+        out
+    }
+}
+
 pub const POW3: [u32; 11] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049];
 
 /// One pattern: its squares (prototype order), its weight-table size and offset.
@@ -81,6 +120,9 @@ pub struct PatternSet {
     pub weights_per_phase: usize,
     /// For each square, the (instance, 3^position) pairs it contributes to.
     pub by_square: [SquareEntries; 64],
+    /// `digits[sq]`: what each instance's index gains per unit of digit at `sq`
+    /// (`3^position` of `sq` in the instance, 0 in instances without it).
+    pub digits: Box<[IndexVector; 64]>,
     /// `swap[i]`: index `i` with the colours exchanged (digits 1 <-> 2), for 10 digits
     /// (and therefore for any shorter pattern too).
     pub swap: Vec<u16>,
@@ -171,6 +213,12 @@ impl PatternSet {
                 e.count += 1;
             }
         }
+        let mut digits = Box::new([IndexVector::ZERO; 64]);
+        for (sq, e) in by_square.iter().enumerate() {
+            for j in 0..e.count as usize {
+                digits[sq].0[e.instance[j] as usize] = e.pow[j];
+            }
+        }
         let swap = (0..POW3[10])
             .map(|i| {
                 let mut out = 0;
@@ -187,6 +235,7 @@ impl PatternSet {
             instances,
             weights_per_phase: offset,
             by_square,
+            digits,
             swap,
         }
     }
@@ -197,47 +246,43 @@ impl PatternSet {
         SET.get_or_init(PatternSet::build)
     }
 
-    /// Calls `f(instance, 3^position)` for each pattern instance through each square of
-    /// `squares`: what the indices gain per unit of digit when those squares change.
+    /// The sum of the digit vectors of `squares`: what the indices gain when each of
+    /// those squares' digits goes up by one.
     #[inline(always)]
-    pub fn for_each_digit(&self, squares: u64, mut f: impl FnMut(usize, u16)) {
+    pub fn digit_sum(&self, squares: u64) -> IndexVector {
+        let mut v = IndexVector::ZERO;
         let mut s = squares;
         while s != 0 {
-            let e = &self.by_square[s.trailing_zeros() as usize];
-            for j in 0..e.count as usize {
-                f(e.instance[j] as usize, e.pow[j]);
-            }
+            v.add_scaled(&self.digits[s.trailing_zeros() as usize], 1);
             s &= s - 1;
         }
+        v
     }
 
     /// Pattern indices of all instances, from scratch, from the side to move's view.
     #[inline]
     pub fn indices(&self, player: u64, opponent: u64) -> [u16; NUM_INSTANCES] {
-        let mut idx = [0u16; NUM_INSTANCES];
-        self.for_each_digit(player, |k, pow| idx[k] += pow);
-        self.for_each_digit(opponent, |k, pow| idx[k] += 2 * pow);
-        idx
+        self.index_vector(player, opponent).instances()
     }
 
-    /// [`indices`](Self::indices) from both sides' views at once: (`player`'s,
-    /// `opponent`'s), in one walk over the discs.
+    /// [`indices`](Self::indices) as an [`IndexVector`].
     #[inline]
-    pub fn indices_both(
-        &self,
-        player: u64,
-        opponent: u64,
-    ) -> ([u16; NUM_INSTANCES], [u16; NUM_INSTANCES]) {
-        let mut own = [0u16; NUM_INSTANCES];
-        let mut other = [0u16; NUM_INSTANCES];
-        self.for_each_digit(player, |k, pow| {
-            own[k] += pow;
-            other[k] += 2 * pow;
-        });
-        self.for_each_digit(opponent, |k, pow| {
-            own[k] += 2 * pow;
-            other[k] += pow;
-        });
+    pub fn index_vector(&self, player: u64, opponent: u64) -> IndexVector {
+        let mut v = self.digit_sum(player);
+        v.add_scaled(&self.digit_sum(opponent), 2);
+        v
+    }
+
+    /// [`index_vector`](Self::index_vector) from both sides' views at once: (`player`'s,
+    /// `opponent`'s), from one sum over each side's discs.
+    #[inline]
+    pub fn index_vectors_both(&self, player: u64, opponent: u64) -> (IndexVector, IndexVector) {
+        let p = self.digit_sum(player);
+        let o = self.digit_sum(opponent);
+        let mut own = p;
+        own.add_scaled(&o, 2);
+        let mut other = o;
+        other.add_scaled(&p, 2);
         (own, other)
     }
 
