@@ -152,13 +152,21 @@ pub struct BenchRow {
 ///
 /// With `runs` > 1, each position is solved that many times and its row shows the median
 /// time (the answer and the node count must be the same every time, since the table is
-/// cleared before each solve).
-pub fn run(positions: &[TestPosition], hash_bits: u32, runs: u32) -> anyhow::Result<Vec<BenchRow>> {
+/// cleared before each solve). `plain` solves without the evaluation.
+pub fn run(
+    positions: &[TestPosition],
+    hash_bits: u32,
+    runs: u32,
+    plain: bool,
+) -> anyhow::Result<Vec<BenchRow>> {
     println!(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>10} {:>14} {:>16}",
         "#", "empties", "move", "score", "expected", "time", "nodes", "speed"
     );
     let mut solver = EndgameSolver::new(hash_bits);
+    if plain {
+        solver.set_evaluator(None);
+    }
     let mut rows = Vec::new();
     for p in positions {
         let mut times = Vec::new();
