@@ -960,9 +960,34 @@ impl EndgameSolver {
             }
             return -self.$nws(b.passed(), -alpha - 1, n);
         }
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        let mut others = mv;
+        // The hash move alone, before the other moves' flips and the ordering work: it
+        // often refutes, and then none of that is needed.
+        if hash_move != NO_MOVE && mv >> hash_move & 1 != 0 {
+            let sq = hash_move as u32;
+            let v = -self.$nws(b.after(sq, $flips(b.player, b.opponent, sq)), -alpha - 1, n - 1);
+            if self.stopped {
+                return 0;
+            }
+            best = v;
+            best_sq = hash_move;
+            if v > alpha {
+                self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+                return best;
+            }
+            others = mv & !(1 << sq);
+            if others == 0 {
+                if use_table {
+                    self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+                }
+                return best;
+            }
+        }
         let parity = parity_of(b.empties());
         let mut moves = MoveList::new();
-        let mut m = mv;
+        let mut m = others;
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
@@ -971,42 +996,22 @@ impl EndgameSolver {
         }
         let list = moves.as_mut_slice();
         let count = list.len();
-        let mut best = -INF;
-        let mut best_sq = NO_MOVE;
-        let mut first = 0;
-        // The hash move alone, before the ordering work: it often refutes, and then
-        // the ordering is not needed at all.
-        if let Some(h) = list.iter().position(|c| c.sq as u8 == hash_move) {
-            list.swap(0, h);
-            let c = list[0];
-            let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
-            if self.stopped {
-                return 0;
-            }
-            best = v;
-            best_sq = c.sq as u8;
-            if v > alpha {
-                self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
-                return best;
-            }
-            first = 1;
-        }
         // The other children's table buckets are fetched all at once, so that their
         // cache misses overlap each other and the ordering work below instead of
         // stalling the probes one by one. (Not before the hash move, which mostly
         // refutes alone: those fetches were wasted and held up its own.)
         if n > TABLE_EMPTIES {
-            for c in &list[first..] {
+            for c in list.iter() {
                 self.tt.prefetch(b.after(c.sq, c.flipped).key());
             }
         }
-        for c in list[first..].iter_mut() {
+        for c in list.iter_mut() {
             c.value = order_value(b, c.sq, c.flipped, parity, |p, o| $mobility(p, o));
         }
         // Enhanced transposition cut-off: a child already known to refute. (After the
         // hash move and the ordering values, so that the prefetched buckets have come.)
         if n >= ETC_EMPTIES {
-            for c in &list[first..count] {
+            for c in list.iter() {
                 let child = b.after(c.sq, c.flipped);
                 if let Some(p) = self.tt.probe(child.key(), depth - 1, self.tag) {
                     if -p.upper > alpha {
@@ -1017,9 +1022,9 @@ impl EndgameSolver {
             }
         }
         if n >= SORT_SEARCH_EMPTIES {
-            self.sort_by_shallow_search(b, &mut list[first..], n);
+            self.sort_by_shallow_search(b, list, n);
         }
-        for i in first..count {
+        for i in 0..count {
             pick_best(&mut list[i..count]);
             let c = list[i];
             let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
