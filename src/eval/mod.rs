@@ -186,10 +186,11 @@ impl Default for Evaluator {
 
 /// Pattern indices kept up to date move by move.
 ///
-/// Two index sets ([`IndexVector`]s) are kept: `indices[mover]` from the side to move's view (digit 1 = its
-/// disc), the other from the opponent's. A move updates both and hands the move over
-/// (flipping `mover` rather than swapping the arrays, which cost more than the update),
-/// so the evaluator always reads the mover's set with a single weight table.
+/// Two index sets ([`IndexVector`]s) are kept: `indices[mover]` from the side to move's
+/// view (digit 1 = its disc), the other from the opponent's. A move updates both and
+/// hands the move over (flipping `mover` rather than swapping the arrays, which cost more
+/// than the update), so the evaluator always reads the mover's set with a single weight
+/// table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalState {
     indices: [IndexVector; 2],

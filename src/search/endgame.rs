@@ -3,11 +3,13 @@
 //! Layers, from the root down:
 //! - [`EndgameSolver::pvs`]: principal variation search with a full window at PV nodes;
 //! - `nws`: null-window search with stability cut-off and move ordering (hash move,
-//!   then fewest opponent replies with corners counted twice, then quadrant parity; an
-//!   evaluation search on top from `SORT_SEARCH_EMPTIES`), with the transposition table
-//!   from `TABLE_EMPTIES`; from `SHALLOW_EMPTIES` empties down:
-//! - `shallow`: no table and no move list: empties are tried straight from bitboards,
-//!   odd-parity quadrants first, corners first and X/C-squares last;
+//!   then fewest opponent replies with corners counted twice, then the mover's discs
+//!   made safe at the corners, then quadrant parity; an evaluation search on top from
+//!   `SORT_SEARCH_EMPTIES`), with the transposition table from `TABLE_EMPTIES`; from
+//!   `SHALLOW_EMPTIES` empties down:
+//! - `shallow`: no table and no move list (the stability cut-off down to 4 empties):
+//!   empties are tried straight from bitboards, odd-parity quadrants first, corners
+//!   first and X/C-squares last;
 //! - `solve4` .. `solve1`: the last four empties with fixed squares. Here and in
 //!   `shallow`, a square with no opponent disc next to it is skipped without computing
 //!   its flips.
@@ -832,7 +834,8 @@ fn order_value(
     let replies = mobility(child.player, child.opponent);
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     let potential = crate::board::potential_moves(child.player, child.opponent).count_ones() as i32;
-    let mut v = -mobility * 1024 - potential * 16 + corner_stability(child.opponent) * CORNER_STABILITY_WEIGHT;
+    let mut v = -mobility * 1024 - potential * 16
+        + corner_stability(child.opponent) * CORNER_STABILITY_WEIGHT;
     if parity & QUADRANT_BIT[sq as usize] != 0 {
         v += 128;
     }
