@@ -91,6 +91,32 @@ fn bench_reports_right_answers() {
     );
 }
 
+/// The total node count from the bench's last line.
+fn total_nodes(stdout: &str) -> u64 {
+    let last = stdout.lines().last().unwrap_or_default();
+    let after = last.split("nodes ").nth(1).unwrap_or_default();
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no node total in {last:?}"))
+}
+
+#[test]
+fn bench_plain_solves_without_the_evaluation() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["bench", "--from", "20", "--to", "21", "--hash-bits", "16"];
+        args.extend_from_slice(extra);
+        let out = okapi(&args);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("2 positions: 2 right, 0 wrong"), "{stdout}");
+        total_nodes(&stdout)
+    };
+    // The same answers by another search: the evaluation's ordering searches and
+    // selective passes are gone, so the tree differs.
+    assert_ne!(run(&[]), run(&["--plain"]));
+}
+
 #[test]
 fn bench_says_wrong() {
     // FFO #1 with a false expected score: the bench must say WRONG and fail.
