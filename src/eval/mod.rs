@@ -234,9 +234,9 @@ impl EvalState {
         let placed = &set.digits[sq as usize];
         let turned = set.digit_sum(flipped);
         let (own, other) = self.views();
-        own.add_scaled(placed, u16::MAX); // -1 modulo 2^16
+        own.sub(placed);
         own.add_scaled(&turned, 1);
-        other.add_scaled(placed, u16::MAX - 1); // -2
+        other.add_scaled(placed, 2u16.wrapping_neg()); // -2 modulo 2^16
         other.sub(&turned);
     }
 

@@ -46,8 +46,6 @@ const PROTOTYPES: [(&str, &str); 14] = [
 pub const MAX_PATTERN_LEN: usize = 10;
 /// Number of pattern instances on the board.
 pub const NUM_INSTANCES: usize = 52;
-/// Most instances a single square belongs to.
-pub const MAX_PER_SQUARE: usize = 10;
 
 /// Lanes of an [`IndexVector`]: the instances, padded to whole SIMD registers.
 pub const INDEX_LANES: usize = 64;
@@ -118,21 +116,12 @@ pub struct PatternSet {
     pub instances: Vec<Instance>,
     /// Weights per phase (all patterns, bias excluded).
     pub weights_per_phase: usize,
-    /// For each square, the (instance, 3^position) pairs it contributes to.
-    pub by_square: [SquareEntries; 64],
     /// `digits[sq]`: what each instance's index gains per unit of digit at `sq`
     /// (`3^position` of `sq` in the instance, 0 in instances without it).
     pub digits: Box<[IndexVector; 64]>,
     /// `swap[i]`: index `i` with the colours exchanged (digits 1 <-> 2), for 10 digits
     /// (and therefore for any shorter pattern too).
     pub swap: Vec<u16>,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SquareEntries {
-    pub count: u8,
-    pub instance: [u8; MAX_PER_SQUARE],
-    pub pow: [u16; MAX_PER_SQUARE],
 }
 
 fn parse_square(name: &str) -> u8 {
@@ -204,19 +193,10 @@ impl PatternSet {
             });
             offset += size;
         }
-        let mut by_square = [SquareEntries::default(); 64];
+        let mut digits = Box::new([IndexVector::ZERO; 64]);
         for (k, inst) in instances.iter().enumerate() {
             for i in 0..inst.len {
-                let e = &mut by_square[inst.squares[i] as usize];
-                e.instance[e.count as usize] = k as u8;
-                e.pow[e.count as usize] = POW3[inst.len - 1 - i] as u16;
-                e.count += 1;
-            }
-        }
-        let mut digits = Box::new([IndexVector::ZERO; 64]);
-        for (sq, e) in by_square.iter().enumerate() {
-            for j in 0..e.count as usize {
-                digits[sq].0[e.instance[j] as usize] = e.pow[j];
+                digits[inst.squares[i] as usize].0[k] = POW3[inst.len - 1 - i] as u16;
             }
         }
         let swap = (0..POW3[10])
@@ -234,7 +214,6 @@ impl PatternSet {
             patterns,
             instances,
             weights_per_phase: offset,
-            by_square,
             digits,
             swap,
         }

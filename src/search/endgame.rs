@@ -101,7 +101,8 @@ fn parity_of(empties: u64) -> u32 {
 }
 
 /// The stability cut-off is tried when alpha is at least this high (by empties): below,
-/// the opponent would need more stable discs than such positions have.
+/// the opponent would need more stable discs than such positions have. Never below 4
+/// empties, where the last-empties code is cheaper than the test.
 const STABILITY_THRESHOLD: [i32; 65] = {
     let mut t = [INF; 65];
     let mut n = 4;
@@ -112,6 +113,17 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     }
     t
 };
+
+/// The stability cut-off: the opponent's stable discs cap the score at `n` empties; a
+/// cap at or below `alpha` is the answer (an upper bound).
+#[inline(always)]
+fn stability_cutoff(b: Board, alpha: i32, n: u32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[n as usize] {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SolveMode {
@@ -931,12 +943,8 @@ impl EndgameSolver {
         if self.poll_stop() {
             return 0;
         }
-        // Stability: the opponent's stable discs cap the score.
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(b, alpha, n) {
+            return bound;
         }
         let depth = n as u8;
         let mut hash_move = NO_MOVE;
@@ -982,9 +990,8 @@ impl EndgameSolver {
             }
             others = mv & !(1 << sq);
             if others == 0 {
-                if use_table {
-                    self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
-                }
+                // (A hash move means the table is in use.)
+                self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
                 return best;
             }
         }
@@ -1052,12 +1059,9 @@ impl EndgameSolver {
     $(#[target_feature(enable = $feature)])?
     fn $shallow(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
         let empties = b.empties();
-        if n >= 4 && alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
-            if bound <= alpha {
-                self.nodes += 1;
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(b, alpha, n) {
+            self.nodes += 1;
+            return bound;
         }
         if n <= 4 {
             return self.$solve4(b, alpha, n, empties, parity);
