@@ -13,6 +13,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod formats;
+pub mod game;
 pub mod search;
 
 #[cfg(feature = "gui")]

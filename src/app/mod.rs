@@ -11,9 +11,9 @@ pub mod script;
 pub mod settings;
 
 use crate::board::{Color, Move, Position, Square};
-use crate::engine::clock::{Clock, clock_allotment, format_clock};
 use crate::engine::{Engine, Event, Request, mode_name};
 use crate::formats::game::{Eval, EvalSource, Game, Player};
+use crate::game::clock::{Clock, clock_allotment, format_clock};
 use crate::search::SolveMode;
 use crate::search::level::Level;
 use board_view::{BoardView, board_ui};

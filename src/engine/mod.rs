@@ -15,8 +15,6 @@
 //! has at most `solve_limit` empties; solving a position to the end with a proven line;
 //! the players of [`Player`] at a [`Level`]; and game analysis.
 
-pub mod clock;
-
 use crate::board::{BitBoard, Board, Move, Position, Square};
 use crate::book::BookMove;
 use crate::eval::Evaluator;
@@ -842,7 +840,7 @@ impl Worker {
             s.limits.wld_empties = s.limits.wld_empties.max(s.limits.exact_empties);
         }
         if let (Some(t), Level::Search(s)) = (time, &mut level) {
-            clock::fit_to_time(&mut s.limits, t);
+            crate::game::clock::fit_to_time(&mut s.limits, t);
         }
         let result = match level {
             // The plain search reports where its value comes from.

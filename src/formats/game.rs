@@ -5,65 +5,11 @@
 //! date, comment, and the evaluation of each move played with where it came from.
 //! The app holds no game logic of its own; it asks the [`Game`].
 
-use crate::board::{Color, Move, PlayError, Position, Square};
+use crate::board::{Color, Move, Position};
+pub use crate::game::{Eval, EvalSource, Game, today};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Where a value came from, weakest first: a value is never replaced by a weaker one.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EvalSource {
-    /// A depth-limited search on a disc-count/mobility heuristic (no trained evaluation).
-    Heuristic { depth: u8 },
-    /// The trained evaluation searched `depth` plies, with ProbCut cutting at
-    /// `confidence` percent (100: a full-width search). Deeper replaces shallower.
-    Midgame { depth: u8, confidence: u8 },
-    /// The opening book: the negamax of its searched positions (ranked above any live
-    /// midgame search: it looked further along the lines it knows).
-    Book,
-    /// A win/draw/loss proof: the value is 1, 0 or -1.
-    Wld,
-    /// The exact final disc difference, proven to the end.
-    Exact,
-}
-
-impl fmt::Display for EvalSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EvalSource::Heuristic { depth } => write!(f, "heuristic d{depth}"),
-            EvalSource::Midgame { depth, confidence } => write!(f, "{depth}@{confidence}%"),
-            EvalSource::Book => write!(f, "book"),
-            EvalSource::Wld => write!(f, "WLD"),
-            EvalSource::Exact => write!(f, "exact"),
-        }
-    }
-}
-
-/// A value of a move from the mover's point of view, with its source.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct Eval {
-    /// Disc difference (exact, heuristic) or 1/0/-1 (WLD).
-    pub value: i32,
-    pub source: EvalSource,
-}
-
-impl Eval {
-    /// The value as a player reads it: `+4`, `-2`, `win`, `draw`, `loss`, `~+3`.
-    pub fn label(&self) -> String {
-        match self.source {
-            EvalSource::Exact => format!("{:+}", self.value),
-            EvalSource::Wld => match self.value.signum() {
-                1 => "win".into(),
-                0 => "draw".into(),
-                _ => "loss".into(),
-            },
-            EvalSource::Heuristic { .. } => format!("~{:+}", self.value),
-            EvalSource::Midgame { .. } | EvalSource::Book => format!("{:+}", self.value),
-        }
-    }
-}
 
 /// Who plays a colour: a person or one of the engine's players.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
@@ -126,193 +72,7 @@ pub enum GameError {
     Empty,
 }
 
-/// A game: start position, moves (with passes), the cursor, and what is known about it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Game {
-    start: Position,
-    /// Every ply, passes included; `moves[cursor..]` is the redo tail.
-    moves: Vec<Move>,
-    /// `evals[i]` is the value of `moves[i]` for its mover, if known.
-    evals: Vec<Option<Eval>>,
-    /// `positions[i]` is the position before `moves[i]`; one more than `moves`.
-    positions: Vec<Position>,
-    cursor: usize,
-    pub black: String,
-    pub white: String,
-    pub date: String,
-    pub comment: String,
-}
-
-impl Default for Game {
-    fn default() -> Self {
-        Game::new(Position::start())
-    }
-}
-
 impl Game {
-    pub fn new(start: Position) -> Game {
-        Game {
-            start,
-            moves: Vec::new(),
-            evals: Vec::new(),
-            positions: vec![start],
-            cursor: 0,
-            black: String::new(),
-            white: String::new(),
-            date: today(),
-            comment: String::new(),
-        }
-    }
-
-    pub fn start(&self) -> Position {
-        self.start
-    }
-
-    /// The position at the cursor.
-    pub fn position(&self) -> Position {
-        self.positions[self.cursor]
-    }
-
-    /// Plies up to the cursor (passes included).
-    pub fn ply(&self) -> usize {
-        self.cursor
-    }
-
-    /// All plies recorded, redo tail included.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// The moves up to the cursor.
-    pub fn played(&self) -> &[Move] {
-        &self.moves[..self.cursor]
-    }
-
-    pub fn evals(&self) -> &[Option<Eval>] {
-        &self.evals
-    }
-
-    /// The position before ply `i` (`0..=len()`).
-    pub fn position_at(&self, i: usize) -> Position {
-        self.positions[i]
-    }
-
-    /// The last disc placed before the cursor (passes skipped).
-    pub fn last_move(&self) -> Option<Square> {
-        self.moves[..self.cursor]
-            .iter()
-            .rev()
-            .find_map(|m| match m {
-                Move::Play(sq) => Some(*sq),
-                Move::Pass => None,
-            })
-    }
-
-    /// The move number of the next disc as players count it: discs placed so far + 1.
-    pub fn move_number(&self) -> usize {
-        self.moves[..self.cursor]
-            .iter()
-            .filter(|m| matches!(m, Move::Play(_)))
-            .count()
-            + 1
-    }
-
-    pub fn can_undo(&self) -> bool {
-        self.cursor > 0
-    }
-
-    pub fn can_redo(&self) -> bool {
-        self.cursor < self.moves.len()
-    }
-
-    /// Plays `mv` at the cursor. Playing the move the redo tail starts with keeps the tail;
-    /// any other move replaces it.
-    pub fn play(&mut self, mv: Move, eval: Option<Eval>) -> Result<(), PlayError> {
-        let mut pos = self.position();
-        pos.play_move(mv)?;
-        if self.moves.get(self.cursor) == Some(&mv) {
-            if eval.is_some() {
-                self.evals[self.cursor] = eval;
-            }
-        } else {
-            self.moves.truncate(self.cursor);
-            self.evals.truncate(self.cursor);
-            self.positions.truncate(self.cursor + 1);
-            self.moves.push(mv);
-            self.evals.push(eval);
-            self.positions.push(pos);
-        }
-        self.cursor += 1;
-        Ok(())
-    }
-
-    /// Passes for the side to move if it has no move and the game goes on; returns whether
-    /// it passed.
-    pub fn pass_if_needed(&mut self) -> bool {
-        if self.position().must_pass() {
-            self.play(Move::Pass, None).expect("a forced pass is legal");
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Steps back one ply; false at the start.
-    pub fn undo(&mut self) -> bool {
-        if self.cursor == 0 {
-            return false;
-        }
-        self.cursor -= 1;
-        true
-    }
-
-    /// Steps forward one ply along the recorded moves; false at the end.
-    pub fn redo(&mut self) -> bool {
-        if self.cursor >= self.moves.len() {
-            return false;
-        }
-        self.cursor += 1;
-        true
-    }
-
-    /// Moves the cursor to ply `i` (clamped to the record).
-    pub fn go_to(&mut self, i: usize) {
-        self.cursor = i.min(self.moves.len());
-    }
-
-    /// Records the value of the move at ply `i` if it is not weaker than what is known.
-    pub fn set_eval(&mut self, i: usize, eval: Eval) {
-        if let Some(slot) = self.evals.get_mut(i)
-            && slot.is_none_or(|old| old.source <= eval.source)
-        {
-            *slot = Some(eval);
-        }
-    }
-
-    /// The game's result when it is over at the end of the record: (Black, White) discs,
-    /// empties to the winner.
-    pub fn result(&self) -> Option<(u32, u32)> {
-        let last = *self.positions.last()?;
-        last.is_game_over().then(|| last.final_counts())
-    }
-
-    /// The moves as a transcript, `f5d6c3...`, passes left out (readers put them back).
-    pub fn transcript(&self) -> String {
-        self.moves
-            .iter()
-            .filter(|m| **m != Move::Pass)
-            .map(|m| m.to_string())
-            .collect()
-    }
-
     /// Reads a transcript from the start position: squares with or without separators,
     /// passes optional (they are inserted where forced), `--`/`PA` accepted.
     pub fn from_transcript(text: &str) -> Result<Game, GameError> {
@@ -374,9 +134,9 @@ impl Game {
         let file = GameFile {
             format: FORMAT_TAG.into(),
             version: 1,
-            start: (self.start != Position::start()).then(|| self.start.to_board_string()),
-            moves: self.moves.iter().map(|m| m.to_string()).collect(),
-            ply: self.cursor,
+            start: (self.start() != Position::start()).then(|| self.start().to_board_string()),
+            moves: self.moves().iter().map(|m| m.to_string()).collect(),
+            ply: self.ply(),
             players: Players {
                 black: self.black.clone(),
                 white: self.white.clone(),
@@ -384,7 +144,7 @@ impl Game {
             date: self.date.clone(),
             comment: self.comment.clone(),
             evals: self
-                .evals
+                .evals()
                 .iter()
                 .enumerate()
                 .filter_map(|(ply, e)| {
@@ -439,10 +199,13 @@ impl Game {
                     game.len()
                 )));
             }
-            game.evals[e.ply] = Some(Eval {
-                value: e.value,
-                source: e.source,
-            });
+            game.set_eval(
+                e.ply,
+                Eval {
+                    value: e.value,
+                    source: e.source,
+                },
+            );
         }
         game.go_to(file.ply);
         game.black = file.players.black;
@@ -465,14 +228,14 @@ impl Game {
             s += &format!("RE[{:+}]", b as i32 - w as i32);
         }
         s += "TY[8]BO[8 ";
-        let board = self.start.to_board_string();
+        let board = self.start().to_board_string();
         for row in 0..8 {
             for ch in board[row * 8..row * 8 + 8].chars() {
                 s.push(if ch == 'X' { '*' } else { ch });
             }
             s.push(' ');
         }
-        s.push(if self.start.side_to_move() == Color::Black {
+        s.push(if self.start().side_to_move() == Color::Black {
             '*'
         } else {
             'O'
@@ -481,8 +244,8 @@ impl Game {
         if !self.comment.is_empty() {
             s += &format!("C[{}]", ggf_escape(&self.comment));
         }
-        for (i, mv) in self.moves.iter().enumerate() {
-            let side = if self.positions[i].side_to_move() == Color::Black {
+        for (i, mv) in self.moves().iter().enumerate() {
+            let side = if self.position_at(i).side_to_move() == Color::Black {
                 'B'
             } else {
                 'W'
@@ -718,66 +481,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Today's date (UTC) as `YYYY-MM-DD`.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Days since 1970-01-01 to a Gregorian date (the well-known era-based conversion).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn sq(s: &str) -> Move {
         Move::parse(s).unwrap()
-    }
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
-
-    #[test]
-    fn undo_redo_and_branching() {
-        let mut g = Game::default();
-        g.play(sq("f5"), None).unwrap();
-        g.play(sq("d6"), None).unwrap();
-        assert_eq!(g.ply(), 2);
-        assert_eq!(g.last_move(), Some(Square::parse("d6").unwrap()));
-        assert!(g.undo());
-        assert_eq!(g.position().black_count(), 4);
-        assert!(g.can_redo());
-        // the same move keeps the tail, another replaces it
-        g.play(sq("d6"), None).unwrap();
-        assert_eq!(g.len(), 2);
-        g.undo();
-        g.play(sq("f6"), None).unwrap();
-        assert_eq!(g.len(), 2);
-        assert_eq!(g.moves()[1], sq("f6"));
-        assert!(!g.redo());
-        assert!(g.play(sq("a1"), None).is_err());
-        g.go_to(0);
-        assert_eq!(g.position(), Position::start());
-        assert_eq!(g.move_number(), 1);
     }
 
     #[test]

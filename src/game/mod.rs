@@ -1,0 +1,12 @@
+//! The game, with no user interface: the record (a start position and a tree of moves
+//! with their values, the players, the clock, a comment) and the session that owns the
+//! rules of a game in progress. Every front end plays through [`Session`].
+
+pub mod clock;
+pub mod record;
+pub mod session;
+pub mod value;
+
+pub use record::{Game, NodeId, Seat, today, transcript_of};
+pub use session::{Next, Session, SessionError, seat_name};
+pub use value::{Eval, EvalSource};
