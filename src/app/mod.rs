@@ -348,6 +348,25 @@ impl App {
         }
     }
 
+    /// The engine's move request for `player` at `position`: its level (the engine at
+    /// the chosen level solves from the solve limit), the clock's time, the book.
+    fn play_request(&self, player: Player, position: Position) -> Request {
+        let level = match player {
+            Player::Random => Level::Random,
+            Player::Greedy => Level::Greedy,
+            Player::Human | Player::Perfect => {
+                self.settings.level.solving_from(self.settings.solve_limit)
+            }
+        };
+        Request::Play {
+            generation: self.generation,
+            position,
+            level,
+            time: self.engine_move_time(),
+            book: self.settings.book.then_some(crate::engine::BOOK_RANDOMNESS),
+        }
+    }
+
     fn player_to_move(&self) -> Player {
         self.players[self.game.position().side_to_move() as usize]
     }
@@ -586,12 +605,7 @@ impl App {
                     return;
                 }
                 self.generation = self.engine.new_generation();
-                self.engine.send(Request::Play {
-                    generation: self.generation,
-                    position,
-                    player,
-                    time: self.engine_move_time(),
-                });
+                self.engine.send(self.play_request(player, position));
                 self.start_task(Task::Thinking);
             }
             Command::Hint => {
@@ -621,7 +635,6 @@ impl App {
                 self.engine.send(Request::Configure {
                     solve_limit: self.settings.solve_limit,
                     hash_bits: self.settings.hash_bits,
-                    level: self.settings.level,
                     book: self.settings.book,
                 });
                 self.engine.send(Request::AnalyseGame {
@@ -937,17 +950,11 @@ impl App {
         self.engine.send(Request::Configure {
             solve_limit: self.settings.solve_limit,
             hash_bits: self.settings.hash_bits,
-            level: self.settings.level,
             book: self.settings.book,
         });
         let player = self.player_to_move();
         if player.is_engine() && !self.game.can_redo() {
-            self.engine.send(Request::Play {
-                generation: self.generation,
-                position,
-                player,
-                time: self.engine_move_time(),
-            });
+            self.engine.send(self.play_request(player, position));
             self.start_task(Task::Thinking);
         } else if self.settings.show_evals
             && self.settings.evals_for.includes(position.side_to_move())
@@ -1069,8 +1076,15 @@ impl App {
                     self.status.clear();
                     self.error = Some(message);
                 }
-                // Scripts run on their own engine (see `poll_script_engine`).
-                Event::ScriptSolved { .. } | Event::ScriptDone { .. } => {}
+                // Scripts run on their own engine (see `poll_script_engine`); the app asks
+                // for no lines, book lists or position values, and each request's own
+                // event tells it is done.
+                Event::ScriptSolved { .. }
+                | Event::ScriptDone { .. }
+                | Event::Line { .. }
+                | Event::BookMoves { .. }
+                | Event::PositionValue { .. }
+                | Event::Finished { .. } => {}
             }
         }
     }

@@ -1,28 +1,34 @@
-//! The engine thread: requests in, events out, over crossbeam channels.
+//! The engine: one thread API for every front end (the app, `okapi nboard`, the console,
+//! `okapi match`): requests in, events out, over crossbeam channels.
 //!
 //! Every [`Request`] carries a generation id. Sending a request raises the stop flag, so
 //! whatever the engine was doing ends within milliseconds (the searches poll the flag),
 //! and the engine skips queued requests older than the newest one. Events carry the
-//! generation they answer, so the app drops stale ones with a single comparison.
-//! A panic while serving a request is caught and reported as [`Event::Error`]; the
-//! engine then goes on with fresh search state. The engine knows nothing of egui: it
-//! calls a `notify` callback after each event (the app passes `ctx.request_repaint`).
+//! generation they answer, so a front end drops stale ones with a single comparison.
+//! Every request ends with exactly one of [`Event::Finished`], [`Event::Stopped`] or
+//! [`Event::Error`]. A panic while serving a request is caught and reported as
+//! [`Event::Error`]; the engine then goes on with fresh search state. The engine knows
+//! nothing of egui or of the terminal: it calls a `notify` callback after each event (the
+//! app passes `ctx.request_repaint`); command-line front ends wait with [`Engine::call`].
 //!
-//! What it offers: the opening book's values of the moves it knows (tagged `book`; on by
-//! default, see [`Request::Configure`]) and its moves for the engine player; values of
-//! every legal move, deepened live by the midgame search on
-//! the trained evaluation (tagged `depth@confidence%`) and exact or WLD once the position
-//! has at most `solve_limit` empties; solving a position to the end with a proven line;
-//! the players of [`Player`] at a [`Level`]; and game analysis.
+//! What it offers: the opening book's values of the moves it knows (tagged `book`) and
+//! its moves; values of every legal move, deepened live by the midgame search on the
+//! trained evaluation (tagged `depth@confidence%`) and exact or WLD once the position has
+//! at most `solve_limit` empties; the best moves with their lines, depth by depth
+//! ([`Request::Hint`]); solving a position to the end with a proven line; a move at any
+//! [`Level`] ([`Request::Play`]: the one place where the book, the level, the temperature
+//! and the seeded random generator choose); game analysis; and script solving.
 
-use crate::board::{BitBoard, Board, Move, Position, Square};
+mod choice;
+mod worker;
+
+use crate::board::{Move, Position, Square};
 use crate::book::BookMove;
 use crate::eval::Evaluator;
-use crate::formats::game::{Eval, EvalSource, Player};
-use crate::search::level::{Level, choose_move};
-use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, SolveMode, Source};
+use crate::game::Eval;
+use crate::search::SolveMode;
+use crate::search::level::Level;
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
@@ -37,14 +43,56 @@ pub const DEFAULT_LEVEL: u32 = 8;
 pub const ANALYSIS_SELECTIVITY: usize = 2;
 /// Depth of the game analysis above the solver's reach.
 pub const GAME_ANALYSIS_DEPTH: u32 = 12;
-/// The engine player picks among book moves within this many discs of the best (weighted
-/// towards the best): some variety against people, never a known loss of more.
+/// The app's engine player picks among book moves within this many discs of the best
+/// (weighted towards the best): some variety against people, never a known loss of more.
 pub const BOOK_RANDOMNESS: f64 = 1.5;
 
-/// The trained evaluation, loaded once and shared by every search of the process.
-fn evaluator() -> &'static Evaluator {
-    static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
+static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
+
+/// The trained evaluation, loaded once and shared by every search of the process: the
+/// shipped weights unless [`use_weights`] chose a file first.
+pub fn evaluator() -> &'static Evaluator {
     EVALUATOR.get_or_init(Evaluator::embedded)
+}
+
+/// Why other weights could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    #[error(transparent)]
+    Load(#[from] crate::eval::LoadError),
+    #[error("the evaluation was already in use; choose the weights before the first search")]
+    AlreadyInUse,
+}
+
+/// Uses the weights of `path` (an `okapi train` output) instead of the shipped ones for
+/// every engine of the process. Must come before the first search.
+pub fn use_weights(path: &std::path::Path) -> Result<(), WeightsError> {
+    let e = Evaluator::load(path)?;
+    EVALUATOR.set(e).map_err(|_| WeightsError::AlreadyInUse)
+}
+
+/// How an engine starts.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOptions {
+    /// Transposition table of `16 << hash_bits` bytes (changed later by
+    /// [`Request::Configure`]).
+    pub hash_bits: u32,
+    /// Seeds the engine's one random generator (random and weakened levels, the book's
+    /// choice among close moves): the same seed and requests give the same moves.
+    pub seed: u64,
+}
+
+impl Default for EngineOptions {
+    /// A table of 16 MB and a seed from the clock (variety against people).
+    fn default() -> Self {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x0CA9, |d| d.as_nanos() as u64);
+        EngineOptions {
+            hash_bits: 20,
+            seed,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -61,21 +109,41 @@ pub enum Request {
         position: Position,
         mode: SolveMode,
     },
-    /// Choose a move for `player`. `time`: what the game clock allots to this move (see
-    /// [`clock_allotment`]); the search stops by then and the endgame solver is used only
-    /// where it should finish in time.
+    /// Choose a move at `level`. `time`: what the game clock allots to this move (see
+    /// [`crate::game::clock::clock_allotment`]); the search stops by then and the endgame
+    /// solver is used only where it should finish in time. `book`: play from the opening
+    /// book while it knows the position, among moves within this many discs of its best
+    /// (full-strength levels only: a weakened level's mistakes are its point). The
+    /// search's lines stream as [`Event::Line`]; the move comes as [`Event::Played`].
     Play {
         generation: u64,
         position: Position,
-        player: Player,
+        level: Level,
         time: Option<Duration>,
+        book: Option<f64>,
     },
-    /// Settings: empties up to which the solver is used; transposition table size;
-    /// the level of [`Player::Perfect`]; whether the opening book gives values and moves.
+    /// The best `count` moves at `level`'s limits with their lines, depth by depth
+    /// ([`Event::Line`], best first in each depth); in the book (when `book`), its best
+    /// `count` moves instead ([`Event::BookMoves`]).
+    Hint {
+        generation: u64,
+        position: Position,
+        level: Level,
+        count: usize,
+        book: bool,
+    },
+    /// The value of each position (for its side to move) at `level`'s limits, one
+    /// [`Event::PositionValue`] each, in the order given.
+    ValuePositions {
+        generation: u64,
+        positions: Vec<Position>,
+        level: Level,
+    },
+    /// Settings: empties up to which the live analysis solves; transposition table size;
+    /// whether the opening book gives values in the live analysis.
     Configure {
         solve_limit: u32,
         hash_bits: u32,
-        level: Level,
         book: bool,
     },
     /// Value every move of a game against the best move: `plies` lists the ply number, the
@@ -95,7 +163,8 @@ pub enum Request {
         lines: bool,
         hash_bits: u32,
     },
-    /// Panics inside the engine thread: exercises the error path (tests, Help menu).
+    /// Panics inside the engine thread: exercises the error path (tests, the app's debug
+    /// menu).
     #[doc(hidden)]
     Crash { generation: u64 },
 }
@@ -106,12 +175,23 @@ impl Request {
             Request::Analyse { generation, .. }
             | Request::Solve { generation, .. }
             | Request::Play { generation, .. }
+            | Request::Hint { generation, .. }
+            | Request::ValuePositions { generation, .. }
             | Request::AnalyseGame { generation, .. }
             | Request::SolveScript { generation, .. }
             | Request::Crash { generation } => Some(*generation),
             Request::Configure { .. } => None,
         }
     }
+}
+
+/// A search line: the moves, the value of the first for its mover and where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub moves: Vec<Move>,
+    /// Discs, to 1/100 (exact and WLD values are whole; WLD is 1/0/-1 in `eval`).
+    pub discs: f64,
+    pub eval: Eval,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -121,6 +201,13 @@ pub enum Event {
         generation: u64,
         square: Square,
         eval: Eval,
+    },
+    /// A line of a [`Request::Play`] or [`Request::Hint`] search, as it deepens.
+    Line { generation: u64, line: Line },
+    /// The opening book's moves of the position, best first ([`Request::Hint`]).
+    BookMoves {
+        generation: u64,
+        moves: Vec<BookMove>,
     },
     /// How far a search has got.
     Progress {
@@ -144,16 +231,25 @@ pub enum Event {
         nodes: u64,
         elapsed: Duration,
     },
-    /// The engine player's move, with its value when the engine knows it. A weakened
-    /// level (temperature) also gives each candidate move's value and chance, best first.
+    /// The engine player's move, with its value when the engine knows it (`discs` to
+    /// 1/100), its line, the book move it came from, and — for a weakened level — each
+    /// candidate move's value and chance, best first.
     Played {
         generation: u64,
         mv: Move,
         eval: Option<Eval>,
+        discs: Option<f64>,
+        pv: Vec<Move>,
+        book: Option<BookMove>,
         candidates: Vec<(Move, Eval, f64)>,
     },
-    /// The request was stopped before it finished.
-    Stopped { generation: u64 },
+    /// The value of position `index` of a [`Request::ValuePositions`], for its side to move.
+    PositionValue {
+        generation: u64,
+        index: usize,
+        discs: f64,
+        eval: Eval,
+    },
     /// A move of the game valued: the move played and the best move, for the mover.
     PlyAnalysed {
         generation: u64,
@@ -179,6 +275,14 @@ pub enum Event {
         nodes: u64,
         elapsed: Duration,
     },
+    /// The request is done: the nodes it searched and its time.
+    Finished {
+        generation: u64,
+        nodes: u64,
+        elapsed: Duration,
+    },
+    /// The request was stopped before it finished.
+    Stopped { generation: u64 },
     /// Something went wrong (including a panic in the engine thread).
     Error { generation: u64, message: String },
 }
@@ -187,20 +291,43 @@ impl Event {
     pub fn generation(&self) -> u64 {
         match self {
             Event::MoveValue { generation, .. }
+            | Event::Line { generation, .. }
+            | Event::BookMoves { generation, .. }
             | Event::Progress { generation, .. }
             | Event::AnalysisDone { generation, .. }
             | Event::Solved { generation, .. }
             | Event::Played { generation, .. }
+            | Event::PositionValue { generation, .. }
             | Event::Stopped { generation }
             | Event::PlyAnalysed { generation, .. }
             | Event::ScriptSolved { generation, .. }
             | Event::ScriptDone { generation, .. }
+            | Event::Finished { generation, .. }
             | Event::Error { generation, .. } => *generation,
         }
     }
+
+    /// Does this event end its request?
+    pub fn is_final(&self) -> bool {
+        matches!(
+            self,
+            Event::Finished { .. } | Event::Stopped { .. } | Event::Error { .. }
+        )
+    }
 }
 
-/// The app's side of the engine thread.
+/// How a request waited on with [`Engine::call`] ended short of [`Event::Finished`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    #[error("stopped")]
+    Stopped,
+    #[error("{0}")]
+    Failed(String),
+    #[error("the engine thread is gone")]
+    Gone,
+}
+
+/// A front end's side of the engine thread.
 pub struct Engine {
     requests: Option<Sender<Request>>,
     events: Receiver<Event>,
@@ -216,6 +343,11 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine thread; `notify` is called after every event it sends.
     pub fn spawn(notify: impl Fn() + Send + 'static) -> Engine {
+        Engine::spawn_with(EngineOptions::default(), notify)
+    }
+
+    /// Starts the engine thread with these options; `notify` is called after every event.
+    pub fn spawn_with(options: EngineOptions, notify: impl Fn() + Send + 'static) -> Engine {
         let (req_tx, req_rx) = unbounded::<Request>();
         let (ev_tx, ev_rx) = unbounded::<Event>();
         let stop = Arc::new(AtomicBool::new(false));
@@ -227,11 +359,19 @@ impl Engine {
         let thread = std::thread::Builder::new()
             .name("okapi-engine".into())
             .spawn(move || {
-                let out = Outbox {
+                let out = worker::Outbox {
                     events: ev_tx,
                     notify: Box::new(notify),
+                    ended: std::cell::Cell::new(false),
                 };
-                run_worker(req_rx, out, worker_stop, worker_latest, worker_stopped)
+                worker::run(
+                    options,
+                    req_rx,
+                    out,
+                    worker_stop,
+                    worker_latest,
+                    worker_stopped,
+                )
             })
             .expect("the engine thread starts");
         Engine {
@@ -280,6 +420,62 @@ impl Engine {
     pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
         self.events.recv_timeout(timeout).ok()
     }
+
+    /// Waits for the next event, however long (command-line front ends); `None` once the
+    /// engine thread is gone.
+    pub fn recv(&self) -> Option<Event> {
+        self.events.recv().ok()
+    }
+
+    /// The receiving end of the events, for front ends that wait on several sources at
+    /// once (`crossbeam_channel::select!`).
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    /// Sends the request `make` builds with a fresh generation and waits for its end,
+    /// handing each of its events to `each` (stale events of older requests are dropped).
+    /// For command-line front ends; the app never waits.
+    pub fn call(
+        &mut self,
+        make: impl FnOnce(u64) -> Request,
+        mut each: impl FnMut(&Event),
+    ) -> Result<(), CallError> {
+        let generation = self.new_generation();
+        self.send(make(generation));
+        loop {
+            let event = self.recv().ok_or(CallError::Gone)?;
+            if event.generation() != generation {
+                continue;
+            }
+            each(&event);
+            match event {
+                Event::Finished { .. } => return Ok(()),
+                Event::Stopped { .. } => return Err(CallError::Stopped),
+                Event::Error { message, .. } => return Err(CallError::Failed(message)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Waits, up to `timeout`, for the end of request `generation` (after a
+    /// [`Engine::stop`]); false if it did not come.
+    pub fn wait_for_end(&self, generation: u64, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.events.recv_timeout(left) {
+                Ok(e) if e.generation() == generation && e.is_final() => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+        false
+    }
+
+    /// The generation of the last request built.
+    pub fn generation(&self) -> u64 {
+        self.next_generation
+    }
 }
 
 impl Drop for Engine {
@@ -294,701 +490,6 @@ impl Drop for Engine {
     }
 }
 
-struct Outbox {
-    events: Sender<Event>,
-    notify: Box<dyn Fn() + Send>,
-}
-
-impl Outbox {
-    fn send(&self, event: Event) {
-        let _ = self.events.send(event);
-        (self.notify)();
-    }
-}
-
-fn run_worker(
-    requests: Receiver<Request>,
-    out: Outbox,
-    stop: Arc<AtomicBool>,
-    latest: Arc<AtomicU64>,
-    stopped_upto: Arc<AtomicU64>,
-) {
-    let mut solve_limit = DEFAULT_SOLVE_LIMIT;
-    let mut hash_bits = 20;
-    let mut level = Level::numbered(DEFAULT_LEVEL);
-    let mut use_book = true;
-    let mut worker = Worker::new(stop.clone(), hash_bits);
-    while let Ok(request) = requests.recv() {
-        if let Request::Configure {
-            solve_limit: limit,
-            hash_bits: bits,
-            level: new_level,
-            book,
-        } = request
-        {
-            solve_limit = limit;
-            level = new_level;
-            use_book = book;
-            if bits != hash_bits {
-                hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits);
-            }
-            continue;
-        }
-        let generation = request.generation().unwrap_or(0);
-        stop.store(false, Ordering::SeqCst);
-        if generation < latest.load(Ordering::SeqCst) {
-            continue; // a newer request is queued
-        }
-        if generation <= stopped_upto.load(Ordering::SeqCst) {
-            // Stopped before it started.
-            out.send(Event::Stopped { generation });
-            continue;
-        }
-        worker.solve_limit = solve_limit;
-        worker.level = level;
-        worker.use_book = use_book;
-        let result = std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &out)));
-        if let Err(panic) = result {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            out.send(Event::Error {
-                generation,
-                message: format!("the engine failed: {what}"),
-            });
-            // The search state may be half-updated: start afresh.
-            worker = Worker::new(stop.clone(), hash_bits);
-        }
-    }
-}
-
-struct Worker {
-    search: MidgameSearch<'static, Evaluator>,
-    /// The engine's stop flag (the searches poll it).
-    stop: Arc<AtomicBool>,
-    rng: Rng,
-    solve_limit: u32,
-    level: Level,
-    use_book: bool,
-}
-
-impl Worker {
-    fn new(stop: Arc<AtomicBool>, hash_bits: u32) -> Worker {
-        Worker {
-            search: MidgameSearch::new(evaluator(), hash_bits, stop.clone()),
-            stop,
-            rng: Rng::seeded(0x0CA9),
-            solve_limit: DEFAULT_SOLVE_LIMIT,
-            level: Level::numbered(DEFAULT_LEVEL),
-            use_book: true,
-        }
-    }
-
-    /// The book's moves of `board` when the book is on and knows the position.
-    fn book_moves(&self, board: &Board) -> Vec<BookMove> {
-        if self.use_book {
-            crate::book::shipped().moves(board)
-        } else {
-            Vec::new()
-        }
-    }
-
-    fn serve(&mut self, request: Request, out: &Outbox) {
-        match request {
-            Request::Analyse {
-                generation,
-                position,
-                mode,
-            } => self.analyse(generation, position, mode, out),
-            Request::Solve {
-                generation,
-                position,
-                mode,
-            } => self.solve(generation, position, mode, out),
-            Request::Play {
-                generation,
-                position,
-                player,
-                time,
-            } => self.play(generation, position, player, time, out),
-            Request::AnalyseGame { generation, plies } => self.analyse_game(generation, plies, out),
-            Request::SolveScript {
-                generation,
-                positions,
-                mode,
-                lines,
-                hash_bits,
-            } => self.solve_script(generation, &positions, mode, lines, hash_bits, out),
-            Request::Crash { .. } => panic!("a deliberate crash requested to test error handling"),
-            Request::Configure { .. } => {}
-        }
-    }
-
-    /// Streams a value for every legal move: the midgame search's values depth by depth
-    /// (shallow ones at once), then, within the solver's reach, the proven values; above
-    /// it the search deepens until stopped or superseded.
-    fn analyse(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
-        let start = Instant::now();
-        let board = position.board();
-        let nodes0 = self.search.nodes();
-        if board.moves() == 0 {
-            out.send(Event::AnalysisDone {
-                generation,
-                nodes: 0,
-                elapsed: start.elapsed(),
-            });
-            return;
-        }
-        // Book values first: they rank above the live search's, which still values the
-        // moves the book does not know.
-        let book = self.book_moves(&board);
-        for m in &book {
-            out.send(Event::MoveValue {
-                generation,
-                square: m.square,
-                eval: book_eval(m),
-            });
-        }
-        if let Some(best) = book.first() {
-            out.send(Event::Progress {
-                generation,
-                message: format!(
-                    "book: {} {:+} ({} games, {})",
-                    best.square,
-                    book_eval(best).value,
-                    best.games,
-                    best.source
-                ),
-                nodes: 0,
-                elapsed: start.elapsed(),
-            });
-        }
-        let solvable = board.empty_count() <= self.solve_limit;
-        // Within the solver's reach a few plies give instant values that the proofs then
-        // replace.
-        let depth = if solvable { 4 } else { 60 };
-        if self
-            .stream_midgame(generation, board, depth, start, out)
-            .is_err()
-        {
-            out.send(Event::Stopped { generation });
-            return;
-        }
-        if solvable {
-            let source = match mode {
-                SolveMode::Exact => EvalSource::Exact,
-                SolveMode::Wld => EvalSource::Wld,
-            };
-            for square in BitBoard(board.moves()) {
-                let child = board.after(square.index(), board.flips(square.index()));
-                let (alpha, beta) = if mode == SolveMode::Exact {
-                    (-64, 64)
-                } else {
-                    (-1, 1)
-                };
-                let value = match solve_child(self.search.solver(), child, alpha, beta) {
-                    Ok(v) => v,
-                    Err(_) => {
-                        out.send(Event::Stopped { generation });
-                        return;
-                    }
-                };
-                let value = if mode == SolveMode::Wld {
-                    value.signum()
-                } else {
-                    value
-                };
-                out.send(Event::MoveValue {
-                    generation,
-                    square,
-                    eval: Eval { value, source },
-                });
-                out.send(Event::Progress {
-                    generation,
-                    message: format!(
-                        "{source} solve, {} empties: {square} done",
-                        board.empty_count()
-                    ),
-                    nodes: self.search.nodes() - nodes0,
-                    elapsed: start.elapsed(),
-                });
-            }
-            // The principal line, proven: cheap now that the table holds every move's tree.
-            match self.search.solver().solve(board, mode, true) {
-                Ok(s) => {
-                    out.send(Event::Solved {
-                        generation,
-                        mode,
-                        score: s.score,
-                        line: s.line,
-                        nodes: s.nodes,
-                        elapsed: s.elapsed,
-                    });
-                }
-                Err(_) => {
-                    out.send(Event::Stopped { generation });
-                    return;
-                }
-            }
-        }
-        out.send(Event::AnalysisDone {
-            generation,
-            nodes: self.search.nodes() - nodes0,
-            elapsed: start.elapsed(),
-        });
-    }
-
-    /// Every legal move's midgame value at depth 1, 2, ... up to `max_depth`, each sent as
-    /// soon as it is known, with progress: the best move's line so far, the depth and the
-    /// search speed.
-    fn stream_midgame(
-        &mut self,
-        generation: u64,
-        board: Board,
-        max_depth: u32,
-        start: Instant,
-        out: &Outbox,
-    ) -> Result<(), crate::search::Stopped> {
-        self.search.set_selectivity(ANALYSIS_SELECTIVITY);
-        let confidence = self.search.confidence();
-        let nodes0 = self.search.nodes();
-        let last_depth = max_depth.min(board.empty_count().saturating_sub(1)).max(1);
-        // The node count is read between depths (the search holds it while it runs), so
-        // the speed shown is that of the last finished depth.
-        let mut counted = (0, Duration::ZERO);
-        let mut best: Option<MoveValue> = None;
-        for depth in 1..=last_depth {
-            let mut best_here: Option<MoveValue> = None;
-            let limits = Limits::depth(depth);
-            // Each call re-runs the shallower depths, from the table: only the new depth
-            // is sent.
-            self.search.analyze_moves(board, limits, |v| {
-                if v.source != (Source::Midgame { depth }) {
-                    return;
-                }
-                let Move::Play(square) = v.mv else { return };
-                out.send(Event::MoveValue {
-                    generation,
-                    square,
-                    eval: eval_of(v, confidence),
-                });
-                if best_here.as_ref().is_none_or(|b| v.value > b.value) {
-                    best_here = Some(v.clone());
-                }
-                let shown = best_here.as_ref().or(best.as_ref()).expect("a value");
-                out.send(Event::Progress {
-                    generation,
-                    message: line_message(shown, confidence),
-                    nodes: counted.0,
-                    elapsed: counted.1,
-                });
-            })?;
-            best = best_here.or(best);
-            counted = (self.search.nodes() - nodes0, start.elapsed());
-        }
-        if let Some(b) = &best {
-            out.send(Event::Progress {
-                generation,
-                message: line_message(b, confidence),
-                nodes: counted.0,
-                elapsed: counted.1,
-            });
-        }
-        Ok(())
-    }
-
-    /// Values each move played against the best: exact within the solver's reach (one
-    /// solve for the best value, one window search for the move played), by the midgame
-    /// search above ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
-    fn analyse_game(
-        &mut self,
-        generation: u64,
-        plies: Vec<(usize, Position, Square)>,
-        out: &Outbox,
-    ) {
-        let start = Instant::now();
-        let total = plies.len();
-        let nodes_before = self.search.nodes();
-        // From the end: the endgame is exact and fast, and fills the table for earlier plies.
-        for (done, (ply, position, played)) in plies.into_iter().rev().enumerate() {
-            let board = position.board();
-            if board.moves() & played.bit() == 0 {
-                out.send(Event::Error {
-                    generation,
-                    message: format!("ply {}: {played} is not legal", ply + 1),
-                });
-                return;
-            }
-            let result = if board.empty_count() <= self.solve_limit {
-                let solver = self.search.solver();
-                solver
-                    .solve(board, SolveMode::Exact, false)
-                    .and_then(|best| {
-                        let child = board.after(played.index(), board.flips(played.index()));
-                        let value = solve_child(solver, child, -64, 64)?;
-                        let best_move = match best.best_move {
-                            Some(Move::Play(sq)) => sq,
-                            _ => played,
-                        };
-                        Ok((
-                            Eval {
-                                value,
-                                source: EvalSource::Exact,
-                            },
-                            Eval {
-                                value: best.score,
-                                source: EvalSource::Exact,
-                            },
-                            best_move,
-                        ))
-                    })
-            } else {
-                self.search.set_selectivity(ANALYSIS_SELECTIVITY);
-                let confidence = self.search.confidence();
-                let mut values: Vec<MoveValue> = Vec::new();
-                let limits = Limits::depth(GAME_ANALYSIS_DEPTH);
-                self.search
-                    .analyze_moves(board, limits, |v| {
-                        match values.iter_mut().find(|x| x.mv == v.mv) {
-                            Some(x) => *x = v.clone(),
-                            None => values.push(v.clone()),
-                        }
-                    })
-                    .map(|()| {
-                        let best = values.iter().max_by_key(|v| v.value).expect("a legal move");
-                        let played_value = values
-                            .iter()
-                            .find(|v| v.mv == Move::Play(played))
-                            .unwrap_or(best);
-                        let best_move = match best.mv {
-                            Move::Play(sq) => sq,
-                            Move::Pass => played,
-                        };
-                        (
-                            eval_of(played_value, confidence),
-                            eval_of(best, confidence),
-                            best_move,
-                        )
-                    })
-            };
-            match result {
-                Ok((played, best, best_move)) => {
-                    out.send(Event::PlyAnalysed {
-                        generation,
-                        ply,
-                        played,
-                        best,
-                        best_move,
-                    });
-                    out.send(Event::Progress {
-                        generation,
-                        message: format!("game analysis: {} of {total} moves", done + 1),
-                        nodes: self.search.nodes() - nodes_before,
-                        elapsed: start.elapsed(),
-                    });
-                }
-                Err(_) => {
-                    out.send(Event::Stopped { generation });
-                    return;
-                }
-            }
-        }
-        out.send(Event::AnalysisDone {
-            generation,
-            nodes: self.search.nodes() - nodes_before,
-            elapsed: start.elapsed(),
-        });
-    }
-
-    /// A script's positions in order, with the command line's own solving code.
-    fn solve_script(
-        &mut self,
-        generation: u64,
-        positions: &[Position],
-        mode: SolveMode,
-        lines: bool,
-        hash_bits: u32,
-        out: &Outbox,
-    ) {
-        let start = Instant::now();
-        // A fresh table of the command line's size: lines (optimal ones are not unique)
-        // then come out as `okapi -script` writes them.
-        let mut solver = crate::search::EndgameSolver::with_stop(hash_bits, self.stop.clone());
-        let mut nodes = 0;
-        for (index, position) in positions.iter().enumerate() {
-            out.send(Event::Progress {
-                generation,
-                message: format!(
-                    "position {} of {}, {} empties",
-                    index + 1,
-                    positions.len(),
-                    position.empty_count()
-                ),
-                nodes,
-                elapsed: start.elapsed(),
-            });
-            match crate::formats::script::solve_position(&mut solver, position, mode, lines) {
-                Ok(s) => {
-                    nodes += s.solution.nodes;
-                    out.send(Event::ScriptSolved {
-                        generation,
-                        index,
-                        outcome: s.outcome,
-                        score: s.solution.score,
-                        line: s.solution.line,
-                        nodes: s.solution.nodes,
-                        elapsed: s.solution.elapsed,
-                    });
-                }
-                Err(_) => {
-                    out.send(Event::Stopped { generation });
-                    return;
-                }
-            }
-        }
-        out.send(Event::ScriptDone {
-            generation,
-            nodes,
-            elapsed: start.elapsed(),
-        });
-    }
-
-    fn solve(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
-        out.send(Event::Progress {
-            generation,
-            message: format!(
-                "solving {} empties ({})",
-                position.empty_count(),
-                mode_name(mode)
-            ),
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        });
-        match self.search.solver().solve(position.board(), mode, true) {
-            Ok(s) => out.send(Event::Solved {
-                generation,
-                mode,
-                score: s.score,
-                line: s.line,
-                nodes: s.nodes,
-                elapsed: s.elapsed,
-            }),
-            Err(_) => out.send(Event::Stopped { generation }),
-        }
-    }
-
-    /// The engine player's move at its level ([`Player::Perfect`] at the configured level,
-    /// solving exactly from the solver's reach unless weakened by a temperature).
-    fn play(
-        &mut self,
-        generation: u64,
-        position: Position,
-        player: Player,
-        time: Option<Duration>,
-        out: &Outbox,
-    ) {
-        let board = position.board();
-        if board.moves() == 0 {
-            let message = if position.is_game_over() {
-                "the game is over"
-            } else {
-                "no legal move: pass"
-            };
-            out.send(Event::Error {
-                generation,
-                message: message.into(),
-            });
-            return;
-        }
-        let mut level = match player {
-            Player::Human => {
-                out.send(Event::Error {
-                    generation,
-                    message: "asked to play for a human".into(),
-                });
-                return;
-            }
-            Player::Random => Level::Random,
-            Player::Greedy => Level::Greedy,
-            Player::Perfect => self.level,
-        };
-        // The book plays for the full-strength levels; a weakened level's mistakes are
-        // its point, so it keeps its own choice.
-        if let Level::Search(s) = &level
-            && s.temperature <= 0.0
-            && self.use_book
-        {
-            let rng = &mut self.rng;
-            let mut uniform = || rng.below(1 << 53) as f64 / (1u64 << 53) as f64;
-            if let Some(m) = crate::book::shipped().choose(&board, BOOK_RANDOMNESS, &mut uniform) {
-                out.send(Event::Played {
-                    generation,
-                    mv: Move::Play(m.square),
-                    eval: Some(book_eval(&m)),
-                    candidates: vec![],
-                });
-                return;
-            }
-        }
-        if let Level::Search(s) = &mut level
-            && s.temperature <= 0.0
-        {
-            s.limits.exact_empties = s.limits.exact_empties.max(self.solve_limit);
-            s.limits.wld_empties = s.limits.wld_empties.max(s.limits.exact_empties);
-        }
-        if let (Some(t), Level::Search(s)) = (time, &mut level) {
-            crate::game::clock::fit_to_time(&mut s.limits, t);
-        }
-        let result = match level {
-            // The plain search reports where its value comes from.
-            Level::Search(s) if s.temperature <= 0.0 => {
-                self.search.set_selectivity(s.selectivity);
-                let confidence = self.search.confidence();
-                self.search
-                    .best_move(board, s.limits, |_| {})
-                    .map(|r| (r.best.mv, Some(eval_of(&r.best, confidence)), vec![]))
-            }
-            _ => {
-                let rng = &mut self.rng;
-                let mut uniform = || rng.below(1 << 53) as f64 / (1u64 << 53) as f64;
-                choose_move(&mut self.search, board, &level, &mut uniform).map(|c| {
-                    let confidence = self.search.confidence();
-                    let source = match level {
-                        Level::Search(s) => chosen_source(board, &s.limits),
-                        _ => Source::Midgame { depth: 0 },
-                    };
-                    let eval = |value: i32| {
-                        eval_of(
-                            &MoveValue {
-                                mv: c.mv,
-                                value,
-                                source,
-                                pv: vec![],
-                            },
-                            confidence,
-                        )
-                    };
-                    let candidates = c
-                        .candidates
-                        .iter()
-                        .map(|&(mv, value, p)| (mv, eval(value), p))
-                        .collect();
-                    (c.mv, c.value.map(eval), candidates)
-                })
-            }
-        };
-        match result {
-            Ok((mv @ Move::Play(_), eval, candidates)) => out.send(Event::Played {
-                generation,
-                mv,
-                eval,
-                candidates,
-            }),
-            Ok((Move::Pass, ..)) => out.send(Event::Error {
-                generation,
-                message: "the engine found no move".into(),
-            }),
-            Err(_) => out.send(Event::Stopped { generation }),
-        }
-    }
-}
-
-/// Where the values of [`choose_move`]'s candidates come from: the level's limits decide.
-fn chosen_source(board: Board, limits: &Limits) -> Source {
-    let children = board.empty_count().saturating_sub(1);
-    if children <= limits.exact_empties {
-        Source::Exact
-    } else if children <= limits.wld_empties {
-        Source::Wld
-    } else {
-        Source::Midgame {
-            depth: limits.depth.min(children),
-        }
-    }
-}
-
-/// A book value as the app shows it: discs, rounded, tagged `book`.
-fn book_eval(m: &BookMove) -> Eval {
-    Eval {
-        value: (m.value as f64 / SCALE as f64).round() as i32,
-        source: EvalSource::Book,
-    }
-}
-
-/// A search value as the app shows and keeps it: discs (rounded) or W/D/L, with its source.
-fn eval_of(v: &MoveValue, confidence: u32) -> Eval {
-    match v.source {
-        Source::Exact => Eval {
-            value: v.value / SCALE,
-            source: EvalSource::Exact,
-        },
-        Source::Wld => Eval {
-            value: v.value.signum(),
-            source: EvalSource::Wld,
-        },
-        Source::Midgame { depth } => Eval {
-            value: (v.value as f64 / SCALE as f64).round() as i32,
-            source: EvalSource::Midgame {
-                depth: depth.min(255) as u8,
-                confidence: confidence.min(100) as u8,
-            },
-        },
-    }
-}
-
-/// The status line of the live analysis: depth@confidence, the best value, its line.
-fn line_message(best: &MoveValue, confidence: u32) -> String {
-    let depth = match best.source {
-        Source::Midgame { depth } => format!("depth {depth}@{confidence}%"),
-        Source::Wld => "WLD".into(),
-        Source::Exact => "exact".into(),
-    };
-    let line: Vec<String> = best.pv.iter().map(|m| m.to_string()).collect();
-    format!(
-        "{depth}: {:+.2} {}",
-        best.value as f64 / SCALE as f64,
-        line.join(" ")
-    )
-}
-
-/// A small xorshift generator: the random player and the weakened levels need no more.
-struct Rng(u64);
-
-impl Rng {
-    fn seeded(seed: u64) -> Rng {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Rng((seed ^ t).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
-}
-
-/// The exact value of playing into `child`, from the mover's view (inside the window).
-fn solve_child(
-    solver: &mut crate::search::EndgameSolver,
-    child: Board,
-    alpha: i32,
-    beta: i32,
-) -> Result<i32, crate::search::Stopped> {
-    if child.moves() == 0 {
-        if child.passed().moves() == 0 {
-            return Ok(-child.final_score());
-        }
-        return solver.search_window(child.passed(), alpha, beta);
-    }
-    solver.search_window(child, -beta, -alpha).map(|v| -v)
-}
-
 pub fn mode_name(mode: SolveMode) -> &'static str {
     match mode {
         SolveMode::Exact => "exact",
@@ -999,16 +500,18 @@ pub fn mode_name(mode: SolveMode) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::EvalSource;
     use crate::search::EndgameSolver;
 
-    /// Asks the engine's perfect player for a move and waits for it: the `Played` event.
-    fn play_perfect(engine: &mut Engine, position: Position) -> Event {
+    /// Asks the engine for a move at `level` and waits for it: the `Played` event.
+    fn play_at(engine: &mut Engine, position: Position, level: Level, book: bool) -> Event {
         let generation = engine.new_generation();
         engine.send(Request::Play {
             generation,
             position,
-            player: Player::Perfect,
+            level,
             time: None,
+            book: book.then_some(BOOK_RANDOMNESS),
         });
         let events = collect_until(engine, |e| matches!(e, Event::Played { .. }));
         events
@@ -1116,8 +619,9 @@ mod tests {
         engine.send(Request::Play {
             generation: g2,
             position: Position::start(),
-            player: Player::Greedy,
+            level: Level::Greedy,
             time: None,
+            book: None,
         });
         let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
         assert!(events.iter().all(|e| !matches!(e, Event::Solved { .. })));
@@ -1241,7 +745,8 @@ mod tests {
     #[test]
     fn perfect_player_plays_the_best_move_in_the_endgame() {
         let mut engine = Engine::spawn(|| {});
-        let played = play_perfect(&mut engine, ffo1());
+        let level = Level::numbered(DEFAULT_LEVEL).solving_from(DEFAULT_SOLVE_LIMIT);
+        let played = play_at(&mut engine, ffo1(), level, true);
         let Event::Played { mv, eval, .. } = &played else {
             panic!()
         };
@@ -1318,7 +823,6 @@ mod tests {
         engine.send(Request::Configure {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 20,
-            level: Level::numbered(DEFAULT_LEVEL),
             book: false,
         });
         let pos = Position::start();
@@ -1392,7 +896,7 @@ mod tests {
         }
         // The engine player plays a book move within the randomness of the best.
         for _ in 0..5 {
-            let played = play_perfect(&mut engine, p);
+            let played = play_at(&mut engine, p, Level::numbered(DEFAULT_LEVEL), true);
             let Event::Played {
                 mv: Move::Play(sq),
                 eval: Some(eval),
@@ -1409,10 +913,9 @@ mod tests {
         engine.send(Request::Configure {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 18,
-            level: Level::numbered(2),
             book: false,
         });
-        let played = play_perfect(&mut engine, p);
+        let played = play_at(&mut engine, p, Level::numbered(2), false);
         let Event::Played {
             eval: Some(eval), ..
         } = &played
@@ -1428,10 +931,14 @@ mod tests {
         engine.send(Request::Configure {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 18,
-            level: Level::parse("4t3").unwrap(),
             book: true,
         });
-        let played = play_perfect(&mut engine, Position::start());
+        let played = play_at(
+            &mut engine,
+            Position::start(),
+            Level::parse("4t3").unwrap(),
+            true,
+        );
         let Event::Played { mv, candidates, .. } = &played else {
             panic!()
         };

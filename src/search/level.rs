@@ -97,6 +97,18 @@ impl Level {
         Ok(level)
     }
 
+    /// The level, solving exactly from at least `empties` empties (WLD two earlier)
+    /// when it plays at full strength: a front end's "solve from N empties" setting.
+    pub fn solving_from(mut self, empties: u32) -> Level {
+        if let Level::Search(s) = &mut self
+            && s.temperature <= 0.0
+        {
+            s.limits.exact_empties = s.limits.exact_empties.max(empties);
+            s.limits.wld_empties = s.limits.wld_empties.max(s.limits.exact_empties);
+        }
+        self
+    }
+
     pub fn name(&self) -> String {
         match self {
             Level::Random => "random".into(),
