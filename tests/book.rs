@@ -10,7 +10,7 @@ use okapi::cli::book::read_records;
 use okapi::eval::Evaluator;
 use okapi::formats::records::GameRecord;
 use okapi::search::{Limits, MidgameSearch, SCALE};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -309,23 +309,68 @@ fn build_and_show_on_the_command_line() {
     assert_eq!(r.status.code(), Some(2));
 }
 
-/// Runs `okapi nboard ARGS` on `input` and returns standard output.
-fn nboard(args: &[&str], input: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
+/// Runs `okapi nboard ARGS` on `input` and returns stdout and stderr. Standard input
+/// stays open until every search asked for (`go`, `hint`, `analyze`) has ended (its
+/// bare `status` line): the engine stops searching when its input ends.
+fn run_nboard(args: &[&str], input: &str) -> (std::process::ExitStatus, String, String) {
+    use std::io::Read;
+    let searches = input
+        .lines()
+        .filter(|l| matches!(l.split_whitespace().next(), Some("go" | "hint" | "analyze")))
+        .count();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
         .arg("nboard")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(input.as_bytes())?;
-            c.wait_with_output()
-        })
         .expect("okapi runs");
-    assert!(out.status.success(), "{out:?}");
-    assert!(out.stderr.is_empty(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut out = String::new();
+    let mut ended = 0;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while ended < searches {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let Ok(l) = rx.recv_timeout(left) else {
+            panic!("{ended} of {searches} searches ended in time: {out}");
+        };
+        ended += usize::from(l == "status");
+        out += &l;
+        out.push('\n');
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    for l in rx.iter() {
+        out += &l;
+        out.push('\n');
+    }
+    (status, out, err_reader.join().unwrap())
+}
+
+/// Runs `okapi nboard ARGS` on `input` and returns standard output.
+fn nboard(args: &[&str], input: &str) -> String {
+    let (status, out, err) = run_nboard(args, input);
+    assert!(status.success(), "{out} {err}");
+    assert!(err.is_empty(), "{err}");
+    out
 }
 
 #[test]

@@ -9,26 +9,68 @@ const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax
 TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
 B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
 
-/// Runs `okapi nboard` on `input` (closed afterwards) and returns stdout and stderr.
-/// Without the opening book: these tests are about the search (tests/book.rs has the
-/// book's `book` lines).
-fn session(input: &str) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .args(["nboard", "--hash-bits", "14", "--no-book"])
+/// Runs `okapi nboard ARGS` on `input` and returns stdout and stderr. Standard input
+/// stays open until every search asked for (`go`, `hint`, `analyze`) has ended (its
+/// bare `status` line): the engine stops searching when its input ends.
+fn run_nboard(args: &[&str], input: &str) -> (std::process::ExitStatus, String, String) {
+    use std::io::Read;
+    let searches = input
+        .lines()
+        .filter(|l| matches!(l.split_whitespace().next(), Some("go" | "hint" | "analyze")))
+        .count();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .arg("nboard")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(input.as_bytes())?;
-            child.wait_with_output()
-        })
         .expect("okapi runs");
-    assert!(out.status.success(), "{out:?}");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut out = String::new();
+    let mut ended = 0;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while ended < searches {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let Ok(l) = rx.recv_timeout(left) else {
+            panic!("{ended} of {searches} searches ended in time: {out}");
+        };
+        ended += usize::from(l == "status");
+        out += &l;
+        out.push('\n');
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    for l in rx.iter() {
+        out += &l;
+        out.push('\n');
+    }
+    (status, out, err_reader.join().unwrap())
+}
+
+/// `okapi nboard` without the opening book: these tests are about the search
+/// (tests/book.rs has the book's `book` lines).
+fn session(input: &str) -> (String, String) {
+    let (status, out, err) = run_nboard(&["--hash-bits", "14", "--no-book"], input);
+    assert!(status.success(), "{out} {err}");
+    (out, err)
 }
 
 #[test]
@@ -160,6 +202,53 @@ impl Drop for KillOnDrop {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+#[test]
+fn a_line_that_is_not_text_is_reported_and_the_session_goes_on() {
+    // Invalid UTF-8 cannot be written in a &str: send the bytes by hand.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .args(["nboard", "--no-book"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"nboard 2\n\xff\xfe bad\nlearn\nping 9\n")
+        .unwrap();
+    drop(stdin);
+    let r = child.wait_with_output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr),
+    );
+    assert!(out.contains("learned") && out.contains("pong 9"), "{out}");
+    assert!(err.contains("line 2") && err.contains("UTF-8"), "{err}");
+}
+
+#[test]
+fn the_search_stops_when_input_ends() {
+    // Depth 40 from the opening would search for hours; end of input stops it at once.
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .args(["nboard", "--hash-bits", "16", "--no-book"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "nboard 2\nset depth 40\nset game {GAME}\nanalyze").unwrap();
+    drop(stdin);
+    let r = child.wait_with_output().unwrap();
+    assert!(r.status.success());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]

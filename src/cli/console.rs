@@ -9,8 +9,8 @@
 //! `help`, `quit`.
 
 use super::matches::Rng;
-use super::nboard::evaluator;
 use crate::board::{Color, Move, Position};
+use crate::engine::evaluator;
 use crate::eval::Evaluator;
 use crate::search::level::{Level, choose_move, softmax};
 use crate::search::{MidgameSearch, MoveValue, SCALE, SolveMode, Source};
@@ -397,7 +397,9 @@ impl CloneFor for Level {
 
 /// Runs the console over any input and output (tests drive it with strings).
 pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result<(), String> {
-    super::nboard::use_weights(args.weights.as_deref()).map_err(|e| format!("{e:#}"))?;
+    if let Some(path) = &args.weights {
+        crate::engine::use_weights(path).map_err(|e| e.to_string())?;
+    }
     let level = Level::parse(&args.level)?;
     let (computer, both) = parse_computer(&args.computer)?;
     let mut c = Console {

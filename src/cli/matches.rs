@@ -11,10 +11,10 @@
 //! every run plays the same ones (for the same evaluation weights); or transcripts from a
 //! file, one per line (`--openings FILE`).
 
-use super::nboard::evaluator;
 use super::nboard::ggf_game::{self, GgfGame, move_text};
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{Color, Move, Position, Square};
+use crate::engine::evaluator;
 use crate::eval::Evaluator;
 use crate::search::level::{Level, choose_move};
 use crate::search::{Limits, MidgameSearch, SCALE};
@@ -578,7 +578,9 @@ pub fn main(a: MatchArgs) -> ExitCode {
 
 /// Plays the match and prints it; returns A's tally.
 pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
-    super::nboard::use_weights(a.weights.as_deref())?;
+    if let Some(path) = &a.weights {
+        crate::engine::use_weights(path)?;
+    }
     let level_a = a.a.clone().or_else(|| a.a_level.clone());
     let level_b = a.b.clone().or_else(|| a.b_level.clone());
     let mut pa = make_player(&level_a, &a.a_cmd, a, a.seed.wrapping_mul(3))?;

@@ -1,10 +1,12 @@
 //! `okapi nboard`: the engine side of the NBoard protocol, version 2, so that NBoard and
 //! other hosts (and `okapi match`) can use Okapi.
 //!
-//! One line per command on standard input, one line per answer on standard output, each
-//! flushed at once. The searches run on an engine thread so that `ping` (which NBoard
-//! sends to cancel a search before the position changes) is answered at once: the search
-//! stops, nothing more is said about it, then `pong N`.
+//! A thin protocol layer: the game is a [`Session`] (the host decides every move), the
+//! searches are requests to the [`Engine`], and this file only reads lines and writes
+//! answers. One line per command on standard input, one line per answer on standard
+//! output, each flushed at once. `ping` (which NBoard sends to cancel a search before the
+//! position changes) stops the search, drops whatever it would still say, then answers
+//! `pong N`.
 //!
 //! Commands: `nboard 2`, `set depth N`, `set game <GGF>`, `set contempt N`,
 //! `move F5[/eval/time]` (or a bare `F5`, protocol 1), `go` (answers `=== F5/eval/time`),
@@ -14,40 +16,27 @@
 //! `pong N`), `nodestats` (answers `nodestats <nodes> <seconds>` of the last search),
 //! `quit`. Depths are written as NBoard reads them: `12`, `24@95%` with Multi-ProbCut,
 //! `100%W` for a proven win/draw/loss, `100%` for an exact score. Unknown or malformed
-//! commands get a message on standard error and are otherwise ignored.
+//! commands, and lines that are not UTF-8 text, get a message on standard error naming
+//! the line, and are otherwise ignored.
+//!
+//! When standard input ends, the engine stops whatever it is searching and exits, as a
+//! UCI engine does on end of input: a host that is gone leaves no search burning a core.
 //!
 //! In the opening book (unless `--no-book`), `hint N` answers `book <move> <eval> <games>
 //! <depth>` lines for the book's best N moves instead of searching, and `go` plays a book
 //! move at once (the best, or with `--book-randomness` any within that many discs).
 
-use crate::board::{Board, Move, Position};
+use crate::board::Move;
 use crate::book::{BookMove, BookSource};
-use crate::eval::Evaluator;
+use crate::engine::{Engine, EngineOptions, Event, Line, Request};
+use crate::game::{EvalSource, Game, Seat, Session};
+use crate::search::SCALE;
 use crate::search::level::Level;
-use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, Source};
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use crossbeam_channel::{Receiver, select, unbounded};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Instant;
-
-static EVAL: OnceLock<Evaluator> = OnceLock::new();
-
-/// The evaluation, loaded once and shared by every search of the process: the shipped
-/// weights unless [`use_weights`] chose a file first.
-pub fn evaluator() -> &'static Evaluator {
-    EVAL.get_or_init(Evaluator::embedded)
-}
-
-/// Uses the weights of `path` (an `okapi train` output) instead of the shipped ones.
-/// Must come before the first search.
-pub fn use_weights(path: Option<&std::path::Path>) -> anyhow::Result<()> {
-    let Some(path) = path else { return Ok(()) };
-    let e = Evaluator::load(path)?;
-    EVAL.set(e)
-        .map_err(|_| anyhow::anyhow!("the evaluation was already in use"))
-}
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// A game in GGF (the Generic Game Format of GGS and NBoard): the start position and the
 /// moves, as `set game` sends it and `okapi match --save` writes it.
@@ -308,9 +297,9 @@ pub mod ggf_game {
     }
 }
 
-use ggf_game::{GgfGame, move_text};
+use ggf_game::move_text;
 
-/// Where the protocol's answers go: whole lines, flushed at once, from any thread.
+/// Where the protocol's answers go: whole lines, flushed at once.
 #[derive(Clone)]
 pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
 
@@ -319,16 +308,16 @@ impl Out {
         Out(Arc::new(Mutex::new(w)))
     }
 
-    pub fn line(&self, text: &str) {
+    /// Writes one line; false when the host no longer reads (a closed pipe).
+    pub fn line(&self, text: &str) -> bool {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(w, "{text}");
-        let _ = w.flush();
+        writeln!(w, "{text}").and_then(|()| w.flush()).is_ok()
     }
 }
 
 /// A value in discs as NBoard reads it.
-fn disc_text(value: i32) -> String {
-    format!("{:.2}", value as f64 / SCALE as f64)
+fn disc_text(discs: f64) -> String {
+    format!("{discs:.2}")
 }
 
 /// The principal line as one word: `F5D6C3`, `PA` for a pass.
@@ -337,94 +326,26 @@ fn pv_text(pv: &[Move]) -> String {
 }
 
 /// NBoard's depth: `12`, `12@95%`, `100%W` (proven win/draw/loss), `100%` (exact).
-fn depth_text(source: Source, confidence: u32) -> String {
+fn depth_text(source: EvalSource) -> String {
     match source {
-        Source::Midgame { depth } if confidence < 100 => format!("{depth}@{confidence}%"),
-        Source::Midgame { depth } => depth.to_string(),
-        Source::Wld => "100%W".into(),
-        Source::Exact => "100%".into(),
-    }
-}
-
-enum Job {
-    Go {
-        board: Board,
-        book: BookUse,
-    },
-    Hint {
-        board: Board,
-        n: usize,
-        book: BookUse,
-    },
-    Analyze {
-        positions: Vec<(usize, Board)>,
-    },
-}
-
-struct EngineThread {
-    jobs: Sender<(Job, Level)>,
-    done: Receiver<()>,
-    stop: Arc<AtomicBool>,
-    stats: Arc<Mutex<(u64, f64)>>,
-    handle: Option<std::thread::JoinHandle<()>>,
-}
-
-impl EngineThread {
-    fn spawn(out: Out, hash_bits: u32) -> EngineThread {
-        let (jobs, job_rx) = unbounded::<(Job, Level)>();
-        let (done_tx, done) = unbounded();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stats = Arc::new(Mutex::new((0u64, 0f64)));
-        let (stop2, stats2) = (stop.clone(), stats.clone());
-        let handle = std::thread::Builder::new()
-            .name("okapi-nboard-search".into())
-            .spawn(move || {
-                let mut search = MidgameSearch::new(evaluator(), hash_bits, stop2.clone());
-                for (job, level) in job_rx {
-                    let start = Instant::now();
-                    let nodes0 = search.nodes();
-                    run_job(&mut search, job, &level, &out, &stop2);
-                    let elapsed = start.elapsed().as_secs_f64();
-                    let nodes = search.nodes() - nodes0;
-                    *stats2.lock().unwrap_or_else(|e| e.into_inner()) = (nodes, elapsed);
-                    if !stop2.load(Ordering::Relaxed) {
-                        out.line(&format!("nodestats {nodes} {elapsed:.2}"));
-                        out.line("status");
-                    }
-                    if done_tx.send(()).is_err() {
-                        break;
-                    }
-                }
-            })
-            .expect("spawning the search thread");
-        EngineThread {
-            jobs,
-            done,
-            stop,
-            stats,
-            handle: Some(handle),
+        EvalSource::Midgame { depth, confidence } if confidence < 100 => {
+            format!("{depth}@{confidence}%")
         }
+        EvalSource::Midgame { depth, .. } | EvalSource::Heuristic { depth } => depth.to_string(),
+        EvalSource::Wld => "100%W".into(),
+        EvalSource::Exact => "100%".into(),
+        EvalSource::Book => "0".into(),
     }
 }
 
-fn search_limits(level: &Level) -> (Limits, usize) {
-    match level {
-        Level::Search(s) => (s.limits, s.selectivity),
-        _ => match Level::numbered(1) {
-            Level::Search(s) => (s.limits, s.selectivity),
-            _ => unreachable!("numbered levels search"),
-        },
-    }
-}
-
-/// Whether `go` and `hint` look in the opening book, and how freely `go` picks from it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum BookUse {
-    Off,
-    /// On: `go` picks among book moves within this many discs of the best.
-    On {
-        randomness: f64,
-    },
+/// NBoard's `search` line for one line of the engine's search.
+fn search_line(line: &Line) -> String {
+    format!(
+        "search {} {} 0 {}",
+        pv_text(&line.moves),
+        disc_text(line.discs),
+        depth_text(line.eval.source)
+    )
 }
 
 /// NBoard's `book` line: `book <move> <eval> <games> <depth>`.
@@ -437,118 +358,20 @@ fn book_line(m: &BookMove) -> String {
     format!(
         "book {} {} {} {}",
         move_text(Move::Play(m.square)),
-        disc_text(m.value),
+        disc_text(m.value as f64 / SCALE as f64),
         m.games,
         depth
     )
 }
 
-/// A small xorshift generator for the book's choice (seeded from the clock: variety).
-fn uniform_from_clock() -> impl FnMut() -> f64 {
-    let mut x = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0x2545_F491, |d| d.as_nanos() as u64)
-        | 1;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-fn run_job(
-    search: &mut MidgameSearch<'_, Evaluator>,
-    job: Job,
-    level: &Level,
-    out: &Out,
-    stop: &AtomicBool,
-) {
-    let (limits, selectivity) = search_limits(level);
-    search.set_selectivity(selectivity);
-    let confidence = search.confidence();
-    let stopped = || stop.load(Ordering::Relaxed);
-    let search_line = |v: &MoveValue| {
-        if !stopped() {
-            out.line(&format!(
-                "search {} {} 0 {}",
-                pv_text(&v.pv),
-                disc_text(v.value),
-                depth_text(v.source, confidence)
-            ));
-        }
-    };
-    match job {
-        Job::Go { board, book } => {
-            out.line("status Okapi is thinking");
-            let start = Instant::now();
-            if let BookUse::On { randomness } = book
-                && let Some(m) =
-                    crate::book::shipped().choose(&board, randomness, &mut uniform_from_clock())
-            {
-                out.line(&book_line(&m));
-                out.line(&format!(
-                    "=== {}/{}/{:.1}",
-                    move_text(Move::Play(m.square)),
-                    disc_text(m.value),
-                    start.elapsed().as_secs_f64()
-                ));
-                return;
-            }
-            if let Ok(r) = search.best_move(board, limits, search_line) {
-                if !stopped() {
-                    out.line(&format!(
-                        "=== {}/{}/{:.1}",
-                        move_text(r.best.mv),
-                        disc_text(r.best.value),
-                        start.elapsed().as_secs_f64()
-                    ));
-                }
-            }
-        }
-        Job::Hint { board, n, book } => {
-            out.line("status Okapi is analysing");
-            // In the book, its best `n` moves are the hint (the moves it does not list
-            // are no better than its searched alternative).
-            if book != BookUse::Off {
-                let moves = crate::book::shipped().moves(&board);
-                if !moves.is_empty() {
-                    for m in moves.iter().take(n.max(1)) {
-                        out.line(&book_line(m));
-                    }
-                    return;
-                }
-            }
-            if n <= 1 || board.moves() == 0 {
-                let _ = search.best_move(board, limits, search_line);
-                return;
-            }
-            // Every move's value, depth by depth; the best `n` of each round are told.
-            let count = board.moves().count_ones() as usize;
-            let mut round: Vec<MoveValue> = Vec::new();
-            let _ = search.analyze_moves(board, limits, |v| {
-                round.push(v.clone());
-                if round.len() == count {
-                    round.sort_by(|a, b| b.value.cmp(&a.value));
-                    for v in round.iter().take(n) {
-                        search_line(v);
-                    }
-                    round.clear();
-                }
-            });
-        }
-        Job::Analyze { positions } => {
-            out.line("status Okapi is analysing the game");
-            for (number, board) in positions {
-                match search.best_move(board, limits, |_| {}) {
-                    Ok(r) if !stopped() => {
-                        out.line(&format!("analysis {number} {}", disc_text(r.best.value)))
-                    }
-                    _ => return,
-                }
-            }
-        }
-    }
+/// Whether `go` and `hint` look in the opening book, and how freely `go` picks from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BookUse {
+    Off,
+    /// On: `go` picks among book moves within this many discs of the best.
+    On {
+        randomness: f64,
+    },
 }
 
 /// Options of `okapi nboard`.
@@ -558,6 +381,8 @@ pub struct NboardOptions {
     /// Midgame depth until `set depth` says otherwise.
     pub depth: u32,
     pub book: BookUse,
+    /// Seeds the engine's choice among close book moves.
+    pub seed: u64,
 }
 
 impl Default for NboardOptions {
@@ -566,6 +391,263 @@ impl Default for NboardOptions {
             hash_bits: 20,
             depth: 12,
             book: BookUse::On { randomness: 0.0 },
+            seed: EngineOptions::default().seed,
+        }
+    }
+}
+
+/// One line of input: its number and text, or why it is not text.
+pub type InputLine = (usize, Result<String, String>);
+
+/// The search under way: its generation and what its events become.
+enum Search {
+    Go {
+        started: Instant,
+    },
+    Hint,
+    /// `numbers[i]`: the moves played before position `i` of the request.
+    Analyze {
+        numbers: Vec<usize>,
+    },
+}
+
+/// The protocol's state: the game, the settings, the engine and the search under way.
+struct Protocol {
+    session: Session,
+    depth: u32,
+    contempt: i32,
+    book: BookUse,
+    out: Out,
+    engine: Engine,
+    searching: Option<(u64, Search)>,
+    /// Nodes and seconds of the last search, for `nodestats`.
+    last_stats: (u64, f64),
+    /// False once the host stops reading: everything ends.
+    host_reads: bool,
+}
+
+impl Protocol {
+    fn level(&self) -> Level {
+        Level::numbered(self.depth)
+    }
+
+    fn say(&mut self, text: &str) {
+        if !self.out.line(text) {
+            self.host_reads = false;
+        }
+    }
+
+    fn error(&self, number: usize, msg: &str) {
+        eprintln!("okapi nboard: line {number}: {msg}");
+    }
+
+    /// Applies a command that needs no search.
+    fn apply(&mut self, number: usize, line: &str) {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return };
+        match cmd {
+            "nboard" => match words.next().map(str::parse::<u32>) {
+                Some(Ok(1 | 2)) => self.say(&format!("set myname Okapi{}", self.depth)),
+                Some(Ok(v)) => self.error(
+                    number,
+                    &format!("protocol version {v} is not known; speaking version 2"),
+                ),
+                _ => self.error(number, "'nboard' needs a version number (nboard 2)"),
+            },
+            "set" => match words.next() {
+                Some("depth") => match words.next().map(str::parse::<u32>) {
+                    Some(Ok(d)) if (1..=60).contains(&d) => {
+                        self.depth = d;
+                        self.say(&format!("set myname Okapi{d}"));
+                    }
+                    _ => self.error(number, &format!("'{line}': the depth must be 1 to 60")),
+                },
+                Some("game") => {
+                    let text = line.split_once("game").map_or("", |x| x.1);
+                    match Game::from_ggf(text) {
+                        Ok(mut game) => {
+                            game.go_to(game.len());
+                            self.session = Session::new(game, [Seat::Human; 2]);
+                        }
+                        Err(e) => {
+                            self.error(number, &format!("set game: {e}; the game is unchanged"))
+                        }
+                    }
+                }
+                Some("contempt") => match words.next().map(str::parse::<i32>) {
+                    Some(Ok(c)) => self.contempt = c,
+                    _ => self.error(
+                        number,
+                        &format!("'{line}': contempt must be a whole number"),
+                    ),
+                },
+                Some(other) => {
+                    self.error(number, &format!("set {other}: unknown setting, ignored"))
+                }
+                None => self.error(number, "'set' needs a setting"),
+            },
+            "move" => match words.next() {
+                Some(text) => self.play(number, text),
+                None => self.error(number, "'move' needs a move (move F5/0.5/1.2)"),
+            },
+            "learn" => self.say("learned"),
+            "nodestats" => {
+                let (nodes, secs) = self.last_stats;
+                self.say(&format!("nodestats {nodes} {secs:.2}"));
+            }
+            _ if words.next().is_none() && Move::parse(cmd).is_ok() => self.play(number, cmd),
+            _ => self.error(number, &format!("unknown command '{line}', ignored")),
+        }
+    }
+
+    fn play(&mut self, number: usize, text: &str) {
+        let mv_text = text.split('/').next().unwrap_or("");
+        match Move::parse(mv_text) {
+            Ok(mv) => {
+                if let Err(e) = self.session.play_any(mv, None) {
+                    self.error(
+                        number,
+                        &format!("move {mv_text}: {e}; the game is unchanged"),
+                    );
+                }
+            }
+            Err(e) => self.error(number, &format!("move: {e}")),
+        }
+    }
+
+    /// Starts the search a command asks for, or says why there is none.
+    fn start(&mut self, number: usize, line: &str) {
+        let mut words = line.split_whitespace();
+        let cmd = words.next().unwrap_or("");
+        let position = self.session.position();
+        let level = self.level();
+        let (request, search): (Box<dyn FnOnce(u64) -> Request>, Search) = match cmd {
+            "go" => {
+                if position.is_game_over() {
+                    return self.error(number, "go: the game is over");
+                }
+                self.say("status Okapi is thinking");
+                let book = match self.book {
+                    BookUse::On { randomness } => Some(randomness),
+                    BookUse::Off => None,
+                };
+                (
+                    Box::new(move |generation| Request::Play {
+                        generation,
+                        position,
+                        level,
+                        time: None,
+                        book,
+                    }),
+                    Search::Go {
+                        started: Instant::now(),
+                    },
+                )
+            }
+            "hint" => {
+                let count = match words.next().map(str::parse::<usize>) {
+                    None => 1,
+                    Some(Ok(n)) if n >= 1 => n,
+                    _ => {
+                        return self
+                            .error(number, &format!("'{line}': hint needs a count (hint 3)"));
+                    }
+                };
+                if position.is_game_over() {
+                    return self.error(number, "hint: the game is over");
+                }
+                self.say("status Okapi is analysing");
+                let book = self.book != BookUse::Off;
+                (
+                    Box::new(move |generation| Request::Hint {
+                        generation,
+                        position,
+                        level,
+                        count,
+                        book,
+                    }),
+                    Search::Hint,
+                )
+            }
+            "analyze" => {
+                self.say("status Okapi is analysing the game");
+                let game = self.session.game();
+                let numbers: Vec<usize> = (0..=game.ply()).rev().collect();
+                let positions = numbers.iter().map(|&i| game.position_at(i)).collect();
+                (
+                    Box::new(move |generation| Request::ValuePositions {
+                        generation,
+                        positions,
+                        level,
+                    }),
+                    Search::Analyze { numbers },
+                )
+            }
+            _ => return self.error(number, &format!("unknown command '{line}'")),
+        };
+        let generation = self.engine.new_generation();
+        self.engine.send(request(generation));
+        self.searching = Some((generation, search));
+    }
+
+    /// Turns an engine event into protocol lines; stale events are dropped.
+    fn event(&mut self, event: Event) {
+        let Some((generation, search)) = &self.searching else {
+            return;
+        };
+        if event.generation() != *generation {
+            return;
+        }
+        match (&event, search) {
+            (Event::Line { line, .. }, _) => self.say(&search_line(line)),
+            (Event::BookMoves { moves, .. }, _) => {
+                for m in moves {
+                    self.say(&book_line(m));
+                }
+            }
+            (
+                Event::Played {
+                    mv, discs, book, ..
+                },
+                Search::Go { started },
+            ) => {
+                let started = *started;
+                if let Some(m) = book {
+                    self.say(&book_line(m));
+                }
+                self.say(&format!(
+                    "=== {}/{}/{:.1}",
+                    move_text(*mv),
+                    disc_text(discs.unwrap_or(0.0)),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+            (Event::PositionValue { index, discs, .. }, Search::Analyze { numbers }) => {
+                let number = numbers[*index];
+                self.say(&format!("analysis {number} {}", disc_text(*discs)));
+            }
+            (Event::Finished { nodes, elapsed, .. }, _) => {
+                self.last_stats = (*nodes, elapsed.as_secs_f64());
+                self.say(&format!("nodestats {nodes} {:.2}", elapsed.as_secs_f64()));
+                self.say("status");
+                self.searching = None;
+            }
+            (Event::Error { message, .. }, _) => {
+                eprintln!("okapi nboard: {message}");
+                self.say("status");
+                self.searching = None;
+            }
+            (Event::Stopped { .. }, _) => self.searching = None,
+            _ => {}
+        }
+    }
+
+    /// Stops the search under way and waits for its end; nothing more is said of it.
+    fn cancel(&mut self) {
+        if let Some((generation, _)) = self.searching.take() {
+            self.engine.stop();
+            // The engine stops within milliseconds; the bound only guards a stuck thread.
+            self.engine.wait_for_end(generation, Duration::from_secs(5));
         }
     }
 }
@@ -573,140 +655,20 @@ impl Default for NboardOptions {
 /// What one protocol line asks for.
 enum Action {
     /// Stop any search now, then answer.
-    Ping(String),
+    Ping,
     Quit,
+    /// Starts a search (after the current one).
+    Search,
     /// Changes the state or answers at once.
-    State(String),
-    /// Starts a search (run after the current one).
-    Search(String),
+    State,
 }
 
 fn classify(line: &str) -> Action {
-    let word = line.split_whitespace().next().unwrap_or("");
-    match word {
-        "ping" => Action::Ping(line.to_string()),
+    match line.split_whitespace().next().unwrap_or("") {
+        "ping" => Action::Ping,
         "quit" => Action::Quit,
-        "go" | "hint" | "analyze" => Action::Search(line.to_string()),
-        _ => Action::State(line.to_string()),
-    }
-}
-
-struct Session {
-    game: GgfGame,
-    depth: u32,
-    contempt: i32,
-    book: BookUse,
-    out: Out,
-}
-
-impl Session {
-    fn level(&self) -> Level {
-        Level::numbered(self.depth)
-    }
-
-    fn error(&self, msg: &str) {
-        eprintln!("okapi nboard: {msg}");
-    }
-
-    /// Applies a command that needs no search.
-    fn apply(&mut self, line: &str, engine: &EngineThread) {
-        let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else { return };
-        match cmd {
-            "nboard" => match words.next().map(str::parse::<u32>) {
-                Some(Ok(1 | 2)) => self.out.line(&format!("set myname Okapi{}", self.depth)),
-                Some(Ok(v)) => self.error(&format!(
-                    "protocol version {v} is not known; speaking version 2"
-                )),
-                _ => self.error("'nboard' needs a version number (nboard 2)"),
-            },
-            "set" => match words.next() {
-                Some("depth") => match words.next().map(str::parse::<u32>) {
-                    Some(Ok(d)) if (1..=60).contains(&d) => {
-                        self.depth = d;
-                        self.out.line(&format!("set myname Okapi{d}"));
-                    }
-                    _ => self.error(&format!("'{line}': the depth must be 1 to 60")),
-                },
-                Some("game") => {
-                    let text = line.split_once("game").map_or("", |x| x.1);
-                    match ggf_game::parse(text) {
-                        Ok(g) => self.game = g,
-                        Err(e) => self.error(&format!("set game: {e}; the game is unchanged")),
-                    }
-                }
-                Some("contempt") => match words.next().map(str::parse::<i32>) {
-                    Some(Ok(c)) => self.contempt = c,
-                    _ => self.error(&format!("'{line}': contempt must be a whole number")),
-                },
-                Some(other) => self.error(&format!("set {other}: unknown setting, ignored")),
-                None => self.error("'set' needs a setting"),
-            },
-            "move" => match words.next() {
-                Some(text) => self.play(text),
-                None => self.error("'move' needs a move (move F5/0.5/1.2)"),
-            },
-            "learn" => self.out.line("learned"),
-            "nodestats" => {
-                let (nodes, secs) = *engine.stats.lock().unwrap_or_else(|e| e.into_inner());
-                self.out.line(&format!("nodestats {nodes} {secs:.2}"));
-            }
-            _ if words.next().is_none() && Move::parse(cmd).is_ok() => self.play(cmd),
-            _ => self.error(&format!("unknown command '{line}', ignored")),
-        }
-    }
-
-    fn play(&mut self, text: &str) {
-        let mv_text = text.split('/').next().unwrap_or("");
-        match Move::parse(mv_text) {
-            Ok(mv) => {
-                if let Err(e) = self.game.push(mv) {
-                    self.error(&format!("move {e}; the game is unchanged"));
-                }
-            }
-            Err(e) => self.error(&format!("move: {e}")),
-        }
-    }
-
-    /// The job a search command asks for, or why there is none.
-    fn job(&self, line: &str) -> Result<Job, String> {
-        let mut words = line.split_whitespace();
-        let cmd = words.next().unwrap_or("");
-        let pos = self.game.position();
-        match cmd {
-            "go" => {
-                if pos.is_game_over() {
-                    return Err("go: the game is over".into());
-                }
-                Ok(Job::Go {
-                    board: pos.board(),
-                    book: self.book,
-                })
-            }
-            "hint" => {
-                let n = match words.next().map(str::parse::<usize>) {
-                    None => 1,
-                    Some(Ok(n)) if n >= 1 => n,
-                    _ => return Err(format!("'{line}': hint needs a count (hint 3)")),
-                };
-                if pos.is_game_over() {
-                    return Err("hint: the game is over".into());
-                }
-                Ok(Job::Hint {
-                    board: pos.board(),
-                    n,
-                    book: self.book,
-                })
-            }
-            "analyze" => {
-                let positions = (0..=self.game.moves.len())
-                    .rev()
-                    .map(|i| (i, self.game.position_after(i).board()))
-                    .collect();
-                Ok(Job::Analyze { positions })
-            }
-            _ => Err(format!("unknown command '{line}'")),
-        }
+        "go" | "hint" | "analyze" => Action::Search,
+        _ => Action::State,
     }
 }
 
@@ -731,14 +693,17 @@ pub struct NboardArgs {
         long,
         value_name = "DISCS",
         default_value_t = 0.0,
-        conflicts_with = "no_book"
+        conflicts_with = "no_book",
+        value_parser = super::units::non_negative_discs
     )]
     pub book_randomness: f64,
 }
 
 pub fn main(a: NboardArgs) -> std::process::ExitCode {
-    if let Err(e) = use_weights(a.weights.as_deref()) {
-        eprintln!("okapi nboard: {e:#}");
+    if let Some(path) = &a.weights
+        && let Err(e) = crate::engine::use_weights(path)
+    {
+        eprintln!("okapi nboard: {e}");
         return std::process::ExitCode::from(2);
     }
     run(&NboardOptions {
@@ -748,127 +713,149 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
             BookUse::Off
         } else {
             BookUse::On {
-                randomness: a.book_randomness.max(0.0),
+                randomness: a.book_randomness,
             }
         },
+        ..NboardOptions::default()
     })
 }
 
-/// Runs the protocol on standard input and output.
-pub fn run(opts: &NboardOptions) -> std::process::ExitCode {
-    let stdin = io::stdin();
+/// Reads lines of bytes from `input`: each as text, or why it is not (a line that is not
+/// UTF-8 is reported and skipped, never the end of the session).
+pub fn read_lines(input: impl BufRead + Send + 'static) -> Receiver<InputLine> {
     let (tx, rx) = unbounded();
     std::thread::spawn(move || {
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(l).is_err() {
-                        return;
-                    }
-                }
+        let mut input = input;
+        let mut number = 0;
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            // Lines are capped: a host never sends more than a game record per line.
+            match std::io::Read::take(&mut input, MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes)
+            {
+                Ok(0) => return,
+                Ok(_) => {}
                 Err(e) => {
                     eprintln!("okapi nboard: cannot read standard input: {e}");
                     return;
                 }
             }
+            number += 1;
+            let line = if bytes.len() > MAX_LINE {
+                // Skip the rest of the over-long line.
+                let mut rest = Vec::new();
+                let _ = input.read_until(b'\n', &mut rest);
+                Err(format!("longer than {MAX_LINE} bytes, ignored"))
+            } else {
+                String::from_utf8(std::mem::take(&mut bytes)).map_err(|e| {
+                    format!(
+                        "not UTF-8 text (byte {} of the line), ignored",
+                        e.utf8_error().valid_up_to() + 1
+                    )
+                })
+            };
+            if tx.send((number, line)).is_err() {
+                return;
+            }
         }
     });
-    serve(rx, Out::new(Box::new(io::stdout())), opts);
+    rx
+}
+
+/// The longest input line taken (a GGF game is well under 2 KB).
+const MAX_LINE: usize = 1 << 20;
+
+/// Runs the protocol on standard input and output.
+pub fn run(opts: &NboardOptions) -> std::process::ExitCode {
+    let lines = read_lines(io::BufReader::new(io::stdin()));
+    serve(lines, Out::new(Box::new(io::stdout())), opts);
     std::process::ExitCode::SUCCESS
 }
 
-/// The protocol loop over lines from `lines` (ends when it closes or on `quit`).
-pub fn serve(lines: Receiver<String>, out: Out, opts: &NboardOptions) {
-    let mut engine = EngineThread::spawn(out.clone(), opts.hash_bits);
-    let mut session = Session {
-        game: GgfGame::new(Position::start()),
+/// The protocol loop over lines from `lines` (ends when it closes, on `quit`, or when the
+/// host stops reading).
+pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
+    let engine = Engine::spawn_with(
+        EngineOptions {
+            hash_bits: opts.hash_bits,
+            seed: opts.seed,
+        },
+        || {},
+    );
+    let mut p = Protocol {
+        session: Session::new(Game::default(), [Seat::Human; 2]),
         depth: opts.depth.clamp(1, 60),
         contempt: 0,
         book: opts.book,
         out,
+        engine,
+        searching: None,
+        last_stats: (0, 0.0),
+        host_reads: true,
     };
-    let mut pending: VecDeque<String> = VecDeque::new();
-    let mut busy = false;
-    let mut input_open = true;
-    loop {
+    // Commands that wait for the search under way.
+    let mut pending: VecDeque<(usize, String)> = VecDeque::new();
+    while p.host_reads {
         // Run queued commands while no search is going on.
-        while !busy {
-            let Some(line) = pending.pop_front() else {
+        while p.searching.is_none() {
+            let Some((number, line)) = pending.pop_front() else {
                 break;
             };
             match classify(&line) {
-                Action::Search(l) => match session.job(&l) {
-                    Ok(job) => {
-                        engine.stop.store(false, Ordering::Relaxed);
-                        let _ = engine.jobs.send((job, session.level()));
-                        busy = true;
-                    }
-                    Err(e) => session.error(&e),
-                },
-                Action::State(l) => session.apply(&l, &engine),
-                Action::Ping(_) | Action::Quit => unreachable!("handled on arrival"),
+                Action::Search => p.start(number, &line),
+                _ => p.apply(number, &line),
             }
         }
-        if !input_open && !busy {
-            break;
-        }
-        let line = if input_open {
-            select! {
-                recv(lines) -> msg => match msg {
-                    Ok(l) => Some(l),
-                    Err(_) => { input_open = false; None }
-                },
-                recv(engine.done) -> _ => { busy = false; None }
-            }
-        } else {
-            let _ = engine.done.recv();
-            busy = false;
-            None
-        };
-        let Some(line) = line else { continue };
-        let line = line.trim().to_string();
-        if line.is_empty() {
-            continue;
-        }
-        match classify(&line) {
-            Action::Ping(l) => {
-                // Stop thinking; searches asked for before the ping are cancelled with it.
-                if busy {
-                    engine.stop.store(true, Ordering::Relaxed);
-                    let _ = engine.done.recv();
-                    busy = false;
+        let events = p.engine.events().clone();
+        select! {
+            recv(lines) -> msg => {
+                let Ok((number, line)) = msg else { break };
+                let line = match line {
+                    Ok(l) => l.trim().to_string(),
+                    Err(why) => { p.error(number, &why); continue; }
+                };
+                if line.is_empty() {
+                    continue;
                 }
-                for queued in std::mem::take(&mut pending) {
-                    if let Action::State(s) = classify(&queued) {
-                        session.apply(&s, &engine);
+                match classify(&line) {
+                    Action::Ping => {
+                        // Stop thinking; searches asked for before the ping go with it.
+                        p.cancel();
+                        for (n, queued) in std::mem::take(&mut pending) {
+                            if let Action::State = classify(&queued) {
+                                p.apply(n, &queued);
+                            }
+                        }
+                        let n = line.split_whitespace().nth(1).unwrap_or("0");
+                        p.say(&format!("pong {n}"));
                     }
+                    Action::Quit => break,
+                    _ => pending.push_back((number, line)),
                 }
-                let n = l.split_whitespace().nth(1).unwrap_or("0");
-                session.out.line(&format!("pong {n}"));
             }
-            Action::Quit => break,
-            _ => pending.push_back(line),
+            recv(events) -> event => match event {
+                Ok(e) => p.event(e),
+                Err(_) => break,
+            },
         }
     }
-    let _ = session.contempt;
-    engine.stop.store(true, Ordering::Relaxed);
-    let (jobs, _) = unbounded();
-    drop(std::mem::replace(&mut engine.jobs, jobs));
-    if let Some(h) = engine.handle.take() {
-        let _ = h.join();
-    }
+    let _ = p.contempt;
+    // End of input, quit, or the host gone: nothing keeps searching.
+    p.cancel();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Eval;
 
     #[test]
     fn depth_texts() {
-        assert_eq!(depth_text(Source::Midgame { depth: 12 }, 100), "12");
-        assert_eq!(depth_text(Source::Midgame { depth: 24 }, 95), "24@95%");
-        assert_eq!(depth_text(Source::Exact, 95), "100%");
-        assert_eq!(depth_text(Source::Wld, 100), "100%W");
+        let mid = |depth, confidence| EvalSource::Midgame { depth, confidence };
+        assert_eq!(depth_text(mid(12, 100)), "12");
+        assert_eq!(depth_text(mid(24, 95)), "24@95%");
+        assert_eq!(depth_text(EvalSource::Exact), "100%");
+        assert_eq!(depth_text(EvalSource::Wld), "100%W");
     }
 
     #[test]
@@ -879,6 +866,32 @@ mod tests {
             Move::parse("d6").unwrap(),
         ];
         assert_eq!(pv_text(&pv), "F5PAD6");
-        assert_eq!(disc_text(-SCALE * 3 / 2), "-1.50");
+        assert_eq!(disc_text(-1.5), "-1.50");
+        let line = Line {
+            moves: pv.to_vec(),
+            discs: 2.25,
+            eval: Eval {
+                value: 2,
+                source: EvalSource::Midgame {
+                    depth: 7,
+                    confidence: 95,
+                },
+            },
+        };
+        assert_eq!(search_line(&line), "search F5PAD6 2.25 0 7@95%");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_the_rest_is_read() {
+        let input: &[u8] = b"nboard 2\n\xff\xfeset depth 3\nping 1\n";
+        let rx = read_lines(std::io::Cursor::new(input.to_vec()));
+        let got: Vec<InputLine> = rx.iter().collect();
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[0], (1, Ok("nboard 2\n".into())));
+        assert!(
+            got[1].1.as_ref().unwrap_err().contains("not UTF-8"),
+            "{got:?}"
+        );
+        assert_eq!(got[2], (3, Ok("ping 1\n".into())));
     }
 }
