@@ -8,25 +8,42 @@
 //! `solve` (exact score and best line), `board`, `moves`, `setboard <64 squares> <X|O>`,
 //! `help`, `quit`.
 
-use super::matches::Rng;
 use crate::board::{Color, Move, Position};
-use crate::engine::evaluator;
-use crate::eval::Evaluator;
-use crate::search::level::{Level, choose_move, softmax};
-use crate::search::{MidgameSearch, MoveValue, SCALE, SolveMode, Source};
+use crate::engine::{Engine, EngineOptions, Event, Line, Request};
+use crate::game::{EvalSource, Game, Next, Seat, Session};
+use crate::search::level::{Level, softmax};
+use crate::search::{MoveValue, SCALE, SolveMode, Source};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+
+/// The sides the computer plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Computer {
+    Black,
+    White,
+    Both,
+    None,
+}
+
+impl Computer {
+    fn plays(self, color: Color) -> bool {
+        match self {
+            Computer::Both => true,
+            Computer::None => false,
+            Computer::Black => color == Color::Black,
+            Computer::White => color == Color::White,
+        }
+    }
+}
 
 #[derive(clap::Args, Debug)]
 pub struct ConsoleArgs {
     /// The computer's level (random, greedy, a depth, 8t1.5, 2s).
     #[arg(long, default_value = "8")]
     pub level: String,
-    /// The side the computer plays: black, white, none or both.
-    #[arg(long, default_value = "white")]
-    pub computer: String,
+    /// The side the computer plays.
+    #[arg(long, value_enum, default_value = "white")]
+    pub computer: Computer,
     /// Seed for levels that draw moves at random.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -50,32 +67,24 @@ commands:
   setboard B S      set up a position: 64 squares (X O -) and the side to move (X or O)
   help, quit";
 
+/// The console: a session played through the engine; this file only reads commands and
+/// prints.
 struct Console<W: Write> {
     out: W,
-    start: Position,
-    moves: Vec<Move>,
-    undone: Vec<Move>,
+    session: Session,
     level: Level,
-    computer: Option<Color>,
-    both: bool,
-    search: MidgameSearch<'static, Evaluator>,
-    rng: Rng,
+    computer: Computer,
+    engine: Engine,
 }
 
-fn parse_computer(text: &str) -> Result<(Option<Color>, bool), String> {
-    match text.to_ascii_lowercase().as_str() {
-        "black" | "b" | "x" => Ok((Some(Color::Black), false)),
-        "white" | "w" | "o" => Ok((Some(Color::White), false)),
-        "none" | "off" => Ok((None, false)),
-        "both" => Ok((None, true)),
-        other => Err(format!(
-            "'{other}' is not a side (black, white, both or none)"
-        )),
-    }
+fn parse_computer(text: &str) -> Result<Computer, String> {
+    use clap::ValueEnum;
+    Computer::from_str(text, true)
+        .map_err(|_| format!("'{text}' is not a side (black, white, both or none)"))
 }
 
-fn discs(v: i32) -> String {
-    format!("{:+.2}", v as f64 / SCALE as f64)
+fn discs(v: f64) -> String {
+    format!("{v:+.2}")
 }
 
 fn line_text(pv: &[Move]) -> String {
@@ -85,26 +94,48 @@ fn line_text(pv: &[Move]) -> String {
         .join(" ")
 }
 
-fn source_text(s: Source) -> String {
+fn source_text(s: EvalSource) -> String {
     match s {
-        Source::Midgame { depth } => format!("depth {depth}"),
-        Source::Wld => "win/draw/loss".into(),
-        Source::Exact => "exact".into(),
+        EvalSource::Midgame { depth, .. } | EvalSource::Heuristic { depth } => {
+            format!("depth {depth}")
+        }
+        EvalSource::Wld => "win/draw/loss".into(),
+        EvalSource::Exact => "exact".into(),
+        EvalSource::Book => "book".into(),
     }
+}
+
+/// A line's value in the search's units (for the temperature's weights).
+fn scaled(line: &Line) -> i32 {
+    (line.discs * SCALE as f64).round() as i32
 }
 
 impl<W: Write> Console<W> {
     fn position(&self) -> Position {
-        let mut p = self.start;
-        for &m in &self.moves {
-            let _ = p.play_move(m);
-        }
-        p
+        self.session.position()
     }
 
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
+    }
+
+    /// The seats: the computer's sides at the console's level.
+    fn seats(&self) -> [Seat; 2] {
+        [Color::Black, Color::White].map(|c| {
+            if self.computer.plays(c) {
+                Seat::Engine(self.level)
+            } else {
+                Seat::Human
+            }
+        })
+    }
+
+    fn reseat(&mut self) {
+        let seats = self.seats();
+        for (c, seat) in [Color::Black, Color::White].into_iter().zip(seats) {
+            self.session.set_seat(c, seat);
+        }
     }
 
     fn show(&mut self) {
@@ -118,56 +149,125 @@ impl<W: Write> Console<W> {
                 std::cmp::Ordering::Less => format!("\ngame over: White wins {w}-{b}"),
                 std::cmp::Ordering::Equal => format!("\ngame over: draw {b}-{w}"),
             };
-        } else if p.must_pass() {
-            text += &format!("\n{} must pass", p.side_to_move().name());
         }
         self.say(&text);
     }
 
-    fn play(&mut self, mv: Move) -> Result<(), String> {
-        let mut p = self.position();
-        p.play_move(mv).map_err(|e| e.to_string())?;
-        self.moves.push(mv);
-        self.undone.clear();
-        Ok(())
+    /// Tells the passes a move forced.
+    fn tell_passes(&mut self, passed: &[Color]) {
+        for c in passed {
+            let msg = format!("{} must pass", c.name());
+            self.say(&msg);
+        }
     }
 
-    fn computer_to_move(&self) -> bool {
-        let p = self.position();
-        !p.is_game_over() && (self.both || self.computer == Some(p.side_to_move()))
-    }
-
-    /// The computer plays while it is its turn (passes included).
+    /// The computer plays while it is its turn (passes included), at the end of the game.
     fn computer_moves(&mut self) {
-        while self.computer_to_move() {
-            let p = self.position();
-            let rng = &mut self.rng;
-            let choice = choose_move(&mut self.search, p.board(), &self.level, &mut || {
-                rng.next_f64()
-            });
-            match choice {
-                Ok(c) => {
-                    let value = c.value.map(discs).unwrap_or_default();
-                    let _ = self.play(c.mv);
-                    let msg = if c.pv.len() > 1 {
-                        format!(
-                            "{} plays {} {value}   line: {}",
-                            p.side_to_move().name(),
-                            c.mv,
-                            line_text(&c.pv)
-                        )
-                    } else {
-                        format!("{} plays {} {value}", p.side_to_move().name(), c.mv)
-                    };
-                    self.say(msg.trim_end());
-                }
-                Err(e) => {
-                    self.say(&format!("error: {e}"));
-                    return;
-                }
-            }
+        self.computer_moves_while(false);
+    }
+
+    /// The same, its first move even from a position inside the game's record.
+    fn computer_moves_from_here(&mut self) {
+        self.computer_moves_while(true);
+    }
+
+    fn computer_moves_while(&mut self, from_here: bool) {
+        let mut first = from_here;
+        loop {
+            let next = if std::mem::take(&mut first) {
+                self.session.engine_move_now()
+            } else {
+                Some(self.session.next())
+            };
+            let Some(Next::EngineMove {
+                position,
+                level,
+                time,
+            }) = next
+            else {
+                return;
+            };
+            let mut played = None;
+            let result = self.engine.call(
+                |generation| Request::Play {
+                    generation,
+                    position,
+                    level,
+                    time,
+                    book: None,
+                },
+                |e| {
+                    if let Event::Played { mv, discs, pv, .. } = e {
+                        played = Some((*mv, *discs, pv.clone()));
+                    }
+                },
+            );
+            let Some((mv, value, pv)) = played.filter(|_| result.is_ok()) else {
+                let msg = format!(
+                    "error: {}",
+                    result.err().map_or("no move".into(), |e| e.to_string())
+                );
+                return self.say(&msg);
+            };
+            let passed = match self.session.play_engine_move(position, mv, None) {
+                Ok(passed) => passed,
+                Err(e) => return self.say(&format!("error: {e}")),
+            };
+            let value = value.map(discs).unwrap_or_default();
+            let side = position.side_to_move().name();
+            let msg = if pv.len() > 1 {
+                format!("{side} plays {mv} {value}   line: {}", line_text(&pv))
+            } else {
+                format!("{side} plays {mv} {value}")
+            };
+            self.say(msg.trim_end());
+            self.tell_passes(&passed);
             self.show();
         }
+    }
+
+    /// The level used for analysis: the console's if it searches, level 8 otherwise
+    /// (random and greedy movers still get real hints), at full strength.
+    fn analysis_level(&self) -> Level {
+        match self.level {
+            Level::Search(mut s) => {
+                s.temperature = 0.0;
+                Level::Search(s)
+            }
+            _ => Level::numbered(8),
+        }
+    }
+
+    /// The lines of the last complete depth of a `Hint` for `count` moves.
+    fn hint_lines(&mut self, count: usize) -> Result<Vec<Line>, String> {
+        let position = self.position();
+        let level = self.analysis_level();
+        let mut lines: Vec<Line> = Vec::new();
+        let mut nodes = 0;
+        self.engine
+            .call(
+                |generation| Request::Hint {
+                    generation,
+                    position,
+                    level,
+                    count,
+                    book: false,
+                },
+                |e| match e {
+                    Event::Line { line, .. } => {
+                        // A new depth starts: keep only the deepest round.
+                        if lines.len() == count {
+                            lines.clear();
+                        }
+                        lines.push(line.clone());
+                    }
+                    Event::Finished { nodes: n, .. } => nodes = *n,
+                    _ => {}
+                },
+            )
+            .map_err(|e| e.to_string())?;
+        let _ = nodes;
+        Ok(lines)
     }
 
     fn hint(&mut self) {
@@ -175,24 +275,43 @@ impl<W: Write> Console<W> {
         if p.is_game_over() {
             return self.say("the game is over");
         }
-        let Level::Search(s) = Level::numbered(8).clone_for(&self.level) else {
-            unreachable!()
-        };
-        self.search.set_selectivity(s.selectivity);
-        match self.search.best_move(p.board(), s.limits, |_| {}) {
-            Ok(r) => {
+        let position = p;
+        let level = self.analysis_level();
+        let mut best: Option<Line> = None;
+        let mut nodes = 0;
+        let result = self.engine.call(
+            |generation| Request::Hint {
+                generation,
+                position,
+                level,
+                count: 1,
+                book: false,
+            },
+            |e| match e {
+                Event::Line { line, .. } => best = Some(line.clone()),
+                Event::Finished { nodes: n, .. } => nodes = *n,
+                _ => {}
+            },
+        );
+        match (result, best) {
+            (Ok(()), Some(b)) => {
+                let confidence = match b.eval.source {
+                    EvalSource::Midgame { confidence, .. } => confidence,
+                    _ => 100,
+                };
                 let msg = format!(
                     "hint: {} {} ({}, {} nodes, confidence {}%)   line: {}",
-                    r.best.mv,
-                    discs(r.best.value),
-                    source_text(r.best.source),
-                    r.nodes,
-                    self.search.confidence(),
-                    line_text(&r.best.pv)
+                    b.moves[0],
+                    discs(b.discs),
+                    source_text(b.eval.source),
+                    nodes,
+                    confidence,
+                    line_text(&b.moves)
                 );
                 self.say(&msg);
             }
-            Err(e) => self.say(&format!("error: {e}")),
+            (Err(e), _) => self.say(&format!("error: {e}")),
+            (Ok(()), None) => self.say("error: no move found"),
         }
     }
 
@@ -201,33 +320,34 @@ impl<W: Write> Console<W> {
         if p.is_game_over() || p.must_pass() {
             return self.say("no moves to show");
         }
-        let Level::Search(s) = Level::numbered(8).clone_for(&self.level) else {
-            unreachable!()
+        let count = p.legal_moves().iter().count();
+        let latest = match self.hint_lines(count) {
+            Ok(l) => l,
+            Err(e) => return self.say(&format!("error: {e}")),
         };
-        self.search.set_selectivity(s.selectivity);
-        let mut latest: Vec<MoveValue> = Vec::new();
-        let r = self.search.analyze_moves(p.board(), s.limits, |v| {
-            match latest.iter_mut().find(|x| x.mv == v.mv) {
-                Some(x) => *x = v.clone(),
-                None => latest.push(v.clone()),
-            }
-        });
-        if let Err(e) = r {
-            return self.say(&format!("error: {e}"));
-        }
-        let lines = softmax(&latest, temperature);
+        // The temperature's chances, as the weakened levels draw them.
+        let values: Vec<MoveValue> = latest
+            .iter()
+            .map(|l| MoveValue {
+                mv: l.moves[0],
+                value: scaled(l),
+                source: Source::Midgame { depth: 0 },
+                pv: l.moves.clone(),
+            })
+            .collect();
+        let chances = softmax(&values, temperature);
         self.say(&format!(
             "move   value   chance   (temperature {temperature} discs)"
         ));
-        for (mv, value, prob) in lines {
-            let v = latest.iter().find(|x| x.mv == mv).expect("analysed");
+        for (mv, _, prob) in chances {
+            let l = latest.iter().find(|l| l.moves[0] == mv).expect("analysed");
             let text = format!(
                 "{:<4} {:>7}  {:>6.1}%   {}  {}",
                 mv.to_string(),
-                discs(value),
+                discs(l.discs),
                 100.0 * prob,
-                source_text(v.source),
-                line_text(&v.pv)
+                source_text(l.eval.source),
+                line_text(&l.moves)
             );
             self.say(&text);
         }
@@ -241,23 +361,52 @@ impl<W: Write> Console<W> {
                 p.empty_count()
             ));
         }
-        match self
-            .search
-            .solver()
-            .solve(p.board(), SolveMode::Exact, true)
-        {
-            Ok(s) => {
+        if p.is_game_over() {
+            return self.say("the game is over");
+        }
+        let mut solved = None;
+        let result = self.engine.call(
+            |generation| Request::Solve {
+                generation,
+                position: p,
+                mode: SolveMode::Exact,
+            },
+            |e| {
+                if let Event::Solved {
+                    score,
+                    line,
+                    nodes,
+                    elapsed,
+                    ..
+                } = e
+                {
+                    solved = Some((*score, line.clone(), *nodes, *elapsed));
+                }
+            },
+        );
+        match (result, solved) {
+            (Ok(()), Some((score, line, nodes, elapsed))) => {
                 let msg = format!(
                     "{} {:+} (exact, {} nodes, {:.2}s)   line: {}",
                     p.side_to_move().name(),
-                    s.score,
-                    s.nodes,
-                    s.elapsed.as_secs_f64(),
-                    line_text(&s.line)
+                    score,
+                    nodes,
+                    elapsed.as_secs_f64(),
+                    line_text(&line)
                 );
                 self.say(&msg);
             }
-            Err(e) => self.say(&format!("error: {e}")),
+            (Err(e), _) => self.say(&format!("error: {e}")),
+            (Ok(()), None) => self.say("error: no result"),
+        }
+    }
+
+    /// A new game from `start` with the console's seats.
+    fn restart(&mut self, start: Position) {
+        self.session = Session::new(Game::new(start), self.seats());
+        if !self.session.game().is_empty() {
+            // The session played the side to move's forced pass.
+            self.tell_passes(&[start.side_to_move()]);
         }
     }
 
@@ -274,7 +423,7 @@ impl<W: Write> Console<W> {
             "show" if words.get(1) == Some(&"lines") => {
                 let t = match words.get(2).map(|t| t.parse::<f64>()) {
                     None => 1.0,
-                    Some(Ok(t)) if t > 0.0 => t,
+                    Some(Ok(t)) if t > 0.0 && t.is_finite() => t,
                     _ => {
                         self.say("error: the temperature is a positive number of discs");
                         return true;
@@ -288,43 +437,28 @@ impl<W: Write> Console<W> {
                 self.say(&format!("legal moves: {}", list.join(" ")));
             }
             "new" => {
-                self.start = Position::start();
-                self.moves.clear();
-                self.undone.clear();
+                self.restart(Position::start());
                 self.show();
                 self.computer_moves();
             }
             "undo" => {
-                // Against the computer, take back its answer too.
-                let n = if self.computer.is_some() && !self.both {
-                    2
-                } else {
-                    1
-                };
-                for _ in 0..n {
-                    if let Some(m) = self.moves.pop() {
-                        self.undone.push(m);
-                    }
-                }
-                // Leave the user to move if a pass sits on top.
-                while self.moves.last() == Some(&Move::Pass) && self.computer_to_move() {
-                    let m = self.moves.pop().expect("a pass");
-                    self.undone.push(m);
+                // The session's undo: against the computer, its answer goes too.
+                if !self.session.undo() {
+                    self.say("nothing to undo");
                 }
                 self.show();
             }
-            "redo" => match self.undone.pop() {
-                Some(m) => {
-                    let keep = std::mem::take(&mut self.undone);
-                    let _ = self.play(m);
-                    self.undone = keep;
+            "redo" => {
+                if self.session.redo() {
                     self.show();
+                } else {
+                    self.say("nothing to redo");
                 }
-                None => self.say("nothing to redo"),
-            },
+            }
             "level" => match words.get(1).map(|l| Level::parse(l)) {
                 Some(Ok(l)) => {
                     self.level = l;
+                    self.reseat();
                     let msg = format!("level {}", l.name());
                     self.say(&msg);
                 }
@@ -335,9 +469,9 @@ impl<W: Write> Console<W> {
                 }
             },
             "computer" => match words.get(1).map(|w| parse_computer(w)) {
-                Some(Ok((c, both))) => {
+                Some(Ok(c)) => {
                     self.computer = c;
-                    self.both = both;
+                    self.reseat();
                     self.computer_moves();
                 }
                 Some(Err(e)) => self.say(&format!("error: {e}")),
@@ -348,26 +482,30 @@ impl<W: Write> Console<W> {
                 if p.is_game_over() {
                     self.say("the game is over");
                 } else {
-                    if !self.both {
-                        self.computer = Some(p.side_to_move());
+                    if self.computer != Computer::Both {
+                        self.computer = match p.side_to_move() {
+                            Color::Black => Computer::Black,
+                            Color::White => Computer::White,
+                        };
                     }
-                    self.computer_moves();
+                    self.reseat();
+                    // From inside the record too: the computer plays from here on.
+                    self.computer_moves_from_here();
                 }
             }
             "hint" => self.hint(),
             "solve" => self.solve(),
             "setboard" => match Position::parse(&words[1..].join(" ")) {
                 Ok(p) => {
-                    self.start = p;
-                    self.moves.clear();
-                    self.undone.clear();
+                    self.restart(p);
                     self.show();
                 }
                 Err(e) => self.say(&format!("error: {e}")),
             },
             _ => match Move::parse(cmd) {
-                Ok(mv) => match self.play(mv) {
-                    Ok(()) => {
+                Ok(mv) => match self.session.play(mv, None) {
+                    Ok(passed) => {
+                        self.tell_passes(&passed);
                         self.show();
                         self.computer_moves();
                     }
@@ -380,39 +518,27 @@ impl<W: Write> Console<W> {
     }
 }
 
-trait CloneFor {
-    /// The search level to use for analysis: the console's level if it searches, this
-    /// one otherwise (random and greedy movers still get real hints).
-    fn clone_for(self, level: &Level) -> Level;
-}
-
-impl CloneFor for Level {
-    fn clone_for(self, level: &Level) -> Level {
-        match level {
-            Level::Search(_) => *level,
-            _ => self,
-        }
-    }
-}
-
 /// Runs the console over any input and output (tests drive it with strings).
 pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result<(), String> {
     if let Some(path) = &args.weights {
         crate::engine::use_weights(path).map_err(|e| e.to_string())?;
     }
     let level = Level::parse(&args.level)?;
-    let (computer, both) = parse_computer(&args.computer)?;
+    let engine = Engine::spawn_with(
+        EngineOptions {
+            hash_bits: 20,
+            seed: args.seed,
+        },
+        || {},
+    );
     let mut c = Console {
         out,
-        start: Position::start(),
-        moves: Vec::new(),
-        undone: Vec::new(),
+        session: Session::new(Game::default(), [Seat::Human; 2]),
         level,
-        computer,
-        both,
-        search: MidgameSearch::new(evaluator(), 20, Arc::new(AtomicBool::new(false))),
-        rng: Rng::new(args.seed),
+        computer: args.computer,
+        engine,
     };
+    c.reseat();
     c.say("Okapi console: type help for the commands");
     c.show();
     c.computer_moves();

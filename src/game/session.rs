@@ -66,6 +66,10 @@ pub struct Session {
     game: Game,
     clock: Option<Clock>,
     lost_on_time: Option<Color>,
+    /// Whether the game is being played at the cursor (the last change was a move)
+    /// rather than reviewed (the cursor was moved back or forth): the engine plays its
+    /// turn when the game is played, or at the end of the line.
+    live: bool,
 }
 
 impl Session {
@@ -77,6 +81,7 @@ impl Session {
             game,
             clock: None,
             lost_on_time: None,
+            live: false,
         };
         session.changed();
         session
@@ -155,6 +160,13 @@ impl Session {
         !self.game.can_redo()
     }
 
+    /// Whether the game goes on at the cursor: at the end of the line, or just after a
+    /// move (a move played after undo that follows the record is play, not review: the
+    /// engine answers again rather than replaying its recorded reply).
+    pub fn in_play(&self) -> bool {
+        self.live || self.at_end()
+    }
+
     /// What the engine should be asked now.
     pub fn next(&self) -> Next {
         let position = self.position();
@@ -162,7 +174,7 @@ impl Session {
             return Next::Over;
         }
         match self.seat_to_move() {
-            Seat::Engine(level) if self.at_end() => Next::EngineMove {
+            Seat::Engine(level) if self.in_play() => Next::EngineMove {
                 position,
                 level,
                 time: self.engine_time(),
@@ -202,7 +214,7 @@ impl Session {
     pub fn play(&mut self, mv: Move, eval: Option<Eval>) -> Result<Vec<Color>, SessionError> {
         self.check_playable()?;
         if let Seat::Engine(_) = self.seat_to_move()
-            && self.at_end()
+            && self.in_play()
         {
             return Err(SessionError::NotYourTurn(
                 self.position().side_to_move().name(),
@@ -233,6 +245,7 @@ impl Session {
             return Err(SessionError::GameOver);
         }
         self.game.play(mv, eval)?;
+        self.live = true;
         let mut passed = Vec::new();
         if self.game.pass_if_needed() {
             passed.push(self.position().side_to_move().opposite());
@@ -279,6 +292,7 @@ impl Session {
         match self.stops().into_iter().rev().find(|&p| p < ply) {
             Some(p) => {
                 self.game.go_to(p);
+                self.live = false;
                 self.changed();
                 true
             }
@@ -292,6 +306,7 @@ impl Session {
         match self.stops().into_iter().find(|&p| p > ply) {
             Some(p) => {
                 self.game.go_to(p);
+                self.live = false;
                 self.changed();
                 true
             }
@@ -302,12 +317,14 @@ impl Session {
     /// Moves the cursor to ply `i` of the current line.
     pub fn go_to(&mut self, i: usize) {
         self.game.go_to(i);
+        self.live = false;
         self.changed();
     }
 
     /// Switches the line at ply `i` to the recorded move `mv` (a variation).
     pub fn choose_variation(&mut self, i: usize, mv: Move) -> bool {
         let done = self.game.choose(i, mv);
+        self.live = false;
         self.changed();
         done
     }
@@ -330,7 +347,7 @@ impl Session {
             self.game.pass_if_needed();
         }
         let position = self.game.position();
-        let running = !self.is_over() && self.at_end();
+        let running = !self.is_over() && self.in_play();
         if let Some(clock) = &mut self.clock {
             if running {
                 clock.run_for(position.side_to_move());
@@ -419,6 +436,21 @@ mod tests {
         s.play(mv("c5"), None).unwrap();
         assert_eq!(s.game().main_line().len(), 4, "the game is kept");
         assert!(matches!(s.next(), Next::EngineMove { .. }));
+    }
+
+    #[test]
+    fn the_same_move_after_undo_is_played_and_the_engine_answers_again() {
+        let mut s = Session::new(Game::default(), [Seat::Human, engine()]);
+        play_out(&mut s, &["f5", "d6"]);
+        assert!(s.undo());
+        assert_eq!(s.game().ply(), 0);
+        s.play(mv("f5"), None).unwrap();
+        assert!(s.game().can_redo(), "the recorded reply is still there");
+        assert!(matches!(s.next(), Next::EngineMove { .. }));
+        // The engine's answer follows the record when it is the same move.
+        let p = s.position();
+        s.play_engine_move(p, mv("d6"), None).unwrap();
+        assert_eq!(s.game().tree_size(), 2);
     }
 
     #[test]
