@@ -124,3 +124,27 @@ fn openings_from_a_file_and_bad_arguments() {
     let (ok, _, err) = okapi(&["match", "--a", "1", "--b-cmd", "/nonexistent/engine"]);
     assert!(!ok && err.contains("engine"), "{err}");
 }
+
+#[test]
+fn an_external_engine_that_never_answers_is_given_up_within_the_move_timeout() {
+    // `sleep` keeps its output open and answers nothing.
+    let started = std::time::Instant::now();
+    let (ok, _, err) = okapi(&[
+        "match",
+        "--a",
+        "1",
+        "--b-cmd",
+        "sleep 30",
+        "--games",
+        "2",
+        "--move-timeout",
+        "1",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("did not answer in time"), "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -11,16 +11,17 @@
 //! every run plays the same ones (for the same evaluation weights); or transcripts from a
 //! file, one per line (`--openings FILE`).
 
-use super::nboard::ggf_game::{self, GgfGame, move_text};
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{Color, Move, Position, Square};
-use crate::engine::evaluator;
-use crate::eval::Evaluator;
-use crate::search::level::{Level, choose_move};
+use crate::engine::{Engine, EngineOptions, Event, Request, evaluator};
+use crate::game::{Game, Seat, Session};
+use crate::search::level::Level;
 use crate::search::{Limits, MidgameSearch, SCALE};
 use anyhow::{Context, anyhow, bail};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -86,81 +87,66 @@ pub struct MatchArgs {
     pub book_randomness: f64,
 }
 
-/// A small, fast, seeded generator (SplitMix64): reproducible runs.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// One side of a match.
-pub trait Player {
+pub trait Contestant {
     fn name(&self) -> String;
-    /// The move to play at the end of `game` (the side to move has a legal move).
-    fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move>;
+    /// The move to play at the cursor of `game` (the side to move has a legal move).
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move>;
 }
 
-/// An Okapi level.
-pub struct OkapiPlayer {
+/// An Okapi level, played by its own engine (own table, own seeded generator) through
+/// the engine API every front end uses.
+pub struct OkapiContestant {
     level: Level,
-    search: MidgameSearch<'static, Evaluator>,
-    rng: Rng,
+    engine: Engine,
     /// The book's randomness in discs when the player uses the book.
     book: Option<f64>,
 }
 
-impl OkapiPlayer {
-    pub fn new(level: Level, hash_bits: u32, seed: u64) -> OkapiPlayer {
-        OkapiPlayer {
+impl OkapiContestant {
+    pub fn new(level: Level, hash_bits: u32, seed: u64) -> OkapiContestant {
+        OkapiContestant {
             level,
-            search: MidgameSearch::new(evaluator(), hash_bits, Arc::new(AtomicBool::new(false))),
-            rng: Rng::new(seed),
+            engine: Engine::spawn_with(EngineOptions { hash_bits, seed }, || {}),
             book: None,
         }
     }
 
     /// Plays book moves (within `randomness` discs of the best) while the book knows the
     /// position.
-    pub fn with_book(mut self, randomness: f64) -> OkapiPlayer {
+    pub fn with_book(mut self, randomness: f64) -> OkapiContestant {
         self.book = Some(randomness.max(0.0));
         self
     }
 }
 
-impl Player for OkapiPlayer {
+impl Contestant for OkapiContestant {
     fn name(&self) -> String {
         let book = if self.book.is_some() { " +book" } else { "" };
         format!("okapi {}{book}", self.level.name())
     }
 
-    fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move> {
-        let board = game.position().board();
-        let rng = &mut self.rng;
-        if let Some(randomness) = self.book
-            && let Some(m) =
-                crate::book::shipped().choose(&board, randomness, &mut || rng.next_f64())
-        {
-            return Ok(Move::Play(m.square));
-        }
-        let choice = choose_move(&mut self.search, board, &self.level, &mut || rng.next_f64())
-            .map_err(|e| anyhow!("okapi {}: {e}", self.level.name()))?;
-        Ok(choice.mv)
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        let position = game.position();
+        let (level, book) = (self.level, self.book);
+        let mut chosen = None;
+        self.engine
+            .call(
+                |generation| Request::Play {
+                    generation,
+                    position,
+                    level,
+                    time: None,
+                    book,
+                },
+                |e| {
+                    if let Event::Played { mv, .. } = e {
+                        chosen = Some(*mv);
+                    }
+                },
+            )
+            .map_err(|e| anyhow!("okapi {}: {e}", level.name()))?;
+        chosen.ok_or_else(|| anyhow!("okapi {}: no move", level.name()))
     }
 }
 
@@ -206,7 +192,7 @@ impl ExternalPlayer {
         };
         p.send("nboard 2")?;
         p.send(&format!("set depth {depth}"))?;
-        p.sync(Duration::from_secs(60))?;
+        p.sync()?;
         Ok(p)
     }
 
@@ -232,12 +218,13 @@ impl ExternalPlayer {
         }
     }
 
-    /// `ping`, then everything up to its `pong`.
-    fn sync(&mut self, wait: Duration) -> anyhow::Result<()> {
+    /// `ping`, then everything up to its `pong`, within the move timeout (an engine that
+    /// never answers is given up, then killed when the player is dropped).
+    fn sync(&mut self) -> anyhow::Result<()> {
         self.ping += 1;
         let n = self.ping;
         self.send(&format!("ping {n}"))?;
-        let deadline = Instant::now() + wait;
+        let deadline = Instant::now() + self.timeout;
         loop {
             let l = self.next_line(deadline)?;
             let mut w = l.split_whitespace();
@@ -266,15 +253,17 @@ fn shell_command(command: &str) -> anyhow::Result<std::process::Command> {
     Ok(c)
 }
 
-impl Player for ExternalPlayer {
+impl Contestant for ExternalPlayer {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move> {
-        let text = ggf_game::write(game, &ggf_game::now_utc(), "Okapi match");
-        self.send(&format!("set game {text}"))?;
-        self.sync(Duration::from_secs(60))?;
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        let mut to_here = game.clone();
+        to_here.delete_variation(to_here.ply());
+        let text = to_here.to_ggf();
+        self.send(&format!("set game {}", text.trim_end()))?;
+        self.sync()?;
         self.send("go")?;
         let deadline = Instant::now() + self.timeout;
         loop {
@@ -333,17 +322,9 @@ pub fn parse_transcript(text: &str) -> Result<Vec<Move>, String> {
     if chars.len() % 2 != 0 {
         return Err(format!("'{text}' is not a list of moves"));
     }
-    let mut game = GgfGame::new(Position::start());
-    for pair in chars.chunks(2) {
-        let s: String = pair.iter().collect();
-        let mv = Move::parse(&s).map_err(|e| e.to_string())?;
-        let pos = game.position();
-        if pos.must_pass() && mv != Move::Pass {
-            game.moves.push(Move::Pass);
-        }
-        game.push(mv)?;
-    }
-    Ok(game.moves)
+    let game =
+        Game::from_transcript(&chars.iter().collect::<String>()).map_err(|e| e.to_string())?;
+    Ok(game.moves())
 }
 
 fn canonical(p: &Position) -> (u64, u64) {
@@ -357,7 +338,7 @@ fn canonical(p: &Position) -> (u64, u64) {
 /// `count` distinct openings of `plies` random moves (no passes), distinct up to the
 /// board's symmetries, each balanced: a depth-6 search scores it within 2 discs.
 pub fn balanced_openings(count: usize, plies: u32, seed: u64) -> Vec<Vec<Move>> {
-    let mut rng = Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x6f70_656e);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f70_656e);
     let mut search = MidgameSearch::new(evaluator(), 16, Arc::new(AtomicBool::new(false)));
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -371,7 +352,7 @@ pub fn balanced_openings(count: usize, plies: u32, seed: u64) -> Vec<Vec<Move>> 
             if legal.is_empty() {
                 break;
             }
-            let sq = legal[(rng.next_u64() % legal.len() as u64) as usize];
+            let sq = legal[rng.random_range(0..legal.len())];
             pos.play(sq).expect("a legal move");
             moves.push(Move::Play(sq));
         }
@@ -461,7 +442,7 @@ fn elo_text(x: f64) -> String {
 
 /// What happened in one game.
 pub struct GameResult {
-    pub game: GgfGame,
+    pub game: Game,
     /// Black's and White's discs, empties to the winner.
     pub black: u32,
     pub white: u32,
@@ -471,68 +452,50 @@ pub struct GameResult {
     pub moves_white: u32,
 }
 
-/// Plays one game from `opening` to the end; forced passes are played for the engines.
+/// Plays one game from `opening` to the end through a session (forced passes are the
+/// session's).
 pub fn play_game(
-    black: &mut dyn Player,
-    white: &mut dyn Player,
+    black: &mut dyn Contestant,
+    white: &mut dyn Contestant,
     opening: &[Move],
 ) -> anyhow::Result<GameResult> {
-    let mut game = GgfGame::new(Position::start());
+    let mut session = Session::new(Game::default(), [Seat::Human; 2]);
     for &m in opening {
-        game.push(m).map_err(|e| anyhow!("opening: {e}"))?;
+        session
+            .play_any(m, None)
+            .map_err(|e| anyhow!("opening: {m}: {e}"))?;
     }
-    game.black = black.name();
-    game.white = white.name();
-    let mut r = GameResult {
-        game,
-        black: 0,
-        white: 0,
-        time_black: Duration::ZERO,
-        time_white: Duration::ZERO,
-        moves_black: 0,
-        moves_white: 0,
-    };
-    loop {
-        let pos = r.game.position();
-        if pos.is_game_over() {
-            break;
-        }
-        if pos.must_pass() {
-            r.game.moves.push(Move::Pass);
-            continue;
-        }
+    session.game_mut().black = black.name();
+    session.game_mut().white = white.name();
+    let (mut time, mut moves) = ([Duration::ZERO; 2], [0u32; 2]);
+    while !session.is_over() {
+        let side = session.position().side_to_move();
         let start = Instant::now();
-        let side = pos.side_to_move();
-        let (mv, name) = match side {
-            Color::Black => (black.choose(&r.game)?, black.name()),
-            Color::White => (white.choose(&r.game)?, white.name()),
+        let player: &mut dyn Contestant = match side {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
         };
-        let spent = start.elapsed();
-        match side {
-            Color::Black => {
-                r.time_black += spent;
-                r.moves_black += 1;
-            }
-            Color::White => {
-                r.time_white += spent;
-                r.moves_white += 1;
-            }
-        }
-        r.game.push(mv).map_err(|e| {
+        let mv = player.choose(session.game())?;
+        time[side as usize] += start.elapsed();
+        moves[side as usize] += 1;
+        session.play_any(mv, None).map_err(|e| {
             anyhow!(
-                "{name} played an illegal move after {}: {e}",
-                r.game
-                    .moves
-                    .iter()
-                    .map(|&m| move_text(m))
-                    .collect::<String>()
+                "{} played an illegal move after {}: {e}",
+                player.name(),
+                session.game().transcript()
             )
         })?;
     }
-    let (b, w) = r.game.position().final_counts();
-    r.black = b;
-    r.white = w;
-    Ok(r)
+    let (b, w) = session.position().final_counts();
+    Ok(GameResult {
+        game: session.into_game(),
+        black: b,
+        white: w,
+        time_black: time[0],
+        time_white: time[1],
+        moves_black: moves[0],
+        moves_white: moves[1],
+    })
 }
 
 fn make_player(
@@ -540,7 +503,7 @@ fn make_player(
     cmd: &Option<String>,
     a: &MatchArgs,
     seed: u64,
-) -> anyhow::Result<Box<dyn Player>> {
+) -> anyhow::Result<Box<dyn Contestant>> {
     match (level, cmd) {
         (_, Some(c)) => Ok(Box::new(ExternalPlayer::start(
             c,
@@ -549,7 +512,7 @@ fn make_player(
         )?)),
         (Some(l), None) => {
             let level = Level::parse(l).map_err(|e| anyhow!(e))?;
-            let player = OkapiPlayer::new(level, a.hash_bits, seed);
+            let player = OkapiContestant::new(level, a.hash_bits, seed);
             Ok(Box::new(if a.book {
                 player.with_book(a.book_randomness)
             } else {
@@ -665,7 +628,10 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         let line = format!(
             "game {:>4}  {:<20} A {} {:>2}-{:<2} B  {:<6}  time A {:.3}s B {:.3}s   (+{} ={} -{})",
             g + 1,
-            opening.iter().map(|&m| move_text(m)).collect::<String>(),
+            opening
+                .iter()
+                .map(|&m| m.to_string().to_uppercase())
+                .collect::<String>(),
             if a_is_black { "(Black)" } else { "(White)" },
             da,
             db,
@@ -680,8 +646,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         bar.inc(1);
         bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
         if let Some(path) = &a.save {
-            saved += &ggf_game::write(&r.game, &ggf_game::now_utc(), "Okapi match");
-            saved.push('\n');
+            saved += &r.game.to_ggf();
             save_atomically(path, &saved)?;
         }
     }
@@ -779,11 +744,11 @@ mod tests {
 
     #[test]
     fn greedy_against_random_plays_whole_games() {
-        let mut a = OkapiPlayer::new(Level::Greedy, 10, 1);
-        let mut b = OkapiPlayer::new(Level::Random, 10, 2);
+        let mut a = OkapiContestant::new(Level::Greedy, 10, 1);
+        let mut b = OkapiContestant::new(Level::Random, 10, 2);
         let r = play_game(&mut a, &mut b, &parse_transcript("f5d6").unwrap()).unwrap();
         assert!(r.game.position().is_game_over());
         assert_eq!(r.black + r.white, 64);
-        assert!(r.moves_black + r.moves_white + 2 >= r.game.moves.len() as u32 - 2);
+        assert!(r.moves_black + r.moves_white + 2 >= r.game.moves().len() as u32 - 2);
     }
 }
