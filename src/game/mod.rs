@@ -8,5 +8,5 @@ pub mod session;
 pub mod value;
 
 pub use record::{Game, NodeId, Seat, today, transcript_of};
-pub use session::{Next, Session, SessionError, seat_name};
+pub use session::{Next, ProvenLine, Session, SessionError, seat_name};
 pub use value::{Eval, EvalSource};

@@ -26,6 +26,7 @@ use super::clock::{Clock, clock_allotment};
 use super::record::{Game, Seat};
 use super::value::Eval;
 use crate::board::{Color, Move, PlayError, Position};
+use crate::search::SolveMode;
 use crate::search::level::Level;
 use std::time::Duration;
 
@@ -60,6 +61,17 @@ pub enum Next {
     Values { position: Position },
 }
 
+/// A solved position's proven line, kept while the game follows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProvenLine {
+    /// The position the line starts from (it moves along as the game follows it).
+    pub position: Position,
+    pub mode: SolveMode,
+    /// The result for the side to move at `position` (discs, or 1/0/-1).
+    pub score: i32,
+    pub line: Vec<Move>,
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -70,6 +82,8 @@ pub struct Session {
     /// rather than reviewed (the cursor was moved back or forth): the engine plays its
     /// turn when the game is played, or at the end of the line.
     live: bool,
+    /// The last solve's proven line, while the game is on it.
+    proven: Option<ProvenLine>,
 }
 
 impl Session {
@@ -82,6 +96,7 @@ impl Session {
             clock: None,
             lost_on_time: None,
             live: false,
+            proven: None,
         };
         session.changed();
         session
@@ -165,6 +180,29 @@ impl Session {
     /// engine answers again rather than replaying its recorded reply).
     pub fn in_play(&self) -> bool {
         self.live || self.at_end()
+    }
+
+    /// Keeps a solve's proven line: it follows the game while the game plays its moves.
+    pub fn set_proven_line(&mut self, proven: ProvenLine) {
+        self.proven = Some(proven);
+        self.changed();
+    }
+
+    /// The proven line from the position at the cursor, if the game is on one.
+    pub fn proven_here(&self) -> Option<&ProvenLine> {
+        self.proven
+            .as_ref()
+            .filter(|p| p.position == self.position())
+    }
+
+    /// Whether a game between a person and the engine has just been played to its end
+    /// (a front end then values every move, so the player sees the mistakes).
+    pub fn just_finished_against_engine(&self) -> bool {
+        let seats = self.game.seats;
+        self.live
+            && self.position().is_game_over()
+            && seats.contains(&Seat::Human)
+            && seats.iter().any(Seat::is_engine)
     }
 
     /// What the engine should be asked now.
@@ -346,6 +384,7 @@ impl Session {
         if self.at_end() {
             self.game.pass_if_needed();
         }
+        self.follow_proven_line();
         let position = self.game.position();
         let running = !self.is_over() && self.in_play();
         if let Some(clock) = &mut self.clock {
@@ -353,6 +392,37 @@ impl Session {
                 clock.run_for(position.side_to_move());
             } else {
                 clock.stop();
+            }
+        }
+    }
+}
+
+impl Session {
+    /// Moves the proven line along the moves the game played from its position; drops it
+    /// when the game left it.
+    fn follow_proven_line(&mut self) {
+        let Some(p) = &mut self.proven else { return };
+        let here = self.game.position();
+        while p.position != here && !p.line.is_empty() {
+            let ply = self.game.ply();
+            let from = (0..ply)
+                .rev()
+                .find(|&i| self.game.position_at(i) == p.position);
+            match from {
+                Some(i) if self.game.move_at(i) == Some(p.line[0]) => {
+                    p.position = self.game.position_at(i + 1);
+                    p.line.remove(0);
+                    p.score = -p.score;
+                }
+                _ => break,
+            }
+        }
+        if p.position != here {
+            // Inside the line's past (undo) the line is kept only if the game can come
+            // back to it: drop it when it is not on the current line at all.
+            let on_line = (0..=self.game.len()).any(|i| self.game.position_at(i) == p.position);
+            if !on_line {
+                self.proven = None;
             }
         }
     }
@@ -451,6 +521,25 @@ mod tests {
         let p = s.position();
         s.play_engine_move(p, mv("d6"), None).unwrap();
         assert_eq!(s.game().tree_size(), 2);
+    }
+
+    #[test]
+    fn the_proven_line_follows_the_game_and_is_dropped_when_left() {
+        let mut s = Session::new(Game::default(), [Seat::Human; 2]);
+        let start = s.position();
+        s.set_proven_line(ProvenLine {
+            position: start,
+            mode: SolveMode::Exact,
+            score: 0,
+            line: vec![mv("f5"), mv("d6"), mv("c3")],
+        });
+        assert!(s.proven_here().is_some());
+        s.play(mv("f5"), None).unwrap();
+        let p = s.proven_here().expect("on the line");
+        assert_eq!(p.line, vec![mv("d6"), mv("c3")]);
+        assert_eq!(p.score, 0);
+        s.play(mv("f6"), None).unwrap();
+        assert!(s.proven_here().is_none());
     }
 
     #[test]
