@@ -15,6 +15,7 @@ pub mod midbench;
 pub mod nboard;
 pub mod perft;
 pub mod script_run;
+pub mod train;
 pub mod units;
 
 use crate::board::Position;
@@ -63,7 +64,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Train Okapi's data artifacts: the evaluation weights and the ProbCut model.
     #[command(subcommand)]
-    Train(TrainCommand),
+    Train(train::TrainCommand),
     /// The opening book: build it from game records, show a position's book moves, figures.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -79,14 +80,6 @@ pub enum Command {
     /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
     #[command(alias = "play")]
     Console(console::ConsoleArgs),
-}
-
-#[derive(clap::Subcommand, Debug)]
-pub enum TrainCommand {
-    /// Fit the pattern evaluation (coeffs/okapi-eval.bin) on the game records.
-    Eval(crate::eval::train::TrainArgs),
-    /// Fit the Multi-ProbCut error model (coeffs/probcut.json) on Okapi's own searches.
-    Probcut(crate::search::probcut::ProbCutArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -206,8 +199,7 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Bench(a) => bench(a),
-        Command::Train(TrainCommand::Eval(a)) => report(crate::eval::train::run(a)),
-        Command::Train(TrainCommand::Probcut(a)) => report(crate::search::probcut::run(&a)),
+        Command::Train(c) => report(train::run(c)),
         Command::Book(c) => report(book::run(c)),
         Command::App { file } => run_app(file),
         Command::Nboard(a) => nboard::main(a),
