@@ -155,3 +155,63 @@ fn every_subcommand_has_help() {
     let out = okapi(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn bench_midgame_refuses_depth_zero() {
+    // A depth-0 search has no move: the bench used to fail with "the search was stopped".
+    let out = okapi(&["bench", "--midgame", "--depths", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--depths") && stderr.contains("'0'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("stopped"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing run");
+}
+
+#[test]
+fn train_subcommands_keep_their_options() {
+    let out = okapi(&["train", "eval", "--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for opt in [
+        "--data",
+        "--out",
+        "--report",
+        "--labels",
+        "--phase-width",
+        "--window",
+        "--epochs",
+        "--step",
+        "--momentum",
+        "--l2",
+        "--solve ",
+        "--solve-empties",
+        "--max-games",
+        "--negamax-max-games",
+        "--min-positions",
+        "[default: negamax]",
+    ] {
+        assert!(text.contains(opt), "{opt}: {text}");
+    }
+    let out = okapi(&["train", "probcut", "--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for opt in [
+        "--games",
+        "--positions",
+        "--max-depth",
+        "--min-empties",
+        "--max-empties",
+        "--weights",
+        "--out",
+        "--seed",
+    ] {
+        assert!(text.contains(opt), "{opt}: {text}");
+    }
+    // A bad file is an error of the command, not a panic.
+    let out = okapi(&["train", "probcut", "--games", "no-such-file.wtb"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-file.wtb"));
+}

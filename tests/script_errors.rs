@@ -230,3 +230,55 @@ fn comments_are_copied_byte_for_byte() {
     expected.extend_from_slice(b"% End of the endgame script \xe0 la fin\n");
     assert_eq!(std::fs::read(dir.join("out.txt")).unwrap(), expected);
 }
+
+#[test]
+fn a_huge_hash_gives_the_same_answers_within_this_machine_s_memory() {
+    // -h 30 asks for 16 GiB: capped (with a one-line warning) where memory is short, and
+    // in any case mapped as touched, so a small script runs at once; answers unchanged.
+    let text = format!("{FFO1} X % ffo 1\n");
+    let dir = workdir("huge-hash", &text);
+    let out = okapi(
+        &dir,
+        &["-script", "in.scr", "h18.txt", "-e", "0", "-h", "18"],
+    );
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty());
+    for (args, flag, name) in [
+        (
+            &["-script", "in.scr", "h30.txt", "-e", "0", "-h", "30"][..],
+            "-h 30",
+            "h30.txt",
+        ),
+        (
+            &[
+                "solve",
+                "in.scr",
+                "-o",
+                "solve30.txt",
+                "--quiet",
+                "--hash-bits",
+                "30",
+            ],
+            "--hash-bits 30",
+            "solve30.txt",
+        ),
+    ] {
+        let out = okapi(&dir, args);
+        assert!(out.status.success(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        match stderr.lines().collect::<Vec<_>>()[..] {
+            [] => {}
+            [warning] => assert!(
+                warning.contains(&format!("{flag} asks for a 16 GiB hash table"))
+                    && warning.contains("memory available; using"),
+                "{warning}"
+            ),
+            _ => panic!("{stderr}"),
+        }
+        assert_eq!(
+            std::fs::read(dir.join(name)).unwrap(),
+            std::fs::read(dir.join("h18.txt")).unwrap(),
+            "{args:?}"
+        );
+    }
+}

@@ -1,4 +1,4 @@
-//! The board: bitboards, squares, moves, flips, symmetry and hashing.
+//! The board: bitboards, squares, moves, flips, symmetry, hashing and stable discs.
 //!
 //! Squares are numbered `a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63`, the order
 //! in which the scrZebra script format lists them (a1 top-left, row by row).
@@ -24,6 +24,7 @@ pub mod perft;
 mod position;
 pub mod random;
 mod square;
+pub mod stability;
 pub mod symmetry;
 
 pub use bitboard::BitBoard;

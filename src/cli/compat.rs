@@ -119,7 +119,8 @@ pub fn main(args: &[OsString]) -> ExitCode {
     } else {
         Feedback::Quiet
     };
-    let opts = ScriptOptions::new(args.wld, args.line, args.hash_bits, feedback);
+    let hash_bits = super::memory::hash_bits_for_this_machine("-h", args.hash_bits);
+    let opts = ScriptOptions::new(args.wld, args.line, hash_bits, feedback);
     super::finish_script_run(run_script(&args.input, Some(&args.output), &opts))
 }
 

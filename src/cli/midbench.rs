@@ -30,6 +30,11 @@ pub fn load_positions(path: &Path) -> anyhow::Result<Vec<Position>> {
 /// For each position and each of `depths`, a fresh iterative-deepening search to that
 /// depth: its value, best move, time, nodes and nodes/s; then the median per depth.
 pub fn run(path: &Path, depths: &[u32], selectivity: usize, hash_bits: u32) -> anyhow::Result<()> {
+    // A depth-0 search has no move to give: it reported "the search was stopped".
+    if let Some(d) = depths.iter().find(|&&d| !(1..=60).contains(&d)) {
+        anyhow::bail!("--depths: a midgame depth is 1 to 60 plies, not {d}");
+    }
+    anyhow::ensure!(!depths.is_empty(), "--depths: no depth given");
     let positions = load_positions(path)?;
     let eval = Evaluator::embedded();
     let conf = crate::search::probcut::LEVELS
@@ -79,4 +84,17 @@ pub fn run(path: &Path, depths: &[u32], selectivity: usize, hash_bits: u32) -> a
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_zero_is_refused_before_anything_runs() {
+        let err = run(Path::new("no such file"), &[12, 0], 2, 10).unwrap_err();
+        assert!(err.to_string().contains("not 0"), "{err}");
+        let err = run(Path::new("no such file"), &[61], 2, 10).unwrap_err();
+        assert!(err.to_string().contains("not 61"), "{err}");
+    }
 }

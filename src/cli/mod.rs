@@ -11,10 +11,12 @@ pub mod book;
 pub mod compat;
 pub mod console;
 pub mod matches;
+pub mod memory;
 pub mod midbench;
 pub mod nboard;
 pub mod perft;
 pub mod script_run;
+pub mod train;
 pub mod units;
 
 use crate::board::Position;
@@ -63,7 +65,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Train Okapi's data artifacts: the evaluation weights and the ProbCut model.
     #[command(subcommand)]
-    Train(TrainCommand),
+    Train(train::TrainCommand),
     /// The opening book: build it from game records, show a position's book moves, figures.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -79,14 +81,6 @@ pub enum Command {
     /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
     #[command(alias = "play")]
     Console(console::ConsoleArgs),
-}
-
-#[derive(clap::Subcommand, Debug)]
-pub enum TrainCommand {
-    /// Fit the pattern evaluation (coeffs/okapi-eval.bin) on the game records.
-    Eval(crate::eval::train::TrainArgs),
-    /// Fit the Multi-ProbCut error model (coeffs/probcut.json) on Okapi's own searches.
-    Probcut(crate::search::probcut::ProbCutArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -150,7 +144,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub midgame: bool,
     /// Depths for --midgame.
-    #[arg(long, value_delimiter = ',', default_values_t = [12, 16, 20])]
+    #[arg(long, value_delimiter = ',', default_values_t = [12, 16, 20], value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depths: Vec<u32>,
     /// ProbCut level for --midgame: 0..4 (73%..100%), 5 = none.
     #[arg(long, default_value_t = 2)]
@@ -206,8 +200,7 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Bench(a) => bench(a),
-        Command::Train(TrainCommand::Eval(a)) => report(crate::eval::train::run(a)),
-        Command::Train(TrainCommand::Probcut(a)) => report(crate::search::probcut::run(&a)),
+        Command::Train(c) => report(train::run(c)),
         Command::Book(c) => report(book::run(c)),
         Command::App { file } => run_app(file),
         Command::Nboard(a) => nboard::main(a),
@@ -222,7 +215,8 @@ fn solve(a: SolveArgs) -> ExitCode {
     } else {
         Feedback::Progress
     };
-    let opts = ScriptOptions::new(a.wld, a.line, a.hash_bits, feedback);
+    let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
+    let opts = ScriptOptions::new(a.wld, a.line, hash_bits, feedback);
     finish_script_run(script_run::run_script(&a.input, a.output.as_deref(), &opts))
 }
 
@@ -246,12 +240,13 @@ fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
 }
 
 fn bench(a: BenchArgs) -> ExitCode {
+    let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
     if a.midgame {
         let path = a
             .file
             .clone()
             .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
-        return report(midbench::run(&path, &a.depths, a.selectivity, a.hash_bits));
+        return report(midbench::run(&path, &a.depths, a.selectivity, hash_bits));
     }
     let positions = match &a.file {
         Some(path) => bench::load(path).map(|ps| {
@@ -272,7 +267,7 @@ fn bench(a: BenchArgs) -> ExitCode {
         eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    match bench::run(&positions, a.hash_bits, a.runs, a.plain) {
+    match bench::run(&positions, hash_bits, a.runs, a.plain) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {

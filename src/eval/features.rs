@@ -4,8 +4,8 @@
 //! pattern evaluation is measured against (`okapi train` fits both on the same data and
 //! reports both errors).
 
+use crate::board::stability::stable_discs;
 use crate::board::{moves, potential_moves};
-use crate::search::stability::stable_discs;
 
 pub const NUM_FEATURES: usize = 9;
 pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [

@@ -1,6 +1,6 @@
 //! The evaluation: base-3 indexed patterns (the edge-table idea of 1986, generalised as
 //! Logistello, Zebra and Edax do), one weight set per game phase, trained by Okapi
-//! itself (`okapi train`, see [`train`]) and shipped in `coeffs/`.
+//! itself (`okapi train eval`, in the `train` layer above) and shipped in `coeffs/`.
 //!
 //! Values are the side to move's expected final disc difference in 1/[`SCALE`] disc.
 //!
@@ -24,7 +24,6 @@
 
 pub mod features;
 pub mod patterns;
-pub mod train;
 pub mod weights;
 
 use crate::board::Board;
@@ -257,17 +256,6 @@ impl EvalState {
     /// `PatternSet::indices` of the current board).
     pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
         self.indices[self.mover].instances()
-    }
-}
-
-impl crate::search::Evaluate for Evaluator {
-    #[inline]
-    fn evaluate(&self, board: &Board) -> i32 {
-        Evaluator::evaluate(self, board)
-    }
-
-    fn patterns(&self) -> Option<&Evaluator> {
-        Some(self)
     }
 }
 

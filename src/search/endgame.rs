@@ -27,8 +27,8 @@
 use super::midgame::{Evaluate, SCALE};
 use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
-use super::stability::stable_discs;
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
+use crate::board::stability::stable_discs;
 use crate::board::{Board, Move, NEIGHBOURS, Square, flips, last_flip_count, moves};
 #[cfg(target_arch = "x86_64")]
 use crate::board::{flips_avx2, moves_avx2};

@@ -90,9 +90,17 @@ impl Level {
         }
         let mut level = Level::numbered(n);
         if let (Some(tmp), Level::Search(s)) = (temp, &mut level) {
-            s.temperature = tmp
+            let temperature: f64 = tmp
                 .parse()
                 .map_err(|_| format!("bad temperature in '{text}'"))?;
+            // NaN and infinity parse as numbers; a negative temperature was dropped
+            // silently (it played as 0).
+            if !(temperature.is_finite() && temperature >= 0.0) {
+                return Err(format!(
+                    "temperature in '{text}' must be a number of discs, 0 or more (not {tmp})"
+                ));
+            }
+            s.temperature = temperature;
         }
         Ok(level)
     }
@@ -288,6 +296,27 @@ mod tests {
         assert!(Level::parse("0").is_err());
         assert!(Level::parse("x").is_err());
         assert_eq!(Level::parse("8t2").unwrap().name(), "8t2");
+        assert_eq!(Level::parse("8t0").unwrap().name(), "8");
+    }
+
+    #[test]
+    fn parse_refuses_temperatures_that_are_not_numbers_of_discs() {
+        for bad in [
+            "8tnan",
+            "8tNaN",
+            "8tinf",
+            "8t-inf",
+            "8tinfinity",
+            "8t-1",
+            "8t-0.5",
+        ] {
+            let err = Level::parse(bad).expect_err(bad);
+            assert!(
+                err.contains("temperature") && err.contains("0 or more"),
+                "{bad}: {err}"
+            );
+        }
+        assert!(Level::parse("8tx").unwrap_err().contains("temperature"));
     }
 
     #[test]

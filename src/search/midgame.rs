@@ -31,6 +31,19 @@ pub trait Evaluate: Send + Sync {
     }
 }
 
+/// The pattern evaluation, as the searches use it (the impl lives here, with the trait,
+/// so that `eval` needs nothing from `search`).
+impl Evaluate for crate::eval::Evaluator {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> i32 {
+        crate::eval::Evaluator::evaluate(self, board)
+    }
+
+    fn patterns(&self) -> Option<&crate::eval::Evaluator> {
+        Some(self)
+    }
+}
+
 /// How deep and how long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
@@ -819,9 +832,11 @@ mod tests {
         let mut full_nodes = 0;
         let mut cut_nodes = 0;
         let mut total_error = 0;
-        // The model is fitted on this evaluation's own errors, as `okapi train probcut` does.
+        // The model is fitted on this evaluation's own errors, as `okapi train probcut` does
+        // (the fitting lives in the `train` layer above; only this test reaches up to it).
+        use crate::train::probcut_fit::{collect, fit};
         let training = positions(77, 24, 36);
-        let model = probcut::fit(&probcut::collect(&TestEval, &training, 3..=8, |_| {}));
+        let model = fit(&collect(&TestEval, &training, 3..=8, |_| {}));
         let boards = positions(31, 6, 36);
         for &b in &boards {
             let mut s = MidgameSearch::new(&TestEval, 18, Arc::new(AtomicBool::new(false)));

@@ -1,12 +1,11 @@
-//! Search: the endgame solver (exact and win/draw/loss), the transposition table and
-//! stability.
+//! Search: the endgame solver (exact and win/draw/loss), the midgame search, the
+//! transposition table, move ordering and ProbCut (stable discs are in [`crate::board::stability`]).
 
 pub mod endgame;
 pub mod level;
 pub mod midgame;
 pub mod ordering;
 pub mod probcut;
-pub mod stability;
 pub mod tt;
 
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};

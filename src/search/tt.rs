@@ -44,9 +44,16 @@ pub struct Probe {
 /// the table is probed at random, and with 4 KB pages nearly every probe of a large table
 /// also missed the TLB (perf on FFO #48: the probes' cache and TLB misses took a quarter
 /// of the solve's time).
+///
+/// On Linux a table of 2 MB or more is an anonymous mapping of its own: the kernel hands
+/// it out zeroed and maps its pages as they are first touched, so a large `-h` costs only
+/// the memory the search reaches (writing the zeros ourselves faulted in all of it: 16 GB
+/// up front at `-h 30`).
 struct BucketStore {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
+    /// From `mmap` (freed by `munmap`), not from the global allocator.
+    mapped: bool,
 }
 
 // SAFETY: the store owns its memory exclusively, like a `Box<[Bucket]>`.
@@ -64,23 +71,65 @@ impl BucketStore {
 
     fn zeroed(len: usize) -> BucketStore {
         let layout = Self::layout(len);
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc(layout) };
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE_PAGE {
+            return Self::mapped(len, layout);
+        }
+        // SAFETY: the layout has a non-zero size. All-zero bytes are a valid (empty)
+        // bucket.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
             std::alloc::handle_alloc_error(layout)
         };
-        #[cfg(target_os = "linux")]
-        if layout.size() >= HUGE_PAGE {
-            // Advice only: on failure the table works the same with small pages. It is
-            // given before the memory is first written, so its pages fault in huge.
-            // SAFETY: the range is the allocation just made, aligned to 2 MB.
-            unsafe {
-                libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
-            }
+        BucketStore {
+            ptr,
+            len,
+            mapped: false,
         }
-        // SAFETY: all-zero bytes are a valid (empty) bucket; the memory is ours.
-        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        BucketStore { ptr, len }
+    }
+
+    /// A fresh anonymous mapping of `layout.size()` bytes (a multiple of 2 MB here),
+    /// aligned to 2 MB: one 2 MB more is mapped and the ends beyond the aligned range are
+    /// given back.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, layout: std::alloc::Layout) -> BucketStore {
+        let size = layout.size();
+        // SAFETY: a new private anonymous mapping; no memory of ours is involved.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size + HUGE_PAGE,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            std::alloc::handle_alloc_error(layout)
+        }
+        let start = raw as usize;
+        let aligned = start.next_multiple_of(HUGE_PAGE);
+        // SAFETY: both ranges lie in the mapping just made, outside the aligned range
+        // kept, and start and end on page boundaries (mmap gives pages; HUGE_PAGE and
+        // `size` are multiples of the page size).
+        unsafe {
+            if aligned > start {
+                libc::munmap(raw, aligned - start);
+            }
+            let tail = start + size + HUGE_PAGE - (aligned + size);
+            if tail > 0 {
+                libc::munmap((aligned + size) as *mut libc::c_void, tail);
+            }
+            // Advice only: on failure the table works the same with small pages. It is
+            // given before the memory is first touched, so its pages fault in huge.
+            libc::madvise(aligned as *mut libc::c_void, size, libc::MADV_HUGEPAGE);
+        }
+        BucketStore {
+            ptr: std::ptr::NonNull::new(aligned as *mut Bucket).expect("mmap is not null"),
+            len,
+            mapped: true,
+        }
     }
 
     #[inline(always)]
@@ -98,8 +147,17 @@ impl BucketStore {
 
 impl Drop for BucketStore {
     fn drop(&mut self) {
-        // SAFETY: allocated in `zeroed` with this very layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) };
+        let layout = Self::layout(self.len);
+        if self.mapped {
+            // SAFETY: mapped in `mapped` with exactly this start and size.
+            #[cfg(target_os = "linux")]
+            unsafe {
+                libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, layout.size());
+            }
+        } else {
+            // SAFETY: allocated in `zeroed` with this very layout.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
+        }
     }
 }
 
@@ -276,6 +334,30 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Resident memory of this process, in bytes.
+    #[cfg(target_os = "linux")]
+    fn resident_bytes() -> u64 {
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+        let pages: u64 = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+        pages * 4096
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_large_table_costs_only_what_is_touched() {
+        // 1 GB asked: making it must not write it all (it did, zeroing by hand).
+        let before = resident_bytes();
+        let mut tt = TranspositionTable::with_bits(26);
+        let grown = resident_bytes().saturating_sub(before);
+        assert!(grown < 256 << 20, "making the table took {grown} bytes");
+        assert_eq!(tt.size_bytes(), 1 << 30);
+        // It reads as empty and works at both ends.
+        assert!(tt.probe(0, 0, 0).is_none());
+        assert!(tt.probe(u64::MAX, 0, 0).is_none());
+        tt.store(u64::MAX, 10, NO_SELECTIVITY, -5, -4, 3, 19);
+        assert_eq!(tt.probe(u64::MAX, 10, NO_SELECTIVITY).unwrap().best, 19);
+    }
 
     #[test]
     fn store_and_probe() {

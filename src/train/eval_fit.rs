@@ -1,4 +1,5 @@
-//! `okapi train`: fits the pattern weights shipped in `coeffs/` from public game records.
+//! Fits the pattern weights shipped in `coeffs/` from public game records (what
+//! `okapi train eval` runs; its options, progress and printing are in `cli::train`).
 //!
 //! 1. Reads the WTHOR database (`.wtb` 1977–2018 and PGN 2019–2025) and Logistello's book
 //!    games, replaying every game legally; corrupt games are skipped and counted.
@@ -11,16 +12,19 @@
 //! 4. Fits one weight set per phase by regularised least squares (preconditioned
 //!    gradient descent with momentum: each weight moves by its mean residual), each phase
 //!    on the positions within `--window` empties of it, which smooths neighbouring phases.
-//! 5. Fits the classic feature evaluation ([`super::features`]) on the same data, then
-//!    reports both evaluations' mean absolute error on held-out positions by phase,
+//! 5. Fits the classic feature evaluation ([`crate::eval::features`]) on the same data,
+//!    then reports both evaluations' mean absolute error on held-out positions by phase,
 //!    against final results, WTHOR's theoretical scores and Okapi's own exact solves.
+//!
+//! [`run`] writes the weight file and the report file and returns the report; the steps
+//! it is at go to a `progress` callback as lines of text.
 
-use super::features::{self, FeatureEval, NUM_FEATURES};
-use super::patterns::{NUM_INSTANCES, PatternSet};
-use super::weights::WeightFile;
-use super::{EvalState, Evaluator, SCALE};
 use crate::board::Board;
 use crate::board::symmetry::{Symmetry, transform};
+use crate::eval::features::{self, FeatureEval, NUM_FEATURES};
+use crate::eval::patterns::{NUM_INSTANCES, PatternSet};
+use crate::eval::weights::WeightFile;
+use crate::eval::{EvalState, Evaluator, SCALE};
 use crate::formats::records::{GamePosition, GameRecord, RecordSet, logbook, pgn, wthor};
 use crate::search::{EndgameSolver, SolveMode};
 use anyhow::{Context, Result};
@@ -29,7 +33,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// How training positions are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Labels {
     /// Mean final result of the games through the position.
     Final,
@@ -37,56 +42,45 @@ pub enum Labels {
     Negamax,
 }
 
-/// Train the pattern evaluation from the game records.
-#[derive(clap::Args, Debug, Clone)]
-pub struct TrainArgs {
+/// The settings of a fit (`okapi train eval` documents each and holds the defaults).
+#[derive(Debug, Clone)]
+pub struct EvalFitOptions {
     /// Folder holding wthor/WTH_*.wtb, wthor/pgn/WTH_*.pgn and logistello/logbook.gam.gz.
-    #[arg(long, default_value = "../shared/data")]
     pub data: PathBuf,
     /// Weight file to write.
-    #[arg(long, short, default_value = "coeffs/okapi-eval.bin")]
     pub out: PathBuf,
     /// Training report to write (markdown).
-    #[arg(long, default_value = "coeffs/TRAINING.md")]
     pub report: PathBuf,
-    /// How positions are labelled.
-    #[arg(long, value_enum, default_value = "negamax")]
     pub labels: Labels,
     /// Empty squares per phase.
-    #[arg(long, default_value_t = 2)]
     pub phase_width: u32,
     /// Each phase also trains on positions up to this many empties outside it.
-    #[arg(long, default_value_t = 2)]
     pub window: u32,
     /// Passes over the data per phase.
-    #[arg(long, default_value_t = 60)]
     pub epochs: usize,
     /// Step size (fraction of the mean residual a weight moves by per pass).
-    #[arg(long, default_value_t = 0.03)]
     pub step: f32,
     /// Momentum of the updates.
-    #[arg(long, default_value_t = 0.9)]
     pub momentum: f32,
     /// L2 regularisation, in pseudo-observations of value 0 per weight.
-    #[arg(long, default_value_t = 10.0)]
     pub l2: f32,
     /// Held-out positions to solve exactly with Okapi's endgame solver.
-    #[arg(long, default_value_t = 300)]
     pub solve: usize,
     /// Empty squares of the positions solved exactly.
-    #[arg(long, default_value_t = 20)]
     pub solve_empties: u32,
     /// Read at most this many games per file (quick runs).
-    #[arg(long)]
     pub max_games: Option<usize>,
     /// Negamax labels: positions reached by at least this many games keep the mean of
-    /// their results (the maximum over many noisy continuations is biased upwards).
-    #[arg(long, default_value_t = 8)]
+    /// their results.
     pub negamax_max_games: u32,
-    /// Phases with fewer training positions than this widen their window until they
-    /// have them (sharing data with their neighbours).
-    #[arg(long, default_value_t = 200_000)]
+    /// Phases with fewer training positions than this widen their window.
     pub min_positions: usize,
+}
+
+/// What a fit produced: the report it wrote (markdown).
+#[derive(Debug, Clone)]
+pub struct EvalFitReport {
+    pub markdown: String,
 }
 
 /// A labelled position for training or measurement.
@@ -146,7 +140,7 @@ fn summarize(log: &mut String, name: &str, set: &RecordSet) {
     }
 }
 
-fn load_corpus(args: &TrainArgs) -> Result<Corpus> {
+fn load_corpus(args: &EvalFitOptions) -> Result<Corpus> {
     let mut log = String::new();
     let mut train = Vec::new();
     let mut held_out = Vec::new();
@@ -330,7 +324,7 @@ impl GameTree {
 /// Fits one phase: returns the bias and the weights (canonical indices expanded).
 fn fit_phase(
     samples: &[&Sample],
-    args: &TrainArgs,
+    args: &EvalFitOptions,
     log: &mut String,
     phase: &str,
 ) -> (f32, Vec<f32>) {
@@ -435,7 +429,9 @@ impl Mae {
     }
 }
 
-pub fn run(args: TrainArgs) -> Result<()> {
+/// Fits the weights, writes them to `args.out` and the report to `args.report`, and
+/// returns the report. Each step is announced to `progress` as a line of text.
+pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<EvalFitReport> {
     let start = Instant::now();
     anyhow::ensure!(
         args.phase_width >= 1 && args.phase_width <= 61,
@@ -444,16 +440,19 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let phases = 60 / args.phase_width as usize + usize::from(60 % args.phase_width != 0);
     let mut report = String::new();
     let _ = writeln!(report, "# Okapi evaluation training report\n");
-    let _ = writeln!(report, "Command: `okapi train {}`\n", describe(&args));
-    eprintln!("reading game records from {}", args.data.display());
-    let corpus = load_corpus(&args)?;
+    let _ = writeln!(report, "Command: `okapi train {}`\n", describe(args));
+    progress(&format!(
+        "reading game records from {}",
+        args.data.display()
+    ));
+    let corpus = load_corpus(args)?;
     let _ = writeln!(report, "## Data\n\n{}", corpus.log);
-    eprint!("{}", corpus.log);
+    progress(corpus.log.trim_end_matches('\n'));
 
-    eprintln!(
+    progress(&format!(
         "building the game tree of {} training games",
         corpus.train.len()
-    );
+    ));
     let tree = GameTree::build(&corpus.train);
     let labels = match args.labels {
         Labels::Final => tree.mean_labels(),
@@ -505,7 +504,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
 
     // Pattern weights, phase by phase.
-    eprintln!("fitting {phases} phases");
+    progress(&format!("fitting {phases} phases"));
     let set = PatternSet::get();
     let n_w = set.weights_per_phase;
     let mut file = WeightFile {
@@ -536,21 +535,21 @@ pub fn run(args: TrainArgs) -> Result<()> {
             hi = (hi + 1).min(60);
         }
         let samples: Vec<&Sample> = by_empties[lo..=hi].iter().flatten().collect();
-        let (bias, w) = fit_phase(&samples, &args, &mut fit_log, &format!("{p} | {lo}-{hi}"));
+        let (bias, w) = fit_phase(&samples, args, &mut fit_log, &format!("{p} | {lo}-{hi}"));
         file.bias[p] = quantise(bias);
         for (dst, &x) in file.weights[p * n_w..(p + 1) * n_w].iter_mut().zip(&w) {
             *dst = quantise(x);
         }
-        eprintln!(
+        progress(&format!(
             "phase {p}: {} positions, {:.0?} so far",
             samples.len(),
             fit_start.elapsed()
-        );
+        ));
     }
     let fit_time = fit_start.elapsed();
 
     // Feature baseline: least squares per phase on the same windows.
-    eprintln!("fitting the feature baseline");
+    progress("fitting the feature baseline");
     let mut xtx = vec![[[0f64; NUM_FEATURES]; NUM_FEATURES]; phases];
     let mut xty = vec![[0f64; NUM_FEATURES]; phases];
     for (e, bucket) in by_empties.iter().enumerate() {
@@ -706,11 +705,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let _ = writeln!(report, "\nTotal run time {:.1?}.", start.elapsed());
     std::fs::write(&args.report, &report)
         .with_context(|| format!("writing {}", args.report.display()))?;
-    println!("{report}");
-    Ok(())
+    Ok(EvalFitReport { markdown: report })
 }
 
-fn describe(args: &TrainArgs) -> String {
+/// The options as `okapi train eval` spells them, for the report.
+fn describe(args: &EvalFitOptions) -> String {
     let mut s = format!(
         "--data {} --out {} --labels {:?} --phase-width {} --window {} --epochs {} --step {} --momentum {} --l2 {} \
          --solve {} --solve-empties {}",

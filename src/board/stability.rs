@@ -4,7 +4,8 @@
 //! by an exact analysis of each edge line on its own, discs whose four lines are full,
 //! and inner discs that, in each of the four line directions, lie on a full line or
 //! touch a stable disc of their colour. The endgame solver uses the opponent's stable
-//! discs to bound the score from above.
+//! discs to bound the score from above; the feature evaluation counts them. A board
+//! fact, so it lives here, below both.
 
 use std::sync::OnceLock;
 

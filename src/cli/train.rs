@@ -1,0 +1,198 @@
+//! `okapi train eval` and `okapi train probcut`: the command-line options, the progress
+//! display and the printing of the fits that [`crate::train`] does.
+
+use crate::search::SCALE;
+use crate::search::probcut::shallow_depth;
+use crate::train::eval_fit::{self, EvalFitOptions, Labels};
+use crate::train::probcut_fit::{self, ProbCutFitOptions};
+use std::path::PathBuf;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum TrainCommand {
+    /// Fit the pattern evaluation (coeffs/okapi-eval.bin) on the game records.
+    Eval(TrainArgs),
+    /// Fit the Multi-ProbCut error model (coeffs/probcut.json) on Okapi's own searches.
+    Probcut(ProbCutArgs),
+}
+
+/// Runs a `train` subcommand.
+pub fn run(command: TrainCommand) -> anyhow::Result<()> {
+    match command {
+        TrainCommand::Eval(a) => run_eval(&a),
+        TrainCommand::Probcut(a) => run_probcut(&a),
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelsArg {
+    /// Mean final result of the games through the position.
+    Final,
+    /// Negamax over the tree of training games.
+    Negamax,
+}
+
+impl From<LabelsArg> for Labels {
+    fn from(l: LabelsArg) -> Labels {
+        match l {
+            LabelsArg::Final => Labels::Final,
+            LabelsArg::Negamax => Labels::Negamax,
+        }
+    }
+}
+
+/// Train the pattern evaluation from the game records.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Folder holding wthor/WTH_*.wtb, wthor/pgn/WTH_*.pgn and logistello/logbook.gam.gz.
+    #[arg(long, default_value = "../shared/data")]
+    pub data: PathBuf,
+    /// Weight file to write.
+    #[arg(long, short, default_value = "coeffs/okapi-eval.bin")]
+    pub out: PathBuf,
+    /// Training report to write (markdown).
+    #[arg(long, default_value = "coeffs/TRAINING.md")]
+    pub report: PathBuf,
+    /// How positions are labelled.
+    #[arg(long, value_enum, default_value = "negamax")]
+    pub labels: LabelsArg,
+    /// Empty squares per phase.
+    #[arg(long, default_value_t = 2)]
+    pub phase_width: u32,
+    /// Each phase also trains on positions up to this many empties outside it.
+    #[arg(long, default_value_t = 2)]
+    pub window: u32,
+    /// Passes over the data per phase.
+    #[arg(long, default_value_t = 60)]
+    pub epochs: usize,
+    /// Step size (fraction of the mean residual a weight moves by per pass).
+    #[arg(long, default_value_t = 0.03)]
+    pub step: f32,
+    /// Momentum of the updates.
+    #[arg(long, default_value_t = 0.9)]
+    pub momentum: f32,
+    /// L2 regularisation, in pseudo-observations of value 0 per weight.
+    #[arg(long, default_value_t = 10.0)]
+    pub l2: f32,
+    /// Held-out positions to solve exactly with Okapi's endgame solver.
+    #[arg(long, default_value_t = 300)]
+    pub solve: usize,
+    /// Empty squares of the positions solved exactly.
+    #[arg(long, default_value_t = 20)]
+    pub solve_empties: u32,
+    /// Read at most this many games per file (quick runs).
+    #[arg(long)]
+    pub max_games: Option<usize>,
+    /// Negamax labels: positions reached by at least this many games keep the mean of
+    /// their results (the maximum over many noisy continuations is biased upwards).
+    #[arg(long, default_value_t = 8)]
+    pub negamax_max_games: u32,
+    /// Phases with fewer training positions than this widen their window until they
+    /// have them (sharing data with their neighbours).
+    #[arg(long, default_value_t = 200_000)]
+    pub min_positions: usize,
+}
+
+impl TrainArgs {
+    pub fn options(&self) -> EvalFitOptions {
+        EvalFitOptions {
+            data: self.data.clone(),
+            out: self.out.clone(),
+            report: self.report.clone(),
+            labels: self.labels.into(),
+            phase_width: self.phase_width,
+            window: self.window,
+            epochs: self.epochs,
+            step: self.step,
+            momentum: self.momentum,
+            l2: self.l2,
+            solve: self.solve,
+            solve_empties: self.solve_empties,
+            max_games: self.max_games,
+            negamax_max_games: self.negamax_max_games,
+            min_positions: self.min_positions,
+        }
+    }
+}
+
+/// `okapi train eval`: progress on standard error, the report on standard output.
+fn run_eval(args: &TrainArgs) -> anyhow::Result<()> {
+    let report = eval_fit::run(&args.options(), &mut |line| eprintln!("{line}"))?;
+    println!("{}", report.markdown);
+    Ok(())
+}
+
+/// `okapi train probcut`: fits the ProbCut model on the shipped evaluation.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ProbCutArgs {
+    /// WTHOR game files to draw positions from.
+    #[arg(long, num_args = 1.., default_values = ["../shared/data/wthor/WTH_2016.wtb"])]
+    pub games: Vec<PathBuf>,
+    /// Number of positions to search.
+    #[arg(long, default_value_t = 300)]
+    pub positions: usize,
+    /// Deepest search measured (each position is searched at 3..=this depth).
+    #[arg(long, default_value_t = 10)]
+    pub max_depth: u32,
+    /// Fewest and most empties of the positions drawn.
+    #[arg(long, default_value_t = 16)]
+    pub min_empties: u32,
+    #[arg(long, default_value_t = 50)]
+    pub max_empties: u32,
+    /// Evaluation weights (default: the shipped coeffs/okapi-eval.bin).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Where to write the model.
+    #[arg(long, default_value = "coeffs/probcut.json")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl ProbCutArgs {
+    pub fn options(&self) -> ProbCutFitOptions {
+        ProbCutFitOptions {
+            games: self.games.clone(),
+            positions: self.positions,
+            max_depth: self.max_depth,
+            min_empties: self.min_empties,
+            max_empties: self.max_empties,
+            weights: self.weights.clone(),
+            seed: self.seed,
+        }
+    }
+}
+
+/// `okapi train probcut`: a progress bar while searching, then the model and its sigma
+/// at a few empties and depths, and the file written.
+fn run_probcut(args: &ProbCutArgs) -> anyhow::Result<()> {
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let fitted = probcut_fit::run(&args.options(), |done, total| {
+        bar.get_or_insert_with(|| indicatif::ProgressBar::new(total as u64))
+            .set_position(done as u64)
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let fitted = fitted?;
+    let model = fitted.model;
+    println!(
+        "{} samples from {} positions",
+        fitted.samples, fitted.positions
+    );
+    println!(
+        "model: sigma = {:.3} + {:.4} * empties + {:.3} * shallow + {:.3} * deep (discs)",
+        model.k, model.a, model.b, model.c
+    );
+    println!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
+    for n in [20, 30, 40, 50] {
+        for d in [4, 8, 12, 16] {
+            println!(
+                "{n:>7} {d:>6} {:>6.2}",
+                model.sigma(n, shallow_depth(d), d) as f64 / SCALE as f64
+            );
+        }
+    }
+    probcut_fit::write_model(&model, &args.out)?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}

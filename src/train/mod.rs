@@ -1,0 +1,11 @@
+//! Training Okapi's data artifacts, a library layer above the engine's core: it reads
+//! game records ([`crate::formats`]), searches ([`crate::search`]) and evaluates
+//! ([`crate::eval`]), and returns what it fitted and measured. It takes plain option
+//! structs and prints nothing: `okapi train eval` / `okapi train probcut` (in `cli`)
+//! hold the command-line options, the progress display and the printing.
+//!
+//! - [`eval_fit`]: the pattern weights (`coeffs/okapi-eval.bin`) and their report;
+//! - [`probcut_fit`]: the Multi-ProbCut error model (`coeffs/probcut.json`).
+
+pub mod eval_fit;
+pub mod probcut_fit;
