@@ -3,48 +3,64 @@
 use super::engine_events::{Solved, Task};
 use super::{App, Command, ScriptJob, script, wake};
 use crate::board::{Color, Move, Position, Square};
-use crate::engine::clock::Clock;
 use crate::engine::{Engine, Request};
 use crate::formats::game::{Game, Player};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 impl App {
-    /// Applies one command.
+    /// Applies one command: each group of commands has its method below.
     pub fn apply(&mut self, command: Command) {
         match command {
-            Command::Play(sq) => {
-                if self.lost_on_time.is_some()
-                    || self.player_to_move() != Player::Human
-                    || !self.game.position().is_legal(sq)
-                {
-                    return;
-                }
-                let eval = self.move_evals.get(&sq).copied();
-                if self.game.play(Move::Play(sq), eval).is_ok() {
-                    self.moved();
-                }
+            c @ (Command::Play(_)
+            | Command::PlayBest
+            | Command::Undo
+            | Command::Redo
+            | Command::First
+            | Command::Last
+            | Command::GoTo(_)) => self.navigate(c),
+            c @ (Command::ShowNewGame
+            | Command::NewGame { .. }
+            | Command::Open
+            | Command::OpenPath(_)
+            | Command::Save
+            | Command::SaveAs
+            | Command::SaveTo(_)) => self.apply_file(c),
+            c @ (Command::EnterSetup
+            | Command::SetupSquare(_)
+            | Command::SetupSide(_)
+            | Command::SetupClear
+            | Command::SetupStandard
+            | Command::SetupDone
+            | Command::SetupCancel) => self.apply_setup(c),
+            c @ (Command::Solve(_)
+            | Command::Stop
+            | Command::EngineMove
+            | Command::Hint
+            | Command::AnalyseGame
+            | Command::CrashEngine) => self.apply_engine(c),
+            c @ (Command::OpenScript
+            | Command::OpenScriptPath(_)
+            | Command::ScriptOptions { .. }
+            | Command::SolveScript
+            | Command::StopScript
+            | Command::ShowScriptPosition(_)
+            | Command::SaveScriptResult
+            | Command::SaveScriptResultTo(_)
+            | Command::CloseScript) => self.apply_script(c),
+            c @ (Command::CopyTranscript | Command::CopyBoard | Command::Paste(_)) => {
+                self.apply_clipboard(c)
             }
-            Command::Undo => {
-                if self.game.undo() {
-                    // Land on a position where a human has a move to make.
-                    let humans = self.players.contains(&Player::Human);
-                    while self.game.can_undo()
-                        && (self.game.position().must_pass()
-                            || (humans && self.player_to_move().is_engine()))
-                    {
-                        self.game.undo();
-                    }
-                    self.position_changed();
-                }
-            }
-            Command::Redo => {
-                if self.game.redo() {
-                    while self.game.can_redo() && self.game.position().must_pass() {
-                        self.game.redo();
-                    }
-                    self.position_changed();
-                }
-            }
+            c @ (Command::FlipView | Command::ShowShortcuts) => self.apply_view(c),
+        }
+    }
+
+    /// Moves through the game: a move, the proven line's move, undo, redo, going to a ply.
+    fn navigate(&mut self, command: Command) {
+        match command {
+            Command::Play(sq) => self.play_human_move(sq),
+            Command::PlayBest => self.play_best_move(),
+            Command::Undo => self.undo_to_humans_turn(),
+            Command::Redo => self.redo_past_passes(),
             Command::First => {
                 self.game.go_to(0);
                 self.position_changed();
@@ -57,6 +73,13 @@ impl App {
                 self.game.go_to(ply);
                 self.position_changed();
             }
+            other => unreachable!("not a navigation command: {other:?}"),
+        }
+    }
+
+    /// New game, open and save.
+    fn apply_file(&mut self, command: Command) {
+        match command {
             Command::ShowNewGame => {
                 let minutes = self.clock_minutes;
                 self.new_game = Some((self.players, minutes));
@@ -65,22 +88,7 @@ impl App {
                 black,
                 white,
                 minutes,
-            } => {
-                self.players = [black, white];
-                self.clock_minutes = minutes;
-                self.clock =
-                    (minutes > 0).then(|| Clock::new(Duration::from_secs(60 * u64::from(minutes))));
-                self.lost_on_time = None;
-                self.game = Game::default();
-                self.game.black = self.player_label(black);
-                self.game.white = self.player_label(white);
-                self.engine_lines = None;
-                self.file = None;
-                self.new_game = None;
-                self.solved = None;
-                self.notice = None;
-                self.position_changed();
-            }
+            } => self.start_new_game(black, white, minutes),
             Command::Open => {
                 if let Some(path) = self.dialogs.open_game() {
                     self.apply(Command::OpenPath(path));
@@ -121,38 +129,13 @@ impl App {
                 }
                 Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
             },
-            Command::Solve(mode) => {
-                let position = self.game.position();
-                if position.is_game_over() {
-                    return;
-                }
-                // The values already on the board stay; the solve adds the proven line.
-                self.solved = None;
-                self.generation = self.engine.new_generation();
-                self.engine.send(Request::Solve {
-                    generation: self.generation,
-                    position,
-                    mode,
-                });
-                self.start_task(Task::Solving(mode));
-            }
-            Command::Stop => {
-                if self.task != Task::Idle {
-                    self.engine.stop();
-                    self.metrics.stop_asked = Some(Instant::now());
-                }
-            }
-            Command::PlayBest => {
-                if let Some(Move::Play(sq)) =
-                    self.solved_here().and_then(|s| s.line.first().copied())
-                {
-                    let eval = self.move_evals.get(&sq).copied();
-                    if self.game.play(Move::Play(sq), eval).is_ok() {
-                        self.moved();
-                    }
-                }
-            }
-            Command::FlipView => self.settings.flipped = !self.settings.flipped,
+            other => unreachable!("not a file command: {other:?}"),
+        }
+    }
+
+    /// Board set-up.
+    fn apply_setup(&mut self, command: Command) {
+        match command {
             Command::EnterSetup => {
                 self.setup = Some(self.game.position());
                 // A new generation drops whatever the engine still sends about the game.
@@ -208,27 +191,32 @@ impl App {
                     self.position_changed();
                 }
             }
-            Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
-            Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
-            Command::Paste(text) => {
-                let game = Game::parse_any(&text)
-                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
-                match game {
-                    Ok(game) => {
-                        self.game = game;
-                        self.players = [Player::Human, Player::Human];
-                        self.clock = None;
-                        self.lost_on_time = None;
-                        self.file = None;
-                        self.solved = None;
-                        self.notice = Some("Pasted a game.".into());
-                        self.position_changed();
-                    }
-                    Err(e) => {
-                        self.error = Some(format!(
-                            "The pasted text is neither a game nor a board: {e}"
-                        ))
-                    }
+            other => unreachable!("not a set-up command: {other:?}"),
+        }
+    }
+
+    /// Requests to the engine.
+    fn apply_engine(&mut self, command: Command) {
+        match command {
+            Command::Solve(mode) => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                // The values already on the board stay; the solve adds the proven line.
+                self.solved = None;
+                self.generation = self.engine.new_generation();
+                self.engine.send(Request::Solve {
+                    generation: self.generation,
+                    position,
+                    mode,
+                });
+                self.start_task(Task::Solving(mode));
+            }
+            Command::Stop => {
+                if self.task != Task::Idle {
+                    self.engine.stop();
+                    self.metrics.stop_asked = Some(Instant::now());
                 }
             }
             Command::EngineMove => {
@@ -289,6 +277,13 @@ impl App {
                 });
                 self.start_task(Task::Thinking);
             }
+            other => unreachable!("not a engine command: {other:?}"),
+        }
+    }
+
+    /// The endgame script window.
+    fn apply_script(&mut self, command: Command) {
+        match command {
             Command::OpenScript => {
                 if let Some(path) = self.dialogs.open_script() {
                     self.apply(Command::OpenScriptPath(path));
@@ -419,7 +414,46 @@ impl App {
                 self.apply(Command::StopScript);
                 self.script = None;
             }
+            other => unreachable!("not a script command: {other:?}"),
+        }
+    }
+
+    /// Copy and paste.
+    fn apply_clipboard(&mut self, command: Command) {
+        match command {
+            Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
+            Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
+            Command::Paste(text) => {
+                let game = Game::parse_any(&text)
+                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
+                match game {
+                    Ok(game) => {
+                        self.game = game;
+                        self.players = [Player::Human, Player::Human];
+                        self.clock = None;
+                        self.lost_on_time = None;
+                        self.file = None;
+                        self.solved = None;
+                        self.notice = Some("Pasted a game.".into());
+                        self.position_changed();
+                    }
+                    Err(e) => {
+                        self.error = Some(format!(
+                            "The pasted text is neither a game nor a board: {e}"
+                        ))
+                    }
+                }
+            }
+            other => unreachable!("not a clipboard command: {other:?}"),
+        }
+    }
+
+    /// The view and the help windows.
+    fn apply_view(&mut self, command: Command) {
+        match command {
+            Command::FlipView => self.settings.flipped = !self.settings.flipped,
             Command::ShowShortcuts => self.shortcuts = true,
+            other => unreachable!("not a view command: {other:?}"),
         }
     }
 }

@@ -1,11 +1,10 @@
 //! What the engine does for the app: the requests made after each change of position,
 //! and the events taken in each frame (stale generations dropped).
 
-use super::{App, Command, RowResult};
+use super::{App, RowResult};
 use crate::board::{Move, Position, Square};
-use crate::engine::clock::clock_allotment;
 use crate::engine::{Event, Request, mode_name};
-use crate::formats::game::{Eval, Player};
+use crate::formats::game::Eval;
 use crate::search::SolveMode;
 use std::time::{Duration, Instant};
 
@@ -109,40 +108,12 @@ impl App {
         }
     }
 
-    /// What the game clock gives the engine for its move now, if a clock runs.
-    pub fn engine_move_time(&self) -> Option<Duration> {
-        let clock = self.clock.as_ref()?;
-        let position = self.game.position();
-        Some(clock_allotment(
-            clock.left(position.side_to_move()),
-            position.empty_count(),
-        ))
-    }
-
     /// Keeps the game in progress (with what is known of it) across restarts.
     pub(super) fn keep_game_in_progress(&self) {
         if let Some(path) = &self.autosave {
             // Best effort: losing the autosave must not disturb play.
             let _ = path.parent().map(std::fs::create_dir_all);
             let _ = self.game.save(path);
-        }
-    }
-
-    /// After a disc was placed: the flip animation, then the usual.
-    pub(super) fn moved(&mut self) {
-        let ply = self.game.ply();
-        if self.settings.animate && ply > 0 {
-            let (before, after) = (self.game.position_at(ply - 1), self.game.position());
-            let turned = (before.black() & after.white()) | (before.white() & after.black());
-            self.flip_animation = Some((turned, Instant::now()));
-        }
-        self.position_changed();
-        // Practice: at the end of a game against the engine, value every move played so
-        // the player sees the mistakes.
-        let against_engine =
-            self.players.contains(&Player::Human) && self.players.iter().any(|p| p.is_engine());
-        if against_engine && self.game.position().is_game_over() && !self.game.can_redo() {
-            self.apply(Command::AnalyseGame);
         }
     }
 
@@ -165,54 +136,20 @@ impl App {
         };
     }
 
-    pub(super) fn solved_here(&self) -> Option<&Solved> {
-        self.solved
-            .as_ref()
-            .filter(|s| s.position == self.game.position())
-    }
-
     /// After any change of the position: forced passes, the proven line followed, and the
     /// next request to the engine (its move, or the values of the legal moves).
     pub(super) fn position_changed(&mut self) {
         self.move_evals.clear();
-        if !self.game.can_redo() && self.game.pass_if_needed() {
-            let passer = self.game.position().side_to_move().opposite();
-            self.notice = Some(format!("{} has no legal move and passes.", passer.name()));
-        }
-        // Follow the proven line while the game does.
-        if let Some(s) = &mut self.solved {
-            let here = self.game.position();
-            while s.position != here && !s.line.is_empty() {
-                let from = (0..self.game.ply())
-                    .rev()
-                    .find(|&i| self.game.position_at(i) == s.position);
-                match from {
-                    Some(i) if self.game.moves()[i] == s.line[0] => {
-                        s.position = self.game.position_at(i + 1);
-                        s.line.remove(0);
-                        s.score = -s.score;
-                    }
-                    _ => break,
-                }
-            }
-        }
-        if self
-            .solved
-            .as_ref()
-            .is_some_and(|s| s.position != self.game.position())
-        {
-            self.solved = None;
-        }
+        self.pass_if_forced();
+        self.follow_proven_line();
         self.keep_game_in_progress();
         let position = self.game.position();
-        if let Some(clock) = &mut self.clock {
-            // Runs for the side to move while the game goes on at the end of the record.
-            if position.is_game_over() || self.game.can_redo() || self.lost_on_time.is_some() {
-                clock.stop();
-            } else {
-                clock.run_for(position.side_to_move());
-            }
-        }
+        self.run_clock(position);
+        self.ask_engine_about(position);
+    }
+
+    /// The engine's next task here: its move, the values of the legal moves, or none.
+    fn ask_engine_about(&mut self, position: Position) {
         self.generation = self.engine.new_generation();
         if position.is_game_over() {
             self.engine.stop();

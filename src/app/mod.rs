@@ -10,6 +10,7 @@ mod command;
 mod command_handling;
 pub mod dialogs;
 mod engine_events;
+mod game_rules;
 mod graph;
 mod level_picker;
 mod menu_bar;
@@ -172,18 +173,6 @@ impl App {
         app
     }
 
-    /// A player's name as the game record keeps it: the engine with its level.
-    fn player_label(&self, player: Player) -> String {
-        match player {
-            Player::Perfect => format!("Okapi (level {})", self.settings.level.name()),
-            p => p.name().into(),
-        }
-    }
-
-    fn player_to_move(&self) -> Player {
-        self.players[self.game.position().side_to_move() as usize]
-    }
-
     /// Is the engine busy with a request of ours?
     pub fn engine_busy(&self) -> bool {
         self.task != Task::Idle
@@ -194,6 +183,32 @@ impl App {
         let frame_start = Instant::now();
         self.poll_engine();
         self.poll_script_engine();
+        self.queue_input_commands(ui);
+        if let Some(text) = self.clipboard_out.take() {
+            ui.ctx().copy_text(text);
+        }
+        if self.check_clock() {
+            ui.ctx().request_repaint_after(Duration::from_millis(200));
+        }
+        self.menu_bar(ui);
+        self.status_bar(ui);
+        self.graph_panel(ui);
+        self.side_panel(ui);
+        self.board_panel(ui);
+        self.windows(ui);
+        for c in std::mem::take(&mut self.commands) {
+            self.apply(c);
+        }
+        self.save_settings_if_changed();
+        self.metrics.record_frame(frame_start.elapsed());
+        if self.task != Task::Idle || self.script.as_ref().is_some_and(|j| j.is_running()) {
+            // Keeps the elapsed time moving; engine events repaint at once anyway.
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    /// Shortcuts, a paste and a dropped file, queued as commands.
+    fn queue_input_commands(&mut self, ui: &mut egui::Ui) {
         for c in Command::WITH_SHORTCUTS {
             if let Some(k) = c.shortcut()
                 && ui.input_mut(|i| i.consume_shortcut(&k))
@@ -218,27 +233,10 @@ impl App {
                 Command::OpenPath(path)
             });
         }
-        if let Some(text) = self.clipboard_out.take() {
-            ui.ctx().copy_text(text);
-        }
-        if let Some(clock) = &mut self.clock {
-            if let Some(side) = clock.flagged()
-                && self.lost_on_time.is_none()
-            {
-                clock.stop();
-                self.lost_on_time = Some(side);
-                self.generation = self.engine.new_generation();
-                self.engine.stop();
-                self.task = Task::Idle;
-            }
-            if clock.running().is_some() {
-                ui.ctx().request_repaint_after(Duration::from_millis(200));
-            }
-        }
-        self.menu_bar(ui);
-        self.status_bar(ui);
-        self.graph_panel(ui);
-        self.side_panel(ui);
+    }
+
+    /// The board in the central panel, with the flip animation.
+    fn board_panel(&mut self, ui: &mut egui::Ui) {
         const FLIP_TIME: f32 = 0.3;
         let flipping = self.flip_animation.and_then(|(mask, at)| {
             let t = at.elapsed().as_secs_f32() / FLIP_TIME;
@@ -271,10 +269,10 @@ impl App {
                 }
             });
         });
-        self.windows(ui);
-        for c in std::mem::take(&mut self.commands) {
-            self.apply(c);
-        }
+    }
+
+    /// Saves the settings when they changed this frame.
+    fn save_settings_if_changed(&mut self) {
         if let Some((path, saved)) = &mut self.settings_file
             && *saved != self.settings
         {
@@ -285,11 +283,6 @@ impl App {
                     path.display()
                 ));
             }
-        }
-        self.metrics.record_frame(frame_start.elapsed());
-        if self.task != Task::Idle || self.script.as_ref().is_some_and(|j| j.is_running()) {
-            // Keeps the elapsed time moving; engine events repaint at once anyway.
-            ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
     }
 }
