@@ -81,8 +81,8 @@ impl App {
     fn apply_file(&mut self, command: Command) {
         match command {
             Command::ShowNewGame => {
-                let minutes = self.clock_minutes;
-                self.new_game = Some((self.players, minutes));
+                let minutes = self.timing.minutes;
+                self.view.new_game = Some((self.players, minutes));
             }
             Command::NewGame {
                 black,
@@ -98,8 +98,8 @@ impl App {
                 Ok(game) => {
                     self.game = game;
                     self.players = [Player::Human, Player::Human];
-                    self.clock = None;
-                    self.lost_on_time = None;
+                    self.timing.clock = None;
+                    self.timing.lost_on_time = None;
                     self.settings.remember(&path);
                     self.file = Some(path);
                     self.solved = None;
@@ -137,16 +137,16 @@ impl App {
     fn apply_setup(&mut self, command: Command) {
         match command {
             Command::EnterSetup => {
-                self.setup = Some(self.game.position());
+                self.view.setup = Some(self.game.position());
                 // A new generation drops whatever the engine still sends about the game.
-                self.generation = self.engine.new_generation();
-                self.engine.stop();
-                self.task = Task::Idle;
-                self.status.clear();
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.stop();
+                self.engine.task = Task::Idle;
+                self.engine.status.clear();
                 self.move_evals.clear();
             }
             Command::SetupSquare(sq) => {
-                if let Some(p) = &mut self.setup {
+                if let Some(p) = &mut self.view.setup {
                     let (mut black, mut white) = (p.black(), p.white());
                     match p.at(sq) {
                         None => black |= sq.bit(),
@@ -160,26 +160,26 @@ impl App {
                 }
             }
             Command::SetupSide(side) => {
-                if let Some(p) = &mut self.setup {
+                if let Some(p) = &mut self.view.setup {
                     *p = Position::from_discs(p.black(), p.white(), side);
                 }
             }
             Command::SetupClear => {
-                if let Some(p) = &mut self.setup {
+                if let Some(p) = &mut self.view.setup {
                     *p = Position::from_discs(0, 0, p.side_to_move());
                 }
             }
             Command::SetupStandard => {
-                if self.setup.is_some() {
-                    self.setup = Some(Position::start());
+                if self.view.setup.is_some() {
+                    self.view.setup = Some(Position::start());
                 }
             }
             Command::SetupDone => {
-                if let Some(p) = self.setup.take() {
+                if let Some(p) = self.view.setup.take() {
                     self.game = Game::new(p);
                     self.players = [Player::Human, Player::Human];
-                    self.clock = None;
-                    self.lost_on_time = None;
+                    self.timing.clock = None;
+                    self.timing.lost_on_time = None;
                     self.file = None;
                     self.solved = None;
                     self.notice = None;
@@ -187,7 +187,7 @@ impl App {
                 }
             }
             Command::SetupCancel => {
-                if self.setup.take().is_some() {
+                if self.view.setup.take().is_some() {
                     self.position_changed();
                 }
             }
@@ -205,29 +205,32 @@ impl App {
                 }
                 // The values already on the board stay; the solve adds the proven line.
                 self.solved = None;
-                self.generation = self.engine.new_generation();
-                self.engine.send(Request::Solve {
-                    generation: self.generation,
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Solve {
+                    generation: self.engine.generation,
                     position,
                     mode,
                 });
                 self.start_task(Task::Solving(mode));
             }
             Command::Stop => {
-                if self.task != Task::Idle {
-                    self.engine.stop();
+                if self.engine.task != Task::Idle {
+                    self.engine.thread.stop();
                     self.metrics.stop_asked = Some(Instant::now());
                 }
             }
             Command::EngineMove => {
                 let player = self.player_to_move();
                 let position = self.game.position();
-                if !player.is_engine() || position.is_game_over() || self.lost_on_time.is_some() {
+                if !player.is_engine()
+                    || position.is_game_over()
+                    || self.timing.lost_on_time.is_some()
+                {
                     return;
                 }
-                self.generation = self.engine.new_generation();
-                self.engine.send(Request::Play {
-                    generation: self.generation,
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Play {
+                    generation: self.engine.generation,
                     position,
                     player,
                     time: self.engine_move_time(),
@@ -239,9 +242,9 @@ impl App {
                 if position.is_game_over() {
                     return;
                 }
-                self.generation = self.engine.new_generation();
-                self.engine.send(Request::Analyse {
-                    generation: self.generation,
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Analyse {
+                    generation: self.engine.generation,
                     position,
                     mode: self.settings.eval_mode,
                 });
@@ -257,23 +260,23 @@ impl App {
                 if plies.is_empty() {
                     return;
                 }
-                self.generation = self.engine.new_generation();
-                self.engine.send(Request::Configure {
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Configure {
                     solve_limit: self.settings.solve_limit,
                     hash_bits: self.settings.hash_bits,
                     level: self.settings.level,
                     book: self.settings.book,
                 });
-                self.engine.send(Request::AnalyseGame {
-                    generation: self.generation,
+                self.engine.thread.send(Request::AnalyseGame {
+                    generation: self.engine.generation,
                     plies,
                 });
                 self.start_task(Task::AnalysingGame);
             }
             Command::CrashEngine => {
-                self.generation = self.engine.new_generation();
-                self.engine.send(Request::Crash {
-                    generation: self.generation,
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Crash {
+                    generation: self.engine.generation,
                 });
                 self.start_task(Task::Thinking);
             }
@@ -354,11 +357,11 @@ impl App {
                 let Some(row) = job.rows.get(i) else { return };
                 job.selected = Some(i);
                 let (position, mode, result) = (row.position, job.mode, row.result.clone());
-                self.setup = None;
+                self.view.setup = None;
                 self.game = Game::new(position);
                 self.players = [Player::Human, Player::Human];
-                self.clock = None;
-                self.lost_on_time = None;
+                self.timing.clock = None;
+                self.timing.lost_on_time = None;
                 self.file = None;
                 self.notice = None;
                 // A solved position comes with its proven line, ready to play through.
@@ -430,8 +433,8 @@ impl App {
                     Ok(game) => {
                         self.game = game;
                         self.players = [Player::Human, Player::Human];
-                        self.clock = None;
-                        self.lost_on_time = None;
+                        self.timing.clock = None;
+                        self.timing.lost_on_time = None;
                         self.file = None;
                         self.solved = None;
                         self.notice = Some("Pasted a game.".into());
@@ -452,7 +455,7 @@ impl App {
     fn apply_view(&mut self, command: Command) {
         match command {
             Command::FlipView => self.settings.flipped = !self.settings.flipped,
-            Command::ShowShortcuts => self.shortcuts = true,
+            Command::ShowShortcuts => self.view.shortcuts = true,
             other => unreachable!("not a view command: {other:?}"),
         }
     }

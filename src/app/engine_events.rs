@@ -3,7 +3,7 @@
 
 use super::{App, RowResult};
 use crate::board::{Move, Position, Square};
-use crate::engine::{Event, Request, mode_name};
+use crate::engine::{Engine, Event, Request, mode_name};
 use crate::formats::game::Eval;
 use crate::search::SolveMode;
 use std::time::{Duration, Instant};
@@ -16,6 +16,29 @@ pub(super) enum Task {
     Solving(SolveMode),
     Thinking,
     AnalysingGame,
+}
+
+/// The board's engine thread and what it is doing for the app.
+pub(super) struct EngineLink {
+    pub(super) thread: Engine,
+    /// Events of older generations are stale and dropped.
+    pub(super) generation: u64,
+    pub(super) task: Task,
+    pub(super) task_started: Instant,
+    /// What the engine says it is doing, for the status bar.
+    pub(super) status: String,
+}
+
+impl EngineLink {
+    pub(super) fn new(thread: Engine) -> EngineLink {
+        EngineLink {
+            thread,
+            generation: 0,
+            task: Task::Idle,
+            task_started: Instant::now(),
+            status: String::new(),
+        }
+    }
 }
 
 /// One move of the game valued against the best move (for its mover).
@@ -118,10 +141,10 @@ impl App {
     }
 
     pub(super) fn start_task(&mut self, task: Task) {
-        self.task = task;
-        self.task_started = Instant::now();
+        self.engine.task = task;
+        self.engine.task_started = Instant::now();
         self.metrics.awaiting_first_value = task == Task::Analysing;
-        self.status = match task {
+        self.engine.status = match task {
             Task::Idle => String::new(),
             Task::Analysing => "analysing...".into(),
             Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
@@ -150,14 +173,14 @@ impl App {
 
     /// The engine's next task here: its move, the values of the legal moves, or none.
     fn ask_engine_about(&mut self, position: Position) {
-        self.generation = self.engine.new_generation();
+        self.engine.generation = self.engine.thread.new_generation();
         if position.is_game_over() {
-            self.engine.stop();
-            self.task = Task::Idle;
-            self.status.clear();
+            self.engine.thread.stop();
+            self.engine.task = Task::Idle;
+            self.engine.status.clear();
             return;
         }
-        self.engine.send(Request::Configure {
+        self.engine.thread.send(Request::Configure {
             solve_limit: self.settings.solve_limit,
             hash_bits: self.settings.hash_bits,
             level: self.settings.level,
@@ -165,8 +188,8 @@ impl App {
         });
         let player = self.player_to_move();
         if player.is_engine() && !self.game.can_redo() {
-            self.engine.send(Request::Play {
-                generation: self.generation,
+            self.engine.thread.send(Request::Play {
+                generation: self.engine.generation,
                 position,
                 player,
                 time: self.engine_move_time(),
@@ -175,29 +198,29 @@ impl App {
         } else if self.settings.show_evals
             && self.settings.evals_for.includes(position.side_to_move())
         {
-            self.engine.send(Request::Analyse {
-                generation: self.generation,
+            self.engine.thread.send(Request::Analyse {
+                generation: self.engine.generation,
                 position,
                 mode: self.settings.eval_mode,
             });
             self.start_task(Task::Analysing);
         } else {
-            self.engine.stop();
-            self.task = Task::Idle;
-            self.status.clear();
+            self.engine.thread.stop();
+            self.engine.task = Task::Idle;
+            self.engine.status.clear();
         }
     }
 
     /// Takes in whatever the engine has sent; stale generations are dropped.
     pub fn poll_engine(&mut self) {
-        while let Some(event) = self.engine.try_recv() {
-            if event.generation() != self.generation {
+        while let Some(event) = self.engine.thread.try_recv() {
+            if event.generation() != self.engine.generation {
                 continue;
             }
             match event {
                 Event::MoveValue { square, eval, .. } => {
                     if std::mem::take(&mut self.metrics.awaiting_first_value) {
-                        self.metrics.first_value = Some(self.task_started.elapsed());
+                        self.metrics.first_value = Some(self.engine.task_started.elapsed());
                     }
                     let keep = self
                         .move_evals
@@ -213,14 +236,14 @@ impl App {
                     elapsed,
                     ..
                 } => {
-                    self.status = format!("{message} - {}", speed(nodes, elapsed));
+                    self.engine.status = format!("{message} - {}", speed(nodes, elapsed));
                 }
                 Event::AnalysisDone { nodes, elapsed, .. } => {
-                    if self.task == Task::AnalysingGame {
+                    if self.engine.task == Task::AnalysingGame {
                         self.keep_game_in_progress();
                     }
-                    self.task = Task::Idle;
-                    self.status = format!("analysis done - {}", speed(nodes, elapsed));
+                    self.engine.task = Task::Idle;
+                    self.engine.status = format!("analysis done - {}", speed(nodes, elapsed));
                 }
                 Event::Solved {
                     mode,
@@ -230,8 +253,8 @@ impl App {
                     elapsed,
                     ..
                 } => {
-                    self.task = Task::Idle;
-                    self.status = format!("solved - {}", speed(nodes, elapsed));
+                    self.engine.task = Task::Idle;
+                    self.engine.status = format!("solved - {}", speed(nodes, elapsed));
                     self.solved = Some(Solved {
                         position: self.game.position(),
                         mode,
@@ -247,7 +270,7 @@ impl App {
                     candidates,
                     ..
                 } => {
-                    self.task = Task::Idle;
+                    self.engine.task = Task::Idle;
                     let before = self.game.position();
                     if self.player_to_move().is_engine() && self.game.play(mv, eval).is_ok() {
                         self.engine_lines = Some(EngineLines {
@@ -260,11 +283,11 @@ impl App {
                     }
                 }
                 Event::Stopped { .. } => {
-                    self.task = Task::Idle;
+                    self.engine.task = Task::Idle;
                     if let Some(asked) = self.metrics.stop_asked.take() {
                         self.metrics.stop_latency = Some(asked.elapsed());
                     }
-                    self.status = "stopped".into();
+                    self.engine.status = "stopped".into();
                 }
                 Event::PlyAnalysed {
                     ply,
@@ -288,8 +311,8 @@ impl App {
                     }
                 }
                 Event::Error { message, .. } => {
-                    self.task = Task::Idle;
-                    self.status.clear();
+                    self.engine.task = Task::Idle;
+                    self.engine.status.clear();
                     self.error = Some(message);
                 }
                 // Scripts run on their own engine (see `poll_script_engine`).

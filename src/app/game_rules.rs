@@ -5,10 +5,21 @@
 
 use super::engine_events::{Solved, Task};
 use super::{App, Command};
-use crate::board::{Move, Position, Square};
+use crate::board::{Color, Move, Position, Square};
 use crate::engine::clock::{Clock, clock_allotment};
 use crate::formats::game::{Game, Player};
 use std::time::{Duration, Instant};
+
+/// The game clock, when playing with time, and its outcome.
+#[derive(Default)]
+pub(super) struct Timing {
+    /// The game clock, when playing with time.
+    pub(super) clock: Option<Clock>,
+    /// Minutes per side of the last new game (0: none), offered again.
+    pub(super) minutes: u32,
+    /// The side whose time ran out: the game is over for play.
+    pub(super) lost_on_time: Option<Color>,
+}
 
 impl App {
     /// A player's name as the game record keeps it: the engine with its level.
@@ -26,16 +37,16 @@ impl App {
     /// A new game between `black` and `white`, `minutes` per side on the clock (0: none).
     pub(super) fn start_new_game(&mut self, black: Player, white: Player, minutes: u32) {
         self.players = [black, white];
-        self.clock_minutes = minutes;
-        self.clock =
+        self.timing.minutes = minutes;
+        self.timing.clock =
             (minutes > 0).then(|| Clock::new(Duration::from_secs(60 * u64::from(minutes))));
-        self.lost_on_time = None;
+        self.timing.lost_on_time = None;
         self.game = Game::default();
         self.game.black = self.player_label(black);
         self.game.white = self.player_label(white);
         self.engine_lines = None;
         self.file = None;
-        self.new_game = None;
+        self.view.new_game = None;
         self.solved = None;
         self.notice = None;
         self.position_changed();
@@ -43,7 +54,7 @@ impl App {
 
     /// A human's move: only on a human's turn, legal, and before a flag fell.
     pub(super) fn play_human_move(&mut self, sq: Square) {
-        if self.lost_on_time.is_some()
+        if self.timing.lost_on_time.is_some()
             || self.player_to_move() != Player::Human
             || !self.game.position().is_legal(sq)
         {
@@ -96,7 +107,7 @@ impl App {
         if self.settings.animate && ply > 0 {
             let (before, after) = (self.game.position_at(ply - 1), self.game.position());
             let turned = (before.black() & after.white()) | (before.white() & after.black());
-            self.flip_animation = Some((turned, Instant::now()));
+            self.view.flip_animation = Some((turned, Instant::now()));
         }
         self.position_changed();
         // Practice: at the end of a game against the engine, value every move played so
@@ -151,8 +162,9 @@ impl App {
 
     /// The clock runs for the side to move while the game goes on at the end of the record.
     pub(super) fn run_clock(&mut self, position: Position) {
-        if let Some(clock) = &mut self.clock {
-            if position.is_game_over() || self.game.can_redo() || self.lost_on_time.is_some() {
+        if let Some(clock) = &mut self.timing.clock {
+            if position.is_game_over() || self.game.can_redo() || self.timing.lost_on_time.is_some()
+            {
                 clock.stop();
             } else {
                 clock.run_for(position.side_to_move());
@@ -162,7 +174,7 @@ impl App {
 
     /// What the game clock gives the engine for its move now, if a clock runs.
     pub fn engine_move_time(&self) -> Option<Duration> {
-        let clock = self.clock.as_ref()?;
+        let clock = self.timing.clock.as_ref()?;
         let position = self.game.position();
         Some(clock_allotment(
             clock.left(position.side_to_move()),
@@ -173,17 +185,17 @@ impl App {
     /// A fallen flag: that side loses on time and the engine stops. True while a clock
     /// runs (the frame then repaints to keep it moving).
     pub(super) fn check_clock(&mut self) -> bool {
-        let Some(clock) = &mut self.clock else {
+        let Some(clock) = &mut self.timing.clock else {
             return false;
         };
         if let Some(side) = clock.flagged()
-            && self.lost_on_time.is_none()
+            && self.timing.lost_on_time.is_none()
         {
             clock.stop();
-            self.lost_on_time = Some(side);
-            self.generation = self.engine.new_generation();
-            self.engine.stop();
-            self.task = Task::Idle;
+            self.timing.lost_on_time = Some(side);
+            self.engine.generation = self.engine.thread.new_generation();
+            self.engine.thread.stop();
+            self.engine.task = Task::Idle;
         }
         clock.running().is_some()
     }

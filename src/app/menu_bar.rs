@@ -75,7 +75,7 @@ impl App {
                     self.menu_item(
                         ui,
                         "Set up a position...",
-                        self.setup.is_none(),
+                        self.view.setup.is_none(),
                         Command::EnterSetup,
                     );
                 });
@@ -88,7 +88,7 @@ impl App {
                         open,
                         Command::Solve(SolveMode::Wld),
                     );
-                    self.menu_item(ui, "Stop", self.task != Task::Idle, Command::Stop);
+                    self.menu_item(ui, "Stop", self.engine.task != Task::Idle, Command::Stop);
                     self.menu_item(
                         ui,
                         "Analyse the game",
@@ -124,7 +124,7 @@ impl App {
                 ui.menu_button("Help", |ui| {
                     self.menu_item(ui, "Keyboard shortcuts", true, Command::ShowShortcuts);
                     if ui.button("About Okapi").clicked() {
-                        self.about = true;
+                        self.view.about = true;
                         ui.close();
                     }
                     self.menu_item(

@@ -22,15 +22,15 @@ mod side_panel;
 mod status_bar;
 mod windows;
 
-use crate::board::{Color, Position, Square};
+use crate::board::{Position, Square};
 use crate::engine::Engine;
-use crate::engine::clock::Clock;
 use crate::formats::game::{Eval, Game, Player};
 use board_view::{BoardView, board_ui};
 pub use command::Command;
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
-use engine_events::{EngineLines, PlyAnalysis, Solved, Task};
+use engine_events::{EngineLines, EngineLink, PlyAnalysis, Solved, Task};
+use game_rules::Timing;
 pub use metrics::Metrics;
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, Settings};
@@ -85,33 +85,23 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
 pub struct App {
     pub game: Game,
     pub players: [Player; 2],
-    engine: Engine,
-    generation: u64,
-    task: Task,
-    task_started: Instant,
+    /// The board's engine thread and what it is doing for us.
+    engine: EngineLink,
     /// Values of the current position's legal moves, the strongest source kept.
     pub move_evals: HashMap<Square, Eval>,
     solved: Option<Solved>,
     engine_lines: Option<EngineLines>,
-    status: String,
     notice: Option<String>,
     pub error: Option<String>,
     pub settings: Settings,
     /// Where settings are saved when they change, and what was saved last (set by [`run`]).
     settings_file: Option<(PathBuf, Settings)>,
-    /// The discs turned by the last move and when, for the flip animation.
-    flip_animation: Option<(u64, Instant)>,
     /// Game analysis: for each ply, the move played against the best.
     game_analysis: HashMap<usize, PlyAnalysis>,
-    /// Board set-up in progress: the position being edited.
-    setup: Option<Position>,
-    new_game: Option<([Player; 2], u32)>,
-    /// The game clock, when playing with time.
-    clock: Option<Clock>,
-    clock_minutes: u32,
-    /// The side whose time ran out: the game is over for play.
-    lost_on_time: Option<Color>,
-    about: bool,
+    /// The game clock and its outcome.
+    timing: Timing,
+    /// What the view shows besides the game: animation, set-up, open windows.
+    view: ViewState,
     dialogs: Box<dyn FileDialogs>,
     pub file: Option<PathBuf>,
     commands: Vec<Command>,
@@ -128,6 +118,18 @@ pub struct App {
     script_engine: Option<Engine>,
     /// Wakes the UI; shared by both engine threads.
     notify: Arc<Mutex<Box<dyn Fn() + Send>>>,
+}
+
+/// What the view shows besides the game.
+#[derive(Default)]
+struct ViewState {
+    /// The discs turned by the last move and when, for the flip animation.
+    flip_animation: Option<(u64, Instant)>,
+    /// Board set-up in progress: the position being edited.
+    setup: Option<Position>,
+    /// The new game window, while open: the players and the clock's minutes.
+    new_game: Option<([Player; 2], u32)>,
+    about: bool,
     shortcuts: bool,
 }
 
@@ -138,30 +140,20 @@ impl App {
         let mut app = App {
             game: Game::default(),
             players: [Player::Human, Player::Human],
-            engine: Engine::spawn(wake(&notify)),
+            engine: EngineLink::new(Engine::spawn(wake(&notify))),
             notify,
             script: None,
             script_engine: None,
-            shortcuts: false,
-            generation: 0,
-            task: Task::Idle,
-            task_started: Instant::now(),
             move_evals: HashMap::new(),
             solved: None,
             engine_lines: None,
-            status: String::new(),
             notice: None,
             error: None,
             settings: Settings::default(),
             settings_file: None,
-            flip_animation: None,
             game_analysis: HashMap::new(),
-            setup: None,
-            new_game: None,
-            clock: None,
-            clock_minutes: 0,
-            lost_on_time: None,
-            about: false,
+            timing: Timing::default(),
+            view: ViewState::default(),
             dialogs,
             file: None,
             commands: Vec::new(),
@@ -175,7 +167,7 @@ impl App {
 
     /// Is the engine busy with a request of ours?
     pub fn engine_busy(&self) -> bool {
-        self.task != Task::Idle
+        self.engine.task != Task::Idle
     }
 
     /// One frame: take engine news, draw, then apply what the widgets asked for.
@@ -201,7 +193,7 @@ impl App {
         }
         self.save_settings_if_changed();
         self.metrics.record_frame(frame_start.elapsed());
-        if self.task != Task::Idle || self.script.as_ref().is_some_and(|j| j.is_running()) {
+        if self.engine.task != Task::Idle || self.script.as_ref().is_some_and(|j| j.is_running()) {
             // Keeps the elapsed time moving; engine events repaint at once anyway.
             ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
@@ -238,19 +230,19 @@ impl App {
     /// The board in the central panel, with the flip animation.
     fn board_panel(&mut self, ui: &mut egui::Ui) {
         const FLIP_TIME: f32 = 0.3;
-        let flipping = self.flip_animation.and_then(|(mask, at)| {
+        let flipping = self.view.flip_animation.and_then(|(mask, at)| {
             let t = at.elapsed().as_secs_f32() / FLIP_TIME;
             (t < 1.0).then_some((mask, t))
         });
         if flipping.is_some() {
             ui.ctx().request_repaint();
         } else {
-            self.flip_animation = None;
+            self.view.flip_animation = None;
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            let setup = self.setup.is_some();
+            let setup = self.view.setup.is_some();
             let view = BoardView {
-                position: self.setup.unwrap_or_else(|| self.game.position()),
+                position: self.view.setup.unwrap_or_else(|| self.game.position()),
                 last_move: if setup { None } else { self.game.last_move() },
                 evals: &self.move_evals,
                 show_legal: !setup,

@@ -57,7 +57,7 @@ impl App {
     }
 
     pub(super) fn side_contents(&mut self, ui: &mut egui::Ui) {
-        if let Some(p) = self.setup {
+        if let Some(p) = self.view.setup {
             self.setup_contents(ui, p);
             return;
         }
@@ -87,7 +87,7 @@ impl App {
                 pos.side_to_move().name()
             ));
         }
-        if let Some(clock) = &self.clock {
+        if let Some(clock) = &self.timing.clock {
             ui.horizontal(|ui| {
                 ui.label("Clock:");
                 for side in [Color::Black, Color::White] {
@@ -101,7 +101,7 @@ impl App {
                 }
             });
         }
-        if let Some(side) = self.lost_on_time {
+        if let Some(side) = self.timing.lost_on_time {
             ui.label(
                 egui::RichText::new(format!(
                     "{}'s time is up: {} wins on time",
@@ -116,9 +116,9 @@ impl App {
             ui.colored_label(egui::Color32::from_rgb(0x80, 0xc0, 0xff), n);
         }
         let engine_waits = self.player_to_move().is_engine()
-            && self.task != Task::Thinking
+            && self.engine.task != Task::Thinking
             && !pos.is_game_over()
-            && self.lost_on_time.is_none();
+            && self.timing.lost_on_time.is_none();
         if engine_waits && ui.button("Let the engine move").clicked() {
             self.commands.push(Command::EngineMove);
         }
@@ -223,7 +223,7 @@ impl App {
                 self.commands.push(Command::Solve(SolveMode::Wld));
             }
             if ui
-                .add_enabled(self.task != Task::Idle, egui::Button::new("Stop"))
+                .add_enabled(self.engine.task != Task::Idle, egui::Button::new("Stop"))
                 .clicked()
             {
                 self.commands.push(Command::Stop);

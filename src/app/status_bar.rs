@@ -19,13 +19,13 @@ impl App {
                 });
             }
             ui.horizontal(|ui| {
-                let engine = if self.task == Task::Idle {
-                    format!("Engine idle. {}", self.status)
+                let engine = if self.engine.task == Task::Idle {
+                    format!("Engine idle. {}", self.engine.status)
                 } else {
                     format!(
                         "Engine: {} ({:.1} s)",
-                        self.status,
-                        self.task_started.elapsed().as_secs_f32()
+                        self.engine.status,
+                        self.engine.task_started.elapsed().as_secs_f32()
                     )
                 };
                 // The figures on the right first; the engine line takes what is left and

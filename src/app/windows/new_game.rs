@@ -8,7 +8,7 @@ use eframe::egui;
 impl App {
     /// File > New game: starts a game once Start is clicked.
     pub(super) fn new_game_window(&mut self, ctx: &egui::Context) {
-        if let Some((mut players, mut minutes)) = self.new_game {
+        if let Some((mut players, mut minutes)) = self.view.new_game {
             let mut open = true;
             let mut start = false;
             egui::Window::new("New game")
@@ -50,7 +50,7 @@ impl App {
                     );
                     start = ui.button("Start").clicked();
                 });
-            self.new_game = if open { Some((players, minutes)) } else { None };
+            self.view.new_game = if open { Some((players, minutes)) } else { None };
             if start {
                 self.commands.push(Command::NewGame {
                     black: players[0],

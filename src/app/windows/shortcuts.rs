@@ -6,10 +6,10 @@ use eframe::egui;
 impl App {
     /// Lists the shortcuts from the table the app reads.
     pub(super) fn shortcuts_window(&mut self, ctx: &egui::Context) {
-        if self.shortcuts {
+        if self.view.shortcuts {
             // Placed below the menu bar, beside the About window.
             egui::Window::new("Keyboard shortcuts")
-                .open(&mut self.shortcuts)
+                .open(&mut self.view.shortcuts)
                 .default_pos([30.0, 60.0])
                 .collapsible(false)
                 .resizable(false)
