@@ -62,6 +62,15 @@ impl App {
             return;
         }
         let pos = self.game.position();
+        self.game_section(ui, pos);
+        self.engine_section(ui, pos);
+        self.solved_section(ui, pos);
+        self.move_values_section(ui);
+        self.moves_section(ui);
+    }
+
+    /// The players, the discs, whose move or the result, the clock, and the game buttons.
+    fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
         ui.heading("Okapi");
         ui.label(format!("Black: {}", self.players[0].name()));
         ui.label(format!("White: {}", self.players[1].name()));
@@ -149,7 +158,10 @@ impl App {
             }
         });
         ui.separator();
+    }
 
+    /// The engine's settings and the solve buttons.
+    fn engine_section(&mut self, ui: &mut egui::Ui, pos: Position) {
         ui.strong("Engine");
         let mut changed = ui
             .checkbox(&mut self.settings.show_evals, "Show move values")
@@ -229,6 +241,10 @@ impl App {
                 self.commands.push(Command::Stop);
             }
         });
+    }
+
+    /// The proven result and line of this position, if solved.
+    fn solved_section(&mut self, ui: &mut egui::Ui, pos: Position) {
         if let Some(s) = self.solved_here().cloned() {
             let side = pos.side_to_move();
             let text = match (s.mode, s.score.signum()) {
@@ -261,6 +277,10 @@ impl App {
                 self.commands.push(Command::PlayBest);
             }
         }
+    }
+
+    /// The values of the legal moves, strongest source first.
+    fn move_values_section(&mut self, ui: &mut egui::Ui) {
         if !self.move_evals.is_empty() {
             ui.separator();
             ui.strong("Move values");
@@ -273,6 +293,10 @@ impl App {
                 ui.label(format!("{sq}: {} ({})", e.label(), e.source));
             }
         }
+    }
+
+    /// The moves and what the game analysis found.
+    fn moves_section(&mut self, ui: &mut egui::Ui) {
         ui.separator();
         ui.horizontal(|ui| {
             ui.strong("Moves");
