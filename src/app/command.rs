@@ -7,7 +7,7 @@ use eframe::egui;
 use std::path::PathBuf;
 
 /// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go
-/// through [`App::apply`].
+/// through [`App::apply`](super::App::apply).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Play(Square),

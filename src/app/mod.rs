@@ -1,7 +1,7 @@
 //! The desktop app: egui views over a [`Game`] and the engine thread.
 //!
 //! The app holds no game logic: widgets push [`Command`]s, which are applied once per
-//! frame after drawing (the game record does the work); engine [`Event`]s are polled
+//! frame after drawing (the game record does the work); engine [`Event`](crate::engine::Event)s are polled
 //! each frame with `try_recv`, never waited for, and the engine wakes the UI through
 //! `request_repaint`.
 
