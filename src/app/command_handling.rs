@@ -1,0 +1,466 @@
+//! Applies the queued [`Command`]s, once per frame after drawing.
+
+use super::engine_events::{Solved, Task};
+use super::{App, Command, ScriptJob, script, wake};
+use crate::board::{Color, Move, Position, Square};
+use crate::engine::{Engine, Request};
+use crate::formats::game::{Game, Player};
+use std::time::Instant;
+
+impl App {
+    /// Applies one command: each group of commands has its method below.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            c @ (Command::Play(_)
+            | Command::PlayBest
+            | Command::Undo
+            | Command::Redo
+            | Command::First
+            | Command::Last
+            | Command::GoTo(_)) => self.navigate(c),
+            c @ (Command::ShowNewGame
+            | Command::NewGame { .. }
+            | Command::Open
+            | Command::OpenPath(_)
+            | Command::Save
+            | Command::SaveAs
+            | Command::SaveTo(_)) => self.apply_file(c),
+            c @ (Command::EnterSetup
+            | Command::SetupSquare(_)
+            | Command::SetupSide(_)
+            | Command::SetupClear
+            | Command::SetupStandard
+            | Command::SetupDone
+            | Command::SetupCancel) => self.apply_setup(c),
+            c @ (Command::Solve(_)
+            | Command::Stop
+            | Command::EngineMove
+            | Command::Hint
+            | Command::AnalyseGame
+            | Command::CrashEngine) => self.apply_engine(c),
+            c @ (Command::OpenScript
+            | Command::OpenScriptPath(_)
+            | Command::ScriptOptions { .. }
+            | Command::SolveScript
+            | Command::StopScript
+            | Command::ShowScriptPosition(_)
+            | Command::SaveScriptResult
+            | Command::SaveScriptResultTo(_)
+            | Command::CloseScript) => self.apply_script(c),
+            c @ (Command::CopyTranscript | Command::CopyBoard | Command::Paste(_)) => {
+                self.apply_clipboard(c)
+            }
+            c @ (Command::FlipView | Command::ShowShortcuts) => self.apply_view(c),
+        }
+    }
+
+    /// Moves through the game: a move, the proven line's move, undo, redo, going to a ply.
+    fn navigate(&mut self, command: Command) {
+        match command {
+            Command::Play(sq) => self.play_human_move(sq),
+            Command::PlayBest => self.play_best_move(),
+            Command::Undo => self.undo_to_humans_turn(),
+            Command::Redo => self.redo_past_passes(),
+            Command::First => {
+                self.game.go_to(0);
+                self.position_changed();
+            }
+            Command::Last => {
+                self.game.go_to(self.game.len());
+                self.position_changed();
+            }
+            Command::GoTo(ply) => {
+                self.game.go_to(ply);
+                self.position_changed();
+            }
+            other => unreachable!("not a navigation command: {other:?}"),
+        }
+    }
+
+    /// New game, open and save.
+    fn apply_file(&mut self, command: Command) {
+        match command {
+            Command::ShowNewGame => {
+                let minutes = self.timing.minutes;
+                self.view.new_game = Some((self.players, minutes));
+            }
+            Command::NewGame {
+                black,
+                white,
+                minutes,
+            } => self.start_new_game(black, white, minutes),
+            Command::Open => {
+                if let Some(path) = self.dialogs.open_game() {
+                    self.apply(Command::OpenPath(path));
+                }
+            }
+            Command::OpenPath(path) => match Game::read(&path) {
+                Ok(game) => {
+                    self.game = game;
+                    self.players = [Player::Human, Player::Human];
+                    self.timing.clock = None;
+                    self.timing.lost_on_time = None;
+                    self.settings.remember(&path);
+                    self.file = Some(path);
+                    self.solved = None;
+                    self.notice = None;
+                    self.error = None;
+                    self.position_changed();
+                }
+                Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
+            },
+            Command::Save => match self.file.clone() {
+                Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
+                _ => self.apply(Command::SaveAs),
+            },
+            Command::SaveAs => {
+                if let Some(path) = self
+                    .dialogs
+                    .save_game(&format!("game-{}.json", self.game.date))
+                {
+                    self.apply(Command::SaveTo(path));
+                }
+            }
+            Command::SaveTo(path) => match self.game.save(&path) {
+                Ok(()) => {
+                    self.notice = Some(format!("Saved {}", path.display()));
+                    self.settings.remember(&path);
+                    self.file = Some(path);
+                }
+                Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+            },
+            other => unreachable!("not a file command: {other:?}"),
+        }
+    }
+
+    /// Board set-up.
+    fn apply_setup(&mut self, command: Command) {
+        match command {
+            Command::EnterSetup => {
+                self.view.setup = Some(self.game.position());
+                // A new generation drops whatever the engine still sends about the game.
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.stop();
+                self.engine.task = Task::Idle;
+                self.engine.status.clear();
+                self.move_evals.clear();
+            }
+            Command::SetupSquare(sq) => {
+                if let Some(p) = &mut self.view.setup {
+                    let (mut black, mut white) = (p.black(), p.white());
+                    match p.at(sq) {
+                        None => black |= sq.bit(),
+                        Some(Color::Black) => {
+                            black &= !sq.bit();
+                            white |= sq.bit();
+                        }
+                        Some(Color::White) => white &= !sq.bit(),
+                    }
+                    *p = Position::from_discs(black, white, p.side_to_move());
+                }
+            }
+            Command::SetupSide(side) => {
+                if let Some(p) = &mut self.view.setup {
+                    *p = Position::from_discs(p.black(), p.white(), side);
+                }
+            }
+            Command::SetupClear => {
+                if let Some(p) = &mut self.view.setup {
+                    *p = Position::from_discs(0, 0, p.side_to_move());
+                }
+            }
+            Command::SetupStandard => {
+                if self.view.setup.is_some() {
+                    self.view.setup = Some(Position::start());
+                }
+            }
+            Command::SetupDone => {
+                if let Some(p) = self.view.setup.take() {
+                    self.game = Game::new(p);
+                    self.players = [Player::Human, Player::Human];
+                    self.timing.clock = None;
+                    self.timing.lost_on_time = None;
+                    self.file = None;
+                    self.solved = None;
+                    self.notice = None;
+                    self.position_changed();
+                }
+            }
+            Command::SetupCancel => {
+                if self.view.setup.take().is_some() {
+                    self.position_changed();
+                }
+            }
+            other => unreachable!("not a set-up command: {other:?}"),
+        }
+    }
+
+    /// Requests to the engine.
+    fn apply_engine(&mut self, command: Command) {
+        match command {
+            Command::Solve(mode) => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                // The values already on the board stay; the solve adds the proven line.
+                self.solved = None;
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Solve {
+                    generation: self.engine.generation,
+                    position,
+                    mode,
+                });
+                self.start_task(Task::Solving(mode));
+            }
+            Command::Stop => {
+                if self.engine.task != Task::Idle {
+                    self.engine.thread.stop();
+                    self.metrics.stop_asked = Some(Instant::now());
+                }
+            }
+            Command::EngineMove => {
+                let player = self.player_to_move();
+                let position = self.game.position();
+                if !player.is_engine()
+                    || position.is_game_over()
+                    || self.timing.lost_on_time.is_some()
+                {
+                    return;
+                }
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(self.play_request(player, position));
+                self.start_task(Task::Thinking);
+            }
+            Command::Hint => {
+                let position = self.game.position();
+                if position.is_game_over() {
+                    return;
+                }
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Analyse {
+                    generation: self.engine.generation,
+                    position,
+                    mode: self.settings.eval_mode,
+                });
+                self.start_task(Task::Analysing);
+            }
+            Command::AnalyseGame => {
+                let plies: Vec<(usize, Position, Square)> = (0..self.game.len())
+                    .filter_map(|i| match self.game.moves()[i] {
+                        Move::Play(sq) => Some((i, self.game.position_at(i), sq)),
+                        Move::Pass => None,
+                    })
+                    .collect();
+                if plies.is_empty() {
+                    return;
+                }
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Configure {
+                    solve_limit: self.settings.solve_limit,
+                    hash_bits: self.settings.hash_bits,
+                    book: self.settings.book,
+                });
+                self.engine.thread.send(Request::AnalyseGame {
+                    generation: self.engine.generation,
+                    plies,
+                });
+                self.start_task(Task::AnalysingGame);
+            }
+            Command::CrashEngine => {
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Crash {
+                    generation: self.engine.generation,
+                });
+                self.start_task(Task::Thinking);
+            }
+            other => unreachable!("not a engine command: {other:?}"),
+        }
+    }
+
+    /// The endgame script window.
+    fn apply_script(&mut self, command: Command) {
+        match command {
+            Command::OpenScript => {
+                if let Some(path) = self.dialogs.open_script() {
+                    self.apply(Command::OpenScriptPath(path));
+                }
+            }
+            Command::OpenScriptPath(path) => match ScriptJob::load(&path) {
+                Ok(job) => {
+                    self.apply(Command::StopScript);
+                    self.notice = Some(format!(
+                        "Opened the script {}: {} positions, {} bad lines.",
+                        job.name(),
+                        job.rows.len(),
+                        job.bad.len()
+                    ));
+                    self.script = Some(job);
+                }
+                Err(e) => {
+                    self.error = Some(format!("Could not open {}: {e}", path.display()));
+                }
+            },
+            Command::ScriptOptions { mode, lines } => {
+                self.apply(Command::StopScript);
+                if let Some(job) = &mut self.script
+                    && (job.mode, job.with_lines) != (mode, lines)
+                {
+                    job.mode = mode;
+                    job.with_lines = lines;
+                    job.clear_results();
+                    job.status.clear();
+                    // Results of the old options still on their way are dropped.
+                    job.running = None;
+                }
+            }
+            Command::SolveScript => {
+                let Some(job) = &mut self.script else { return };
+                if job.rows.is_empty() {
+                    return;
+                }
+                // From the start on a fresh table, as the command line does: resuming
+                // half-way could give other (equally optimal) lines than `okapi -script`.
+                job.clear_results();
+                let notify = &self.notify;
+                let engine = self
+                    .script_engine
+                    .get_or_insert_with(|| Engine::spawn(wake(notify)));
+                let generation = engine.new_generation();
+                engine.send(Request::SolveScript {
+                    generation,
+                    positions: job.rows.iter().map(|r| r.position).collect(),
+                    mode: job.mode,
+                    lines: job.with_lines,
+                    hash_bits: script::SCRIPT_HASH_BITS,
+                });
+                job.running = Some(generation);
+                job.started = Instant::now();
+                job.status = "starting...".into();
+            }
+            Command::StopScript => {
+                if let (Some(engine), Some(job)) = (&self.script_engine, &mut self.script)
+                    && job.running.is_some()
+                {
+                    engine.stop();
+                    job.status = "stopping...".into();
+                }
+            }
+            Command::ShowScriptPosition(i) => {
+                let Some(job) = &mut self.script else { return };
+                let Some(row) = job.rows.get(i) else { return };
+                job.selected = Some(i);
+                let (position, mode, result) = (row.position, job.mode, row.result.clone());
+                self.view.setup = None;
+                self.game = Game::new(position);
+                self.players = [Player::Human, Player::Human];
+                self.timing.clock = None;
+                self.timing.lost_on_time = None;
+                self.file = None;
+                self.notice = None;
+                // A solved position comes with its proven line, ready to play through.
+                self.solved = result.filter(|r| !r.line.is_empty()).map(|r| Solved {
+                    position,
+                    mode,
+                    score: r.score,
+                    line: r.line,
+                    nodes: r.nodes,
+                    elapsed: r.elapsed,
+                });
+                self.position_changed();
+            }
+            Command::SaveScriptResult => {
+                let Some(job) = &self.script else { return };
+                if job.output().is_none() {
+                    return;
+                }
+                let stem = job
+                    .path
+                    .file_stem()
+                    .map_or_else(|| "script".into(), |s| s.to_string_lossy().into_owned());
+                if let Some(path) = self
+                    .dialogs
+                    .save_script_result(&format!("{stem}-result.txt"))
+                {
+                    self.apply(Command::SaveScriptResultTo(path));
+                }
+            }
+            Command::SaveScriptResultTo(path) => {
+                let Some(bytes) = self.script.as_ref().and_then(|j| j.output()) else {
+                    return;
+                };
+                if self
+                    .script
+                    .as_ref()
+                    .is_some_and(|j| same_file(&j.path, &path))
+                {
+                    self.error = Some(format!(
+                        "Not saved: {} is the script itself",
+                        path.display()
+                    ));
+                    return;
+                }
+                match crate::formats::game::write_atomic(&path, &bytes) {
+                    Ok(()) => {
+                        self.notice = Some(format!("Saved the results to {}", path.display()))
+                    }
+                    Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+                }
+            }
+            Command::CloseScript => {
+                self.apply(Command::StopScript);
+                self.script = None;
+            }
+            other => unreachable!("not a script command: {other:?}"),
+        }
+    }
+
+    /// Copy and paste.
+    fn apply_clipboard(&mut self, command: Command) {
+        match command {
+            Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
+            Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
+            Command::Paste(text) => {
+                let game = Game::parse_any(&text)
+                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
+                match game {
+                    Ok(game) => {
+                        self.game = game;
+                        self.players = [Player::Human, Player::Human];
+                        self.timing.clock = None;
+                        self.timing.lost_on_time = None;
+                        self.file = None;
+                        self.solved = None;
+                        self.notice = Some("Pasted a game.".into());
+                        self.position_changed();
+                    }
+                    Err(e) => {
+                        self.error = Some(format!(
+                            "The pasted text is neither a game nor a board: {e}"
+                        ))
+                    }
+                }
+            }
+            other => unreachable!("not a clipboard command: {other:?}"),
+        }
+    }
+
+    /// The view and the help windows.
+    fn apply_view(&mut self, command: Command) {
+        match command {
+            Command::FlipView => self.settings.flipped = !self.settings.flipped,
+            Command::ShowShortcuts => self.view.shortcuts = true,
+            other => unreachable!("not a view command: {other:?}"),
+        }
+    }
+}
+
+/// Do two paths name the same existing file?
+pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+pub(super) fn is_json(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}

@@ -1,0 +1,65 @@
+//! The evaluation graph of the game.
+
+use super::{App, Command};
+use crate::board::Color;
+use eframe::egui;
+
+impl App {
+    /// The evaluation graph of the game, from Black's view; a click goes to that move.
+    pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
+        use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
+        let mut points: Vec<[f64; 2]> = Vec::new();
+        for (i, eval) in self.game.evals().iter().enumerate() {
+            if let Some(e) = eval {
+                let black_view = if self.game.position_at(i).side_to_move() == Color::Black {
+                    e.value
+                } else {
+                    -e.value
+                };
+                points.push([(i + 1) as f64, black_view as f64]);
+            }
+        }
+        let ply = self.game.ply() as f64;
+        let len = self.game.len().max(60) as f64;
+        egui::Panel::bottom("graph")
+            .resizable(true)
+            .default_size(130.0)
+            .show(ui, |ui| {
+                let response = Plot::new("eval-graph")
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .allow_scroll(false)
+                    .allow_boxed_zoom(false)
+                    .allow_double_click_reset(false)
+                    .include_x(0.0)
+                    .include_x(len)
+                    .include_y(-16.0)
+                    .include_y(16.0)
+                    .x_axis_label("ply (click to go there); values from Black's view")
+                    // Steps in discs that leave room for labels in a short panel (powers
+                    // of ten left only "0" readable once the values pass 30).
+                    .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+                        if input.bounds.1 - input.bounds.0 > 48.0 {
+                            [32.0, 16.0, 8.0]
+                        } else {
+                            [16.0, 8.0, 4.0]
+                        }
+                    }))
+                    .show(ui, |plot| {
+                        plot.vline(
+                            VLine::new("position", ply)
+                                .color(egui::Color32::from_rgb(0xff, 0xd8, 0x40)),
+                        );
+                        plot.line(Line::new("evaluation", PlotPoints::from(points.clone())));
+                        plot.points(Points::new("moves", PlotPoints::from(points)).radius(2.5));
+                    });
+                if response.response.clicked()
+                    && let Some(pos) = response.response.interact_pointer_pos()
+                {
+                    let x = response.transform.value_from_position(pos).x.round();
+                    self.commands
+                        .push(Command::GoTo(x.clamp(0.0, self.game.len() as f64) as usize));
+                }
+            });
+    }
+}
