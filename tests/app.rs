@@ -7,7 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use okapi::app::{App, Command, ScriptedDialogs};
 use okapi::board::Position;
-use okapi::formats::game::{EvalSource, Game, Player};
+use okapi::game::{EvalSource, Game, Seat};
+use okapi::search::level::Level;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -90,7 +91,7 @@ fn clicking_a_square_plays_the_move() {
     // an illegal square does nothing
     h.get_by_label("a1").click();
     h.run_steps(2);
-    assert_eq!(h.state().game.ply(), 1);
+    assert_eq!(h.state().game().ply(), 1);
     assert_eq!(h.get_by_label("a1").value().as_deref(), Some("empty"));
     // the move list names the move
     assert!(h.query_by_label_contains("1. f5").is_some());
@@ -116,24 +117,25 @@ fn undo_and_redo_buttons() {
     // keyboard shortcut for undo
     h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().game.ply(), 1);
+    assert_eq!(h.state().game().ply(), 1);
 }
 
 #[test]
 fn the_engine_replies_to_a_move() {
     let mut h = harness();
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Greedy,
+        black: Seat::Human,
+        white: Seat::Engine(Level::Greedy),
         minutes: 0,
+        from_here: false,
     });
     h.run_steps(2);
     assert!(has_label(&h, "White: Okapi (greedy)"));
     h.get_by_label("f5").click();
     h.run_steps(1);
-    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
     assert!(has_label(&h, "Move 3: Black to move"));
-    let reply = h.state().game.moves()[1];
+    let reply = h.state().game().moves()[1];
     let mut p = Position::start();
     p.play_move(okapi::board::Move::parse("f5").unwrap())
         .unwrap();
@@ -170,7 +172,7 @@ fn exact_values_appear_on_the_squares() {
     });
     h.state_mut().apply(Command::Open);
     h.run_steps(1);
-    let legal = h.state().game.position().legal_moves().len() as usize;
+    let legal = h.state().game().position().legal_moves().len() as usize;
     step_until(&mut h, "exact values of every move", |app| {
         app.move_evals.len() == legal
             && app
@@ -204,7 +206,7 @@ fn solve_shows_the_proven_line_and_it_can_be_played() {
     assert!(line.split_whitespace().count() > 10, "{line}");
     h.get_by_label("Play best move").click();
     h.run_steps(2);
-    assert_eq!(h.state().game.moves()[0].to_string(), "g8");
+    assert_eq!(h.state().game().moves()[0].to_string(), "g8");
     // the line is followed: the rest is still shown, from White's side
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
 }
@@ -266,17 +268,18 @@ fn save_and_reload_through_the_menu() {
     assert_eq!(saved.transcript(), "f5d6c3d3c4");
 
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Human,
+        black: Seat::Human,
+        white: Seat::Human,
         minutes: 0,
+        from_here: false,
     });
     h.run_steps(2);
-    assert_eq!(h.state().game.ply(), 0);
+    assert_eq!(h.state().game().ply(), 0);
     h.get_by_label("File").click();
     h.run_steps(2);
     h.get_by_label_contains("Open...").click();
     h.run_steps(2);
-    assert_eq!(h.state().game.transcript(), "f5d6c3d3c4");
+    assert_eq!(h.state().game().transcript(), "f5d6c3d3c4");
     assert!(has_label(&h, "Move 6: White to move"));
     assert!(h.query_by_label_contains("5. c4").is_some());
 }
@@ -299,7 +302,7 @@ fn a_bad_file_is_refused_with_a_message() {
     let err = text_of(&h.get_by_label_contains("Error: Could not open"));
     assert!(err.contains("move 2 (a1)"), "{err}");
     // nothing lost: the game in progress is still there
-    assert_eq!(h.state().game.transcript(), "f5");
+    assert_eq!(h.state().game().transcript(), "f5");
     h.get_by_label("Dismiss").click();
     h.run_steps(2);
     assert!(h.query_by_label_contains("Error:").is_none());
@@ -317,14 +320,15 @@ fn an_engine_panic_is_shown_and_the_app_goes_on() {
     assert!(err.contains("deliberate crash"), "{err}");
     // the app and the engine still work
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Random,
+        black: Seat::Human,
+        white: Seat::Engine(Level::Random),
         minutes: 0,
+        from_here: false,
     });
     h.get_by_label("d3").click();
     h.run_steps(1);
     step_until(&mut h, "the engine's reply after the crash", |app| {
-        app.game.ply() == 2
+        app.game().ply() == 2
     });
 }
 
@@ -352,7 +356,7 @@ fn paste_a_transcript_and_copy_it_back() {
     let mut h = harness();
     h.event(eframe::egui::Event::Paste("f5 d6 c3 d3".into()));
     h.run_steps(2);
-    assert_eq!(h.state().game.transcript(), "f5d6c3d3");
+    assert_eq!(h.state().game().transcript(), "f5d6c3d3");
     assert!(h.query_by_label_contains("4. d3").is_some());
     h.state_mut().apply(Command::CopyTranscript);
     h.step();
@@ -375,7 +379,7 @@ fn paste_a_transcript_and_copy_it_back() {
         h.query_by_label_contains("neither a game nor a board")
             .is_some()
     );
-    assert_eq!(h.state().game.moves(), &[okapi::board::Move::Pass]);
+    assert_eq!(h.state().game().moves(), &[okapi::board::Move::Pass]);
 }
 
 #[test]
@@ -403,7 +407,7 @@ fn set_up_a_position_and_play_from_it() {
     // the side panel changes back from set-up: let its layout settle before clicking
     h.run_steps(4);
     assert_eq!(
-        h.state().game.start().to_board_string(),
+        h.state().game().start().to_board_string(),
         format!("OX{} O", "-".repeat(62))
     );
     assert!(has_label(&h, "Move 1: White to move"));
@@ -448,8 +452,8 @@ fn game_analysis_finds_the_lost_discs() {
     );
     // the values are kept in the game and saved with their source
     assert_eq!(
-        h.state().game.evals()[0],
-        Some(okapi::formats::game::Eval {
+        h.state().game().evals()[0],
+        Some(okapi::game::Eval {
             value: -4,
             source: EvalSource::Exact
         })
@@ -482,9 +486,10 @@ fn values_for_one_side_and_hints() {
 fn a_clock_runs_for_the_side_to_move() {
     let mut h = harness();
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Human,
+        black: Seat::Human,
+        white: Seat::Human,
         minutes: 5,
+        from_here: false,
     });
     h.run_steps(2);
     assert!(h.query_by_label_contains("Clock:").is_some());
@@ -533,7 +538,7 @@ fn a_dropped_file_is_opened() {
         .dropped_files
         .push(std::sync::Arc::new(Dropped(path.clone())));
     h.run_steps(2);
-    assert_eq!(h.state().game.transcript(), "f5d6c3");
+    assert_eq!(h.state().game().transcript(), "f5d6c3");
     assert_eq!(h.state().file.as_ref(), Some(&path));
 }
 
@@ -553,22 +558,24 @@ fn flipping_the_view_turns_the_board() {
 #[test]
 fn the_engine_can_be_asked_to_move_from_an_earlier_position() {
     let mut h = harness();
+    let level = h.state().settings.level;
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Perfect,
+        black: Seat::Human,
+        white: Seat::Engine(level),
         minutes: 0,
+        from_here: false,
     });
     h.get_by_label("f5").click();
     h.run_steps(1);
-    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
     // back to before the reply: the engine waits, since a reply is recorded
     h.state_mut().apply(Command::GoTo(1));
     h.run_steps(4);
-    assert_eq!(h.state().game.ply(), 1);
+    assert_eq!(h.state().game().ply(), 1);
     h.get_by_label("Let the engine move").click();
     h.run_steps(1);
     // (the live analysis of Black's reply then runs on: the engine stays busy)
-    step_until(&mut h, "the engine's move", |app| app.game.ply() == 2);
+    step_until(&mut h, "the engine's move", |app| app.game().ply() == 2);
     assert!(has_label(&h, "Move 3: Black to move"));
 }
 
@@ -644,28 +651,30 @@ fn live_midgame_values_deepen_on_every_move() {
 fn a_weakened_engine_shows_its_lines() {
     let mut h = harness();
     h.state_mut().settings.level = okapi::search::level::Level::parse("3t4").unwrap();
+    let level = h.state().settings.level;
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Perfect,
+        black: Seat::Human,
+        white: Seat::Engine(level),
         minutes: 0,
+        from_here: false,
     });
     h.run_steps(2);
-    assert_eq!(h.state().game.white, "Okapi (level 3t4)");
+    assert_eq!(h.state().game().white, "Okapi (level 3t4)");
     h.get_by_label("f5").click();
     h.run_steps(1);
-    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
     h.get_by_label("Show the engine's lines").click();
     h.run_steps(2);
     let played = h
         .query_by_label_contains("(played)")
         .map(|n| text_of(&n))
         .expect("the move played is among the lines");
-    let reply = h.state().game.moves()[1].to_string();
+    let reply = h.state().game().moves()[1].to_string();
     assert!(played.starts_with(&reply), "{played} vs {reply}");
     // take-back: undo returns to Black's move, before the engine's reply
     h.get_by_label("Undo").click();
     h.run_steps(2);
-    assert_eq!(h.state().game.ply(), 0);
+    assert_eq!(h.state().game().ply(), 0);
 }
 
 /// A small script: comments, a blank line, a bad line, trailing comments, three FFO
@@ -761,7 +770,7 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     h.get_by_label("line 5").click();
     h.run_steps(4);
     assert_eq!(
-        h.state().game.position(),
+        h.state().game().position(),
         h.state().script.as_ref().unwrap().rows[1].position
     );
     assert!(has_label(&h, "Solved (exact): Black wins by 10"));
@@ -832,10 +841,12 @@ fn the_game_clock_sets_the_engine_time() {
     // moves take no time, and this is about the search's.
     h.state_mut().settings.level = okapi::search::level::Level::numbered(60);
     h.state_mut().settings.book = false;
+    let level = h.state().settings.level;
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Perfect,
+        black: Seat::Human,
+        white: Seat::Engine(level),
         minutes: 1,
+        from_here: false,
     });
     h.run_steps(2);
     assert!(h.state().engine_move_time().is_some());
@@ -847,8 +858,8 @@ fn the_game_clock_sets_the_engine_time() {
         "at most a third of the minute: {allotted:?}"
     );
     assert!(h.query_by_label_contains("by the clock").is_some());
-    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
-    let eval = h.state().game.evals()[1].expect("the engine's move has a value");
+    step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
+    let eval = h.state().game().evals()[1].expect("the engine's move has a value");
     let EvalSource::Midgame { depth, .. } = eval.source else {
         panic!("{eval:?}")
     };
@@ -858,9 +869,10 @@ fn the_game_clock_sets_the_engine_time() {
     );
     // Without a clock there is no allotment.
     h.state_mut().apply(Command::NewGame {
-        black: Player::Human,
-        white: Player::Human,
+        black: Seat::Human,
+        white: Seat::Human,
         minutes: 0,
+        from_here: false,
     });
     assert_eq!(h.state().engine_move_time(), None);
 }
@@ -928,7 +940,7 @@ fn responsiveness() {
     // as they come, from the click to the frame that shows a value.
     let mut firsts = Vec::new();
     for _ in 0..30 {
-        let pos = h.state().game.position();
+        let pos = h.state().game().position();
         if pos.is_game_over() {
             break;
         }
@@ -936,7 +948,7 @@ fn responsiveness() {
         h.get_by_label(&sq.to_string()).click();
         let clicked = Instant::now();
         h.step();
-        while h.state().move_evals.is_empty() && !h.state().game.position().is_game_over() {
+        while h.state().move_evals.is_empty() && !h.state().game().position().is_game_over() {
             assert!(clicked.elapsed() < Duration::from_secs(30), "no value came");
             std::thread::sleep(Duration::from_micros(500));
             h.step();
@@ -995,4 +1007,124 @@ fn responsiveness() {
         ms(percentile(&mut stops, 100)),
         ms(percentile(&mut engine_side, 100)),
     );
+}
+
+/// Plays `moves` for Black against a greedy White, waiting for each reply.
+fn play_against_greedy(h: &mut Harness<'static, App>, moves: usize) {
+    for n in 0..moves {
+        let sq = h
+            .state()
+            .game()
+            .position()
+            .legal_moves()
+            .iter()
+            .next()
+            .unwrap();
+        h.get_by_label(&sq.to_string()).click();
+        h.run_steps(1);
+        step_until(h, "the engine's reply", |app| {
+            app.game().ply() >= 2 * (n + 1)
+        });
+    }
+}
+
+#[test]
+fn against_the_engine_undo_and_redo_mirror_each_other() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Human,
+        white: Seat::Engine(Level::Greedy),
+        minutes: 0,
+        from_here: false,
+    });
+    h.run_steps(2);
+    play_against_greedy(&mut h, 3);
+    assert_eq!(h.state().game().ply(), 6);
+    // Undo takes back the engine's reply and the move before it; redo replays both.
+    for expected in [4, 2, 0] {
+        h.state_mut().apply(Command::Undo);
+        h.run_steps(1);
+        assert_eq!(h.state().game().ply(), expected);
+    }
+    for expected in [2, 4, 6] {
+        h.state_mut().apply(Command::Redo);
+        h.run_steps(1);
+        assert_eq!(h.state().game().ply(), expected);
+    }
+    // Review is not play: back inside the game the engine does not move by itself.
+    h.state_mut().apply(Command::GoTo(3));
+    for _ in 0..20 {
+        h.run_steps(1);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(h.state().game().ply(), 3);
+    assert_eq!(h.state().game().len(), 6);
+}
+
+#[test]
+fn a_different_move_after_undo_starts_a_variation_and_the_game_is_kept() {
+    let mut h = harness();
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Human,
+        white: Seat::Engine(Level::Greedy),
+        minutes: 0,
+        from_here: false,
+    });
+    h.run_steps(2);
+    play_against_greedy(&mut h, 2);
+    let main_line = h.state().game().main_line();
+    h.state_mut().apply(Command::Undo);
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 2);
+    // Another move than the one played: a variation, and the engine answers it.
+    let played = main_line[2];
+    let other = h
+        .state()
+        .game()
+        .position()
+        .legal_moves()
+        .iter()
+        .map(okapi::board::Move::Play)
+        .find(|&m| m != played)
+        .unwrap();
+    h.get_by_label(&other.to_string()).click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply in the variation", |app| {
+        app.game().ply() == 4
+    });
+    assert_eq!(h.state().game().main_line(), main_line, "the game is kept");
+    assert_eq!(h.state().game().alternatives(2), vec![played, other]);
+    h.state_mut().apply(Command::PromoteLine);
+    assert_eq!(h.state().game().main_line()[2], other);
+}
+
+#[test]
+fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_players() {
+    let tmp = temp_dir("from-here");
+    let path = tmp.path().join("g.json");
+    let mut h = harness();
+    // Play to a position, then start a new game from it with Okapi as Black.
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    h.get_by_label("d6").click();
+    h.run_steps(1);
+    let here = h.state().game().position();
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Engine(Level::Greedy),
+        white: Seat::Human,
+        minutes: 0,
+        from_here: true,
+    });
+    h.run_steps(1);
+    assert_eq!(h.state().game().start(), here);
+    step_until(&mut h, "the engine's move as Black", |app| {
+        app.game().ply() == 1
+    });
+    h.state_mut().apply(Command::SaveTo(path.clone()));
+    // Reopened: the same players, the engine's turn again after a take-back.
+    let mut h2 = harness();
+    h2.state_mut().apply(Command::OpenPath(path));
+    h2.run_steps(1);
+    assert_eq!(h2.state().session.seats()[0], Seat::Engine(Level::Greedy));
+    assert_eq!(h2.state().game().start(), here);
 }

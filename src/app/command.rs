@@ -1,7 +1,7 @@
 //! The one enum every action goes through, with its shortcuts and descriptions.
 
 use crate::board::{Color, Square};
-use crate::formats::game::Player;
+use crate::game::Seat;
 use crate::search::SolveMode;
 use eframe::egui;
 use std::path::PathBuf;
@@ -18,10 +18,19 @@ pub enum Command {
     GoTo(usize),
     ShowNewGame,
     /// A new game; `minutes` per side on the clock, 0 for no clock.
+    /// Switches the current line at a ply to the variation starting with this move.
+    ChooseVariation(usize, crate::board::Move),
+    /// Makes the current line the main line.
+    PromoteLine,
+    /// Deletes the move at this ply of the current line and everything after it.
+    DeleteVariation(usize),
+    /// A new game: who plays each colour, minutes per side (0: no clock), and whether
+    /// it starts from the position on the board rather than the standard opening.
     NewGame {
-        black: Player,
-        white: Player,
+        black: Seat,
+        white: Seat,
         minutes: u32,
+        from_here: bool,
     },
     Open,
     OpenPath(PathBuf),

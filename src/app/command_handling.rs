@@ -1,10 +1,12 @@
 //! Applies the queued [`Command`]s, once per frame after drawing.
 
-use super::engine_events::{Solved, Task};
+use super::engine_events::Task;
+use super::game_rules::SolveStats;
+use super::windows::NewGameForm;
 use super::{App, Command, ScriptJob, script, wake};
 use crate::board::{Color, Move, Position, Square};
 use crate::engine::{Engine, Request};
-use crate::formats::game::{Game, Player};
+use crate::game::{Game, ProvenLine, Seat};
 use std::time::Instant;
 
 impl App {
@@ -17,7 +19,10 @@ impl App {
             | Command::Redo
             | Command::First
             | Command::Last
-            | Command::GoTo(_)) => self.navigate(c),
+            | Command::GoTo(_)
+            | Command::ChooseVariation(..)
+            | Command::PromoteLine
+            | Command::DeleteVariation(_)) => self.navigate(c),
             c @ (Command::ShowNewGame
             | Command::NewGame { .. }
             | Command::Open
@@ -59,19 +64,27 @@ impl App {
         match command {
             Command::Play(sq) => self.play_human_move(sq),
             Command::PlayBest => self.play_best_move(),
-            Command::Undo => self.undo_to_humans_turn(),
-            Command::Redo => self.redo_past_passes(),
-            Command::First => {
-                self.game.go_to(0);
-                self.position_changed();
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::First => self.go_to(0),
+            Command::Last => self.go_to(self.game().len()),
+            Command::GoTo(ply) => self.go_to(ply),
+            Command::ChooseVariation(ply, mv) => {
+                if self.session.choose_variation(ply, mv) {
+                    self.position_changed();
+                }
             }
-            Command::Last => {
-                self.game.go_to(self.game.len());
-                self.position_changed();
+            Command::PromoteLine => {
+                self.session.game_mut().promote_line();
+                self.keep_game_in_progress();
             }
-            Command::GoTo(ply) => {
-                self.game.go_to(ply);
-                self.position_changed();
+            Command::DeleteVariation(ply) => {
+                if self.session.game_mut().delete_variation(ply) {
+                    // The cursor may have moved back: the rules run again.
+                    let here = self.game().ply();
+                    self.session.go_to(here);
+                    self.position_changed();
+                }
             }
             other => unreachable!("not a navigation command: {other:?}"),
         }
@@ -81,14 +94,18 @@ impl App {
     fn apply_file(&mut self, command: Command) {
         match command {
             Command::ShowNewGame => {
-                let minutes = self.timing.minutes;
-                self.view.new_game = Some((self.players, minutes));
+                self.view.new_game = Some(NewGameForm::for_seats(
+                    self.session.seats(),
+                    self.settings.level,
+                    self.timing_minutes,
+                ));
             }
             Command::NewGame {
                 black,
                 white,
                 minutes,
-            } => self.start_new_game(black, white, minutes),
+                from_here,
+            } => self.start_new_game([black, white], minutes, from_here),
             Command::Open => {
                 if let Some(path) = self.dialogs.open_game() {
                     self.apply(Command::OpenPath(path));
@@ -96,16 +113,12 @@ impl App {
             }
             Command::OpenPath(path) => match Game::read(&path) {
                 Ok(game) => {
-                    self.game = game;
-                    self.players = [Player::Human, Player::Human];
-                    self.timing.clock = None;
-                    self.timing.lost_on_time = None;
+                    // A game comes back with the players it was saved with.
+                    let seats = game.seats;
                     self.settings.remember(&path);
                     self.file = Some(path);
-                    self.solved = None;
-                    self.notice = None;
                     self.error = None;
-                    self.position_changed();
+                    self.load_game(game, seats, None);
                 }
                 Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
             },
@@ -116,12 +129,12 @@ impl App {
             Command::SaveAs => {
                 if let Some(path) = self
                     .dialogs
-                    .save_game(&format!("game-{}.json", self.game.date))
+                    .save_game(&format!("game-{}.json", self.game().date))
                 {
                     self.apply(Command::SaveTo(path));
                 }
             }
-            Command::SaveTo(path) => match self.game.save(&path) {
+            Command::SaveTo(path) => match self.game().save(&path) {
                 Ok(()) => {
                     self.notice = Some(format!("Saved {}", path.display()));
                     self.settings.remember(&path);
@@ -137,7 +150,7 @@ impl App {
     fn apply_setup(&mut self, command: Command) {
         match command {
             Command::EnterSetup => {
-                self.view.setup = Some(self.game.position());
+                self.view.setup = Some(self.game().position());
                 // A new generation drops whatever the engine still sends about the game.
                 self.engine.generation = self.engine.thread.new_generation();
                 self.engine.thread.stop();
@@ -176,14 +189,10 @@ impl App {
             }
             Command::SetupDone => {
                 if let Some(p) = self.view.setup.take() {
-                    self.game = Game::new(p);
-                    self.players = [Player::Human, Player::Human];
-                    self.timing.clock = None;
-                    self.timing.lost_on_time = None;
+                    // The players stay: a set-up position is played as the game was.
                     self.file = None;
-                    self.solved = None;
-                    self.notice = None;
-                    self.position_changed();
+                    let seats = self.session.seats();
+                    self.load_game(Game::new(p), seats, None);
                 }
             }
             Command::SetupCancel => {
@@ -199,12 +208,11 @@ impl App {
     fn apply_engine(&mut self, command: Command) {
         match command {
             Command::Solve(mode) => {
-                let position = self.game.position();
+                let position = self.game().position();
                 if position.is_game_over() {
                     return;
                 }
                 // The values already on the board stay; the solve adds the proven line.
-                self.solved = None;
                 self.engine.generation = self.engine.thread.new_generation();
                 self.engine.thread.send(Request::Solve {
                     generation: self.engine.generation,
@@ -220,20 +228,19 @@ impl App {
                 }
             }
             Command::EngineMove => {
-                let player = self.player_to_move();
-                let position = self.game.position();
-                if !player.is_engine()
-                    || position.is_game_over()
-                    || self.timing.lost_on_time.is_some()
-                {
+                // The engine plays the side to move even inside the record, if the
+                // session gives it that side.
+                let Some(next) = self.session.engine_move_now() else {
                     return;
-                }
+                };
                 self.engine.generation = self.engine.thread.new_generation();
-                self.engine.thread.send(self.play_request(player, position));
-                self.start_task(Task::Thinking);
+                if let Some(request) = self.play_request(next) {
+                    self.engine.thread.send(request);
+                    self.start_task(Task::Thinking);
+                }
             }
             Command::Hint => {
-                let position = self.game.position();
+                let position = self.game().position();
                 if position.is_game_over() {
                     return;
                 }
@@ -246,10 +253,11 @@ impl App {
                 self.start_task(Task::Analysing);
             }
             Command::AnalyseGame => {
-                let plies: Vec<(usize, Position, Square)> = (0..self.game.len())
-                    .filter_map(|i| match self.game.moves()[i] {
-                        Move::Play(sq) => Some((i, self.game.position_at(i), sq)),
-                        Move::Pass => None,
+                let game = self.game();
+                let plies: Vec<(usize, Position, Square)> = (0..game.len())
+                    .filter_map(|i| match game.move_at(i) {
+                        Some(Move::Play(sq)) => Some((i, game.position_at(i), sq)),
+                        _ => None,
                     })
                     .collect();
                 if plies.is_empty() {
@@ -352,22 +360,22 @@ impl App {
                 job.selected = Some(i);
                 let (position, mode, result) = (row.position, job.mode, row.result.clone());
                 self.view.setup = None;
-                self.game = Game::new(position);
-                self.players = [Player::Human, Player::Human];
-                self.timing.clock = None;
-                self.timing.lost_on_time = None;
                 self.file = None;
-                self.notice = None;
+                // A script's position is studied, not played: two people.
+                self.load_game(Game::new(position), [Seat::Human; 2], None);
                 // A solved position comes with its proven line, ready to play through.
-                self.solved = result.filter(|r| !r.line.is_empty()).map(|r| Solved {
-                    position,
-                    mode,
-                    score: r.score,
-                    line: r.line,
-                    nodes: r.nodes,
-                    elapsed: r.elapsed,
-                });
-                self.position_changed();
+                if let Some(r) = result.filter(|r| !r.line.is_empty()) {
+                    self.session.set_proven_line(ProvenLine {
+                        position,
+                        mode,
+                        score: r.score,
+                        line: r.line,
+                    });
+                    self.solve_stats = Some(SolveStats {
+                        nodes: r.nodes,
+                        elapsed: r.elapsed,
+                    });
+                }
             }
             Command::SaveScriptResult => {
                 let Some(job) = &self.script else { return };
@@ -418,21 +426,19 @@ impl App {
     /// Copy and paste.
     fn apply_clipboard(&mut self, command: Command) {
         match command {
-            Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
-            Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
+            Command::CopyTranscript => self.clipboard_out = Some(self.game().transcript()),
+            Command::CopyBoard => {
+                self.clipboard_out = Some(self.game().position().to_board_string())
+            }
             Command::Paste(text) => {
                 let game = Game::parse_any(&text)
                     .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
                 match game {
                     Ok(game) => {
-                        self.game = game;
-                        self.players = [Player::Human, Player::Human];
-                        self.timing.clock = None;
-                        self.timing.lost_on_time = None;
+                        // The players stay, as for a set-up position.
                         self.file = None;
-                        self.solved = None;
-                        self.notice = Some("Pasted a game.".into());
-                        self.position_changed();
+                        let seats = self.session.seats();
+                        self.load_game(game, seats, Some("Pasted a game.".into()));
                     }
                     Err(e) => {
                         self.error = Some(format!(

@@ -1,10 +1,12 @@
 //! What the engine does for the app: the requests made after each change of position,
 //! and the events taken in each frame (stale generations dropped).
 
+use super::game_rules::SolveStats;
 use super::{App, RowResult};
 use crate::board::{Move, Position, Square};
 use crate::engine::{Engine, Event, Request, mode_name};
 use crate::formats::game::Eval;
+use crate::game::Next;
 use crate::search::SolveMode;
 use std::time::{Duration, Instant};
 
@@ -27,6 +29,8 @@ pub(super) struct EngineLink {
     pub(super) task_started: Instant,
     /// What the engine says it is doing, for the status bar.
     pub(super) status: String,
+    /// An engine move held back until then (engine against engine, at a person's pace).
+    pub(super) paced_move: Option<(Instant, Request)>,
 }
 
 impl EngineLink {
@@ -37,6 +41,7 @@ impl EngineLink {
             task: Task::Idle,
             task_started: Instant::now(),
             status: String::new(),
+            paced_move: None,
         }
     }
 }
@@ -67,18 +72,31 @@ pub(super) struct EngineLines {
     pub(super) candidates: Vec<(Move, Eval, f64)>,
 }
 
-/// A solved position with its proven line, kept while the game follows the line.
-#[derive(Clone, Debug)]
-pub(super) struct Solved {
-    pub(super) position: Position,
-    pub(super) mode: SolveMode,
-    pub(super) score: i32,
-    pub(super) line: Vec<Move>,
-    pub(super) nodes: u64,
-    pub(super) elapsed: Duration,
-}
+/// Engine against engine: the pause before each move, so that a person can follow.
+const ENGINE_PACE: Duration = Duration::from_millis(600);
 
 impl App {
+    /// The pause between moves when the engine plays both sides.
+    pub(super) fn engine_move_delay(&self) -> Duration {
+        ENGINE_PACE
+    }
+
+    /// Sends a held-back engine move once its time has come; true while one waits.
+    pub(super) fn send_paced_move(&mut self) -> bool {
+        match self.engine.paced_move.take() {
+            Some((at, request)) if Instant::now() >= at => {
+                self.engine.thread.send(request);
+                self.start_task(Task::Thinking);
+                false
+            }
+            Some(waiting) => {
+                self.engine.paced_move = Some(waiting);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Takes in what the script engine has sent.
     pub(super) fn poll_script_engine(&mut self) {
         let Some(engine) = &self.script_engine else {
@@ -136,7 +154,7 @@ impl App {
         if let Some(path) = &self.autosave {
             // Best effort: losing the autosave must not disturb play.
             let _ = path.parent().map(std::fs::create_dir_all);
-            let _ = self.game.save(path);
+            let _ = self.game().save(path);
         }
     }
 
@@ -159,22 +177,23 @@ impl App {
         };
     }
 
-    /// After any change of the position: forced passes, the proven line followed, and the
-    /// next request to the engine (its move, or the values of the legal moves).
+    /// After any change of the position (the session has applied its rules): the game
+    /// kept, and the next request to the engine (its move, or the values of the legal
+    /// moves).
     pub(super) fn position_changed(&mut self) {
         self.move_evals.clear();
-        self.pass_if_forced();
-        self.follow_proven_line();
         self.keep_game_in_progress();
-        let position = self.game.position();
-        self.run_clock(position);
-        self.ask_engine_about(position);
+        self.ask_engine_about();
     }
 
-    /// The engine's next task here: its move, the values of the legal moves, or none.
-    fn ask_engine_about(&mut self, position: Position) {
+    /// The engine's next task here, as the session says: its move, the values of the
+    /// legal moves, or none.
+    fn ask_engine_about(&mut self) {
         self.engine.generation = self.engine.thread.new_generation();
-        if position.is_game_over() {
+        self.engine.paced_move = None;
+        let next = self.session.next();
+        let position = self.session.position();
+        if next == Next::Over {
             self.engine.thread.stop();
             self.engine.task = Task::Idle;
             self.engine.status.clear();
@@ -185,10 +204,17 @@ impl App {
             hash_bits: self.settings.hash_bits,
             book: self.settings.book,
         });
-        let player = self.player_to_move();
-        if player.is_engine() && !self.game.can_redo() {
-            self.engine.thread.send(self.play_request(player, position));
-            self.start_task(Task::Thinking);
+        if let Some(request) = self.play_request(next) {
+            // Engine against engine at a pace a person can follow.
+            let delay = self.engine_move_delay();
+            if self.session.seats().iter().all(|s| s.is_engine()) && !delay.is_zero() {
+                self.engine.paced_move = Some((Instant::now() + delay, request));
+                self.engine.task = Task::Thinking;
+                self.engine.status = "next engine move...".into();
+            } else {
+                self.engine.thread.send(request);
+                self.start_task(Task::Thinking);
+            }
         } else if self.settings.show_evals
             && self.settings.evals_for.includes(position.side_to_move())
         {
@@ -249,14 +275,7 @@ impl App {
                 } => {
                     self.engine.task = Task::Idle;
                     self.engine.status = format!("solved - {}", speed(nodes, elapsed));
-                    self.solved = Some(Solved {
-                        position: self.game.position(),
-                        mode,
-                        score,
-                        line,
-                        nodes,
-                        elapsed,
-                    });
+                    self.keep_proven_line(mode, score, line, SolveStats { nodes, elapsed });
                 }
                 Event::Played {
                     mv,
@@ -265,15 +284,14 @@ impl App {
                     ..
                 } => {
                     self.engine.task = Task::Idle;
-                    let before = self.game.position();
-                    if self.player_to_move().is_engine() && self.game.play(mv, eval).is_ok() {
+                    let before = self.game().position();
+                    self.notice = None;
+                    if self.play_engine_move(before, mv, eval) {
                         self.engine_lines = Some(EngineLines {
                             position: before,
                             played: mv,
                             candidates,
                         });
-                        self.notice = None;
-                        self.moved();
                     }
                 }
                 Event::Stopped { .. } => {
@@ -290,9 +308,9 @@ impl App {
                     best_move,
                     ..
                 } => {
-                    self.game.set_eval(ply, played);
-                    if ply < self.game.len() {
-                        let key = (self.game.position_at(ply), self.game.moves()[ply]);
+                    self.session.game_mut().set_eval(ply, played);
+                    if ply < self.game().len() {
+                        let key = (self.game().position_at(ply), self.game().moves()[ply]);
                         self.game_analysis.insert(
                             ply,
                             PlyAnalysis {

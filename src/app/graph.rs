@@ -9,9 +9,9 @@ impl App {
     pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
         use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
         let mut points: Vec<[f64; 2]> = Vec::new();
-        for (i, eval) in self.game.evals().iter().enumerate() {
+        for (i, eval) in self.game().evals().iter().enumerate() {
             if let Some(e) = eval {
-                let black_view = if self.game.position_at(i).side_to_move() == Color::Black {
+                let black_view = if self.game().position_at(i).side_to_move() == Color::Black {
                     e.value
                 } else {
                     -e.value
@@ -19,8 +19,8 @@ impl App {
                 points.push([(i + 1) as f64, black_view as f64]);
             }
         }
-        let ply = self.game.ply() as f64;
-        let len = self.game.len().max(60) as f64;
+        let ply = self.game().ply() as f64;
+        let len = self.game().len().max(60) as f64;
         egui::Panel::bottom("graph")
             .resizable(true)
             .default_size(130.0)
@@ -57,8 +57,9 @@ impl App {
                     && let Some(pos) = response.response.interact_pointer_pos()
                 {
                     let x = response.transform.value_from_position(pos).x.round();
-                    self.commands
-                        .push(Command::GoTo(x.clamp(0.0, self.game.len() as f64) as usize));
+                    self.commands.push(Command::GoTo(
+                        x.clamp(0.0, self.game().len() as f64) as usize
+                    ));
                 }
             });
     }

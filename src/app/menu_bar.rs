@@ -67,10 +67,10 @@ impl App {
                     );
                 });
                 ui.menu_button("Game", |ui| {
-                    self.menu_item(ui, "Undo", self.game.can_undo(), Command::Undo);
-                    self.menu_item(ui, "Redo", self.game.can_redo(), Command::Redo);
-                    self.menu_item(ui, "First position", self.game.can_undo(), Command::First);
-                    self.menu_item(ui, "Last position", self.game.can_redo(), Command::Last);
+                    self.menu_item(ui, "Undo", self.game().can_undo(), Command::Undo);
+                    self.menu_item(ui, "Redo", self.game().can_redo(), Command::Redo);
+                    self.menu_item(ui, "First position", self.game().can_undo(), Command::First);
+                    self.menu_item(ui, "Last position", self.game().can_redo(), Command::Last);
                     ui.separator();
                     self.menu_item(
                         ui,
@@ -80,7 +80,7 @@ impl App {
                     );
                 });
                 ui.menu_button("Engine", |ui| {
-                    let open = !self.game.position().is_game_over();
+                    let open = !self.game().position().is_game_over();
                     self.menu_item(ui, "Solve exact", open, Command::Solve(SolveMode::Exact));
                     self.menu_item(
                         ui,
@@ -92,7 +92,7 @@ impl App {
                     self.menu_item(
                         ui,
                         "Analyse the game",
-                        !self.game.is_empty(),
+                        !self.game().is_empty(),
                         Command::AnalyseGame,
                     );
                     ui.separator();
@@ -101,7 +101,7 @@ impl App {
                         .checkbox(&mut self.settings.book, "Use the opening book")
                         .changed()
                     {
-                        self.commands.push(Command::GoTo(self.game.ply()));
+                        self.commands.push(Command::GoTo(self.game().ply()));
                     }
                     ui.horizontal(|ui| {
                         let label = ui.label("Hash table: 2^");
@@ -113,7 +113,7 @@ impl App {
                             (16u64 << self.settings.hash_bits) >> 20
                         ));
                         if r.changed() {
-                            self.commands.push(Command::GoTo(self.game.ply()));
+                            self.commands.push(Command::GoTo(self.game().ply()));
                         }
                     });
                 });

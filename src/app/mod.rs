@@ -1,7 +1,7 @@
-//! The desktop app: egui views over a [`Game`] and the engine thread.
+//! The desktop app: egui views over a game [`Session`] and the engine thread.
 //!
 //! The app holds no game logic: widgets push [`Command`]s, which are applied once per
-//! frame after drawing (the game record does the work); engine [`Event`](crate::engine::Event)s are polled
+//! frame after drawing (the session decides every rule); engine [`Event`](crate::engine::Event)s are polled
 //! each frame with `try_recv`, never waited for, and the engine wakes the UI through
 //! `request_repaint`.
 
@@ -24,13 +24,13 @@ mod windows;
 
 use crate::board::{Position, Square};
 use crate::engine::Engine;
-use crate::formats::game::{Eval, Game, Player};
+use crate::game::{Eval, Game, Seat, Session};
 use board_view::{BoardView, board_ui};
 pub use command::Command;
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
-use engine_events::{EngineLines, EngineLink, PlyAnalysis, Solved, Task};
-use game_rules::Timing;
+use engine_events::{EngineLines, EngineLink, PlyAnalysis, Task};
+use game_rules::SolveStats;
 pub use metrics::Metrics;
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, Settings};
@@ -68,8 +68,10 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
                 }
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
                 (None, Some(saved)) if saved.exists() => {
+                    // The game in progress comes back with its players.
                     if let Ok(game) = Game::read(saved) {
-                        app.game = game;
+                        let seats = game.seats;
+                        app.session = Session::new(game, seats);
                     }
                 }
                 _ => {}
@@ -83,13 +85,14 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
 }
 
 pub struct App {
-    pub game: Game,
-    pub players: [Player; 2],
+    /// The game in progress: the record and its rules.
+    pub session: Session,
     /// The board's engine thread and what it is doing for us.
     engine: EngineLink,
     /// Values of the current position's legal moves, the strongest source kept.
     pub move_evals: HashMap<Square, Eval>,
-    solved: Option<Solved>,
+    /// The figures of the solve whose proven line the session keeps.
+    solve_stats: Option<SolveStats>,
     engine_lines: Option<EngineLines>,
     notice: Option<String>,
     pub error: Option<String>,
@@ -98,8 +101,8 @@ pub struct App {
     settings_file: Option<(PathBuf, Settings)>,
     /// Game analysis: for each ply, the move played against the best.
     game_analysis: HashMap<usize, PlyAnalysis>,
-    /// The game clock and its outcome.
-    timing: Timing,
+    /// Minutes per side of the last new game (0: no clock), offered again.
+    timing_minutes: u32,
     /// What the view shows besides the game: animation, set-up, open windows.
     view: ViewState,
     dialogs: Box<dyn FileDialogs>,
@@ -127,8 +130,8 @@ struct ViewState {
     flip_animation: Option<(u64, Instant)>,
     /// Board set-up in progress: the position being edited.
     setup: Option<Position>,
-    /// The new game window, while open: the players and the clock's minutes.
-    new_game: Option<([Player; 2], u32)>,
+    /// The new game window, while open.
+    new_game: Option<windows::NewGameForm>,
     about: bool,
     shortcuts: bool,
 }
@@ -138,21 +141,20 @@ impl App {
     pub fn new(dialogs: Box<dyn FileDialogs>, notify: impl Fn() + Send + 'static) -> App {
         let notify: Arc<Mutex<Box<dyn Fn() + Send>>> = Arc::new(Mutex::new(Box::new(notify)));
         let mut app = App {
-            game: Game::default(),
-            players: [Player::Human, Player::Human],
+            session: Session::new(Game::default(), [Seat::Human; 2]),
             engine: EngineLink::new(Engine::spawn(wake(&notify))),
             notify,
             script: None,
             script_engine: None,
             move_evals: HashMap::new(),
-            solved: None,
+            solve_stats: None,
             engine_lines: None,
             notice: None,
             error: None,
             settings: Settings::default(),
             settings_file: None,
             game_analysis: HashMap::new(),
-            timing: Timing::default(),
+            timing_minutes: 0,
             view: ViewState::default(),
             dialogs,
             file: None,
@@ -174,6 +176,9 @@ impl App {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         self.poll_engine();
+        if self.send_paced_move() {
+            ui.ctx().request_repaint_after(Duration::from_millis(50));
+        }
         self.poll_script_engine();
         self.queue_input_commands(ui);
         if let Some(text) = self.clipboard_out.take() {
@@ -242,12 +247,12 @@ impl App {
         egui::CentralPanel::default().show(ui, |ui| {
             let setup = self.view.setup.is_some();
             let view = BoardView {
-                position: self.view.setup.unwrap_or_else(|| self.game.position()),
-                last_move: if setup { None } else { self.game.last_move() },
+                position: self.view.setup.unwrap_or_else(|| self.game().position()),
+                last_move: if setup { None } else { self.game().last_move() },
                 evals: &self.move_evals,
                 show_legal: !setup,
                 flipped: self.settings.flipped,
-                clickable: !setup && self.player_to_move() == Player::Human,
+                clickable: !setup && !self.session.seat_to_move().is_engine(),
                 setup,
                 flipping: if setup { None } else { flipping },
             };

@@ -11,13 +11,13 @@ impl App {
     /// The analysis of ply `i` if it still describes the game.
     pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
         let a = self.game_analysis.get(&i)?;
-        (i < self.game.len() && a.key == (self.game.position_at(i), self.game.moves()[i]))
+        (i < self.game().len() && a.key == (self.game().position_at(i), self.game().moves()[i]))
             .then_some(*a)
     }
 
     /// What the game analysis found, per colour.
     pub(super) fn analysis_summary(&self, ui: &mut egui::Ui) {
-        let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game.len())
+        let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game().len())
             .filter_map(|i| self.analysis_of(i).map(|a| (i, a)))
             .collect();
         if analysed.is_empty() {
@@ -28,7 +28,7 @@ impl App {
         for side in [Color::Black, Color::White] {
             let mine: Vec<&(usize, PlyAnalysis)> = analysed
                 .iter()
-                .filter(|(i, _)| self.game.position_at(*i).side_to_move() == side)
+                .filter(|(i, _)| self.game().position_at(*i).side_to_move() == side)
                 .collect();
             let exact: Vec<_> = mine
                 .iter()
@@ -65,10 +65,13 @@ impl App {
 
     pub(super) fn move_list(&mut self, ui: &mut egui::Ui) {
         let mut number = 0;
-        let moves = self.game.moves().to_vec();
-        let evals = self.game.evals().to_vec();
+        let moves = self.game().moves().to_vec();
+        let evals = self.game().evals().to_vec();
         ui.horizontal_wrapped(|ui| {
-            if ui.selectable_label(self.game.ply() == 0, "start").clicked() {
+            if ui
+                .selectable_label(self.game().ply() == 0, "start")
+                .clicked()
+            {
                 self.commands.push(Command::GoTo(0));
             }
             for (i, mv) in moves.iter().enumerate() {
@@ -91,13 +94,13 @@ impl App {
                     Some(a) if a.loss() > 0 => format!("{text} ?~{} {}", -a.loss(), a.best_move),
                     _ => text,
                 };
-                let color = if self.game.position_at(i).side_to_move() == Color::Black {
+                let color = if self.game().position_at(i).side_to_move() == Color::Black {
                     "B"
                 } else {
                     "W"
                 };
                 let r = ui
-                    .selectable_label(self.game.ply() == i + 1, text)
+                    .selectable_label(self.game().ply() == i + 1, text)
                     .on_hover_text(format!("{color}: go to after this move"));
                 if r.clicked() {
                     self.commands.push(Command::GoTo(i + 1));

@@ -5,8 +5,8 @@ use super::level_picker::level_picker;
 use super::{App, Command, EvalsFor};
 use crate::board::{Color, Position, Square};
 use crate::engine::mode_name;
-use crate::formats::game::{Eval, Player};
 use crate::game::clock::format_clock;
+use crate::game::{Eval, seat_name};
 use crate::search::SolveMode;
 use eframe::egui;
 
@@ -61,7 +61,7 @@ impl App {
             self.setup_contents(ui, p);
             return;
         }
-        let pos = self.game.position();
+        let pos = self.game().position();
         self.game_section(ui, pos);
         self.engine_section(ui, pos);
         self.solved_section(ui, pos);
@@ -72,8 +72,9 @@ impl App {
     /// The players, the discs, whose move or the result, the clock, and the game buttons.
     fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
         ui.heading("Okapi");
-        ui.label(format!("Black: {}", self.players[0].name()));
-        ui.label(format!("White: {}", self.players[1].name()));
+        let seats = self.session.seats();
+        ui.label(format!("Black: {}", seat_name(seats[0])));
+        ui.label(format!("White: {}", seat_name(seats[1])));
         ui.separator();
         ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
         ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
@@ -92,11 +93,11 @@ impl App {
         } else {
             ui.label(format!(
                 "Move {}: {} to move",
-                self.game.move_number(),
+                self.game().move_number(),
                 pos.side_to_move().name()
             ));
         }
-        if let Some(clock) = &self.timing.clock {
+        if let Some(clock) = self.session.clock() {
             ui.horizontal(|ui| {
                 ui.label("Clock:");
                 for side in [Color::Black, Color::White] {
@@ -110,7 +111,7 @@ impl App {
                 }
             });
         }
-        if let Some(side) = self.timing.lost_on_time {
+        if let Some(side) = self.session.lost_on_time() {
             ui.label(
                 egui::RichText::new(format!(
                     "{}'s time is up: {} wins on time",
@@ -124,34 +125,33 @@ impl App {
         if let Some(n) = &self.notice {
             ui.colored_label(egui::Color32::from_rgb(0x80, 0xc0, 0xff), n);
         }
-        let engine_waits = self.player_to_move().is_engine()
+        let engine_waits = self.session.seat_to_move().is_engine()
             && self.engine.task != Task::Thinking
-            && !pos.is_game_over()
-            && self.timing.lost_on_time.is_none();
+            && !self.session.is_over();
         if engine_waits && ui.button("Let the engine move").clicked() {
             self.commands.push(Command::EngineMove);
         }
         ui.horizontal(|ui| {
             if ui
-                .add_enabled(self.game.can_undo(), egui::Button::new("Undo"))
+                .add_enabled(self.game().can_undo(), egui::Button::new("Undo"))
                 .clicked()
             {
                 self.commands.push(Command::Undo);
             }
             if ui
-                .add_enabled(self.game.can_redo(), egui::Button::new("Redo"))
+                .add_enabled(self.game().can_redo(), egui::Button::new("Redo"))
                 .clicked()
             {
                 self.commands.push(Command::Redo);
             }
             if ui
-                .add_enabled(self.game.can_undo(), egui::Button::new("First"))
+                .add_enabled(self.game().can_undo(), egui::Button::new("First"))
                 .clicked()
             {
                 self.commands.push(Command::First);
             }
             if ui
-                .add_enabled(self.game.can_redo(), egui::Button::new("Last"))
+                .add_enabled(self.game().can_redo(), egui::Button::new("Last"))
                 .clicked()
             {
                 self.commands.push(Command::Last);
@@ -245,7 +245,7 @@ impl App {
 
     /// The proven result and line of this position, if solved.
     fn solved_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        if let Some(s) = self.solved_here().cloned() {
+        if let Some(s) = self.session.proven_here().cloned() {
             let side = pos.side_to_move();
             let text = match (s.mode, s.score.signum()) {
                 (_, 0) => "a draw".to_string(),
@@ -259,17 +259,19 @@ impl App {
             );
             let line: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
             ui.label(format!("Line: {}", line.join(" ")));
-            ui.label(
-                egui::RichText::new(format!(
-                    "{} nodes in {:.2} s",
-                    s.nodes,
-                    s.elapsed.as_secs_f64()
-                ))
-                .small(),
-            );
+            if let Some(stats) = self.solve_stats {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} nodes in {:.2} s",
+                        stats.nodes,
+                        stats.elapsed.as_secs_f64()
+                    ))
+                    .small(),
+                );
+            }
             if ui
                 .add_enabled(
-                    self.player_to_move() == Player::Human,
+                    !self.session.seat_to_move().is_engine(),
                     egui::Button::new("Play best move"),
                 )
                 .clicked()
@@ -300,7 +302,7 @@ impl App {
         ui.separator();
         ui.horizontal(|ui| {
             ui.strong("Moves");
-            let can = !self.game.is_empty();
+            let can = !self.game().is_empty();
             if ui
                 .add_enabled(can, egui::Button::new("Analyse game"))
                 .clicked()
@@ -314,13 +316,13 @@ impl App {
 
     /// Practice: the weakened engine's candidates for its last move, on request.
     pub(super) fn engine_lines_view(&mut self, ui: &mut egui::Ui) {
-        let ply = self.game.ply();
+        let ply = self.game().ply();
         let Some(lines) = &self.engine_lines else {
             return;
         };
         let current = ply > 0
-            && self.game.position_at(ply - 1) == lines.position
-            && self.game.moves()[ply - 1] == lines.played;
+            && self.game().position_at(ply - 1) == lines.position
+            && self.game().moves()[ply - 1] == lines.played;
         if !current || lines.candidates.is_empty() {
             return;
         }

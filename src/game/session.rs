@@ -428,10 +428,13 @@ impl Session {
     }
 }
 
-/// The name a record keeps for a seat: "Human", or "Okapi (level 8)".
+/// The name a record keeps for a seat: "Human", "Okapi (greedy)", or "Okapi (level 8)".
 pub fn seat_name(seat: Seat) -> String {
     match seat {
         Seat::Human => "Human".into(),
+        Seat::Engine(level @ (Level::Random | Level::Greedy)) => {
+            format!("Okapi ({})", level.name())
+        }
         Seat::Engine(level) => format!("Okapi (level {})", level.name()),
     }
 }

@@ -2,6 +2,7 @@
 
 mod about;
 mod new_game;
+pub(super) use new_game::NewGameForm;
 mod script;
 mod shortcuts;
 
