@@ -444,7 +444,7 @@ fn game_analysis_finds_the_lost_discs() {
     assert!(h.query_by_label_contains("1. b1 (-4) ?-22 g8").is_some());
     assert!(has_label(
         &h,
-        "Black: lost 22 discs in 1 proven mistakes; 0 doubtful moves by the midgame search"
+        "Black: lost 22 discs in 1 move (1 blunder, 0 mistakes, 0 inaccuracies; 1 proven by the solver, 0 by the search)"
     ));
     assert!(
         h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
@@ -1127,4 +1127,26 @@ fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_player
     h2.run_steps(1);
     assert_eq!(h2.state().session.seats()[0], Seat::Engine(Level::Greedy));
     assert_eq!(h2.state().game().start(), here);
+}
+
+#[test]
+fn arrow_keys_step_through_the_move_list() {
+    let mut h = harness();
+    h.event(eframe::egui::Event::Paste("f5 d6 c3 d3".into()));
+    h.run_steps(2);
+    assert_eq!(h.state().game().ply(), 4);
+    h.key_press(eframe::egui::Key::ArrowLeft);
+    h.run_steps(1);
+    h.key_press(eframe::egui::Key::ArrowLeft);
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 2);
+    h.key_press(eframe::egui::Key::ArrowRight);
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 3);
+    // The move list shows numbered rows with both colours; the current move is marked.
+    assert!(h.query_by_label_contains("3. c3").is_some());
+    assert!(h.query_by_label("Black moves").is_some());
+    h.key_press(eframe::egui::Key::Home);
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 0);
 }

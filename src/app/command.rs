@@ -18,6 +18,9 @@ pub enum Command {
     GoTo(usize),
     ShowNewGame,
     /// A new game; `minutes` per side on the clock, 0 for no clock.
+    /// One ply back or forward along the current line (review: the engine does not move).
+    StepBack,
+    StepForward,
     /// Switches the current line at a ply to the variation starting with this move.
     ChooseVariation(usize, crate::board::Move),
     /// Makes the current line the main line.
@@ -102,6 +105,8 @@ impl Command {
             Command::Solve(SolveMode::Wld) => K::new(M::COMMAND, Key::W),
             Command::Stop => K::new(M::NONE, Key::Escape),
             Command::First => K::new(M::NONE, Key::Home),
+            Command::StepBack => K::new(M::NONE, Key::ArrowLeft),
+            Command::StepForward => K::new(M::NONE, Key::ArrowRight),
             Command::Last => K::new(M::NONE, Key::End),
             Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
             Command::FlipView => K::new(M::COMMAND, Key::F),
@@ -123,6 +128,8 @@ impl Command {
             Command::Solve(SolveMode::Wld) => "Solve win/draw/loss",
             Command::Stop => "Stop the engine",
             Command::First => "First position",
+            Command::StepBack => "One move back (review)",
+            Command::StepForward => "One move forward (review)",
             Command::Last => "Last position",
             Command::FlipView => "Flip the board",
             Command::Hint => "Hint: value the moves once",
@@ -130,7 +137,7 @@ impl Command {
         }
     }
 
-    pub(super) const WITH_SHORTCUTS: [Command; 13] = [
+    pub(super) const WITH_SHORTCUTS: [Command; 15] = [
         // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
         Command::OpenScript,
         Command::FlipView,
@@ -145,5 +152,7 @@ impl Command {
         Command::Stop,
         Command::First,
         Command::Last,
+        Command::StepBack,
+        Command::StepForward,
     ];
 }

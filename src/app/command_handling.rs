@@ -20,6 +20,8 @@ impl App {
             | Command::First
             | Command::Last
             | Command::GoTo(_)
+            | Command::StepBack
+            | Command::StepForward
             | Command::ChooseVariation(..)
             | Command::PromoteLine
             | Command::DeleteVariation(_)) => self.navigate(c),
@@ -69,6 +71,8 @@ impl App {
             Command::First => self.go_to(0),
             Command::Last => self.go_to(self.game().len()),
             Command::GoTo(ply) => self.go_to(ply),
+            Command::StepBack => self.go_to(self.game().ply().saturating_sub(1)),
+            Command::StepForward => self.go_to(self.game().ply() + 1),
             Command::ChooseVariation(ply, mv) => {
                 if self.session.choose_variation(ply, mv) {
                     self.position_changed();

@@ -206,7 +206,12 @@ impl App {
 
     /// Shortcuts, a paste and a dropped file, queued as commands.
     fn queue_input_commands(&mut self, ui: &mut egui::Ui) {
+        // Arrow keys belong to a focused text field; elsewhere they step through the game.
+        let typing = ui.ctx().memory(|m| m.focused().is_some());
         for c in Command::WITH_SHORTCUTS {
+            if typing && matches!(c, Command::StepBack | Command::StepForward) {
+                continue;
+            }
             if let Some(k) = c.shortcut()
                 && ui.input_mut(|i| i.consume_shortcut(&k))
             {
