@@ -39,11 +39,11 @@ use std::process::ExitCode;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: CliCommand,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum CliCommand {
     /// Solve the positions of an endgame script (scrZebra format) exactly or win/draw/loss.
     ///
     /// Writes one line per input line, in the scrZebra format, flushed position by
@@ -187,8 +187,8 @@ pub fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Solve(a) => solve(a),
-        Command::Perft(a) => {
+        CliCommand::Solve(a) => solve(a),
+        CliCommand::Perft(a) => {
             let position = match a.position.as_deref().map(Position::parse).transpose() {
                 Ok(p) => p.unwrap_or_else(Position::start),
                 Err(e) => {
@@ -199,13 +199,13 @@ pub fn main() -> ExitCode {
             perft::run(&position, a.depth, a.divide, a.full);
             ExitCode::SUCCESS
         }
-        Command::Bench(a) => bench(a),
-        Command::Train(c) => report(train::run(c)),
-        Command::Book(c) => report(book::run(c)),
-        Command::App { file } => run_app(file),
-        Command::Nboard(a) => nboard::main(a),
-        Command::Match(a) => matches::main(a),
-        Command::Console(a) => console::main(a),
+        CliCommand::Bench(a) => bench(a),
+        CliCommand::Train(c) => report(train::run(c)),
+        CliCommand::Book(c) => report(book::run(c)),
+        CliCommand::App { file } => run_app(file),
+        CliCommand::Nboard(a) => nboard::main(a),
+        CliCommand::Match(a) => matches::main(a),
+        CliCommand::Console(a) => console::main(a),
     }
 }
 
@@ -322,14 +322,14 @@ mod tests {
         ])
         .unwrap();
         match cli.command {
-            Command::Solve(a) => assert!(a.wld && a.line && a.hash_bits == 20 && !a.quiet),
+            CliCommand::Solve(a) => assert!(a.wld && a.line && a.hash_bits == 20 && !a.quiet),
             other => panic!("{other:?}"),
         }
         assert!(Cli::try_parse_from(["okapi", "solve", "in", "--hash-bits", "31"]).is_err());
         let cli = Cli::try_parse_from(["okapi", "bench", "--from", "40", "--to", "44"]).unwrap();
         assert!(matches!(
             cli.command,
-            Command::Bench(BenchArgs {
+            CliCommand::Bench(BenchArgs {
                 from: 40,
                 to: 44,
                 ..
