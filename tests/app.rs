@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use okapi::app::{App, Command, ScriptedDialogs};
 use okapi::board::Position;
-use okapi::formats::game::{EvalSource, Game, Player};
+use okapi::game::{EvalSource, Game, Player};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -155,7 +155,7 @@ fn ffo1_json(dir: &std::path::Path) -> PathBuf {
     let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
     let game = Game::new(Position::parse(line).unwrap());
     let path = dir.join("ffo1.json");
-    game.save(&path).unwrap();
+    okapi::formats::save_game(&game, &path).unwrap();
     path
 }
 
@@ -216,9 +216,7 @@ fn stop_ends_a_long_solve() {
     let tmp = temp_dir("stop");
     let dir = tmp.path();
     let path = dir.join("ffo57.json");
-    Game::new(Position::parse(line).unwrap())
-        .save(&path)
-        .unwrap();
+    okapi::formats::save_game(&Game::new(Position::parse(line).unwrap()), &path).unwrap();
     let mut h = harness();
     h.state_mut().settings.show_evals = false;
     h.state_mut().apply(Command::OpenPath(path));
@@ -262,7 +260,7 @@ fn save_and_reload_through_the_menu() {
         Some(&path),
         "a recent file"
     );
-    let saved = Game::read(&path).unwrap();
+    let saved = okapi::formats::load_game(&path).unwrap();
     assert_eq!(saved.transcript(), "f5d6c3d3c4");
 
     h.state_mut().apply(Command::NewGame {
@@ -334,9 +332,11 @@ fn forced_pass_is_played_and_announced() {
     let tmp = temp_dir("pass");
     let dir = tmp.path();
     let path = dir.join("pass.json");
-    Game::new(Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap())
-        .save(&path)
-        .unwrap();
+    okapi::formats::save_game(
+        &Game::new(Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap()),
+        &path,
+    )
+    .unwrap();
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
     h.run_steps(2);
@@ -425,7 +425,7 @@ fn game_analysis_finds_the_lost_discs() {
     let tmp = temp_dir("analysis");
     let dir = tmp.path();
     let path = dir.join("mistake.json");
-    game.save(&path).unwrap();
+    okapi::formats::save_game(&game, &path).unwrap();
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
     h.run_steps(2);
@@ -449,7 +449,7 @@ fn game_analysis_finds_the_lost_discs() {
     // the values are kept in the game and saved with their source
     assert_eq!(
         h.state().game.evals()[0],
-        Some(okapi::formats::game::Eval {
+        Some(okapi::game::Eval {
             value: -4,
             source: EvalSource::Exact
         })
@@ -524,10 +524,7 @@ fn a_dropped_file_is_opened() {
     let tmp = temp_dir("drop");
     let dir = tmp.path();
     let path = dir.join("dropped.ggf");
-    Game::from_transcript("f5d6c3")
-        .unwrap()
-        .save(&path)
-        .unwrap();
+    okapi::formats::save_game(&okapi::formats::transcript::read("f5d6c3").unwrap(), &path).unwrap();
     let mut h = harness();
     h.input_mut()
         .dropped_files
@@ -961,9 +958,7 @@ fn responsiveness() {
     let dir = tmp.path();
     for line in ffo.lines().filter(|l| !l.starts_with('%')).skip(10) {
         let path = dir.join("stop.json");
-        Game::new(Position::parse(line).unwrap())
-            .save(&path)
-            .unwrap();
+        okapi::formats::save_game(&Game::new(Position::parse(line).unwrap()), &path).unwrap();
         h.state_mut().apply(Command::OpenPath(path));
         h.run_steps(2);
         h.get_by_label("Solve exact").click();

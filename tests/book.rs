@@ -399,10 +399,10 @@ fn match_with_book_follows_the_book_while_it_can() {
     let text = std::fs::read_to_string(&save).unwrap();
     let shipped = okapi::book::shipped();
     for record in text.lines().filter(|l| l.starts_with("(;")) {
-        let game = okapi::cli::nboard::ggf_game::parse(record).unwrap();
-        let mut p = game.start;
+        let game = okapi::formats::ggf::read(record).unwrap();
+        let mut p = game.start();
         let mut in_book = 0;
-        for &mv in &game.moves {
+        for &mv in &game.moves() {
             let moves = shipped.moves(&p.board());
             if moves.is_empty() {
                 break;

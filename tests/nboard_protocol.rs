@@ -78,20 +78,21 @@ fn hint_gives_search_lines_for_several_moves() {
 /// A game played by taking the first legal move until `empties` squares are left.
 fn late_game(empties: u32) -> String {
     use okapi::board::{Move, Position};
-    use okapi::cli::nboard::ggf_game::{GgfGame, write};
-    let mut g = GgfGame::new(Position::start());
+    use okapi::formats::ggf::write;
+    use okapi::game::Game;
+    let mut g = Game::new(Position::start());
     while g.position().empty_count() > empties && !g.position().is_game_over() {
         let p = g.position();
         let mv = match p.legal_moves().iter().next() {
             Some(sq) => Move::Play(sq),
             None => Move::Pass,
         };
-        g.push(mv).unwrap();
+        g.play(mv, None).unwrap();
     }
     if g.position().must_pass() {
-        g.push(Move::Pass).unwrap();
+        g.play(Move::Pass, None).unwrap();
     }
-    write(&g, "now", "test")
+    write(&g)
 }
 
 #[test]

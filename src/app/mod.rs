@@ -12,8 +12,8 @@ pub mod settings;
 
 use crate::board::{Color, Move, Position, Square};
 use crate::engine::{Engine, Event, Request, mode_name};
-use crate::formats::game::{Eval, EvalSource, Game, Player};
 use crate::game::clock::{Clock, clock_allotment, format_clock};
+use crate::game::{Eval, EvalSource, Game, Player};
 use crate::search::SolveMode;
 use crate::search::level::Level;
 use board_view::{BoardView, board_ui};
@@ -55,7 +55,7 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
                 }
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
                 (None, Some(saved)) if saved.exists() => {
-                    if let Ok(game) = Game::read(saved) {
+                    if let Ok(game) = crate::formats::load_game(saved) {
                         app.game = game;
                     }
                 }
@@ -434,7 +434,7 @@ impl App {
                     self.apply(Command::OpenPath(path));
                 }
             }
-            Command::OpenPath(path) => match Game::read(&path) {
+            Command::OpenPath(path) => match crate::formats::load_game(&path) {
                 Ok(game) => {
                     self.game = game;
                     self.players = [Player::Human, Player::Human];
@@ -461,7 +461,7 @@ impl App {
                     self.apply(Command::SaveTo(path));
                 }
             }
-            Command::SaveTo(path) => match self.game.save(&path) {
+            Command::SaveTo(path) => match crate::formats::save_game(&self.game, &path) {
                 Ok(()) => {
                     self.notice = Some(format!("Saved {}", path.display()));
                     self.settings.remember(&path);
@@ -559,7 +559,7 @@ impl App {
             Command::CopyTranscript => self.clipboard_out = Some(self.game.transcript()),
             Command::CopyBoard => self.clipboard_out = Some(self.game.position().to_board_string()),
             Command::Paste(text) => {
-                let game = Game::parse_any(&text)
+                let game = crate::formats::read_game(&text)
                     .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
                 match game {
                     Ok(game) => {
@@ -756,7 +756,7 @@ impl App {
                     ));
                     return;
                 }
-                match crate::formats::game::write_atomic(&path, &bytes) {
+                match crate::formats::write_atomic(&path, &bytes) {
                     Ok(()) => {
                         self.notice = Some(format!("Saved the results to {}", path.display()))
                     }
@@ -838,7 +838,7 @@ impl App {
         if let Some(path) = &self.autosave {
             // Best effort: losing the autosave must not disturb play.
             let _ = path.parent().map(std::fs::create_dir_all);
-            let _ = self.game.save(path);
+            let _ = crate::formats::save_game(&self.game, path);
         }
     }
 

@@ -12,10 +12,11 @@
 //! file, one per line (`--openings FILE`).
 
 use super::nboard::evaluator;
-use super::nboard::ggf_game::{self, GgfGame, move_text};
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{Color, Move, Position, Square};
 use crate::eval::Evaluator;
+use crate::formats::ggf::{self, move_text};
+use crate::game::Game;
 use crate::search::level::{Level, choose_move};
 use crate::search::{Limits, MidgameSearch, SCALE};
 use anyhow::{Context, anyhow, bail};
@@ -113,7 +114,7 @@ impl Rng {
 pub trait Player {
     fn name(&self) -> String;
     /// The move to play at the end of `game` (the side to move has a legal move).
-    fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move>;
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move>;
 }
 
 /// An Okapi level.
@@ -149,7 +150,7 @@ impl Player for OkapiPlayer {
         format!("okapi {}{book}", self.level.name())
     }
 
-    fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move> {
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
         let board = game.position().board();
         let rng = &mut self.rng;
         if let Some(randomness) = self.book
@@ -271,8 +272,8 @@ impl Player for ExternalPlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, game: &GgfGame) -> anyhow::Result<Move> {
-        let text = ggf_game::write(game, &ggf_game::now_utc(), "Okapi match");
+    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
+        let text = ggf::write_dated(game, &ggf::now_utc(), "Okapi match");
         self.send(&format!("set game {text}"))?;
         self.sync(Duration::from_secs(60))?;
         self.send("go")?;
@@ -309,8 +310,9 @@ impl Drop for ExternalPlayer {
 
 /// Reads transcripts (`f5d6c3`, `F5-D6-C3`, `f5 d6 c3`), one opening per line.
 pub fn read_openings(path: &Path) -> anyhow::Result<Vec<Vec<Move>>> {
-    let text = std::fs::read_to_string(path)
+    let bytes = crate::formats::read_capped(path, crate::formats::MAX_SCRIPT_FILE)
         .with_context(|| format!("cannot read the openings file {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -327,23 +329,9 @@ pub fn read_openings(path: &Path) -> anyhow::Result<Vec<Vec<Move>>> {
     Ok(out)
 }
 
-/// A transcript: moves as pairs of characters, separators ignored; checked for legality.
+/// A transcript (`formats::transcript`), passes made explicit; checked for legality.
 pub fn parse_transcript(text: &str) -> Result<Vec<Move>, String> {
-    let chars: Vec<char> = text.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-    if chars.len() % 2 != 0 {
-        return Err(format!("'{text}' is not a list of moves"));
-    }
-    let mut game = GgfGame::new(Position::start());
-    for pair in chars.chunks(2) {
-        let s: String = pair.iter().collect();
-        let mv = Move::parse(&s).map_err(|e| e.to_string())?;
-        let pos = game.position();
-        if pos.must_pass() && mv != Move::Pass {
-            game.moves.push(Move::Pass);
-        }
-        game.push(mv)?;
-    }
-    Ok(game.moves)
+    crate::formats::transcript::read_moves(text).map_err(|e| e.to_string())
 }
 
 fn canonical(p: &Position) -> (u64, u64) {
@@ -461,7 +449,7 @@ fn elo_text(x: f64) -> String {
 
 /// What happened in one game.
 pub struct GameResult {
-    pub game: GgfGame,
+    pub game: Game,
     /// Black's and White's discs, empties to the winner.
     pub black: u32,
     pub white: u32,
@@ -477,9 +465,9 @@ pub fn play_game(
     white: &mut dyn Player,
     opening: &[Move],
 ) -> anyhow::Result<GameResult> {
-    let mut game = GgfGame::new(Position::start());
+    let mut game = Game::new(Position::start());
     for &m in opening {
-        game.push(m).map_err(|e| anyhow!("opening: {e}"))?;
+        game.play(m, None).map_err(|e| anyhow!("opening: {e}"))?;
     }
     game.black = black.name();
     game.white = white.name();
@@ -498,7 +486,7 @@ pub fn play_game(
             break;
         }
         if pos.must_pass() {
-            r.game.moves.push(Move::Pass);
+            r.game.play(Move::Pass, None)?;
             continue;
         }
         let start = Instant::now();
@@ -518,11 +506,11 @@ pub fn play_game(
                 r.moves_white += 1;
             }
         }
-        r.game.push(mv).map_err(|e| {
+        r.game.play(mv, None).map_err(|e| {
             anyhow!(
                 "{name} played an illegal move after {}: {e}",
                 r.game
-                    .moves
+                    .moves()
                     .iter()
                     .map(|&m| move_text(m))
                     .collect::<String>()
@@ -678,7 +666,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         bar.inc(1);
         bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
         if let Some(path) = &a.save {
-            saved += &ggf_game::write(&r.game, &ggf_game::now_utc(), "Okapi match");
+            saved += &ggf::write_dated(&r.game, &ggf::now_utc(), "Okapi match");
             saved.push('\n');
             save_atomically(path, &saved)?;
         }
@@ -782,6 +770,6 @@ mod tests {
         let r = play_game(&mut a, &mut b, &parse_transcript("f5d6").unwrap()).unwrap();
         assert!(r.game.position().is_game_over());
         assert_eq!(r.black + r.white, 64);
-        assert!(r.moves_black + r.moves_white + 2 >= r.game.moves.len() as u32 - 2);
+        assert!(r.moves_black + r.moves_white + 2 >= r.game.len() as u32 - 2);
     }
 }

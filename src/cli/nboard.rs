@@ -49,266 +49,8 @@ pub fn use_weights(path: Option<&std::path::Path>) -> anyhow::Result<()> {
         .map_err(|_| anyhow::anyhow!("the evaluation was already in use"))
 }
 
-/// A game in GGF (the Generic Game Format of GGS and NBoard): the start position and the
-/// moves, as `set game` sends it and `okapi match --save` writes it.
-///
-/// A small self-contained reader and writer: the app's game formats live elsewhere.
-pub mod ggf_game {
-    use crate::board::{Color, Move, Position, Square};
-
-    #[derive(Clone, Debug, PartialEq)]
-    pub struct GgfGame {
-        pub start: Position,
-        pub moves: Vec<Move>,
-        pub black: String,
-        pub white: String,
-    }
-
-    impl GgfGame {
-        pub fn new(start: Position) -> GgfGame {
-            GgfGame {
-                start,
-                moves: Vec::new(),
-                black: String::new(),
-                white: String::new(),
-            }
-        }
-
-        /// The position after all the moves.
-        pub fn position(&self) -> Position {
-            self.position_after(self.moves.len())
-        }
-
-        /// The position after the first `n` moves (the moves are known to be legal).
-        pub fn position_after(&self, n: usize) -> Position {
-            let mut p = self.start;
-            for &m in &self.moves[..n.min(self.moves.len())] {
-                let _ = p.play_move(m);
-            }
-            p
-        }
-
-        /// Plays a move at the end, checking it.
-        pub fn push(&mut self, mv: Move) -> Result<(), String> {
-            let mut p = self.position();
-            p.play_move(mv).map_err(|e| format!("{mv}: {e}"))?;
-            self.moves.push(mv);
-            Ok(())
-        }
-    }
-
-    /// A move as GGF and NBoard write it: `F5`, `PA`.
-    pub fn move_text(mv: Move) -> String {
-        match mv {
-            Move::Play(sq) => sq.to_string().to_ascii_uppercase(),
-            Move::Pass => "PA".into(),
-        }
-    }
-
-    /// Parses the first game of a GGF text: `(;GM[Othello]...BO[8 <64 squares> <side>]
-    /// B[F5]W[D6/0.5/1.2]...;)`. Passes are `PA`; a forced pass left out is added.
-    pub fn parse(text: &str) -> Result<GgfGame, String> {
-        let open = text.find("(;").ok_or("no '(;' starts the game")?;
-        let body = &text[open + 2..];
-        let close = body.find(";)").ok_or("the game has no closing ';)'")?;
-        let mut rest = &body[..close];
-        let mut game = GgfGame::new(Position::start());
-        while !rest.trim_start().is_empty() {
-            rest = rest.trim_start();
-            let lb = rest
-                .find('[')
-                .ok_or_else(|| format!("'{}' has no value in [...]", rest.trim()))?;
-            let key = rest[..lb].trim();
-            let rb = rest[lb..]
-                .find(']')
-                .ok_or_else(|| format!("property {key} is not closed with ']'"))?;
-            let value = &rest[lb + 1..lb + rb];
-            rest = &rest[lb + rb + 1..];
-            if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
-                return Err(format!("'{key}' is not a property name"));
-            }
-            match key {
-                "GM" if !value.eq_ignore_ascii_case("othello") => {
-                    return Err(format!("GM[{value}] is not Othello"));
-                }
-                "TY" if !value.trim().starts_with('8') => {
-                    return Err(format!("board type TY[{value}] is not 8x8"));
-                }
-                "PB" => game.black = value.to_string(),
-                "PW" => game.white = value.to_string(),
-                "BO" => {
-                    if !game.moves.is_empty() {
-                        return Err("BO[...] comes after moves".into());
-                    }
-                    game.start = parse_board(value)?;
-                }
-                "B" | "W" => {
-                    let colour = if key == "B" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let mv_text = value.split('/').next().unwrap_or("").trim();
-                    let mv = Move::parse(mv_text)
-                        .map_err(|_| format!("{key}[{value}]: '{mv_text}' is not a move"))?;
-                    let pos = game.position();
-                    if pos.side_to_move() != colour {
-                        if pos.must_pass() {
-                            game.moves.push(Move::Pass);
-                        } else {
-                            return Err(format!(
-                                "{key}[{value}]: it is {}'s turn",
-                                pos.side_to_move().name()
-                            ));
-                        }
-                    }
-                    game.push(mv).map_err(|e| {
-                        format!("{key}[{value}] (move {}): {e}", game.moves.len() + 1)
-                    })?;
-                }
-                _ => {}
-            }
-        }
-        Ok(game)
-    }
-
-    /// `8 <64 squares, '*' Black, 'O' White, '-' empty; blanks allowed> <side>`.
-    fn parse_board(value: &str) -> Result<Position, String> {
-        let v = value.trim();
-        let v = v
-            .strip_prefix('8')
-            .ok_or_else(|| format!("BO[{value}] is not an 8x8 board"))?;
-        let chars: Vec<char> = v.chars().filter(|c| !c.is_whitespace()).collect();
-        if chars.len() != 65 {
-            return Err(format!(
-                "BO[{value}] has {} squares and side, not 64 and 1",
-                chars.len()
-            ));
-        }
-        let squares: String = chars[..64].iter().collect();
-        let side = match chars[64] {
-            '*' | 'X' | 'x' | 'B' | 'b' => "X",
-            'O' | 'o' | '0' | 'W' | 'w' => "O",
-            c => return Err(format!("BO[...]: bad side to move '{c}'")),
-        };
-        Position::parse(&format!("{squares} {side}")).map_err(|e| format!("BO[...]: {e}"))
-    }
-
-    /// The board as GGF's `BO` value.
-    pub fn board_text(p: &Position) -> String {
-        let mut s = String::from("8 ");
-        for sq in Square::all() {
-            s.push(match p.at(sq) {
-                Some(Color::Black) => '*',
-                Some(Color::White) => 'O',
-                None => '-',
-            });
-        }
-        s.push(' ');
-        s.push(if p.side_to_move() == Color::Black {
-            '*'
-        } else {
-            'O'
-        });
-        s
-    }
-
-    /// The game as one GGF record. `result` is Black's final disc difference, if over.
-    pub fn write(game: &GgfGame, date: &str, place: &str) -> String {
-        let mut s = format!(
-            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]",
-            escape(place),
-            escape(date),
-            escape(&game.black),
-            escape(&game.white)
-        );
-        let end = game.position();
-        if end.is_game_over() {
-            let (b, w) = end.final_counts();
-            s += &format!("RE[{:+}]", b as i32 - w as i32);
-        } else {
-            s += "RE[?]";
-        }
-        s += &format!("TY[8]BO[{}]", board_text(&game.start));
-        let mut p = game.start;
-        for &m in &game.moves {
-            let key = if p.side_to_move() == Color::Black {
-                "B"
-            } else {
-                "W"
-            };
-            s += &format!("{key}[{}]", move_text(m));
-            let _ = p.play_move(m);
-        }
-        s += ";)";
-        s
-    }
-
-    fn escape(s: &str) -> String {
-        s.replace(['[', ']'], "")
-    }
-
-    /// The current UTC time as GGF dates it (`2026.11.22_06:30:00.GMT`).
-    pub fn now_utc() -> String {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()) as i64;
-        let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let d = doy - (153 * mp + 2) / 5 + 1;
-        let m = if mp < 10 { mp + 3 } else { mp - 9 };
-        let y = yoe + era * 400 + i64::from(m <= 2);
-        format!(
-            "{y:04}.{m:02}.{d:02}_{:02}:{:02}:{:02}.GMT",
-            rem / 3600,
-            rem / 60 % 60,
-            rem % 60
-        )
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn reads_nboard_game_with_pass_and_writes_it_back() {
-            let text = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]\
-                RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
-                B[F5]W[F6/1.5/2]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
-            let g = parse(text).unwrap();
-            assert_eq!(g.moves.len(), 8);
-            assert_eq!(g.black, "./mEdax");
-            assert_eq!(g.position().side_to_move(), Color::Black);
-            let again = parse(&write(&g, "x", "Okapi")).unwrap();
-            assert_eq!(again.moves, g.moves);
-            assert_eq!(again.start, g.start);
-        }
-
-        #[test]
-        fn refuses_bad_games() {
-            assert!(parse("no game").is_err());
-            assert!(parse("(;GM[Chess];)").is_err());
-            assert!(parse("(;GM[Othello]B[A1];)").is_err());
-            assert!(parse("(;GM[Othello]B[F5]B[F6];)").is_err());
-            assert!(parse("(;GM[Othello]BO[8 --- *];)").is_err());
-        }
-
-        #[test]
-        fn date_looks_right() {
-            let d = now_utc();
-            assert_eq!(d.len(), "2026.11.22_06:30:00.GMT".len());
-            assert!(d.starts_with("20"));
-        }
-    }
-}
-
-use ggf_game::{GgfGame, move_text};
+use crate::formats::ggf::{self, move_text};
+use crate::game::Game;
 
 /// Where the protocol's answers go: whole lines, flushed at once, from any thread.
 #[derive(Clone)]
@@ -592,7 +334,7 @@ fn classify(line: &str) -> Action {
 }
 
 struct Session {
-    game: GgfGame,
+    game: Game,
     depth: u32,
     contempt: i32,
     book: BookUse,
@@ -630,7 +372,7 @@ impl Session {
                 },
                 Some("game") => {
                     let text = line.split_once("game").map_or("", |x| x.1);
-                    match ggf_game::parse(text) {
+                    match ggf::read(text) {
                         Ok(g) => self.game = g,
                         Err(e) => self.error(&format!("set game: {e}; the game is unchanged")),
                     }
@@ -660,8 +402,8 @@ impl Session {
         let mv_text = text.split('/').next().unwrap_or("");
         match Move::parse(mv_text) {
             Ok(mv) => {
-                if let Err(e) = self.game.push(mv) {
-                    self.error(&format!("move {e}; the game is unchanged"));
+                if let Err(e) = self.game.play(mv, None) {
+                    self.error(&format!("move {mv}: {e}; the game is unchanged"));
                 }
             }
             Err(e) => self.error(&format!("move: {e}")),
@@ -699,9 +441,9 @@ impl Session {
                 })
             }
             "analyze" => {
-                let positions = (0..=self.game.moves.len())
+                let positions = (0..=self.game.len())
                     .rev()
-                    .map(|i| (i, self.game.position_after(i).board()))
+                    .map(|i| (i, self.game.position_at(i).board()))
                     .collect();
                 Ok(Job::Analyze { positions })
             }
@@ -781,7 +523,7 @@ pub fn run(opts: &NboardOptions) -> std::process::ExitCode {
 pub fn serve(lines: Receiver<String>, out: Out, opts: &NboardOptions) {
     let mut engine = EngineThread::spawn(out.clone(), opts.hash_bits);
     let mut session = Session {
-        game: GgfGame::new(Position::start()),
+        game: Game::new(Position::start()),
         depth: opts.depth.clamp(1, 60),
         contempt: 0,
         book: opts.book,

@@ -15,10 +15,12 @@
 //! has at most `solve_limit` empties; solving a position to the end with a proven line;
 //! the players of [`Player`] at a [`Level`]; and game analysis.
 
+pub mod script_solve;
+
 use crate::board::{BitBoard, Board, Move, Position, Square};
 use crate::book::BookMove;
 use crate::eval::Evaluator;
-use crate::formats::game::{Eval, EvalSource, Player};
+use crate::game::{Eval, EvalSource, Player};
 use crate::search::level::{Level, choose_move};
 use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, SolveMode, Source};
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -730,7 +732,7 @@ impl Worker {
                 nodes,
                 elapsed: start.elapsed(),
             });
-            match crate::formats::script::solve_position(&mut solver, position, mode, lines) {
+            match script_solve::solve_position(&mut solver, position, mode, lines) {
                 Ok(s) => {
                     nodes += s.solution.nodes;
                     out.send(Event::ScriptSolved {

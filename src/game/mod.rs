@@ -3,10 +3,12 @@
 //! rules of a game in progress. Every front end plays through [`Session`].
 
 pub mod clock;
+pub mod player;
 pub mod record;
 pub mod session;
 pub mod value;
 
+pub use player::Player;
 pub use record::{Game, NodeId, Seat, today, transcript_of};
 pub use session::{Next, Session, SessionError, seat_name};
 pub use value::{Eval, EvalSource};
