@@ -181,7 +181,10 @@ pub fn write(game: &Game) -> String {
     let mut variations = Vec::new();
     let mut k = 0;
     while k < lines.len() {
-        for at in 0..lines[k].nodes.len() {
+        // A variation's own first move has its alternatives listed with it, off its
+        // parent line: its branches start at its second move.
+        let first = usize::from(k > 0);
+        for at in first..lines[k].nodes.len() {
             let branch = if at == 0 {
                 lines[k].base
             } else {
@@ -438,7 +441,14 @@ mod tests {
         .unwrap();
         g.play(mv("e6"), None).unwrap();
         g.go_to(2);
-        g.play(mv("f4"), None).unwrap();
+        let other = g
+            .position()
+            .legal_moves()
+            .iter()
+            .map(Move::Play)
+            .find(|&m| m != mv("e6"))
+            .unwrap();
+        g.play(other, None).unwrap();
         g.go_to(2);
         let text = write(&g);
         let back = read(&text).unwrap();
@@ -448,7 +458,7 @@ mod tests {
         assert_eq!(back.ply(), 2);
         assert_eq!(back.evals(), g.evals());
         assert_eq!(back.alternatives(1), vec![mv("d6"), mv("f6")]);
-        assert_eq!(back.alternatives(2), vec![mv("e6"), mv("f4")]);
+        assert_eq!(back.alternatives(2), vec![mv("e6"), other]);
         assert_eq!(
             (back.black.as_str(), back.white.as_str()),
             (g.black.as_str(), "Okapi")

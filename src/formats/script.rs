@@ -278,6 +278,75 @@ pub fn format_result(outcome: Outcome, line: Option<&[Move]>, comment: Option<&s
     s
 }
 
+/// Why a result line was not read: what, and at which character (from 0).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("character {offset}: {reason}")]
+pub struct ResultLineError {
+    pub offset: usize,
+    pub reason: String,
+}
+
+/// A result line read back: the outcome, the line if one is written, the trailing
+/// comment (from its `%`).
+pub type ResultLine = (Outcome, Option<Vec<Move>>, Option<String>);
+
+/// Reads a result line as [`format_result`] writes it (checking solved files, the round
+/// trip of the format).
+pub fn parse_result(text: &str) -> Result<ResultLine, ResultLineError> {
+    let bad = |offset: usize, reason: &str| ResultLineError {
+        offset: text[..offset.min(text.len())].chars().count(),
+        reason: reason.into(),
+    };
+    let (main, comment) = match text.find('%') {
+        Some(i) => {
+            let main = text[..i]
+                .strip_suffix("      ")
+                .ok_or_else(|| bad(i, "a comment follows six spaces"))?;
+            (main, Some(text[i..].to_string()))
+        }
+        None => (text, None),
+    };
+    let (outcome, rest) = if let Some(rest) = main.strip_prefix("Black win") {
+        (Outcome::Wld(Wld::BlackWin), rest)
+    } else if let Some(rest) = main.strip_prefix("White win") {
+        (Outcome::Wld(Wld::WhiteWin), rest)
+    } else if let Some(rest) = main.strip_prefix("Draw") {
+        (Outcome::Wld(Wld::Draw), rest)
+    } else {
+        let counts = main.get(..7).ok_or_else(|| bad(0, "not a result"))?;
+        let (b, w) = counts
+            .split_once(" - ")
+            .ok_or_else(|| bad(0, "not 'black - white'"))?;
+        let count = |t: &str, at: usize| {
+            t.trim_start()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 64 && t.len() == 2)
+                .ok_or_else(|| bad(at, "a disc count is two characters, 0 to 64"))
+        };
+        let (black, white) = (count(b, 0)?, count(w, 5)?);
+        if black + white != 64 {
+            return Err(bad(0, "the disc counts do not add up to 64"));
+        }
+        (Outcome::Exact { black, white }, &main[7..])
+    };
+    let at = main.len() - rest.len();
+    if rest.is_empty() {
+        return Ok((outcome, None, comment));
+    }
+    let moves_text = rest
+        .strip_prefix("    ")
+        .ok_or_else(|| bad(at, "a line follows three spaces"))?;
+    let mut moves = Vec::new();
+    let mut offset = at + 4;
+    for word in moves_text.split(' ') {
+        let mv = Move::parse(word).map_err(|e| bad(offset, &e.to_string()))?;
+        moves.push(mv);
+        offset += word.len() + 1;
+    }
+    Ok((outcome, Some(moves), comment))
+}
+
 /// The output line for a bad position line: `% error: ` and the reason, then the trailing
 /// comment like a result would have it, so the output stays aligned with the input.
 pub fn format_error(reason: &str, comment: Option<&str>) -> String {
