@@ -3,7 +3,7 @@
 //! format tokens inserted). No input may panic or take long; what a reader accepts, its
 //! writer must write again and the reader read back.
 //!
-//! The number of inputs per reader comes from `OKAPI_FUZZ_CASES` (default 400: the whole
+//! The number of inputs per reader comes from `OKAPI_FUZZ_CASES` (default 5000: the whole
 //! file in a few seconds). The long run, printing how many inputs each reader took:
 //!
 //! ```text
@@ -32,7 +32,7 @@ fn cases() -> u32 {
     std::env::var("OKAPI_FUZZ_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(400)
+        .unwrap_or(5000)
 }
 
 #[derive(Clone, Debug)]
