@@ -98,4 +98,3 @@ proptest! {
         prop_assert_eq!(c, comment);
     }
 }
-
