@@ -53,8 +53,10 @@ pub enum JsonError {
     Version(u32),
     #[error("start: {0}")]
     Start(String),
-    #[error("{place} ('{text}'): {reason}")]
+    #[error("move {number} ({text}) at {place}: {reason}")]
     BadMove {
+        /// The move's number in its list, from 1.
+        number: usize,
         place: String,
         text: String,
         reason: String,
@@ -294,13 +296,14 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
     let current = file.line.as_ref().unwrap_or(&file.moves);
     game.go_to_node(root);
     for (i, text) in current.iter().enumerate() {
-        let mv = parse_move(text, &format!("line[{i}]"))?;
+        let mv = parse_move(text, i, &format!("line[{i}]"))?;
         let known = game
             .children(game.cursor())
             .iter()
             .any(|&c| game.move_of(c) == Some(mv));
         if !known {
             return Err(JsonError::BadMove {
+                number: i + 1,
                 place: format!("line[{i}]"),
                 text: text.clone(),
                 reason: "the current line leaves the recorded moves".into(),
@@ -348,8 +351,9 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
     Ok(game)
 }
 
-fn parse_move(text: &str, place: &str) -> Result<Move, JsonError> {
+fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> {
     Move::parse(text).map_err(|e| JsonError::BadMove {
+        number: index + 1,
         place: place.into(),
         text: text.into(),
         reason: e.to_string(),
@@ -368,8 +372,9 @@ fn play_line(
     let mut nodes = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
         let place = format!("{prefix}moves[{i}]");
-        let mv = parse_move(text, &place)?;
+        let mv = parse_move(text, i, &place)?;
         game.play(mv, None).map_err(|e| JsonError::BadMove {
+            number: i + 1,
             place,
             text: text.clone(),
             reason: e.to_string(),
@@ -512,7 +517,7 @@ mod tests {
             ),
             (
                 r#"{"format":"okapi-game","version":1,"moves":["f5","a1"]}"#,
-                "moves[1] ('a1')",
+                "move 2 (a1) at moves[1]",
             ),
             (
                 r#"{"format":"okapi-game","version":1,"moves":["f5"],"evals":[{"ply":3,"value":1,"source":"exact"}]}"#,
@@ -524,7 +529,7 @@ mod tests {
             ),
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"variations":[{"from":0,"at":0,"moves":["e6","zz"]}]}"#,
-                "variations[0].moves[1] ('zz')",
+                "move 2 (zz) at variations[0].moves[1]",
             ),
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"players":{"black":{"name":"x","seat":"robot"}}}"#,
