@@ -12,6 +12,17 @@ use okapi::search::level::Level;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Saves a game in the format its extension names, as the app does.
+trait SaveAs {
+    fn save(&self, path: &std::path::Path) -> std::io::Result<()>;
+}
+
+impl SaveAs for Game {
+    fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
+        okapi::formats::save_game(self, path)
+    }
+}
+
 fn harness_with(dialogs: ScriptedDialogs) -> Harness<'static, App> {
     let app = App::new(Box::new(dialogs), || {});
     let mut h = Harness::builder()
@@ -264,7 +275,7 @@ fn save_and_reload_through_the_menu() {
         Some(&path),
         "a recent file"
     );
-    let saved = Game::read(&path).unwrap();
+    let saved = okapi::formats::load_game(&path).unwrap();
     assert_eq!(saved.transcript(), "f5d6c3d3c4");
 
     h.state_mut().apply(Command::NewGame {
@@ -529,7 +540,7 @@ fn a_dropped_file_is_opened() {
     let tmp = temp_dir("drop");
     let dir = tmp.path();
     let path = dir.join("dropped.ggf");
-    Game::from_transcript("f5d6c3")
+    okapi::formats::transcript::read("f5d6c3")
         .unwrap()
         .save(&path)
         .unwrap();

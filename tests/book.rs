@@ -2,6 +2,9 @@
 //! its lookups under symmetry, its negamax, its file format, and its use by `okapi book`
 //! and `okapi nboard`.
 
+mod common;
+use common::run_nboard;
+
 use okapi::board::symmetry::{Symmetry, transform};
 use okapi::board::{BitBoard, Board, Position, Square};
 use okapi::book::build::{BuildOptions, build};
@@ -10,9 +13,9 @@ use okapi::cli::book::read_records;
 use okapi::eval::Evaluator;
 use okapi::formats::records::GameRecord;
 use okapi::search::{Limits, MidgameSearch, SCALE};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
@@ -309,62 +312,6 @@ fn build_and_show_on_the_command_line() {
     assert_eq!(r.status.code(), Some(2));
 }
 
-/// Runs `okapi nboard ARGS` on `input` and returns stdout and stderr. Standard input
-/// stays open until every search asked for (`go`, `hint`, `analyze`) has ended (its
-/// bare `status` line): the engine stops searching when its input ends.
-fn run_nboard(args: &[&str], input: &str) -> (std::process::ExitStatus, String, String) {
-    use std::io::Read;
-    let searches = input
-        .lines()
-        .filter(|l| matches!(l.split_whitespace().next(), Some("go" | "hint" | "analyze")))
-        .count();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .arg("nboard")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("okapi runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stdout).lines() {
-            if tx.send(l.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    stdin.write_all(input.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    let mut out = String::new();
-    let mut ended = 0;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while ended < searches {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let Ok(l) = rx.recv_timeout(left) else {
-            panic!("{ended} of {searches} searches ended in time: {out}");
-        };
-        ended += usize::from(l == "status");
-        out += &l;
-        out.push('\n');
-    }
-    drop(stdin);
-    let status = child.wait().unwrap();
-    for l in rx.iter() {
-        out += &l;
-        out.push('\n');
-    }
-    (status, out, err_reader.join().unwrap())
-}
-
 /// Runs `okapi nboard ARGS` on `input` and returns standard output.
 fn nboard(args: &[&str], input: &str) -> String {
     let (status, out, err) = run_nboard(args, input);
@@ -444,10 +391,10 @@ fn match_with_book_follows_the_book_while_it_can() {
     let text = std::fs::read_to_string(&save).unwrap();
     let shipped = okapi::book::shipped();
     for record in text.lines().filter(|l| l.starts_with("(;")) {
-        let game = okapi::cli::nboard::ggf_game::parse(record).unwrap();
-        let mut p = game.start;
+        let game = okapi::formats::ggf::read(record).unwrap();
+        let mut p = game.start();
         let mut in_book = 0;
-        for &mv in &game.moves {
+        for &mv in &game.moves() {
             let moves = shipped.moves(&p.board());
             if moves.is_empty() {
                 break;

@@ -58,7 +58,7 @@ fn two_levels_play_both_colours_and_save_ggf() {
     let ggf = std::fs::read_to_string(&save).unwrap();
     assert_eq!(ggf.matches("(;GM[Othello]").count(), 4, "{ggf}");
     for g in ggf.lines() {
-        let game = okapi::cli::nboard::ggf_game::parse(g).unwrap();
+        let game = okapi::formats::ggf::read(g).unwrap();
         assert!(game.position().is_game_over(), "{g}");
         assert!(
             g.contains("RE[+") || g.contains("RE[-") || g.contains("RE[0]"),

@@ -1,5 +1,7 @@
 //! `okapi nboard` end to end: the binary with piped standard input.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -9,64 +11,10 @@ const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax
 TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
 B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
 
-/// Runs `okapi nboard ARGS` on `input` and returns stdout and stderr. Standard input
-/// stays open until every search asked for (`go`, `hint`, `analyze`) has ended (its
-/// bare `status` line): the engine stops searching when its input ends.
-fn run_nboard(args: &[&str], input: &str) -> (std::process::ExitStatus, String, String) {
-    use std::io::Read;
-    let searches = input
-        .lines()
-        .filter(|l| matches!(l.split_whitespace().next(), Some("go" | "hint" | "analyze")))
-        .count();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .arg("nboard")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("okapi runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stdout).lines() {
-            if tx.send(l.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    stdin.write_all(input.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    let mut out = String::new();
-    let mut ended = 0;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while ended < searches {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let Ok(l) = rx.recv_timeout(left) else {
-            panic!("{ended} of {searches} searches ended in time: {out}");
-        };
-        ended += usize::from(l == "status");
-        out += &l;
-        out.push('\n');
-    }
-    drop(stdin);
-    let status = child.wait().unwrap();
-    for l in rx.iter() {
-        out += &l;
-        out.push('\n');
-    }
-    (status, out, err_reader.join().unwrap())
-}
-
 /// `okapi nboard` without the opening book: these tests are about the search
 /// (tests/book.rs has the book's `book` lines).
+use common::run_nboard;
+
 fn session(input: &str) -> (String, String) {
     let (status, out, err) = run_nboard(&["--hash-bits", "14", "--no-book"], input);
     assert!(status.success(), "{out} {err}");
@@ -120,20 +68,21 @@ fn hint_gives_search_lines_for_several_moves() {
 /// A game played by taking the first legal move until `empties` squares are left.
 fn late_game(empties: u32) -> String {
     use okapi::board::{Move, Position};
-    use okapi::cli::nboard::ggf_game::{GgfGame, write};
-    let mut g = GgfGame::new(Position::start());
+    use okapi::formats::ggf::write;
+    use okapi::game::Game;
+    let mut g = Game::new(Position::start());
     while g.position().empty_count() > empties && !g.position().is_game_over() {
         let p = g.position();
         let mv = match p.legal_moves().iter().next() {
             Some(sq) => Move::Play(sq),
             None => Move::Pass,
         };
-        g.push(mv).unwrap();
+        g.play(mv, None).unwrap();
     }
     if g.position().must_pass() {
-        g.push(Move::Pass).unwrap();
+        g.play(Move::Pass, None).unwrap();
     }
-    write(&g, "now", "test")
+    write(&g)
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! button labelled with its name (`d3`), valued with what is shown on it.
 
 use crate::board::{Color, Position, Square};
-use crate::formats::game::{Eval, EvalSource};
+use crate::game::{Eval, EvalSource};
 use eframe::egui::{
     self, Align2, Color32, FontId, Pos2, Rect, Role, Sense, Stroke, Vec2, WidgetInfo,
 };

@@ -115,7 +115,7 @@ impl App {
                     self.apply(Command::OpenPath(path));
                 }
             }
-            Command::OpenPath(path) => match Game::read(&path) {
+            Command::OpenPath(path) => match crate::formats::load_game(&path) {
                 Ok(game) => {
                     // A game comes back with the players it was saved with.
                     let seats = game.seats;
@@ -138,7 +138,7 @@ impl App {
                     self.apply(Command::SaveTo(path));
                 }
             }
-            Command::SaveTo(path) => match self.game().save(&path) {
+            Command::SaveTo(path) => match crate::formats::save_game(self.game(), &path) {
                 Ok(()) => {
                     self.notice = Some(format!("Saved {}", path.display()));
                     self.settings.remember(&path);
@@ -412,7 +412,7 @@ impl App {
                     ));
                     return;
                 }
-                match crate::formats::game::write_atomic(&path, &bytes) {
+                match crate::formats::write_atomic(&path, &bytes) {
                     Ok(()) => {
                         self.notice = Some(format!("Saved the results to {}", path.display()))
                     }
@@ -435,7 +435,7 @@ impl App {
                 self.clipboard_out = Some(self.game().position().to_board_string())
             }
             Command::Paste(text) => {
-                let game = Game::parse_any(&text)
+                let game = crate::formats::read_game(&text)
                     .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
                 match game {
                     Ok(game) => {

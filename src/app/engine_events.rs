@@ -5,7 +5,7 @@ use super::game_rules::SolveStats;
 use super::{App, RowResult};
 use crate::board::{Move, Position, Square};
 use crate::engine::{Engine, Event, Request, mode_name};
-use crate::formats::game::Eval;
+use crate::game::Eval;
 use crate::game::Next;
 use crate::search::SolveMode;
 use std::time::{Duration, Instant};
@@ -154,7 +154,7 @@ impl App {
         if let Some(path) = &self.autosave {
             // Best effort: losing the autosave must not disturb play.
             let _ = path.parent().map(std::fs::create_dir_all);
-            let _ = self.game().save(path);
+            let _ = crate::formats::save_game(self.game(), path);
         }
     }
 

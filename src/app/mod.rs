@@ -69,7 +69,7 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
                 (None, Some(saved)) if saved.exists() => {
                     // The game in progress comes back with its players.
-                    if let Ok(game) = Game::read(saved) {
+                    if let Ok(game) = crate::formats::load_game(saved) {
                         let seats = game.seats;
                         app.session = Session::new(game, seats);
                     }

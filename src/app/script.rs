@@ -77,7 +77,8 @@ fn is_obf_path(path: &Path) -> bool {
 impl ScriptJob {
     /// Reads a script; only an unreadable file is an error (bad lines are listed).
     pub fn load(path: &Path) -> Result<ScriptJob, String> {
-        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let bytes = crate::formats::read_capped(path, crate::formats::MAX_SCRIPT_FILE)
+            .map_err(|e| e.to_string())?;
         Ok(ScriptJob::from_bytes(path, &bytes))
     }
 

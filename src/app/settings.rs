@@ -87,7 +87,7 @@ impl Settings {
             std::fs::create_dir_all(dir)?;
         }
         let text = serde_json::to_string_pretty(self).expect("settings serialise");
-        crate::formats::game::write_atomic(path, text.as_bytes())
+        crate::formats::write_atomic(path, text.as_bytes())
     }
 
     /// Puts `path` first in the recent files.

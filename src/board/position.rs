@@ -63,18 +63,23 @@ pub enum PlayError {
     GameOver,
 }
 
+/// Why a board string was not read; columns count characters from 1 in the text given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseBoardError {
-    #[error("the board has {0} squares, not 64")]
-    WrongLength(usize),
+    #[error("the board has {squares} squares, not 64 (columns {column} to {})", column + squares.saturating_sub(1))]
+    WrongLength { squares: usize, column: usize },
     #[error(
-        "bad character '{ch}' at square {square} (use X * x for Black, O 0 o for White, - . for empty)"
+        "bad character '{ch}' at column {column}, square {square} (use X * x for Black, O 0 o for White, - . for empty)"
     )]
-    BadSquare { ch: char, square: Square },
-    #[error("missing side to move (X or * for Black, O or 0 for White)")]
-    MissingSide,
-    #[error("bad side to move '{0}' (X or * for Black, O or 0 for White)")]
-    BadSide(String),
+    BadSquare {
+        ch: char,
+        square: Square,
+        column: usize,
+    },
+    #[error("missing side to move at column {column} (X or * for Black, O or 0 for White)")]
+    MissingSide { column: usize },
+    #[error("bad side to move '{side}' at column {column} (X or * for Black, O or 0 for White)")]
+    BadSide { side: String, column: usize },
 }
 
 /// A position with absolute colours, the side to move, and its Zobrist key.
@@ -259,19 +264,35 @@ impl Position {
     }
 
     /// Parses the 64-character board string of the script and OBF formats followed by
-    /// white space and the side to move (`X`/`*` Black, `O`/`0` White).
+    /// white space and the side to move (`X`/`*` Black, `O`/`0` White); text after the
+    /// side is not read. The one reader of board strings: every format holding a board
+    /// reads it here. Errors give the column (in characters, from 1) in `text`.
     pub fn parse(text: &str) -> Result<Position, ParseBoardError> {
-        let text = text.trim();
-        let (squares, rest) = match text.find(char::is_whitespace) {
-            Some(i) => (&text[..i], text[i..].trim_start()),
-            None => (text, ""),
+        let t = text.trim_start();
+        let column = text[..text.len() - t.len()].chars().count() + 1;
+        let (squares, after) = match t.find(char::is_whitespace) {
+            Some(i) => (&t[..i], &t[i..]),
+            None => (t, ""),
         };
-        let (black, white) = parse_squares(squares)?;
-        let side = match rest.split_whitespace().next() {
-            None => return Err(ParseBoardError::MissingSide),
+        let (black, white) = parse_squares(squares, column)?;
+        let side_text = after.trim_start();
+        let side_column = column
+            + squares.chars().count()
+            + after[..after.len() - side_text.len()].chars().count();
+        let side = match side_text.split_whitespace().next() {
+            None => {
+                return Err(ParseBoardError::MissingSide {
+                    column: side_column,
+                });
+            }
             Some("X") | Some("*") | Some("x") | Some("B") | Some("b") => Color::Black,
             Some("O") | Some("0") | Some("o") | Some("W") | Some("w") => Color::White,
-            Some(other) => return Err(ParseBoardError::BadSide(other.to_string())),
+            Some(other) => {
+                return Err(ParseBoardError::BadSide {
+                    side: other.to_string(),
+                    column: side_column,
+                });
+            }
         };
         Ok(Position::from_discs(black, white, side))
     }
@@ -292,11 +313,11 @@ impl Position {
     }
 }
 
-/// Parses exactly 64 square characters.
-pub(crate) fn parse_squares(squares: &str) -> Result<(u64, u64), ParseBoardError> {
+/// Parses exactly 64 square characters, the first at `column` of the text.
+pub(crate) fn parse_squares(squares: &str, column: usize) -> Result<(u64, u64), ParseBoardError> {
     let n = squares.chars().count();
     if n != 64 {
-        return Err(ParseBoardError::WrongLength(n));
+        return Err(ParseBoardError::WrongLength { squares: n, column });
     }
     let (mut black, mut white) = (0u64, 0u64);
     for (i, ch) in squares.chars().enumerate() {
@@ -308,6 +329,7 @@ pub(crate) fn parse_squares(squares: &str) -> Result<(u64, u64), ParseBoardError
                 return Err(ParseBoardError::BadSquare {
                     ch,
                     square: Square::new(i as u32),
+                    column: column + i,
                 });
             }
         }
@@ -358,24 +380,45 @@ mod tests {
     }
 
     #[test]
-    fn parse_errors_say_why() {
+    fn parse_errors_say_where() {
         assert_eq!(
-            Position::parse("XO- X"),
-            Err(ParseBoardError::WrongLength(3))
+            Position::parse("  XO- X"),
+            Err(ParseBoardError::WrongLength {
+                squares: 3,
+                column: 3
+            })
         );
-        let bad = format!("{}Z{} X", "-".repeat(10), "-".repeat(53));
+        let bad = format!(" {}Z{} X", "-".repeat(10), "-".repeat(53));
+        let err = Position::parse(&bad).unwrap_err();
         assert!(matches!(
-            Position::parse(&bad),
-            Err(ParseBoardError::BadSquare { ch: 'Z', .. })
+            err,
+            ParseBoardError::BadSquare {
+                ch: 'Z',
+                column: 12,
+                ..
+            }
         ));
+        assert!(
+            err.to_string()
+                .starts_with("bad character 'Z' at column 12, square c2"),
+            "{err}"
+        );
         assert_eq!(
             Position::parse(&"-".repeat(64)),
-            Err(ParseBoardError::MissingSide)
+            Err(ParseBoardError::MissingSide { column: 65 })
         );
-        assert!(matches!(
-            Position::parse(&format!("{} Q", "-".repeat(64))),
-            Err(ParseBoardError::BadSide(_))
-        ));
+        let err = Position::parse(&format!("{} \tQ", "-".repeat(64))).unwrap_err();
+        assert_eq!(
+            err,
+            ParseBoardError::BadSide {
+                side: "Q".into(),
+                column: 67
+            }
+        );
+        assert!(err.to_string().contains("'Q' at column 67"), "{err}");
+        // non-ASCII counts one column a character
+        let err = Position::parse(&format!("é{} X", "-".repeat(63))).unwrap_err();
+        assert!(matches!(err, ParseBoardError::BadSquare { column: 1, .. }));
     }
 
     #[test]

@@ -137,6 +137,8 @@ pub struct BookInfo {
 
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
+    #[error(transparent)]
+    Read(#[from] crate::formats::ReadError),
     #[error("cannot read book file {path}: {source}")]
     Io {
         path: String,
@@ -323,10 +325,7 @@ impl Book {
 
     /// Loads a book file.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let bytes = crate::formats::read_capped(path, crate::formats::MAX_BOOK_FILE)?;
         Book::from_bytes(&bytes)
     }
 

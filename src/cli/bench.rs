@@ -53,15 +53,21 @@ pub fn parse_ffo_comment(comment: &str) -> Option<(u32, Vec<Move>, i32)> {
 /// an OBF file (`.obf`; numbered from the first number of a `fforum-40-59.obf` style name,
 /// else from 1).
 pub fn load(path: &Path) -> anyhow::Result<Vec<TestPosition>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = crate::formats::read_capped(path, crate::formats::MAX_SCRIPT_FILE)?;
     let is_obf = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("obf"));
     let mut out = Vec::new();
     if is_obf {
-        let first = first_number_in_name(path).unwrap_or(1);
         let entries = obf::parse_file(&bytes)
-            .map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
+            .map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.error))?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
+        let first = obf::first_number_in_name(&stem, entries.len())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            .unwrap_or(1);
         for (i, (_, entry)) in entries.into_iter().enumerate() {
             out.push(TestPosition {
                 number: first + i as u32,
@@ -97,16 +103,6 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<TestPosition>> {
         }
     }
     Ok(out)
-}
-
-fn first_number_in_name(path: &Path) -> Option<u32> {
-    let name = path.file_stem()?.to_str()?;
-    let digits: String = name
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
 }
 
 /// The directory of the FFO files: `tests/data` under the working directory, else the
@@ -281,15 +277,6 @@ mod tests {
             -64
         );
         assert_eq!(parse_ffo_comment("% just a comment"), None);
-    }
-
-    #[test]
-    fn names_give_first_numbers() {
-        assert_eq!(
-            first_number_in_name(Path::new("x/fforum-40-59.obf")),
-            Some(40)
-        );
-        assert_eq!(first_number_in_name(Path::new("mine.obf")), None);
     }
 
     #[test]

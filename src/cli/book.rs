@@ -5,7 +5,6 @@ use crate::board::{Board, Color, Position};
 use crate::book::build::{BuildOptions, BuildReport, build};
 use crate::book::{Book, BookMove, BookSource};
 use crate::eval::Evaluator;
-use crate::formats::game::Game;
 use crate::formats::records::{GameRecord, RecordSet, logbook, pgn, wthor};
 use crate::search::SCALE;
 use anyhow::{Context, Result, bail};
@@ -143,9 +142,7 @@ pub fn read_records(path: &Path) -> Result<RecordSet> {
             .with_context(|| format!("reading {}", path.display()))?
             .1)
     } else if name.ends_with(".pgn") {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        Ok(pgn::parse(&text))
+        Ok(pgn::read_file(path)?)
     } else if name.ends_with(".gam") || name.ends_with(".gam.gz") {
         logbook::read_file(path)
     } else {
@@ -221,7 +218,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    crate::formats::game::write_atomic(&a.out, &bytes)
+    crate::formats::write_atomic(&a.out, &bytes)
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     print_report(&report, &book, bytes.len(), &a.out);
     Ok(())
@@ -315,7 +312,7 @@ pub fn show_lines(book: &Book, position: &Position) -> Vec<String> {
 fn run_show(a: ShowArgs) -> Result<()> {
     let position = match (&a.position, &a.moves) {
         (Some(p), _) => Position::parse(p).map_err(|e| anyhow::anyhow!("--position: {e}"))?,
-        (None, Some(m)) => Game::from_transcript(m)
+        (None, Some(m)) => crate::formats::transcript::read(m)
             .map_err(|e| anyhow::anyhow!("moves '{m}': {e}"))?
             .position(),
         (None, None) => Position::start(),

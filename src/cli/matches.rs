@@ -261,7 +261,7 @@ impl Contestant for ExternalPlayer {
     fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
         let mut to_here = game.clone();
         to_here.delete_variation(to_here.ply());
-        let text = to_here.to_ggf();
+        let text = crate::formats::ggf::write(&to_here);
         self.send(&format!("set game {}", text.trim_end()))?;
         self.sync()?;
         self.send("go")?;
@@ -322,9 +322,8 @@ pub fn parse_transcript(text: &str) -> Result<Vec<Move>, String> {
     if chars.len() % 2 != 0 {
         return Err(format!("'{text}' is not a list of moves"));
     }
-    let game =
-        Game::from_transcript(&chars.iter().collect::<String>()).map_err(|e| e.to_string())?;
-    Ok(game.moves())
+    crate::formats::transcript::read_moves(&chars.iter().collect::<String>())
+        .map_err(|e| e.to_string())
 }
 
 fn canonical(p: &Position) -> (u64, u64) {
@@ -646,7 +645,12 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         bar.inc(1);
         bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
         if let Some(path) = &a.save {
-            saved += &r.game.to_ggf();
+            saved += &crate::formats::ggf::write_dated(
+                &r.game,
+                &crate::formats::ggf::now_utc(),
+                "Okapi match",
+            );
+            saved.push('\n');
             save_atomically(path, &saved)?;
         }
     }

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 /// Positions of a script file (comments and blank lines skipped).
 pub fn load_positions(path: &Path) -> anyhow::Result<Vec<Position>> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let bytes = crate::formats::read_capped(path, crate::formats::MAX_SCRIPT_FILE)?;
+    let text = String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let body = line.split('%').next().unwrap_or("").trim();

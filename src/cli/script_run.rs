@@ -3,7 +3,8 @@
 
 use super::units::{fmt_duration, fmt_rate};
 use crate::board::Move;
-use crate::formats::script::{self, BadLine, ScriptLine, Solved};
+use crate::engine::script_solve::{self, Solved};
+use crate::formats::script::{self, BadLine, ScriptLine};
 use crate::search::{EndgameSolver, SolveMode};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,7 +73,7 @@ pub fn run_script(
     output: Option<&Path>,
     opts: &ScriptOptions,
 ) -> anyhow::Result<RunStats> {
-    let bytes = std::fs::read(input)
+    let bytes = crate::formats::read_capped(input, crate::formats::MAX_SCRIPT_FILE)
         .with_context(|| format!("cannot read the script {}", input.display()))?;
     let lines = script::parse_script(&bytes);
     if let Some(path) = output {
@@ -142,8 +143,9 @@ pub fn run_script(
                 if opts.feedback == Feedback::Echo {
                     println!("Line {}:\n{}", line.number, position);
                 }
-                let solved = script::solve_position(&mut solver, position, opts.mode, opts.lines)
-                    .context("the solver was stopped")?;
+                let solved =
+                    script_solve::solve_position(&mut solver, position, opts.mode, opts.lines)
+                        .context("the solver was stopped")?;
                 stats.positions += 1;
                 stats.nodes += solved.solution.nodes;
                 stats.total_time += solved.solution.elapsed;

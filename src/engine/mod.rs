@@ -20,6 +20,7 @@
 //! and the seeded random generator choose); game analysis; and script solving.
 
 mod choice;
+pub mod script_solve;
 mod worker;
 
 use crate::board::{Move, Position, Square};

@@ -488,7 +488,7 @@ impl Worker {
                 nodes,
                 elapsed: start.elapsed(),
             });
-            match crate::formats::script::solve_position(&mut solver, position, mode, lines) {
+            match super::script_solve::solve_position(&mut solver, position, mode, lines) {
                 Ok(s) => {
                     nodes += s.solution.nodes;
                     out.send(Event::ScriptSolved {

@@ -1,8 +1,283 @@
-//! File formats: the scrZebra endgame script, Edax's OBF test files, game files (Okapi
-//! JSON, transcripts, GGF), and the game records used for training and the book (WTHOR,
-//! PGN-like text, Logistello's games).
+//! File formats, one module per format, each with one reader and one writer:
+//!
+//! | format | module | reader | writer |
+//! |---|---|---|---|
+//! | Okapi game JSON (version 2: the move tree; reads version 1) | [`okapi_json`] | [`okapi_json::read`] | [`okapi_json::write`] |
+//! | GGF (GGS / NBoard games) | [`ggf`] | [`ggf::read`] | [`ggf::write`] |
+//! | transcripts (`f5d6c3`, `1. f5 d6`) | [`transcript`] | [`transcript::read`] | [`transcript::write`] |
+//! | board strings (64 squares and the side) | `board::Position` | [`Position::parse`](crate::board::Position::parse) | [`Position::to_board_string`](crate::board::Position::to_board_string) |
+//! | scrZebra endgame scripts | [`script`] | [`script::parse_script`] | [`script::format_result`] |
+//! | Edax OBF test files | [`obf`] | [`obf::parse_file`] | — |
+//! | WTHOR, PGN-like text, Logistello games | [`records`] | `wthor::parse`, `pgn::parse`, `logbook::parse` | [`records::wthor::write`] |
+//!
+//! Board strings have their one home in `board::Position` (the board layer needs them for
+//! its own tests and diagrams); every format here that holds a board reads it through
+//! `Position::parse`.
+//!
+//! Formats read and write; they never search (solving script positions is
+//! `engine::script_solve`). This module imports only `board` and `game`.
+//!
+//! Every reader of a user's file goes through [`read_capped`], so a huge or endless file
+//! (`/dev/zero`) ends at once with "file too large (over N MB)" instead of filling memory.
+//!
+//! Game files are told apart by content ([`read_game`]): JSON starts with `{`, GGF holds
+//! `(;`, anything else is a transcript.
 
-pub mod game;
+pub mod ggf;
 pub mod obf;
+pub mod okapi_json;
 pub mod records;
 pub mod script;
+pub mod transcript;
+
+use crate::game::Game;
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The most a game file may hold (a game is a few kB; a tree of many variations, a few
+/// hundred kB).
+pub const MAX_GAME_FILE: u64 = 16 << 20;
+/// The most a script or OBF file may hold (a line per position; FFO's are 5 kB).
+pub const MAX_SCRIPT_FILE: u64 = 64 << 20;
+/// The most a game-record file may hold, compressed or not (a WTHOR year is under 1 MB,
+/// `logbook.gam` about 20 MB unpacked, the PGN exports a few MB).
+pub const MAX_RECORD_FILE: u64 = 256 << 20;
+/// The most an opening book or weights file may hold.
+pub const MAX_BOOK_FILE: u64 = 512 << 20;
+
+/// A place in a text: 1-based line and column (in characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct TextPos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl TextPos {
+    /// The line and column of byte offset `at` in `text` (clamped to the text; an offset
+    /// inside a character counts as that character).
+    pub fn of(text: &str, at: usize) -> TextPos {
+        let mut at = at.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let before = &text[..at];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        TextPos {
+            line,
+            column: before[line_start..].chars().count() + 1,
+        }
+    }
+}
+
+impl fmt::Display for TextPos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
+/// Reading a user's file failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: file too large (over {} MB)", limit >> 20)]
+    TooLarge { path: PathBuf, limit: u64 },
+}
+
+/// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
+/// `/dev/zero`) is refused after reading just past the limit.
+pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let io = |source| ReadError::Io {
+        path: path.into(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    read_capped_from(file, limit).map_err(|e| match e {
+        CapError::Io(source) => io(source),
+        CapError::TooLarge => ReadError::TooLarge {
+            path: path.into(),
+            limit,
+        },
+    })
+}
+
+/// Why [`read_capped_from`] stopped.
+#[derive(Debug)]
+pub enum CapError {
+    Io(std::io::Error),
+    TooLarge,
+}
+
+/// Reads a stream to its end, refusing more than `limit` bytes (a gzip bomb, a device).
+pub fn read_capped_from(reader: impl Read, limit: u64) -> Result<Vec<u8>, CapError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(CapError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(CapError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// The formats a game can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Okapi's JSON: the whole tree, values, seats, cursor.
+    OkapiJson,
+    /// GGF: the main line only.
+    Ggf,
+    /// A transcript of the current line, passes left out.
+    Transcript,
+}
+
+impl Format {
+    /// The format a file name asks for: `.ggf`, `.txt`/`.trn` transcripts, anything else
+    /// Okapi JSON.
+    pub fn of_path(path: &Path) -> Format {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match ext.as_str() {
+            "ggf" => Format::Ggf,
+            "txt" | "trn" => Format::Transcript,
+            _ => Format::OkapiJson,
+        }
+    }
+}
+
+/// Why a game file was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum GameFileError {
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    #[error("the file is empty")]
+    Empty,
+    #[error(transparent)]
+    Json(#[from] okapi_json::JsonError),
+    #[error(transparent)]
+    Ggf(#[from] ggf::GgfError),
+    #[error(transparent)]
+    Transcript(#[from] transcript::TranscriptError),
+}
+
+/// Reads a game, telling the format by its content: JSON (`{`), GGF (`(;`) or a
+/// transcript.
+pub fn read_game(text: &str) -> Result<Game, GameFileError> {
+    let t = text.trim_start_matches('\u{feff}').trim();
+    if t.is_empty() {
+        return Err(GameFileError::Empty);
+    }
+    Ok(if t.starts_with('{') {
+        okapi_json::read(t)?
+    } else if t.contains("(;") {
+        ggf::read(t)?
+    } else {
+        transcript::read(t)?
+    })
+}
+
+/// Reads a game file (at most [`MAX_GAME_FILE`]); see [`read_game`].
+pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
+    let bytes = read_capped(path, MAX_GAME_FILE)?;
+    read_game(&String::from_utf8_lossy(&bytes))
+}
+
+/// The game as a file of `format`.
+pub fn write_game(game: &Game, format: Format) -> String {
+    match format {
+        Format::OkapiJson => okapi_json::write(game),
+        Format::Ggf => ggf::write(game) + "\n",
+        Format::Transcript => transcript::write(game) + "\n",
+    }
+}
+
+/// Writes the game atomically in the format its file name asks for ([`Format::of_path`]).
+pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
+    write_atomic(path, write_game(game, Format::of_path(path)).as_bytes())
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it, then renames it over
+/// `path`: a crash leaves the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    #[test]
+    fn text_positions() {
+        let t = "ab\ncdé\nf";
+        assert_eq!(TextPos::of(t, 0), TextPos { line: 1, column: 1 });
+        assert_eq!(TextPos::of(t, 3), TextPos { line: 2, column: 1 });
+        assert_eq!(TextPos::of(t, 7), TextPos { line: 2, column: 4 });
+        assert_eq!(TextPos::of(t, 6), TextPos { line: 2, column: 3 });
+        assert_eq!(TextPos::of(t, 99), TextPos { line: 3, column: 2 });
+        assert_eq!(TextPos::of(t, 3).to_string(), "line 2, column 1");
+    }
+
+    #[test]
+    fn endless_files_are_refused_quickly() {
+        let start = std::time::Instant::now();
+        let err = load_game(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(err.contains("file too large (over 16 MB)"), "{err}");
+        assert!(start.elapsed().as_secs() < 5);
+        let err = read_capped(Path::new("/nonexistent/x"), 10).unwrap_err();
+        assert!(err.to_string().contains("cannot read"), "{err}");
+    }
+
+    #[test]
+    fn games_are_told_by_content_and_saved_atomically() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let g = transcript::read("f5d6c3d3c4f4f6").unwrap();
+        for name in ["g.okapi.json", "g.ggf", "g.txt"] {
+            let p = dir.join(name);
+            save_game(&g, &p).unwrap();
+            let back = load_game(&p).unwrap();
+            assert_eq!(back.moves(), g.moves(), "{name}");
+        }
+        let leftovers: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+        assert!(matches!(read_game("  \n"), Err(GameFileError::Empty)));
+        assert_eq!(
+            read_game("\u{feff}f5").unwrap().moves(),
+            vec![Move::parse("f5").unwrap()]
+        );
+    }
+}

@@ -47,12 +47,21 @@ impl ObfEntry {
     }
 }
 
+/// Why an OBF line holds no position; columns count characters from 1.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ObfError {
     #[error(transparent)]
     Board(#[from] ParseBoardError),
-    #[error("bad move field '{0}' (expected MOVE:score, e.g. A2:+38)")]
-    BadField(String),
+    #[error("bad move field '{text}' at column {column} (expected MOVE:score, e.g. A2:+38)")]
+    BadField { text: String, column: usize },
+}
+
+/// An error in an OBF file: the line and what is wrong on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct ObfFileError {
+    pub line: usize,
+    pub error: ObfError,
 }
 
 /// Parses one line: `Ok(None)` for blank and comment lines.
@@ -61,18 +70,31 @@ pub fn parse_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
     if trimmed.is_empty() || trimmed.starts_with('%') || trimmed.starts_with('#') {
         return Ok(None);
     }
-    let mut fields = trimmed.split(';');
-    let position = Position::parse(fields.next().unwrap_or(""))?;
+    let mut fields = line.split(';');
+    let first = fields.next().unwrap_or("");
+    let position = Position::parse(first)?;
     let mut moves = Vec::new();
-    for field in fields.map(str::trim).filter(|f| !f.is_empty()) {
-        let bad = || ObfError::BadField(field.to_string());
+    let mut column = first.chars().count() + 2;
+    for raw in fields {
+        let field = raw.trim();
+        let here = column + raw.chars().take_while(|c| c.is_whitespace()).count();
+        column += raw.chars().count() + 1;
+        if field.is_empty() {
+            continue;
+        }
+        let bad = || ObfError::BadField {
+            text: field.to_string(),
+            column: here,
+        };
         let (mv, score) = field.split_once(':').ok_or_else(bad)?;
         let mv = Move::parse(mv.trim()).map_err(|_| bad())?;
         let score: i32 = score
             .trim()
             .trim_start_matches('+')
             .parse()
-            .map_err(|_| bad())?;
+            .ok()
+            .filter(|s: &i32| s.abs() <= 64)
+            .ok_or_else(bad)?;
         moves.push((mv, score));
     }
     Ok(Some(ObfEntry { position, moves }))
@@ -80,14 +102,40 @@ pub fn parse_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
 
 /// Parses a file: the entries with their 1-based line numbers, or the first error with
 /// its line number.
-pub fn parse_file(bytes: &[u8]) -> Result<Vec<(usize, ObfEntry)>, (usize, ObfError)> {
+pub fn parse_file(bytes: &[u8]) -> Result<Vec<(usize, ObfEntry)>, ObfFileError> {
     let mut out = Vec::new();
     for (i, line) in text_lines(bytes).enumerate() {
-        if let Some(entry) = parse_line(&line).map_err(|e| (i + 1, e))? {
+        if let Some(entry) =
+            parse_line(&line).map_err(|error| ObfFileError { line: i + 1, error })?
+        {
             out.push((i + 1, entry));
         }
     }
     Ok(out)
+}
+
+/// The number of the first position of an OBF file named like `fforum-40-59.obf`: the
+/// first number in its name, or `None` when there is none. A number too large for the
+/// positions after it (past `u32`) is an error, never a silent renumbering.
+pub fn first_number_in_name(stem: &str, positions: usize) -> Result<Option<u32>, String> {
+    let digits: String = stem
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    if digits.is_empty() {
+        return Ok(None);
+    }
+    let too_large = || {
+        format!(
+            "the number {digits} in the file name is too large to number {positions} positions from (at most {})",
+            u32::MAX
+        )
+    };
+    let first: u32 = digits.parse().map_err(|_| too_large())?;
+    let last = u32::try_from(positions.saturating_sub(1)).map_err(|_| too_large())?;
+    first.checked_add(last).ok_or_else(too_large)?;
+    Ok(Some(first))
 }
 
 #[cfg(test)]
@@ -127,13 +175,43 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let text = format!("{} X;\n{} X; A2=3;\n", "-".repeat(64), "-".repeat(64));
+        let err = parse_file(text.as_bytes()).unwrap_err();
         assert_eq!(
-            parse_file(text.as_bytes()),
-            Err((2, ObfError::BadField("A2=3".into())))
+            err,
+            ObfFileError {
+                line: 2,
+                error: ObfError::BadField {
+                    text: "A2=3".into(),
+                    column: 69
+                }
+            }
+        );
+        assert!(
+            err.to_string()
+                .starts_with("line 2: bad move field 'A2=3' at column 69"),
+            "{err}"
         );
         assert!(matches!(
-            parse_line("XO X"),
-            Err(ObfError::Board(ParseBoardError::WrongLength(2)))
+            parse_line(" XO X"),
+            Err(ObfError::Board(ParseBoardError::WrongLength {
+                squares: 2,
+                column: 2
+            }))
         ));
+        assert!(matches!(
+            parse_line(&format!("{} X; A2:+99;", "-".repeat(64))),
+            Err(ObfError::BadField { .. })
+        ));
+    }
+
+    #[test]
+    fn file_numbers_never_wrap() {
+        assert_eq!(first_number_in_name("fforum-40-59", 20), Ok(Some(40)));
+        assert_eq!(first_number_in_name("positions", 20), Ok(None));
+        assert_eq!(first_number_in_name("x4294967295", 1), Ok(Some(u32::MAX)));
+        let err = first_number_in_name("x4294967295", 2).unwrap_err();
+        assert!(err.contains("too large"), "{err}");
+        let err = first_number_in_name("x99999999999999999999", 1).unwrap_err();
+        assert!(err.contains("99999999999999999999"), "{err}");
     }
 }

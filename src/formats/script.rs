@@ -12,7 +12,8 @@
 //!   `Draw`, `White win`; with lines, three spaces and ` move` for each move (`--` for a
 //!   pass); then six spaces and the trailing comment, if any.
 //!
-//! Parsing and formatting here are pure; `cli` does the solving and the files.
+//! Parsing and formatting here are pure: solving is `engine::script_solve`, files are read
+//! by the callers (capped by [`super::MAX_SCRIPT_FILE`]).
 //!
 //! ```
 //! use okapi::board::Color;
@@ -23,7 +24,6 @@
 //! ```
 
 use crate::board::{Color, Move, ParseBoardError, PlayError, Position};
-use crate::search::{EndgameSolver, Solution, SolveMode, Stopped};
 use std::fmt;
 
 /// A comment line beginning with this is copied to the output and ends the script.
@@ -114,23 +114,12 @@ pub fn parse_line(line: &str) -> Result<ScriptLine, BadLine> {
         error,
         comment: comment.clone(),
     };
-    let mut fields = body.split_whitespace();
-    let squares = fields.next().unwrap_or("");
-    let side = fields.next();
-    let extra: Vec<&str> = fields.collect();
-    if side.is_some() && !extra.is_empty() {
-        // Check the board first so the most basic mistake is the one reported.
-        Position::parse(&format!("{squares} {}", side.unwrap_or(""))).map_err(|e| bad(e.into()))?;
+    let position = Position::parse(body).map_err(|e| bad(e.into()))?;
+    let extra: Vec<&str> = body.split_whitespace().skip(2).collect();
+    if !extra.is_empty() {
         return Err(bad(LineError::TextAfterSide(extra.join(" "))));
     }
-    let text = match side {
-        Some(side) => format!("{squares} {side}"),
-        None => squares.to_string(),
-    };
-    match Position::parse(&text) {
-        Ok(position) => Ok(ScriptLine::Position { position, comment }),
-        Err(e) => Err(bad(e.into())),
-    }
+    Ok(ScriptLine::Position { position, comment })
 }
 
 /// Parses a whole script, up to and including the end marker line (later lines are not
@@ -289,6 +278,75 @@ pub fn format_result(outcome: Outcome, line: Option<&[Move]>, comment: Option<&s
     s
 }
 
+/// Why a result line was not read: what, and at which character (from 0).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("character {offset}: {reason}")]
+pub struct ResultLineError {
+    pub offset: usize,
+    pub reason: String,
+}
+
+/// A result line read back: the outcome, the line if one is written, the trailing
+/// comment (from its `%`).
+pub type ResultLine = (Outcome, Option<Vec<Move>>, Option<String>);
+
+/// Reads a result line as [`format_result`] writes it (checking solved files, the round
+/// trip of the format).
+pub fn parse_result(text: &str) -> Result<ResultLine, ResultLineError> {
+    let bad = |offset: usize, reason: &str| ResultLineError {
+        offset: text[..offset.min(text.len())].chars().count(),
+        reason: reason.into(),
+    };
+    let (main, comment) = match text.find('%') {
+        Some(i) => {
+            let main = text[..i]
+                .strip_suffix("      ")
+                .ok_or_else(|| bad(i, "a comment follows six spaces"))?;
+            (main, Some(text[i..].to_string()))
+        }
+        None => (text, None),
+    };
+    let (outcome, rest) = if let Some(rest) = main.strip_prefix("Black win") {
+        (Outcome::Wld(Wld::BlackWin), rest)
+    } else if let Some(rest) = main.strip_prefix("White win") {
+        (Outcome::Wld(Wld::WhiteWin), rest)
+    } else if let Some(rest) = main.strip_prefix("Draw") {
+        (Outcome::Wld(Wld::Draw), rest)
+    } else {
+        let counts = main.get(..7).ok_or_else(|| bad(0, "not a result"))?;
+        let (b, w) = counts
+            .split_once(" - ")
+            .ok_or_else(|| bad(0, "not 'black - white'"))?;
+        let count = |t: &str, at: usize| {
+            t.trim_start()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 64 && t.len() == 2)
+                .ok_or_else(|| bad(at, "a disc count is two characters, 0 to 64"))
+        };
+        let (black, white) = (count(b, 0)?, count(w, 5)?);
+        if black + white != 64 {
+            return Err(bad(0, "the disc counts do not add up to 64"));
+        }
+        (Outcome::Exact { black, white }, &main[7..])
+    };
+    let at = main.len() - rest.len();
+    if rest.is_empty() {
+        return Ok((outcome, None, comment));
+    }
+    let moves_text = rest
+        .strip_prefix("    ")
+        .ok_or_else(|| bad(at, "a line follows three spaces"))?;
+    let mut moves = Vec::new();
+    let mut offset = at + 4;
+    for word in moves_text.split(' ') {
+        let mv = Move::parse(word).map_err(|e| bad(offset, &e.to_string()))?;
+        moves.push(mv);
+        offset += word.len() + 1;
+    }
+    Ok((outcome, Some(moves), comment))
+}
+
 /// The output line for a bad position line: `% error: ` and the reason, then the trailing
 /// comment like a result would have it, so the output stays aligned with the input.
 pub fn format_error(reason: &str, comment: Option<&str>) -> String {
@@ -312,47 +370,6 @@ fn push_comment(s: &mut String, comment: Option<&str>) {
         s.push_str("      ");
         s.push_str(c);
     }
-}
-
-// Solving script positions: shared by the command line and the engine thread, so a
-// script solved in the app gives the same results as `okapi -script`.
-
-/// One solved position in script terms: the solver's answer and its script outcome.
-pub struct Solved {
-    pub outcome: Outcome,
-    pub mode: SolveMode,
-    /// The line is empty when the game is over.
-    pub solution: Solution,
-}
-
-impl Solved {
-    /// What the script output shows: the outcome and, in line mode, the line.
-    pub fn script_result(&self, lines: bool) -> (Outcome, Option<&[Move]>) {
-        (self.outcome, lines.then_some(&self.solution.line[..]))
-    }
-}
-
-/// Solves one position; a finished game is "solved" as its final count.
-pub fn solve_position(
-    solver: &mut EndgameSolver,
-    position: &Position,
-    mode: SolveMode,
-    lines: bool,
-) -> Result<Solved, Stopped> {
-    let side = position.side_to_move();
-    let mut solution = solver.solve(position.board(), mode, lines)?;
-    if position.is_game_over() {
-        solution.line.clear();
-    }
-    let outcome = match mode {
-        SolveMode::Exact => Outcome::exact(side, solution.score),
-        SolveMode::Wld => Outcome::wld(side, solution.score),
-    };
-    Ok(Solved {
-        outcome,
-        mode,
-        solution,
-    })
 }
 
 #[cfg(test)]
@@ -545,7 +562,10 @@ OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close po
         let err = |text: &str| parse_line(text).unwrap_err();
         assert_eq!(
             err(&format!("{} X", &board[1..])).error,
-            LineError::Board(ParseBoardError::WrongLength(63))
+            LineError::Board(ParseBoardError::WrongLength {
+                squares: 63,
+                column: 1
+            })
         );
         assert!(matches!(
             err(&format!("{}Z{} X % c", &board[..5], &board[6..])),
@@ -556,15 +576,15 @@ OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close po
         ));
         assert_eq!(
             err(&board).error,
-            LineError::Board(ParseBoardError::MissingSide)
+            LineError::Board(ParseBoardError::MissingSide { column: 65 })
         );
         assert_eq!(
             err(&format!("{board} % no side")).error,
-            LineError::Board(ParseBoardError::MissingSide)
+            LineError::Board(ParseBoardError::MissingSide { column: 66 })
         );
         assert!(matches!(
-            err(&format!("{board} Q")).error,
-            LineError::Board(ParseBoardError::BadSide(_))
+            err(&format!("  {board} Q")).error,
+            LineError::Board(ParseBoardError::BadSide { column: 68, .. })
         ));
         assert_eq!(
             err(&format!("{board} X junk")).error,

@@ -3,7 +3,7 @@
 //! visible as two moves of one colour), a colon, then Black's final disc difference and a
 //! number we ignore.
 
-use super::{GameRecord, RecordError, RecordSet, SkippedGame, validate_moves};
+use super::{GameRecord, Place, RecordError, RecordSet, SkippedGame, validate_moves};
 use crate::board::Square;
 use std::io::BufRead;
 
@@ -66,6 +66,7 @@ pub fn parse<R: BufRead>(reader: R) -> std::io::Result<RecordSet> {
             Ok(g) => set.games.push(g),
             Err(reason) => set.skipped.push(SkippedGame {
                 number: i + 1,
+                at: Place::Line(i + 1),
                 reason,
             }),
         }
@@ -73,21 +74,31 @@ pub fn parse<R: BufRead>(reader: R) -> std::io::Result<RecordSet> {
     Ok(set)
 }
 
-/// Reads `logbook.gam` or `logbook.gam.gz` (gzip detected by its magic bytes).
+/// Reads `logbook.gam` or `logbook.gam.gz` (gzip detected by its magic bytes); the file
+/// and its unpacked text are each capped at [`MAX_RECORD_FILE`](crate::formats::MAX_RECORD_FILE).
 pub fn read_file(path: &std::path::Path) -> anyhow::Result<RecordSet> {
-    use anyhow::Context;
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader = std::io::BufReader::new(file);
-    let gz = reader.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    let set = if gz {
-        parse(std::io::BufReader::new(flate2::bufread::GzDecoder::new(
-            reader,
-        )))
+    use crate::formats::{CapError, MAX_RECORD_FILE, read_capped, read_capped_from};
+    let bytes = read_capped(path, MAX_RECORD_FILE)?;
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        read_capped_from(flate2::read::GzDecoder::new(&bytes[..]), MAX_RECORD_FILE).map_err(
+            |e| match e {
+                CapError::Io(e) => anyhow::anyhow!("cannot unpack {}: {e}", path.display()),
+                CapError::TooLarge => anyhow::anyhow!(
+                    "{}: file too large once unpacked (over {} MB)",
+                    path.display(),
+                    MAX_RECORD_FILE >> 20
+                ),
+            },
+        )?
     } else {
-        parse(reader)
+        bytes
     };
-    set.with_context(|| format!("cannot read {}", path.display()))
+    Ok(parse_text(&String::from_utf8_lossy(&text)))
+}
+
+/// Parses every line of a (decompressed) logbook held in memory.
+pub fn parse_text(text: &str) -> RecordSet {
+    parse(text.as_bytes()).expect("reading memory cannot fail")
 }
 
 #[cfg(test)]

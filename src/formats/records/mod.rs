@@ -107,11 +107,32 @@ pub enum RecordError {
     Malformed(String),
 }
 
-/// A game skipped while reading a file: which one and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where a game starts in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// 1-based line of a text file (PGN, Logistello).
+    Line(usize),
+    /// Byte offset in a binary file (WTHOR).
+    Byte(usize),
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Line(n) => write!(f, "line {n}"),
+            Place::Byte(n) => write!(f, "byte {n}"),
+        }
+    }
+}
+
+/// A game skipped while reading a file: which one, where, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {number} ({at}): {reason}")]
 pub struct SkippedGame {
     /// 1-based game number in the file (WTHOR, PGN) or line number (Logistello).
     pub number: usize,
+    /// Where the game starts.
+    pub at: Place,
     pub reason: RecordError,
 }
 

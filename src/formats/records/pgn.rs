@@ -12,12 +12,14 @@
 //! Tags in brackets, `Result` giving Black's and White's disc counts; then numbered moves.
 //! Passes are not written. A new `[Event` tag after moves starts the next game.
 
-use super::{GameRecord, RecordError, RecordSet, SkippedGame, validate_moves};
+use super::{GameRecord, Place, RecordError, RecordSet, SkippedGame, validate_moves};
 use crate::board::Square;
 
 /// One game's text while it is being collected.
 #[derive(Default)]
 struct Pending {
+    /// The line the game starts on.
+    line: usize,
     tags: Vec<(String, String)>,
     moves: Vec<String>,
 }
@@ -71,6 +73,12 @@ impl Pending {
     }
 }
 
+/// Reads a PGN-like file (at most [`MAX_RECORD_FILE`](crate::formats::MAX_RECORD_FILE)).
+pub fn read_file(path: &std::path::Path) -> Result<RecordSet, crate::formats::ReadError> {
+    let bytes = crate::formats::read_capped(path, crate::formats::MAX_RECORD_FILE)?;
+    Ok(parse(&String::from_utf8_lossy(&bytes)))
+}
+
 /// Parses every game of a file; skipped games are numbered by their order in the file.
 pub fn parse(text: &str) -> RecordSet {
     let mut set = RecordSet::default();
@@ -79,17 +87,23 @@ pub fn parse(text: &str) -> RecordSet {
     let flush = |p: Option<Pending>, set: &mut RecordSet, number: &mut usize| {
         if let Some(p) = p {
             *number += 1;
+            let line = p.line;
             match p.finish() {
                 Ok(g) => set.games.push(g),
                 Err(reason) => set.skipped.push(SkippedGame {
                     number: *number,
+                    at: Place::Line(line),
                     reason,
                 }),
             }
         }
     };
-    for line in text.lines() {
+    for (i, line) in text.lines().enumerate() {
         let line = line.trim();
+        let start = || Pending {
+            line: i + 1,
+            ..Pending::default()
+        };
         if line.is_empty() {
             continue;
         }
@@ -98,14 +112,14 @@ pub fn parse(text: &str) -> RecordSet {
             if pending.as_ref().is_some_and(|p| !p.moves.is_empty()) {
                 flush(pending.take(), &mut set, &mut number);
             }
-            let p = pending.get_or_insert_with(|| Pending::default());
+            let p = pending.get_or_insert_with(start);
             let inner = inner.trim_end_matches(']');
             let (name, value) = inner.split_once(' ').unwrap_or((inner, ""));
             p.tags
                 .push((name.to_string(), value.trim().trim_matches('"').to_string()));
             continue;
         }
-        let p = pending.get_or_insert_with(|| Pending::default());
+        let p = pending.get_or_insert_with(start);
         for token in line.split_whitespace() {
             // Move numbers ("12.") and a trailing result token are not moves.
             if token.ends_with('.') || token.contains('-') && token.len() > 2 {
@@ -136,6 +150,14 @@ mod tests {
         assert_eq!(set.games[1].black_score, 2);
         assert_eq!(set.skipped.len(), 2);
         assert_eq!(set.skipped[0].number, 2);
+        assert_eq!(set.skipped[0].at, Place::Line(6));
+        assert!(
+            set.skipped[1]
+                .to_string()
+                .starts_with("game 3 (line 9): move 2"),
+            "{}",
+            set.skipped[1]
+        );
         assert!(matches!(
             set.skipped[1].reason,
             RecordError::Illegal { index: 2, .. }

@@ -8,7 +8,9 @@
 //! from the theoretical depth (u8), and 60 move bytes `10 * row + col` (1-based, a1 = 11,
 //! h8 = 88), 0 after the last move. Passes are not stored.
 
-use super::{GameRecord, RecordError, RecordSet, SkippedGame, TheoreticalScore, validate_moves};
+use super::{
+    GameRecord, Place, RecordError, RecordSet, SkippedGame, TheoreticalScore, validate_moves,
+};
 use crate::board::Square;
 use std::path::Path;
 
@@ -27,22 +29,19 @@ pub struct WthorHeader {
 /// A file that is not a WTHOR game file at all (as opposed to a bad game inside one).
 #[derive(Debug, thiserror::Error)]
 pub enum WthorError {
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("not a WTHOR game file: {0}")]
-    Format(String),
+    #[error(transparent)]
+    Read(#[from] crate::formats::ReadError),
+    #[error("not a WTHOR game file: byte {offset}: {reason}")]
+    Format { offset: usize, reason: String },
 }
 
 /// Parses the header; refuses files that are not 8x8 game files.
 pub fn parse_header(bytes: &[u8]) -> Result<WthorHeader, WthorError> {
     if bytes.len() < HEADER_LEN {
-        return Err(WthorError::Format(format!(
-            "{} bytes, shorter than the 16-byte header",
-            bytes.len()
-        )));
+        return Err(WthorError::Format {
+            offset: bytes.len(),
+            reason: format!("{} bytes, shorter than the 16-byte header", bytes.len()),
+        });
     }
     let games = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
     let year = u16::from_le_bytes([bytes[10], bytes[11]]);
@@ -51,14 +50,16 @@ pub fn parse_header(bytes: &[u8]) -> Result<WthorHeader, WthorError> {
     let theoretical_depth = bytes[14];
     // Old files write 0 for an 8x8 board.
     if board_size != 8 && board_size != 0 {
-        return Err(WthorError::Format(format!(
-            "board size {board_size}, only 8x8 is supported"
-        )));
+        return Err(WthorError::Format {
+            offset: 12,
+            reason: format!("board size {board_size}, only 8x8 is supported"),
+        });
     }
     if kind != 0 {
-        return Err(WthorError::Format(format!(
-            "file type {kind} (solitaires?), expected games (0)"
-        )));
+        return Err(WthorError::Format {
+            offset: 13,
+            reason: format!("file type {kind} (solitaires?), expected games (0)"),
+        });
     }
     Ok(WthorHeader {
         games,
@@ -128,12 +129,17 @@ pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
         let number = i + 1;
         match decode_record(rec, &header).and_then(|g| validate_moves(&g.moves, None).map(|()| g)) {
             Ok(g) => set.games.push(g),
-            Err(reason) => set.skipped.push(SkippedGame { number, reason }),
+            Err(reason) => set.skipped.push(SkippedGame {
+                number,
+                at: Place::Byte(HEADER_LEN + i * RECORD_LEN),
+                reason,
+            }),
         }
     }
     if available < header.games as usize {
         set.skipped.push(SkippedGame {
             number: available + 1,
+            at: Place::Byte(HEADER_LEN + available * RECORD_LEN),
             reason: RecordError::Malformed(format!(
                 "file truncated: header announces {} games, {} present",
                 header.games, available
@@ -143,12 +149,9 @@ pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
     Ok((header, set))
 }
 
-/// Reads a `.wtb` file.
+/// Reads a `.wtb` file (at most [`MAX_RECORD_FILE`](crate::formats::MAX_RECORD_FILE)).
 pub fn read_file(path: &Path) -> Result<(WthorHeader, RecordSet), WthorError> {
-    let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = crate::formats::read_capped(path, crate::formats::MAX_RECORD_FILE)?;
     parse(&bytes)
 }
 

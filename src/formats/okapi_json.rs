@@ -1,0 +1,551 @@
+//! Okapi's own game files (JSON), version 2: the whole move tree with the values of its
+//! moves, the cursor, the players and their seats, the clock. Version 1 files (the main
+//! line only) are still read.
+//!
+//! ```text
+//! {
+//!   "format": "okapi-game", "version": 2,
+//!   "start": "---...XO... X",                  // optional; absent = the standard start
+//!   "players": { "black": { "name": "Ann", "seat": "human" },
+//!                "white": { "name": "Okapi", "seat": "okapi:8" } },
+//!   "time_per_side": 300,                      // seconds; absent = no clock
+//!   "date": "2026-11-22", "comment": "",
+//!   "moves": ["f5", "d6", "--", ...],          // the main line, passes as "--"
+//!   "evals": [ { "ply": 0, "value": -4, "source": "exact" }, ... ],
+//!   "variations": [                            // each branching off an earlier line
+//!     { "from": 0, "at": 1, "moves": ["f6", "e6"], "evals": [...] },
+//!     { "from": 1, "at": 1, "moves": ["f4"] }
+//!   ],
+//!   "line": ["f5", "f6", "f4"],                // the current line; absent = the main line
+//!   "ply": 2                                   // the cursor: plies along the current line
+//! }
+//! ```
+//!
+//! A variation's `from` is the line it branches off: 0 the main line, `k` the k-th
+//! variation of the list (which must come before it); `at` is the ply of that line its
+//! first move replaces. Evals are by ply of their own line; `value` is for the side that
+//! made the move (disc difference, or 1/0/-1 for `"wld"`). Variations are a flat list so
+//! that no tree is too deep to read back.
+//!
+//! Version 1 has `players: {"black": "name", "white": "name"}`, no variations, no line.
+//!
+//! Errors ([`JsonError`]) give the line and column of a syntax error, and the place in
+//! the file (`variations[2].moves[3]`) of a move that cannot be played.
+
+use super::TextPos;
+use crate::board::{Move, Position};
+use crate::game::{Eval, EvalSource, Game, NodeId, Seat};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+const FORMAT_TAG: &str = "okapi-game";
+/// The version this Okapi writes.
+pub const VERSION: u32 = 2;
+
+/// Why a JSON game was not read: what, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JsonError {
+    #[error("{at}: not an Okapi game file: {message}")]
+    Syntax { at: TextPos, message: String },
+    #[error("not an Okapi game file: format is '{0}', expected '{FORMAT_TAG}'")]
+    Format(String),
+    #[error("version {0} is newer than this Okapi reads ({VERSION})")]
+    Version(u32),
+    #[error("start: {0}")]
+    Start(String),
+    #[error("move {number} ({text}) at {place}: {reason}")]
+    BadMove {
+        /// The move's number in its list, from 1.
+        number: usize,
+        place: String,
+        text: String,
+        reason: String,
+    },
+    #[error("{place}: {reason}")]
+    Bad { place: String, reason: String },
+}
+
+#[derive(Serialize, Deserialize)]
+struct GameFile {
+    format: String,
+    version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start: Option<String>,
+    #[serde(default)]
+    players: Players,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_per_side: Option<f64>,
+    #[serde(default)]
+    date: String,
+    #[serde(default)]
+    comment: String,
+    moves: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    evals: Vec<PlyEval>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    variations: Vec<Variation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<String>>,
+    #[serde(default)]
+    ply: usize,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct Players {
+    #[serde(default)]
+    black: PlayerEntry,
+    #[serde(default)]
+    white: PlayerEntry,
+}
+
+/// Version 1 wrote a name; version 2 a name and a seat.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum PlayerEntry {
+    Name(String),
+    Full {
+        #[serde(default)]
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<String>,
+    },
+}
+
+impl Default for PlayerEntry {
+    fn default() -> Self {
+        PlayerEntry::Name(String::new())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct PlyEval {
+    ply: usize,
+    value: i32,
+    source: EvalSource,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Variation {
+    from: usize,
+    at: usize,
+    moves: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    evals: Vec<PlyEval>,
+}
+
+/// A line of the tree being written: the node before its first move and its nodes.
+struct Line {
+    base: NodeId,
+    nodes: Vec<NodeId>,
+}
+
+fn move_texts(game: &Game, nodes: &[NodeId]) -> Vec<String> {
+    nodes
+        .iter()
+        .map(|&n| game.move_of(n).expect("not the root").to_string())
+        .collect()
+}
+
+fn evals_of(game: &Game, nodes: &[NodeId]) -> Vec<PlyEval> {
+    nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(ply, &n)| {
+            game.eval_of(n).map(|e| PlyEval {
+                ply,
+                value: e.value,
+                source: e.source,
+            })
+        })
+        .collect()
+}
+
+/// The line from `first` on, following the main continuation.
+fn line_from(game: &Game, first: NodeId) -> Vec<NodeId> {
+    let mut nodes = vec![first];
+    while let Some(&next) = game.children(*nodes.last().expect("one")).first() {
+        nodes.push(next);
+    }
+    nodes
+}
+
+/// The game as Okapi JSON, version 2.
+pub fn write(game: &Game) -> String {
+    let root = game.root();
+    let main = match game.children(root).first() {
+        Some(&first) => line_from(game, first),
+        None => Vec::new(),
+    };
+    let mut lines = vec![Line {
+        base: root,
+        nodes: main,
+    }];
+    let mut variations = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        // A variation's own first move has its alternatives listed with it, off its
+        // parent line: its branches start at its second move.
+        let first = usize::from(k > 0);
+        for at in first..lines[k].nodes.len() {
+            let branch = if at == 0 {
+                lines[k].base
+            } else {
+                lines[k].nodes[at - 1]
+            };
+            for &alt in &game.children(branch)[1..] {
+                let nodes = line_from(game, alt);
+                variations.push(Variation {
+                    from: k,
+                    at,
+                    moves: move_texts(game, &nodes),
+                    evals: evals_of(game, &nodes),
+                });
+                lines.push(Line {
+                    base: branch,
+                    nodes,
+                });
+            }
+        }
+        k += 1;
+    }
+    let current = game.moves();
+    let main_moves = move_texts(game, &lines[0].nodes);
+    let current_texts: Vec<String> = current.iter().map(|m| m.to_string()).collect();
+    let seat = |s: Seat| Some(s.label());
+    let file = GameFile {
+        format: FORMAT_TAG.into(),
+        version: VERSION,
+        start: (game.start() != Position::start()).then(|| game.start().to_board_string()),
+        players: Players {
+            black: PlayerEntry::Full {
+                name: game.black.clone(),
+                seat: seat(game.seats[0]),
+            },
+            white: PlayerEntry::Full {
+                name: game.white.clone(),
+                seat: seat(game.seats[1]),
+            },
+        },
+        time_per_side: game.time_per_side.map(|d| d.as_secs_f64()),
+        date: game.date.clone(),
+        comment: game.comment.clone(),
+        evals: evals_of(game, &lines[0].nodes),
+        moves: main_moves.clone(),
+        variations,
+        line: (current_texts != main_moves).then_some(current_texts),
+        ply: game.ply(),
+    };
+    serde_json::to_string_pretty(&file).expect("a game serialises") + "\n"
+}
+
+/// Reads an Okapi game file, version 1 or 2.
+pub fn read(text: &str) -> Result<Game, JsonError> {
+    let file: GameFile = serde_json::from_str(text).map_err(|e| JsonError::Syntax {
+        at: TextPos {
+            line: e.line(),
+            column: e.column(),
+        },
+        message: strip_position(&e.to_string()),
+    })?;
+    if file.format != FORMAT_TAG {
+        return Err(JsonError::Format(file.format));
+    }
+    if file.version > VERSION || file.version == 0 {
+        return Err(JsonError::Version(file.version));
+    }
+    let start = match &file.start {
+        Some(s) => Position::parse(s).map_err(|e| JsonError::Start(e.to_string()))?,
+        None => Position::start(),
+    };
+    let mut game = Game::new(start);
+    let root = game.root();
+    let mut lines: Vec<Line> = Vec::new();
+    let nodes = play_line(&mut game, root, &file.moves, &file.evals, "")?;
+    lines.push(Line { base: root, nodes });
+    for (v, var) in file.variations.iter().enumerate() {
+        let place = format!("variations[{v}]");
+        let parent = lines.get(var.from).ok_or_else(|| JsonError::Bad {
+            place: format!("{place}.from"),
+            reason: format!("line {} is not an earlier line", var.from),
+        })?;
+        if var.at > parent.nodes.len() {
+            return Err(JsonError::Bad {
+                place: format!("{place}.at"),
+                reason: format!(
+                    "ply {} is past the {} plies of its line",
+                    var.at,
+                    parent.nodes.len()
+                ),
+            });
+        }
+        let base = if var.at == 0 {
+            parent.base
+        } else {
+            parent.nodes[var.at - 1]
+        };
+        let nodes = play_line(
+            &mut game,
+            base,
+            &var.moves,
+            &var.evals,
+            &format!("{place}."),
+        )?;
+        lines.push(Line { base, nodes });
+    }
+    // The current line, then the cursor on it.
+    let current = file.line.as_ref().unwrap_or(&file.moves);
+    game.go_to_node(root);
+    for (i, text) in current.iter().enumerate() {
+        let mv = parse_move(text, i, &format!("line[{i}]"))?;
+        let known = game
+            .children(game.cursor())
+            .iter()
+            .any(|&c| game.move_of(c) == Some(mv));
+        if !known {
+            return Err(JsonError::BadMove {
+                number: i + 1,
+                place: format!("line[{i}]"),
+                text: text.clone(),
+                reason: "the current line leaves the recorded moves".into(),
+            });
+        }
+        game.play(mv, None).expect("a recorded move");
+    }
+    game.go_to(file.ply);
+    let (black, white) = (file.players.black, file.players.white);
+    for (i, (entry, place)) in [(black, "players.black"), (white, "players.white")]
+        .into_iter()
+        .enumerate()
+    {
+        let (name, seat) = match entry {
+            PlayerEntry::Name(name) => (name, None),
+            PlayerEntry::Full { name, seat } => (name, seat),
+        };
+        if let Some(seat) = seat {
+            game.seats[i] = Seat::parse(&seat).map_err(|reason| JsonError::Bad {
+                place: format!("{place}.seat"),
+                reason,
+            })?;
+        }
+        if i == 0 {
+            game.black = name;
+        } else {
+            game.white = name;
+        }
+    }
+    game.time_per_side = match file.time_per_side {
+        None => None,
+        Some(secs) => Some(
+            Duration::try_from_secs_f64(secs)
+                .ok()
+                .filter(|d| d.as_secs() < 1 << 40)
+                .ok_or_else(|| JsonError::Bad {
+                    place: "time_per_side".into(),
+                    reason: format!("{secs} is not a number of seconds"),
+                })?,
+        )
+        .filter(|d| !d.is_zero()),
+    };
+    game.date = file.date;
+    game.comment = file.comment;
+    Ok(game)
+}
+
+fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> {
+    Move::parse(text).map_err(|e| JsonError::BadMove {
+        number: index + 1,
+        place: place.into(),
+        text: text.into(),
+        reason: e.to_string(),
+    })
+}
+
+/// Plays `moves` from `base` with their evals; the nodes of the line.
+fn play_line(
+    game: &mut Game,
+    base: NodeId,
+    moves: &[String],
+    evals: &[PlyEval],
+    prefix: &str,
+) -> Result<Vec<NodeId>, JsonError> {
+    game.go_to_node(base);
+    let mut nodes = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let place = format!("{prefix}moves[{i}]");
+        let mv = parse_move(text, i, &place)?;
+        game.play(mv, None).map_err(|e| JsonError::BadMove {
+            number: i + 1,
+            place,
+            text: text.clone(),
+            reason: e.to_string(),
+        })?;
+        nodes.push(game.cursor());
+    }
+    for (k, e) in evals.iter().enumerate() {
+        let Some(&node) = nodes.get(e.ply) else {
+            return Err(JsonError::Bad {
+                place: format!("{prefix}evals[{k}]"),
+                reason: format!("an eval for ply {} beyond the {} moves", e.ply, nodes.len()),
+            });
+        };
+        game.set_eval_of(
+            node,
+            Some(Eval {
+                value: e.value,
+                source: e.source,
+            }),
+        );
+    }
+    Ok(nodes)
+}
+
+/// serde_json's message without its " at line L column C" (given apart).
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::transcript;
+    use crate::search::level::Level;
+
+    fn mv(s: &str) -> Move {
+        Move::parse(s).unwrap()
+    }
+
+    #[test]
+    fn round_trip_with_variations_evals_seats_and_cursor() {
+        let mut g = transcript::read("f5d6c3d3c4").unwrap();
+        g.black = "Ann \"the\" ]\\ Ödön 李".into();
+        g.white = "Okapi".into();
+        g.seats = [Seat::Human, Seat::Engine(Level::numbered(8))];
+        g.time_per_side = Some(Duration::from_secs(300));
+        g.comment = "a\nb".into();
+        g.set_eval(
+            1,
+            Eval {
+                value: 2,
+                source: EvalSource::Exact,
+            },
+        );
+        g.go_to(1);
+        g.play(
+            mv("f6"),
+            Some(Eval {
+                value: -1,
+                source: EvalSource::Midgame {
+                    depth: 4,
+                    confidence: 95,
+                },
+            }),
+        )
+        .unwrap();
+        g.play(mv("e6"), None).unwrap();
+        g.go_to(2);
+        let other = g
+            .position()
+            .legal_moves()
+            .iter()
+            .map(Move::Play)
+            .find(|&m| m != mv("e6"))
+            .unwrap();
+        g.play(other, None).unwrap();
+        g.go_to(2);
+        let text = write(&g);
+        let back = read(&text).unwrap();
+        assert_eq!(back.tree_size(), g.tree_size());
+        assert_eq!(back.main_line(), g.main_line());
+        assert_eq!(back.moves(), g.moves());
+        assert_eq!(back.ply(), 2);
+        assert_eq!(back.evals(), g.evals());
+        assert_eq!(back.alternatives(1), vec![mv("d6"), mv("f6")]);
+        assert_eq!(back.alternatives(2), vec![mv("e6"), other]);
+        assert_eq!(
+            (back.black.as_str(), back.white.as_str()),
+            (g.black.as_str(), "Okapi")
+        );
+        assert_eq!(back.seats, g.seats);
+        assert_eq!(back.time_per_side, g.time_per_side);
+        assert_eq!(back.comment, g.comment);
+        assert_eq!(write(&back), text);
+    }
+
+    #[test]
+    fn reads_version_1() {
+        let text = r#"{
+          "format": "okapi-game", "version": 1,
+          "moves": ["f5", "d6", "c3"], "ply": 2,
+          "players": { "black": "Alice", "white": "Okapi (greedy)" },
+          "date": "2026-11-22", "comment": "c",
+          "evals": [ { "ply": 1, "value": 2, "source": "exact" },
+                     { "ply": 0, "value": 0, "source": { "heuristic": { "depth": 4 } } } ]
+        }"#;
+        let g = read(text).unwrap();
+        assert_eq!(g.moves(), vec![mv("f5"), mv("d6"), mv("c3")]);
+        assert_eq!(g.ply(), 2);
+        assert_eq!(g.black, "Alice");
+        assert_eq!(
+            g.eval_at(1),
+            Some(Eval {
+                value: 2,
+                source: EvalSource::Exact
+            })
+        );
+        assert_eq!(
+            g.eval_at(0).unwrap().source,
+            EvalSource::Heuristic { depth: 4 }
+        );
+        assert_eq!(g.seats, [Seat::Human; 2]);
+    }
+
+    #[test]
+    fn bad_files_refused_saying_where() {
+        for (text, want) in [
+            ("{", "line 1, column 1"),
+            ("{\n  \"format\": 3}", "line 2, column 13"),
+            (
+                r#"{"format":"other","version":1,"moves":[]}"#,
+                "expected 'okapi-game'",
+            ),
+            (
+                r#"{"format":"okapi-game","version":9,"moves":[]}"#,
+                "version 9",
+            ),
+            (
+                r#"{"format":"okapi-game","version":1,"moves":["f5","a1"]}"#,
+                "move 2 (a1) at moves[1]",
+            ),
+            (
+                r#"{"format":"okapi-game","version":1,"moves":["f5"],"evals":[{"ply":3,"value":1,"source":"exact"}]}"#,
+                "evals[0]: an eval for ply 3 beyond",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"variations":[{"from":1,"at":0,"moves":[]}]}"#,
+                "variations[0].from",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"variations":[{"from":0,"at":0,"moves":["e6","zz"]}]}"#,
+                "move 2 (zz) at variations[0].moves[1]",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"players":{"black":{"name":"x","seat":"robot"}}}"#,
+                "players.black.seat",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"time_per_side":-1}"#,
+                "time_per_side",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"line":["d3"]}"#,
+                "line[0]",
+            ),
+        ] {
+            let err = read(text).unwrap_err().to_string();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+}
