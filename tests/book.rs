@@ -13,7 +13,6 @@ use okapi::cli::book::read_records;
 use okapi::eval::Evaluator;
 use okapi::formats::records::GameRecord;
 use okapi::search::{Limits, MidgameSearch, SCALE};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
