@@ -52,6 +52,10 @@ pub enum LineError {
     Board(#[from] ParseBoardError),
     #[error("unexpected text '{0}' after the side to move (a trailing comment starts with %)")]
     TextAfterSide(String),
+    /// No game reaches a board without discs (the four centre discs are never removed);
+    /// "solving" it as 32-32 would answer a question nobody asked.
+    #[error("impossible position: the board has no discs")]
+    NoDiscs,
 }
 
 /// A position line that could not be parsed; its trailing comment is kept for the output.
@@ -118,6 +122,9 @@ pub fn parse_line(line: &str) -> Result<ScriptLine, BadLine> {
     let extra: Vec<&str> = body.split_whitespace().skip(2).collect();
     if !extra.is_empty() {
         return Err(bad(LineError::TextAfterSide(extra.join(" "))));
+    }
+    if position.black_count() + position.white_count() == 0 {
+        return Err(bad(LineError::NoDiscs));
     }
     Ok(ScriptLine::Position { position, comment })
 }
@@ -375,6 +382,15 @@ fn push_comment(s: &mut String, comment: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_without_discs_is_refused() {
+        let line = format!("{} X % empty", "-".repeat(64));
+        let err = parse_line(&line).unwrap_err();
+        assert_eq!(err.error, LineError::NoDiscs);
+        assert_eq!(err.comment.as_deref(), Some("% empty"));
+        assert!(err.error.to_string().contains("no discs"));
+    }
     use crate::board::Square;
 
     const SPEC_INPUT: &str = "% Here's a bunch of lopsided positions
