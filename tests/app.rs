@@ -1010,3 +1010,178 @@ fn responsiveness() {
         ms(percentile(&mut engine_side, 100)),
     );
 }
+
+#[test]
+fn debug_items_are_hidden_until_the_debug_setting() {
+    let mut h = harness();
+    assert!(!h.state().settings.debug, "off by default");
+    // no frame times in the status bar, no crash test in the Help menu
+    assert!(h.query_by_label_contains("UI frame").is_none());
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("Test the engine's error report").is_none());
+    // the setting is in the Help menu, and shows both
+    h.get_by_label("Debug").click();
+    h.run_steps(2);
+    assert!(h.state().settings.debug);
+    if h.query_by_label("Test the engine's error report").is_none() {
+        // (the click closed the menu)
+        h.get_by_label("Help").click();
+        h.run_steps(2);
+    }
+    assert!(h.query_by_label("Test the engine's error report").is_some());
+    assert!(h.query_by_label_contains("UI frame").is_some());
+    // and it is saved with the settings
+    let json = serde_json::to_string(&h.state().settings).unwrap();
+    assert!(json.contains("\"debug\":true"), "{json}");
+}
+
+#[test]
+fn value_labels_carry_how_they_compare_with_the_best() {
+    let tmp = temp_dir("classes");
+    let path = ffo1_json(tmp.path());
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    let legal = h.state().game.position().legal_moves().len() as usize;
+    step_until(&mut h, "exact values of every move", |app| {
+        app.move_evals.len() == legal
+            && app
+                .move_evals
+                .values()
+                .all(|e| e.source == EvalSource::Exact)
+    });
+    // FFO #1: g8 +18 is the best; every other move loses more than two discs
+    assert_eq!(
+        h.get_by_label("g8").value().as_deref(),
+        Some("legal move, +18 (exact), best")
+    );
+    let evals = h.state().move_evals.clone();
+    for (sq, e) in &evals {
+        let v = h.get_by_label(&sq.to_string()).value().unwrap();
+        let class = match 18 - e.value {
+            0 => "best",
+            1..=2 => "within 2 discs",
+            _ => "losing more",
+        };
+        assert!(v.ends_with(class), "{sq}: {v}");
+    }
+    // "best 1 only": the other legal moves show a plain mark
+    h.state_mut().settings.best_only = 1;
+    h.run_steps(2);
+    assert!(h.get_by_label("g8").value().unwrap().ends_with("best"));
+    let others: Vec<String> = evals
+        .keys()
+        .filter(|s| s.to_string() != "g8")
+        .map(|s| h.get_by_label(&s.to_string()).value().unwrap())
+        .collect();
+    assert!(others.iter().all(|v| v == "legal move"), "{others:?}");
+}
+
+#[test]
+fn the_script_panel_sits_beside_the_board() {
+    let tmp = temp_dir("script-panel");
+    let script = small_script(tmp.path());
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenScriptPath(script));
+    h.run_steps(3);
+    let panel: Vec<eframe::egui::Rect> = ["#1", "#3", "Solve", "with lines", "Close script"]
+        .iter()
+        .map(|l| h.get_by_label(l).rect())
+        .collect();
+    let a1 = h.get_by_label("a1").rect();
+    for sq in okapi::board::Square::all() {
+        let r = h.get_by_label(&sq.to_string()).rect();
+        assert!(r.width() > 20.0, "{sq} is still a usable square: {r:?}");
+        for p in &panel {
+            assert!(!p.intersects(r), "the script panel covers {sq}");
+            assert!(p.right() <= a1.left(), "the panel is left of the board");
+        }
+    }
+    // a click shows the position on the main board, beside the list
+    h.get_by_label("#3").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().game.position(),
+        h.state().script.as_ref().unwrap().rows[2].position
+    );
+    assert!(h.query_by_label_contains("#3 (line 6)").is_some());
+}
+
+#[test]
+fn the_layout_stays_put() {
+    let mut h = harness();
+    // a message comes and goes under the board: the board does not move
+    let a1 = h.get_by_label("a1").rect();
+    h.state_mut().error = Some("something went wrong".into());
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Error: something").is_some());
+    assert_eq!(h.get_by_label("a1").rect(), a1);
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    assert_eq!(h.get_by_label("a1").rect(), a1);
+    // against the engine, "Let the engine move" is there all game, below Undo/Redo
+    h.state_mut().apply(Command::NewGame {
+        black: Player::Human,
+        white: Player::Random,
+        minutes: 0,
+    });
+    h.run_steps(2);
+    let undo = h.get_by_label("Undo").rect();
+    let engine_move = h.get_by_label("Let the engine move").rect();
+    assert!(engine_move.top() >= undo.bottom(), "below Undo");
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game.ply() == 2);
+    assert_eq!(h.get_by_label("Undo").rect(), undo);
+    h.state_mut().apply(Command::GoTo(1));
+    h.run_steps(2);
+    assert_eq!(h.get_by_label("Undo").rect(), undo);
+    assert_eq!(h.get_by_label("Redo").rect().top(), undo.top());
+    assert_eq!(h.get_by_label("Let the engine move").rect(), engine_move);
+    assert_eq!(h.get_by_label("a1").rect(), a1);
+}
+
+#[test]
+fn a_file_dialog_that_cannot_be_shown_falls_back_to_a_path_field() {
+    let tmp = temp_dir("no-portal");
+    let path = ffo1_json(tmp.path());
+    let mut h = harness_with(ScriptedDialogs {
+        unavailable: true,
+        ..Default::default()
+    });
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open...").click();
+    h.run_steps(3);
+    // said in the notice, and a window with a path field
+    assert!(
+        h.query_by_label_contains("No file dialog could be shown: type the path")
+            .is_some()
+    );
+    let field = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
+    field.focus();
+    h.run_steps(1);
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+    h.run_steps(1);
+    h.get_by_role(eframe::egui::accesskit::Role::TextInput)
+        .type_text(&path.display().to_string());
+    h.run_steps(1);
+    h.get_by_label("OK").click();
+    h.run_steps(3);
+    assert_eq!(h.state().file.as_deref(), Some(path.as_path()));
+    assert_eq!(h.state().game.position().empty_count(), 14);
+    assert!(h.query_by_label("OK").is_none(), "the window closed");
+}
+
+#[test]
+fn engine_moves_pause_only_between_two_engines() {
+    let mut h = harness();
+    assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
+    h.state_mut().players = [Player::Random, Player::Random];
+    assert_eq!(h.state().engine_move_delay(), Duration::from_millis(500));
+    h.state_mut().settings.engine_move_pause = 0.0;
+    assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
+    h.state_mut().players = [Player::Human, Player::Random];
+    h.state_mut().settings.engine_move_pause = 2.0;
+    assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
+}

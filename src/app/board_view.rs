@@ -131,7 +131,9 @@ fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, class: ValueClass)
     } else {
         cell * 0.42
     };
-    let font = FontId::proportional(size.max(12.0));
+    // Hack (the monospace font) is a regular weight: the proportional one is a light
+    // weight, too thin for figures on a green board.
+    let font = FontId::monospace(size.max(12.0));
     let at = Pos2::new(rect.center().x, rect.top() + cell * 0.40);
     for d in [Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.5)] {
         painter.text(
@@ -151,14 +153,21 @@ fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, class: ValueClass)
         font,
         color,
     );
-    let tag_font = FontId::proportional((cell * 0.2).clamp(11.0, 16.0));
-    let galley = painter.layout_no_wrap(source_tag(e.source), tag_font, Color32::WHITE);
+    // As large as fits the square: 11 px and up, smaller only when the square is too
+    // narrow for the whole tag (`14@95%` at 800x600).
+    let tag = source_tag(e.source);
+    let mut size = (cell * 0.22).clamp(11.0, 16.0);
+    let mut galley = painter.layout_no_wrap(tag.clone(), FontId::monospace(size), Color32::WHITE);
+    if galley.size().x > cell - 4.0 {
+        size = (size * (cell - 4.0) / galley.size().x).max(8.0);
+        galley = painter.layout_no_wrap(tag, FontId::monospace(size), Color32::WHITE);
+    }
     let tag_rect = Rect::from_center_size(
         Pos2::new(
             rect.center().x,
             rect.bottom() - cell * 0.05 - galley.size().y / 2.0,
         ),
-        galley.size() + Vec2::new(6.0, 0.0),
+        galley.size() + Vec2::new(3.0, 0.0),
     );
     painter.rect_filled(tag_rect, 3.0, Color32::from_black_alpha(150));
     painter.galley(
@@ -186,7 +195,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
     let side = avail.x.min(avail.y).max(160.0);
     let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let painter = ui.painter_at(outer);
-    let margin = side * 0.06;
+    let margin = side * 0.05;
     let inner = outer.shrink(margin);
     let cell = inner.width() / 8.0;
 

@@ -66,6 +66,8 @@ pub struct DialogFailure {
 pub struct PathPrompt {
     kind: DialogKind,
     text: String,
+    /// The field has had the keyboard focus once.
+    focused: bool,
 }
 
 /// The platform's dialogs through rfd (its xdg-portal backend on Linux, zenity when no
@@ -244,12 +246,13 @@ impl App {
             None => dir.join(""),
         };
         self.notice = Some(format!(
-            "The system's file dialog could not be shown ({}): type the path instead.",
+            "No file dialog could be shown: type the path in the window instead. ({})",
             f.reason
         ));
         self.view.path_prompt = Some(PathPrompt {
             kind: f.kind,
             text: text.display().to_string(),
+            focused: false,
         });
         true
     }
@@ -274,6 +277,10 @@ impl App {
                         .desired_width(420.0)
                         .hint_text("/home/me/game.json"),
                 );
+                if !prompt.focused {
+                    field.request_focus();
+                    prompt.focused = true;
+                }
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.horizontal(|ui| {
                     let ok = !prompt.text.trim().is_empty();

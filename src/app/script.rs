@@ -304,13 +304,16 @@ impl ScriptJob {
         // The selected position's details, in lines that are always there.
         match self.selected.and_then(|i| self.rows.get(i)) {
             Some(row) => {
-                ui.label(format!(
-                    "#{} (line {}): {} empties, {} to move; shown on the board",
-                    self.selected.unwrap_or(0) + 1,
-                    row.line_number,
-                    row.position.empty_count(),
-                    row.position.side_to_move().name()
-                ));
+                ui.add(
+                    egui::Label::new(format!(
+                        "#{} (line {}): {} empties, {} to move, on the board",
+                        self.selected.unwrap_or(0) + 1,
+                        row.line_number,
+                        row.position.empty_count(),
+                        row.position.side_to_move().name()
+                    ))
+                    .truncate(),
+                );
                 let line = match &row.result {
                     Some(r) if self.with_lines && !r.line.is_empty() => format!(
                         "Line: {}",
@@ -444,14 +447,14 @@ impl ScriptJob {
             Some(true) => {
                 ui.colored_label(
                     egui::Color32::from_rgb(0x70, 0xe0, 0x70),
-                    format!("{text} ✓"),
+                    format!("{text} ✔"),
                 )
                 .on_hover_text("The result agrees with the expected score");
             }
             Some(false) => {
                 ui.colored_label(
                     egui::Color32::from_rgb(0xff, 0x70, 0x60),
-                    format!("{text} ✗"),
+                    format!("{text} ✖"),
                 )
                 .on_hover_text("The result differs from the expected score");
             }
@@ -600,5 +603,42 @@ mod tests {
         assert_eq!(junk.rows.len(), 0);
         let junk = ScriptJob::from_bytes(Path::new("j.obf"), &[0xff, b';', b'\n', 0x80]);
         assert_eq!(junk.rows.len(), 0);
+    }
+
+    #[test]
+    fn ffo_comments_give_the_expected_result_and_it_is_checked() {
+        assert_eq!(
+            expected_from_comment("ffo#40 best:A2 score:+38"),
+            (Some(38), vec![Move::parse("a2").unwrap()])
+        );
+        assert_eq!(
+            expected_from_comment("best:g7/a4 score:-8"),
+            (
+                Some(-8),
+                vec![Move::parse("g7").unwrap(), Move::parse("a4").unwrap()]
+            )
+        );
+        assert_eq!(expected_from_comment("just a comment"), (None, vec![]));
+        let ffo = include_str!("../../tests/data/ffo40-59.scr");
+        let mut job = ScriptJob::from_bytes(Path::new("ffo.scr"), ffo.as_bytes());
+        assert_eq!(job.rows[0].expected, Some(38));
+        assert_eq!(job.rows[0].expected_best, vec![Move::parse("a2").unwrap()]);
+        assert_eq!(job.agreement(), (0, 0), "nothing solved, nothing checked");
+        let result = |score| RowResult {
+            outcome: Outcome::exact(crate::board::Color::Black, score),
+            score,
+            line: vec![],
+            nodes: 1,
+            elapsed: Duration::ZERO,
+        };
+        job.rows[0].result = Some(result(38));
+        job.rows[1].result = Some(result(2));
+        assert_eq!(job.check(&job.rows[0]), Some(true));
+        assert_eq!(job.check(&job.rows[1]), Some(false), "#41 is +0");
+        assert_eq!(job.agreement(), (1, 2));
+        // WLD compares the sign only
+        job.mode = SolveMode::Wld;
+        job.rows[0].result = Some(result(1));
+        assert_eq!(job.check(&job.rows[0]), Some(true));
     }
 }

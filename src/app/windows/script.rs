@@ -13,8 +13,8 @@ impl App {
         {
             egui::Panel::left("script-panel")
                 .resizable(true)
-                .default_size(430.0)
-                .min_size(280.0)
+                .default_size(340.0)
+                .min_size(260.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         ui.heading(format!("Script: {}", job.name()));
