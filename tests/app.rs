@@ -1185,3 +1185,46 @@ fn engine_moves_pause_only_between_two_engines() {
     h.state_mut().settings.engine_move_pause = 2.0;
     assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
 }
+
+#[test]
+fn a_script_shows_the_expected_results_with_a_tick() {
+    let tmp = temp_dir("expected");
+    let ffo = include_str!("data/ffo1-39.scr");
+    let lines: Vec<&str> = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .take(2)
+        .collect();
+    // the second line's comment claims a wrong score
+    let wrong = lines[1].replace("score:+10", "score:+12");
+    let path = tmp.path().join("two.scr");
+    std::fs::write(&path, format!("{}\n{}\n", lines[0], wrong)).unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenScriptPath(path));
+    h.run_steps(2);
+    assert!(has_label(&h, "expected"));
+    h.get_by_label("Solve").click();
+    h.run_steps(1);
+    step_until(&mut h, "the script", |app| {
+        app.script.as_ref().is_some_and(|j| j.is_complete())
+    });
+    h.run_steps(2);
+    assert!(has_label(&h, "✓ agrees"));
+    assert!(has_label(&h, "✗ differs"));
+    assert!(h.query_by_label_contains("1 of 2 as expected").is_some());
+    // the best move column, and the proven line on demand
+    // (the board's square g8 is one "g8", the best move column the other)
+    assert!(h.query_all_by_label("g8").count() >= 2);
+    h.get_by_label("#1").click();
+    h.run_steps(3);
+    // the main board's solve shows the line; the panel only when asked
+    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 1);
+    assert!(has_label(&h, "Tick \"with lines\" for the proven line."));
+    h.get_by_label("with lines").click();
+    h.run_steps(3);
+    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 2);
+    assert!(
+        h.state().script.as_ref().unwrap().is_complete(),
+        "no new solve needed"
+    );
+}

@@ -444,19 +444,17 @@ impl ScriptJob {
             text.push_str(&format!("{e:+}"));
         }
         match self.check(row) {
-            Some(true) => {
-                ui.colored_label(
-                    egui::Color32::from_rgb(0x70, 0xe0, 0x70),
-                    format!("{text} ✔"),
-                )
-                .on_hover_text("The result agrees with the expected score");
-            }
-            Some(false) => {
-                ui.colored_label(
-                    egui::Color32::from_rgb(0xff, 0x70, 0x60),
-                    format!("{text} ✖"),
-                )
-                .on_hover_text("The result differs from the expected score");
+            Some(ok) => {
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 4.0;
+                    let color = if ok { TICK_GREEN } else { CROSS_RED };
+                    ui.colored_label(color, text);
+                    check_mark(ui, ok).on_hover_text(if ok {
+                        "The result agrees with the expected score"
+                    } else {
+                        "The result differs from the expected score"
+                    });
+                });
             }
             None => {
                 ui.label(text);
@@ -479,6 +477,46 @@ impl ScriptJob {
         let checks: Vec<bool> = self.rows.iter().filter_map(|r| self.check(r)).collect();
         (checks.iter().filter(|c| **c).count(), checks.len())
     }
+}
+
+const TICK_GREEN: egui::Color32 = egui::Color32::from_rgb(0x70, 0xe0, 0x70);
+const CROSS_RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x70, 0x60);
+
+/// A painted ✓ or ✗ (the bundled fonts have neither glyph), read out as "✓ agrees" or
+/// "✗ differs".
+fn check_mark(ui: &mut egui::Ui, ok: bool) -> egui::Response {
+    let size = ui.text_style_height(&egui::TextStyle::Body);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    let r = rect.shrink(size * 0.18);
+    let stroke = egui::Stroke::new(2.0, if ok { TICK_GREEN } else { CROSS_RED });
+    let p = ui.painter();
+    if ok {
+        p.line_segment(
+            [
+                r.left_center(),
+                egui::pos2(r.left() + r.width() * 0.4, r.bottom()),
+            ],
+            stroke,
+        );
+        p.line_segment(
+            [
+                egui::pos2(r.left() + r.width() * 0.4, r.bottom()),
+                r.right_top(),
+            ],
+            stroke,
+        );
+    } else {
+        p.line_segment([r.left_top(), r.right_bottom()], stroke);
+        p.line_segment([r.right_top(), r.left_bottom()], stroke);
+    }
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::accesskit::Role::Label,
+            true,
+            if ok { "✓ agrees" } else { "✗ differs" },
+        )
+    });
+    response
 }
 
 /// A node count at a glance: 950, 12.3 k, 4.56 M, 1.23 G.
