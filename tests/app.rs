@@ -179,7 +179,7 @@ fn exact_values_appear_on_the_squares() {
     let path = ffo1_json(&dir);
     let mut h = harness_with(ScriptedDialogs {
         open: vec![path],
-        save: vec![],
+        ..Default::default()
     });
     h.state_mut().apply(Command::Open);
     h.run_steps(1);
@@ -193,7 +193,7 @@ fn exact_values_appear_on_the_squares() {
     });
     assert_eq!(
         h.get_by_label("g8").value().as_deref(),
-        Some("legal move, +18 (exact)")
+        Some("legal move, +18 (exact), best")
     );
     assert!(has_label(&h, "g8: +18 (exact)"));
     // then the proven principal line, without asking
@@ -237,6 +237,10 @@ fn stop_ends_a_long_solve() {
     h.state_mut().apply(Command::OpenPath(path));
     h.get_by_label("Solve exact").click();
     h.run_steps(2);
+    // a long solve is announced with an estimate first
+    assert!(h.query_by_label_contains("solving takes about").is_some());
+    h.get_by_label("Solve anyway").click();
+    h.run_steps(2);
     assert!(h.state().engine_busy());
     std::thread::sleep(Duration::from_millis(100));
     let asked = Instant::now();
@@ -260,6 +264,7 @@ fn save_and_reload_through_the_menu() {
     let mut h = harness_with(ScriptedDialogs {
         open: vec![path.clone()],
         save: vec![path.clone()],
+        ..Default::default()
     });
     for sq in ["f5", "d6", "c3", "d3", "c4"] {
         h.get_by_label(sq).click();
@@ -322,6 +327,8 @@ fn a_bad_file_is_refused_with_a_message() {
 #[test]
 fn an_engine_panic_is_shown_and_the_app_goes_on() {
     let mut h = harness();
+    // a developer item: behind the Debug setting
+    h.state_mut().settings.debug = true;
     h.get_by_label("Help").click();
     h.run_steps(2);
     h.get_by_label("Test the engine's error report").click();
@@ -732,6 +739,7 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     let mut h = harness_with(ScriptedDialogs {
         open: vec![input.clone()],
         save: vec![saved.clone()],
+        ..Default::default()
     });
     h.get_by_label("File").click();
     h.run_steps(2);
@@ -778,7 +786,8 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     assert!(has_label(&h, "3 of 3 solved"));
     assert!(h.query_by_label_contains("41 - 23").is_some());
     // a click shows the position on the board with its proven line
-    h.get_by_label("line 5").click();
+    // (line 5 of the file is the second position: #2)
+    h.get_by_label("#2").click();
     h.run_steps(4);
     assert_eq!(
         h.state().game().position(),
@@ -990,6 +999,11 @@ fn responsiveness() {
         h.state_mut().apply(Command::OpenPath(path));
         h.run_steps(2);
         h.get_by_label("Solve exact").click();
+        h.run_steps(2);
+        // past the warning every long solve gets first
+        if h.query_by_label("Solve anyway").is_some() {
+            h.get_by_label("Solve anyway").click();
+        }
         h.step();
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
@@ -1160,4 +1174,244 @@ fn arrow_keys_step_through_the_move_list() {
     h.key_press(eframe::egui::Key::Home);
     h.run_steps(1);
     assert_eq!(h.state().game().ply(), 0);
+}
+
+#[test]
+fn debug_items_are_hidden_until_the_debug_setting() {
+    let mut h = harness();
+    assert!(!h.state().settings.debug, "off by default");
+    // no frame times in the status bar, no crash test in the Help menu
+    assert!(h.query_by_label_contains("UI frame").is_none());
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("Test the engine's error report").is_none());
+    // the setting is in the Help menu, and shows both
+    h.get_by_label("Debug").click();
+    h.run_steps(2);
+    assert!(h.state().settings.debug);
+    if h.query_by_label("Test the engine's error report").is_none() {
+        // (the click closed the menu)
+        h.get_by_label("Help").click();
+        h.run_steps(2);
+    }
+    assert!(h.query_by_label("Test the engine's error report").is_some());
+    assert!(h.query_by_label_contains("UI frame").is_some());
+    // and it is saved with the settings
+    let json = serde_json::to_string(&h.state().settings).unwrap();
+    assert!(json.contains("\"debug\":true"), "{json}");
+}
+
+#[test]
+fn value_labels_carry_how_they_compare_with_the_best() {
+    let tmp = temp_dir("classes");
+    let path = ffo1_json(tmp.path());
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    let legal = h.state().game().position().legal_moves().len() as usize;
+    step_until(&mut h, "exact values of every move", |app| {
+        app.move_evals.len() == legal
+            && app
+                .move_evals
+                .values()
+                .all(|e| e.source == EvalSource::Exact)
+    });
+    // FFO #1: g8 +18 is the best; every other move loses more than two discs
+    assert_eq!(
+        h.get_by_label("g8").value().as_deref(),
+        Some("legal move, +18 (exact), best")
+    );
+    let evals = h.state().move_evals.clone();
+    for (sq, e) in &evals {
+        let v = h.get_by_label(&sq.to_string()).value().unwrap();
+        let class = match 18 - e.value {
+            0 => "best",
+            1..=2 => "within 2 discs",
+            _ => "losing more",
+        };
+        assert!(v.ends_with(class), "{sq}: {v}");
+    }
+    // "best 1 only": the other legal moves show a plain mark
+    h.state_mut().settings.best_only = 1;
+    h.run_steps(2);
+    assert!(h.get_by_label("g8").value().unwrap().ends_with("best"));
+    let others: Vec<String> = evals
+        .keys()
+        .filter(|s| s.to_string() != "g8")
+        .map(|s| h.get_by_label(&s.to_string()).value().unwrap())
+        .collect();
+    assert!(others.iter().all(|v| v == "legal move"), "{others:?}");
+}
+
+#[test]
+fn the_script_panel_sits_beside_the_board() {
+    let tmp = temp_dir("script-panel");
+    let script = small_script(tmp.path());
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenScriptPath(script));
+    h.run_steps(3);
+    let panel: Vec<eframe::egui::Rect> = ["#1", "#3", "Solve", "with lines", "Close script"]
+        .iter()
+        .map(|l| h.get_by_label(l).rect())
+        .collect();
+    let a1 = h.get_by_label("a1").rect();
+    for sq in okapi::board::Square::all() {
+        let r = h.get_by_label(&sq.to_string()).rect();
+        assert!(r.width() > 20.0, "{sq} is still a usable square: {r:?}");
+        for p in &panel {
+            assert!(!p.intersects(r), "the script panel covers {sq}");
+            assert!(p.right() <= a1.left(), "the panel is left of the board");
+        }
+    }
+    // a click shows the position on the main board, beside the list
+    h.get_by_label("#3").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().game().position(),
+        h.state().script.as_ref().unwrap().rows[2].position
+    );
+    assert!(h.query_by_label_contains("#3 (line 6)").is_some());
+}
+
+#[test]
+fn the_layout_stays_put() {
+    let mut h = harness();
+    // a message comes and goes under the board: the board does not move
+    let a1 = h.get_by_label("a1").rect();
+    h.state_mut().error = Some("something went wrong".into());
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Error: something").is_some());
+    assert_eq!(h.get_by_label("a1").rect(), a1);
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    assert_eq!(h.get_by_label("a1").rect(), a1);
+    // against the engine, "Let the engine move" is there all game, below Undo/Redo
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Human,
+        white: Seat::Engine(Level::Random),
+        minutes: 0,
+        from_here: false,
+    });
+    h.run_steps(2);
+    let undo = h.get_by_label("Undo").rect();
+    let engine_move = h.get_by_label("Let the engine move").rect();
+    assert!(engine_move.top() >= undo.bottom(), "below Undo");
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
+    assert_eq!(h.get_by_label("Undo").rect(), undo);
+    h.state_mut().apply(Command::GoTo(1));
+    h.run_steps(2);
+    assert_eq!(h.get_by_label("Undo").rect(), undo);
+    assert_eq!(h.get_by_label("Redo").rect().top(), undo.top());
+    assert_eq!(h.get_by_label("Let the engine move").rect(), engine_move);
+    assert_eq!(h.get_by_label("a1").rect(), a1);
+}
+
+#[test]
+fn a_file_dialog_that_cannot_be_shown_falls_back_to_a_path_field() {
+    let tmp = temp_dir("no-portal");
+    let path = ffo1_json(tmp.path());
+    let mut h = harness_with(ScriptedDialogs {
+        unavailable: true,
+        ..Default::default()
+    });
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Open...").click();
+    h.run_steps(3);
+    // said in the notice, and a window with a path field
+    assert!(
+        h.query_by_label_contains("No file dialog could be shown: type the path")
+            .is_some()
+    );
+    let field = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
+    field.focus();
+    h.run_steps(1);
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+    h.run_steps(1);
+    h.get_by_role(eframe::egui::accesskit::Role::TextInput)
+        .type_text(&path.display().to_string());
+    h.run_steps(1);
+    h.get_by_label("OK").click();
+    h.run_steps(3);
+    assert_eq!(h.state().file.as_deref(), Some(path.as_path()));
+    assert_eq!(h.state().game().position().empty_count(), 14);
+    assert!(h.query_by_label("OK").is_none(), "the window closed");
+}
+
+#[test]
+fn engine_moves_pause_only_between_two_engines() {
+    let mut h = harness();
+    assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
+    for c in [okapi::board::Color::Black, okapi::board::Color::White] {
+        h.state_mut()
+            .session
+            .set_seat(c, Seat::Engine(Level::Random));
+    }
+    assert_eq!(h.state().engine_move_delay(), Duration::from_millis(500));
+    h.state_mut().settings.engine_move_pause = 0.0;
+    assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
+    h.state_mut()
+        .session
+        .set_seat(okapi::board::Color::Black, Seat::Human);
+    h.state_mut().settings.engine_move_pause = 2.0;
+    assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
+    // Two engines play at that pace: ten moves take at least nine pauses.
+    h.state_mut().settings.engine_move_pause = 0.05;
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Engine(Level::Random),
+        white: Seat::Engine(Level::Random),
+        minutes: 0,
+        from_here: false,
+    });
+    let started = Instant::now();
+    step_until(&mut h, "ten engine moves", |app| app.game().ply() >= 10);
+    assert!(
+        started.elapsed() >= Duration::from_millis(9 * 50),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_script_shows_the_expected_results_with_a_tick() {
+    let tmp = temp_dir("expected");
+    let ffo = include_str!("data/ffo1-39.scr");
+    let lines: Vec<&str> = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .take(2)
+        .collect();
+    // the second line's comment claims a wrong score
+    let wrong = lines[1].replace("score:+10", "score:+12");
+    let path = tmp.path().join("two.scr");
+    std::fs::write(&path, format!("{}\n{}\n", lines[0], wrong)).unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenScriptPath(path));
+    h.run_steps(2);
+    assert!(has_label(&h, "expected"));
+    h.get_by_label("Solve").click();
+    h.run_steps(1);
+    step_until(&mut h, "the script", |app| {
+        app.script.as_ref().is_some_and(|j| j.is_complete())
+    });
+    h.run_steps(2);
+    assert!(has_label(&h, "✓ agrees"));
+    assert!(has_label(&h, "✗ differs"));
+    assert!(h.query_by_label_contains("1 of 2 as expected").is_some());
+    // the best move column, and the proven line on demand
+    // (the board's square g8 is one "g8", the best move column the other)
+    assert!(h.query_all_by_label("g8").count() >= 2);
+    h.get_by_label("#1").click();
+    h.run_steps(3);
+    // the main board's solve shows the line; the panel only when asked
+    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 1);
+    assert!(has_label(&h, "Tick \"with lines\" for the proven line."));
+    h.get_by_label("with lines").click();
+    h.run_steps(3);
+    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 2);
+    assert!(
+        h.state().script.as_ref().unwrap().is_complete(),
+        "no new solve needed"
+    );
 }

@@ -21,12 +21,173 @@ pub struct BoardView<'a> {
     pub setup: bool,
     /// Discs turning over and how far (0..1); None when not animating.
     pub flipping: Option<(u64, f32)>,
+    /// Values only on the best this many moves (ties included); 0: on every move.
+    pub best_only: u32,
 }
 
 const BOARD_GREEN: Color32 = Color32::from_rgb(0x1e, 0x7a, 0x46);
 const FRAME_BROWN: Color32 = Color32::from_rgb(0x5a, 0x3d, 0x22);
 const GRID: Color32 = Color32::from_rgb(0x0e, 0x40, 0x22);
+/// The value colours, as the strong programs use them: the best move, moves within two
+/// discs of it, and moves that lose more.
 const BEST: Color32 = Color32::from_rgb(0xff, 0xd8, 0x40);
+const CLOSE: Color32 = Color32::from_rgb(0xa8, 0xf0, 0xff);
+const LOSING: Color32 = Color32::from_rgb(0xff, 0xa0, 0x90);
+
+/// How a move's value compares with the best shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueClass {
+    Best,
+    /// Within two discs of the best (for WLD proofs: the same result).
+    Close,
+    /// Loses more than two discs against the best (WLD: a worse result).
+    Losing,
+}
+
+impl ValueClass {
+    /// The word the square's accessible value ends with.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueClass::Best => "best",
+            ValueClass::Close => "within 2 discs",
+            ValueClass::Losing => "losing more",
+        }
+    }
+
+    fn color(self) -> Color32 {
+        match self {
+            ValueClass::Best => BEST,
+            ValueClass::Close => CLOSE,
+            ValueClass::Losing => LOSING,
+        }
+    }
+}
+
+/// The best value shown: the highest of the strongest source (a proof outranks a guess).
+fn best_eval(evals: &HashMap<Square, Eval>) -> Option<Eval> {
+    let strongest = evals.values().map(|e| e.source).max()?;
+    evals
+        .values()
+        .filter(|e| e.source == strongest)
+        .max_by_key(|e| e.value)
+        .copied()
+}
+
+/// Compares a value with the best: WLD values (1/0/-1) by result, others by discs.
+pub fn value_class(e: Eval, best: Option<Eval>) -> ValueClass {
+    let Some(best) = best else {
+        return ValueClass::Best;
+    };
+    let wld = e.source == EvalSource::Wld || best.source == EvalSource::Wld;
+    let loss = if wld {
+        best.value.signum() - e.value.signum()
+    } else {
+        best.value - e.value
+    };
+    match loss {
+        ..=0 => ValueClass::Best,
+        1..=2 if !wld => ValueClass::Close,
+        _ => ValueClass::Losing,
+    }
+}
+
+/// The values shown: of legal moves only, and with `best_only` > 0 only the best that
+/// many (by source, then value; ties with the last one kept).
+fn shown_values(
+    evals: &HashMap<Square, Eval>,
+    legal: crate::board::BitBoard,
+    best_only: u32,
+) -> HashMap<Square, Eval> {
+    let mut v: Vec<(Square, Eval)> = evals
+        .iter()
+        .filter(|(s, _)| legal.contains(**s))
+        .map(|(s, e)| (*s, *e))
+        .collect();
+    if best_only > 0 && v.len() > best_only as usize {
+        v.sort_by_key(|(_, e)| std::cmp::Reverse((e.source, e.value)));
+        let last = v[best_only as usize - 1].1;
+        v.retain(|(_, e)| (e.source, e.value) >= (last.source, last.value));
+    }
+    v.into_iter().collect()
+}
+
+/// A move's value on its square: a large number in its class's colour on a dark shadow,
+/// the source in a dark tag below, a frame around the best.
+fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, class: ValueClass) {
+    let cell = rect.width();
+    let color = class.color();
+    if class == ValueClass::Best {
+        painter.rect_stroke(
+            rect.shrink(2.0),
+            3.0,
+            Stroke::new(2.5, BEST),
+            egui::StrokeKind::Inside,
+        );
+    }
+    let label = e.label();
+    // WLD words are longer than numbers: a smaller size keeps them inside the square.
+    let size = if label.len() > 3 {
+        cell * 0.32
+    } else {
+        cell * 0.42
+    };
+    // Hack (the monospace font) is a regular weight: the proportional one is a light
+    // weight, too thin for figures on a green board.
+    let font = FontId::monospace(size.max(12.0));
+    let at = Pos2::new(rect.center().x, rect.top() + cell * 0.40);
+    for d in [Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.5)] {
+        painter.text(
+            at + d,
+            Align2::CENTER_CENTER,
+            &label,
+            font.clone(),
+            Color32::from_black_alpha(200),
+        );
+    }
+    // Drawn twice a hair apart: a heavier stroke than the default font has.
+    painter.text(at, Align2::CENTER_CENTER, &label, font.clone(), color);
+    painter.text(
+        at + Vec2::new(0.6, 0.0),
+        Align2::CENTER_CENTER,
+        &label,
+        font,
+        color,
+    );
+    // As large as fits the square: 11 px and up, smaller only when the square is too
+    // narrow for the whole tag (`14@95%` at 800x600).
+    let tag = source_tag(e.source);
+    let mut size = (cell * 0.22).clamp(11.0, 16.0);
+    let mut galley = painter.layout_no_wrap(tag.clone(), FontId::monospace(size), Color32::WHITE);
+    if galley.size().x > cell - 4.0 {
+        size = (size * (cell - 4.0) / galley.size().x).max(8.0);
+        galley = painter.layout_no_wrap(tag, FontId::monospace(size), Color32::WHITE);
+    }
+    let tag_rect = Rect::from_center_size(
+        Pos2::new(
+            rect.center().x,
+            rect.bottom() - cell * 0.05 - galley.size().y / 2.0,
+        ),
+        galley.size() + Vec2::new(3.0, 0.0),
+    );
+    painter.rect_filled(tag_rect, 3.0, Color32::from_black_alpha(150));
+    painter.galley(
+        tag_rect.center() - galley.size() / 2.0,
+        galley,
+        Color32::WHITE,
+    );
+}
+
+/// A legal move without a value: a translucent disc of the side to move with a light
+/// ring, in the middle of the square (star points sit on the grid's corners).
+fn paint_legal_mark(painter: &egui::Painter, center: Pos2, cell: f32, side: Color) {
+    let (fill, _) = disc_colors(side);
+    painter.circle_filled(center, cell * 0.17, fill.gamma_multiply(0.55));
+    let ring = match side {
+        Color::Black => Color32::from_white_alpha(150),
+        Color::White => Color32::from_black_alpha(120),
+    };
+    painter.circle_stroke(center, cell * 0.17, Stroke::new(1.5, ring));
+}
 
 /// Draws the board in the space left in `ui`; returns the square clicked, if any.
 pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
@@ -34,7 +195,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
     let side = avail.x.min(avail.y).max(160.0);
     let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let painter = ui.painter_at(outer);
-    let margin = side * 0.06;
+    let margin = side * 0.05;
     let inner = outer.shrink(margin);
     let cell = inner.width() / 8.0;
 
@@ -103,14 +264,8 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
 
     let legal = view.position.legal_moves();
     let side_to_move = view.position.side_to_move();
-    // The best move by the strongest source on the board (a proof outranks a guess).
-    let strongest = view.evals.values().map(|e| e.source).max();
-    let best_value = view
-        .evals
-        .values()
-        .filter(|e| Some(e.source) == strongest)
-        .map(|e| e.value)
-        .max();
+    let shown = shown_values(view.evals, legal, view.best_only);
+    let best = best_eval(&shown);
     let mut clicked = None;
     for sq in Square::all() {
         let (dc, dr) = if view.flipped {
@@ -128,7 +283,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
         let center = rect.center();
         let disc = view.position.at(sq);
         let is_legal = legal.contains(sq);
-        let eval = view.evals.get(&sq).filter(|_| is_legal);
+        let eval = shown.get(&sq).copied();
         match disc {
             Some(color) => {
                 // A turning disc shows its old colour for the first half, edge-on midway.
@@ -156,50 +311,11 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
                     painter.circle_filled(center, cell * 0.08, Color32::from_rgb(0xe0, 0x30, 0x30));
                 }
             }
-            None if is_legal => {
-                if let Some(e) = eval {
-                    let best = Some(e.source) == strongest && best_value == Some(e.value);
-                    let color = match e.source {
-                        EvalSource::Exact | EvalSource::Wld if best => BEST,
-                        EvalSource::Exact | EvalSource::Wld => Color32::WHITE,
-                        EvalSource::Heuristic { .. }
-                        | EvalSource::Midgame { .. }
-                        | EvalSource::Book
-                            if best =>
-                        {
-                            Color32::from_rgb(0xe8, 0xd0, 0x90)
-                        }
-                        EvalSource::Heuristic { .. }
-                        | EvalSource::Midgame { .. }
-                        | EvalSource::Book => Color32::from_rgb(0xc8, 0xd8, 0xc8),
-                    };
-                    if best {
-                        painter.rect_stroke(
-                            rect.shrink(2.0),
-                            3.0,
-                            Stroke::new(2.0, BEST),
-                            egui::StrokeKind::Inside,
-                        );
-                    }
-                    painter.text(
-                        center,
-                        Align2::CENTER_CENTER,
-                        e.label(),
-                        FontId::proportional(cell * 0.3),
-                        color,
-                    );
-                    painter.text(
-                        Pos2::new(center.x, rect.bottom() - cell * 0.04),
-                        Align2::CENTER_BOTTOM,
-                        source_tag(e.source),
-                        FontId::proportional(cell * 0.15),
-                        color.gamma_multiply(0.8),
-                    );
-                } else if view.show_legal {
-                    let (fill, _) = disc_colors(side_to_move);
-                    painter.circle_filled(center, cell * 0.1, fill.gamma_multiply(0.55));
-                }
-            }
+            None if is_legal => match eval {
+                Some(e) => paint_value(&painter, rect, &e, value_class(e, best)),
+                None if view.show_legal => paint_legal_mark(&painter, center, cell, side_to_move),
+                None => {}
+            },
             None => {}
         }
 
@@ -213,7 +329,12 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
             Some(Color::Black) => "black disc".to_string(),
             Some(Color::White) => "white disc".to_string(),
             None => match eval {
-                Some(e) => format!("legal move, {} ({})", e.label(), e.source),
+                Some(e) => format!(
+                    "legal move, {} ({}), {}",
+                    e.label(),
+                    e.source,
+                    value_class(e, best).name()
+                ),
                 None if is_legal => "legal move".to_string(),
                 None => "empty".to_string(),
             },
@@ -256,7 +377,7 @@ fn source_tag(source: EvalSource) -> String {
     match source {
         EvalSource::Exact => "exact".into(),
         EvalSource::Wld => "WLD".into(),
-        EvalSource::Heuristic { depth } => format!("heur {depth}"),
+        EvalSource::Heuristic { depth } => format!("~{depth}"),
         EvalSource::Midgame { depth, confidence } => format!("{depth}@{confidence}%"),
         EvalSource::Book => "book".into(),
     }

@@ -343,7 +343,7 @@ impl App {
                     generation,
                     positions: job.rows.iter().map(|r| r.position).collect(),
                     mode: job.mode,
-                    lines: job.with_lines,
+                    lines: true, // always proven: the script panel shows them on demand
                     hash_bits: script::SCRIPT_HASH_BITS,
                 });
                 job.running = Some(generation);

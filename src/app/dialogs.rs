@@ -1,6 +1,10 @@
-//! File dialogs behind a trait, so tests swap the real ones for a fake.
+//! File dialogs behind a trait, so tests swap the real ones for a fake; and the in-app
+//! path field the app falls back to when the system's dialog cannot be shown.
 
+use super::{App, Command};
+use eframe::egui;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 pub trait FileDialogs {
     /// Asks for a game file to open.
@@ -11,10 +15,122 @@ pub trait FileDialogs {
     fn open_script(&mut self) -> Option<PathBuf>;
     /// Asks where to save a script's results, suggesting a file name.
     fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf>;
+    /// Takes why the last dialog gave no path when that was not the person's choice (no
+    /// dialog could be shown): then the app asks for the path itself. `None` after a
+    /// cancel.
+    fn take_failure(&mut self) -> Option<DialogFailure> {
+        None
+    }
 }
 
-/// The platform's dialogs through rfd (its xdg-portal backend on Linux).
+/// Which dialog could not be shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogKind {
+    OpenGame,
+    SaveGame,
+    OpenScript,
+    SaveScriptResult,
+}
+
+impl DialogKind {
+    fn title(self) -> &'static str {
+        match self {
+            DialogKind::OpenGame => "Open a game",
+            DialogKind::SaveGame => "Save the game",
+            DialogKind::OpenScript => "Open an endgame script",
+            DialogKind::SaveScriptResult => "Save the script's results",
+        }
+    }
+
+    /// The command that does the job with the path typed in.
+    fn command(self, path: PathBuf) -> Command {
+        match self {
+            DialogKind::OpenGame => Command::OpenPath(path),
+            DialogKind::SaveGame => Command::SaveTo(path),
+            DialogKind::OpenScript => Command::OpenScriptPath(path),
+            DialogKind::SaveScriptResult => Command::SaveScriptResultTo(path),
+        }
+    }
+}
+
+/// A dialog that could not be shown, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DialogFailure {
+    pub kind: DialogKind,
+    pub reason: String,
+    /// The file name the dialog suggested (save dialogs).
+    pub suggested_name: Option<String>,
+}
+
+/// The in-app path field shown instead of a dialog that did not work.
+pub struct PathPrompt {
+    kind: DialogKind,
+    text: String,
+    /// The field has had the keyboard focus once.
+    focused: bool,
+}
+
+/// The platform's dialogs through rfd (its xdg-portal backend on Linux, zenity when no
+/// portal answers). rfd gives no path both on a cancel and when no dialog could be shown;
+/// it only logs the failure, so its error log lines are listened to (see [`RfdErrors`]).
 pub struct NativeDialogs;
+
+/// rfd's error log lines since the last dialog: a dialog that failed logs one (no
+/// portal, no D-Bus, no zenity), a cancelled one does not.
+struct RfdErrors;
+
+static RFD_ERRORS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+static RFD_LOGGER: RfdErrors = RfdErrors;
+
+impl log::Log for RfdErrors {
+    fn enabled(&self, meta: &log::Metadata) -> bool {
+        meta.level() <= log::Level::Error && meta.target().starts_with("rfd")
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata())
+            && let Ok(mut v) = RFD_ERRORS.lock()
+        {
+            v.push(record.args().to_string());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+impl NativeDialogs {
+    /// Runs a dialog; a missing path with an rfd error logged is a failure, kept for
+    /// [`FileDialogs::take_failure`].
+    fn run(
+        kind: DialogKind,
+        suggested_name: Option<&str>,
+        dialog: impl FnOnce() -> Option<PathBuf>,
+    ) -> Option<PathBuf> {
+        // The first call installs the listener (a no-op if a logger is already set).
+        if log::set_logger(&RFD_LOGGER).is_ok() {
+            log::set_max_level(log::LevelFilter::Error);
+        }
+        if let Ok(mut v) = RFD_ERRORS.lock() {
+            v.clear();
+        }
+        let path = dialog();
+        if path.is_none() {
+            let errors = RFD_ERRORS.lock().map(|v| v.join("; ")).unwrap_or_default();
+            if !errors.is_empty()
+                && let Ok(mut f) = LAST_FAILURE.lock()
+            {
+                *f = Some(DialogFailure {
+                    kind,
+                    reason: errors,
+                    suggested_name: suggested_name.map(str::to_string),
+                });
+            }
+        }
+        path
+    }
+}
+
+static LAST_FAILURE: Mutex<Option<DialogFailure>> = Mutex::new(None);
 
 fn with_game_filters(d: rfd::FileDialog) -> rfd::FileDialog {
     d.add_filter("Okapi game (JSON)", &["json"])
@@ -25,56 +141,164 @@ fn with_game_filters(d: rfd::FileDialog) -> rfd::FileDialog {
 
 impl FileDialogs for NativeDialogs {
     fn open_game(&mut self) -> Option<PathBuf> {
-        with_game_filters(rfd::FileDialog::new().set_title("Open a game")).pick_file()
+        Self::run(DialogKind::OpenGame, None, || {
+            with_game_filters(rfd::FileDialog::new().set_title("Open a game")).pick_file()
+        })
     }
 
     fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        with_game_filters(
-            rfd::FileDialog::new()
-                .set_title("Save the game")
-                .set_file_name(suggested_name),
-        )
-        .save_file()
+        Self::run(DialogKind::SaveGame, Some(suggested_name), || {
+            with_game_filters(
+                rfd::FileDialog::new()
+                    .set_title("Save the game")
+                    .set_file_name(suggested_name),
+            )
+            .save_file()
+        })
     }
 
     fn open_script(&mut self) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title("Open an endgame script")
-            .add_filter("Endgame script", &["scr", "obf"])
-            .add_filter("All files", &["*"])
-            .pick_file()
+        Self::run(DialogKind::OpenScript, None, || {
+            rfd::FileDialog::new()
+                .set_title("Open an endgame script")
+                .add_filter("Endgame script", &["scr", "obf"])
+                .add_filter("All files", &["*"])
+                .pick_file()
+        })
     }
 
     fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title("Save the script's results")
-            .set_file_name(suggested_name)
-            .save_file()
+        Self::run(DialogKind::SaveScriptResult, Some(suggested_name), || {
+            rfd::FileDialog::new()
+                .set_title("Save the script's results")
+                .set_file_name(suggested_name)
+                .save_file()
+        })
+    }
+
+    fn take_failure(&mut self) -> Option<DialogFailure> {
+        LAST_FAILURE.lock().ok()?.take()
     }
 }
 
 /// Dialogs that answer with paths given in advance (tests, scripted use): every "open"
-/// dialog takes the next path of `open`, every "save" dialog the next of `save`.
+/// dialog takes the next path of `open`, every "save" dialog the next of `save`. With
+/// `unavailable`, every dialog fails as one does when no portal answers.
 #[derive(Default)]
 pub struct ScriptedDialogs {
     pub open: Vec<PathBuf>,
     pub save: Vec<PathBuf>,
+    pub unavailable: bool,
+    /// The failure of the last dialog, until the app takes it.
+    pub failure: Option<DialogFailure>,
+}
+
+impl ScriptedDialogs {
+    fn answer(&mut self, kind: DialogKind, suggested_name: Option<&str>) -> Option<PathBuf> {
+        if self.unavailable {
+            self.failure = Some(DialogFailure {
+                kind,
+                reason: "no file dialog portal answered".into(),
+                suggested_name: suggested_name.map(str::to_string),
+            });
+            return None;
+        }
+        let paths = match kind {
+            DialogKind::OpenGame | DialogKind::OpenScript => &mut self.open,
+            DialogKind::SaveGame | DialogKind::SaveScriptResult => &mut self.save,
+        };
+        (!paths.is_empty()).then(|| paths.remove(0))
+    }
 }
 
 impl FileDialogs for ScriptedDialogs {
     fn open_game(&mut self) -> Option<PathBuf> {
-        (!self.open.is_empty()).then(|| self.open.remove(0))
+        self.answer(DialogKind::OpenGame, None)
     }
 
-    fn save_game(&mut self, _suggested_name: &str) -> Option<PathBuf> {
-        (!self.save.is_empty()).then(|| self.save.remove(0))
+    fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf> {
+        self.answer(DialogKind::SaveGame, Some(suggested_name))
     }
 
     fn open_script(&mut self) -> Option<PathBuf> {
-        self.open_game()
+        self.answer(DialogKind::OpenScript, None)
     }
 
     fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        self.save_game(suggested_name)
+        self.answer(DialogKind::SaveScriptResult, Some(suggested_name))
+    }
+
+    fn take_failure(&mut self) -> Option<DialogFailure> {
+        self.failure.take()
+    }
+}
+
+impl App {
+    /// After a dialog that could not be shown: opens the path field and says so.
+    /// Returns true when it did.
+    pub(super) fn take_dialog_failure(&mut self) -> bool {
+        let Some(f) = self.dialogs.take_failure() else {
+            return false;
+        };
+        let dir = std::env::current_dir().unwrap_or_default();
+        let text = match &f.suggested_name {
+            Some(name) => dir.join(name),
+            None => dir.join(""),
+        };
+        self.notice = Some(format!(
+            "No file dialog could be shown: type the path in the window instead. ({})",
+            f.reason
+        ));
+        self.view.path_prompt = Some(PathPrompt {
+            kind: f.kind,
+            text: text.display().to_string(),
+            focused: false,
+        });
+        true
+    }
+
+    /// The path field standing in for a file dialog.
+    pub(super) fn path_prompt_window(&mut self, ctx: &egui::Context) {
+        let Some(prompt) = &mut self.view.path_prompt else {
+            return;
+        };
+        let mut open = true;
+        let mut done = None;
+        egui::Window::new(format!("{}: path", prompt.kind.title()))
+            .id(egui::Id::unique("path-prompt"))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .default_pos([200.0, 120.0])
+            .show(ctx, |ui| {
+                ui.label("No file dialog could be shown. Type the file's path:");
+                let field = ui.add(
+                    egui::TextEdit::singleline(&mut prompt.text)
+                        .desired_width(420.0)
+                        .hint_text("/home/me/game.json"),
+                );
+                if !prompt.focused {
+                    field.request_focus();
+                    prompt.focused = true;
+                }
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                ui.horizontal(|ui| {
+                    let ok = !prompt.text.trim().is_empty();
+                    if ui.add_enabled(ok, egui::Button::new("OK")).clicked() || (enter && ok) {
+                        done = Some(Some(PathBuf::from(prompt.text.trim())));
+                    }
+                    if ui.button("Cancel").clicked() {
+                        done = Some(None);
+                    }
+                });
+            });
+        if let Some(answer) = done {
+            if let Some(path) = answer {
+                self.commands.push(prompt.kind.command(path));
+            }
+            self.view.path_prompt = None;
+        } else if !open {
+            self.view.path_prompt = None;
+        }
     }
 }

@@ -72,15 +72,7 @@ pub(super) struct EngineLines {
     pub(super) candidates: Vec<(Move, Eval, f64)>,
 }
 
-/// Engine against engine: the pause before each move, so that a person can follow.
-const ENGINE_PACE: Duration = Duration::from_millis(600);
-
 impl App {
-    /// The pause between moves when the engine plays both sides.
-    pub(super) fn engine_move_delay(&self) -> Duration {
-        ENGINE_PACE
-    }
-
     /// Sends a held-back engine move once its time has come; true while one waits.
     pub(super) fn send_paced_move(&mut self) -> bool {
         match self.engine.paced_move.take() {
@@ -207,7 +199,7 @@ impl App {
         if let Some(request) = self.play_request(next) {
             // Engine against engine at a pace a person can follow.
             let delay = self.engine_move_delay();
-            if self.session.seats().iter().all(|s| s.is_engine()) && !delay.is_zero() {
+            if !delay.is_zero() {
                 self.engine.paced_move = Some((Instant::now() + delay, request));
                 self.engine.task = Task::Thinking;
                 self.engine.status = "next engine move...".into();

@@ -23,7 +23,7 @@ impl App {
         let len = self.game().len().max(60) as f64;
         egui::Panel::bottom("graph")
             .resizable(true)
-            .default_size(130.0)
+            .default_size(100.0)
             .show(ui, |ui| {
                 let response = Plot::new("eval-graph")
                     .allow_zoom(false)

@@ -45,7 +45,7 @@ impl App {
                     ui.separator();
                     self.menu_item(ui, "Open script...", true, Command::OpenScript);
                     if self.script.as_ref().is_some_and(|j| !j.open) {
-                        if ui.button("Show the script window").clicked() {
+                        if ui.button("Show the script").clicked() {
                             if let Some(job) = &mut self.script {
                                 job.open = true;
                             }
@@ -81,13 +81,20 @@ impl App {
                 });
                 ui.menu_button("Engine", |ui| {
                     let open = !self.game().position().is_game_over();
-                    self.menu_item(ui, "Solve exact", open, Command::Solve(SolveMode::Exact));
-                    self.menu_item(
-                        ui,
-                        "Solve win/draw/loss",
-                        open,
-                        Command::Solve(SolveMode::Wld),
-                    );
+                    for (label, mode) in [
+                        ("Solve exact", SolveMode::Exact),
+                        ("Solve win/draw/loss", SolveMode::Wld),
+                    ] {
+                        let k = Command::Solve(mode).shortcut();
+                        let mut button = egui::Button::new(label);
+                        if let Some(k) = k {
+                            button = button.shortcut_text(ui.ctx().format_shortcut(&k));
+                        }
+                        if ui.add_enabled(open, button).clicked() {
+                            self.request_solve(mode);
+                            ui.close();
+                        }
+                    }
                     self.menu_item(ui, "Stop", self.engine.task != Task::Idle, Command::Stop);
                     self.menu_item(
                         ui,
@@ -103,6 +110,18 @@ impl App {
                     {
                         self.commands.push(Command::GoTo(self.game().ply()));
                     }
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Pause between engine moves:");
+                        ui.add(
+                            egui::DragValue::new(&mut self.settings.engine_move_pause)
+                                .range(0.0..=10.0)
+                                .speed(0.05)
+                                .fixed_decimals(1)
+                                .suffix(" s"),
+                        )
+                        .labelled_by(label.id)
+                        .on_hover_text("Engine against engine: time to follow each move");
+                    });
                     ui.horizontal(|ui| {
                         let label = ui.label("Hash table: 2^");
                         let r = ui
@@ -127,12 +146,17 @@ impl App {
                         self.view.about = true;
                         ui.close();
                     }
-                    self.menu_item(
-                        ui,
-                        "Test the engine's error report",
-                        true,
-                        Command::CrashEngine,
-                    );
+                    ui.separator();
+                    ui.checkbox(&mut self.settings.debug, "Debug")
+                        .on_hover_text("Developer items: the engine's error report test, frame times in the status bar");
+                    if self.settings.debug {
+                        self.menu_item(
+                            ui,
+                            "Test the engine's error report",
+                            true,
+                            Command::CrashEngine,
+                        );
+                    }
                 });
             });
         });

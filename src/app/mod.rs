@@ -134,6 +134,10 @@ struct ViewState {
     new_game: Option<windows::NewGameForm>,
     about: bool,
     shortcuts: bool,
+    /// A long solve asked for, waiting for "Solve anyway".
+    confirm_solve: Option<crate::search::SolveMode>,
+    /// The in-app path field, when the system's file dialog did not work.
+    path_prompt: Option<dialogs::PathPrompt>,
 }
 
 impl App {
@@ -172,6 +176,26 @@ impl App {
         self.engine.task != Task::Idle
     }
 
+    /// Solves this position, after a warning with an estimate when it will take long.
+    pub(super) fn request_solve(&mut self, mode: crate::search::SolveMode) {
+        let empties = self.game().position().empty_count();
+        if status_bar::long_solve_warning(empties, mode).is_some() {
+            self.view.confirm_solve = Some(mode);
+        } else {
+            self.commands.push(Command::Solve(mode));
+        }
+    }
+
+    /// How long to wait before the engine plays its move: "Pause between engine moves"
+    /// when both sides are engines (so a person can follow the game), else nothing.
+    pub fn engine_move_delay(&self) -> Duration {
+        if self.session.seats().iter().all(|s| s.is_engine()) {
+            Duration::from_secs_f32(self.settings.engine_move_pause.clamp(0.0, 10.0))
+        } else {
+            Duration::ZERO
+        }
+    }
+
     /// One frame: take engine news, draw, then apply what the widgets asked for.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
@@ -191,10 +215,14 @@ impl App {
         self.status_bar(ui);
         self.graph_panel(ui);
         self.side_panel(ui);
+        self.script_panel(ui);
         self.board_panel(ui);
         self.windows(ui);
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
+        }
+        if self.take_dialog_failure() {
+            ui.ctx().request_repaint();
         }
         self.save_settings_if_changed();
         self.metrics.record_frame(frame_start.elapsed());
@@ -215,7 +243,10 @@ impl App {
             if let Some(k) = c.shortcut()
                 && ui.input_mut(|i| i.consume_shortcut(&k))
             {
-                self.commands.push(c);
+                match c {
+                    Command::Solve(mode) => self.request_solve(mode),
+                    c => self.commands.push(c),
+                }
             }
         }
         let pasted = ui.input(|i| {
@@ -260,6 +291,7 @@ impl App {
                 clickable: !setup && !self.session.seat_to_move().is_engine(),
                 setup,
                 flipping: if setup { None } else { flipping },
+                best_only: self.settings.best_only,
             };
             ui.vertical_centered(|ui| {
                 if let Some(sq) = board_ui(ui, &view) {

@@ -24,6 +24,13 @@ pub struct Settings {
     pub animate: bool,
     pub flipped: bool,
     pub recent: Vec<PathBuf>,
+    /// Values only on the best this many moves (ties included); 0: on every move.
+    pub best_only: u32,
+    /// Developer items: the engine crash test (Help menu), frame times in the status bar.
+    pub debug: bool,
+    /// Engine against engine: the pause between two engine moves, in seconds, so a
+    /// person can follow the game.
+    pub engine_move_pause: f32,
 }
 
 impl Default for Settings {
@@ -40,6 +47,9 @@ impl Default for Settings {
             animate: true,
             flipped: false,
             recent: Vec::new(),
+            best_only: 0,
+            debug: false,
+            engine_move_pause: 0.5,
         }
     }
 }

@@ -1,23 +1,42 @@
-//! The script window around the open endgame script's own view (`app/script.rs`).
+//! The script panel around the open endgame script's own view (`app/script.rs`): docked
+//! left of the board, so the list never covers it and a clicked position shows beside it.
 
-use crate::app::App;
+use crate::app::{App, Command};
 use eframe::egui;
 
 impl App {
-    /// The open script, while its window is shown.
-    pub(super) fn script_window(&mut self, ctx: &egui::Context) {
+    /// The open script, while its panel is shown.
+    pub(in crate::app) fn script_panel(&mut self, ui: &mut egui::Ui) {
         let mut commands = Vec::new();
         if let Some(job) = &mut self.script
             && job.open
         {
-            let mut open = true;
-            egui::Window::new(format!("Script: {}", job.name()))
-                .id(egui::Id::unique("script-window"))
-                .open(&mut open)
-                .default_size([560.0, 460.0])
-                .default_pos([20.0, 60.0])
-                .show(ctx, |ui| job.ui(ui, &mut commands));
-            job.open = open;
+            egui::Panel::left("script-panel")
+                .resizable(true)
+                .default_size(340.0)
+                .min_size(260.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.heading(format!("Script: {}", job.name()));
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            if ui
+                                .button("Close script")
+                                .on_hover_text("Close the script (its results are forgotten)")
+                                .clicked()
+                            {
+                                commands.push(Command::CloseScript);
+                            }
+                            if ui
+                                .button("Hide")
+                                .on_hover_text("File › Show the script shows it again")
+                                .clicked()
+                            {
+                                job.open = false;
+                            }
+                        });
+                    });
+                    job.ui(ui, &mut commands);
+                });
         }
         self.commands.extend(commands);
     }
