@@ -148,3 +148,12 @@ fn an_external_engine_that_never_answers_is_given_up_within_the_move_timeout() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_book_randomness_that_is_not_a_number_of_discs_is_refused() {
+    for bad in ["--book-randomness=nan", "--book-randomness=-1"] {
+        let (ok, _, err) = okapi(&["match", "--a", "1", "--b", "1", "--book", bad]);
+        assert!(!ok);
+        assert!(err.contains("number of discs"), "{bad}: {err}");
+    }
+}

@@ -83,7 +83,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub book: bool,
     /// With --book: pick among book moves within this many discs of the best.
-    #[arg(long, value_name = "DISCS", default_value_t = 0.0, requires = "book")]
+    #[arg(long, value_name = "DISCS", default_value_t = 0.0, requires = "book", value_parser = super::units::non_negative_discs)]
     pub book_randomness: f64,
 }
 
@@ -115,7 +115,7 @@ impl OkapiContestant {
     /// Plays book moves (within `randomness` discs of the best) while the book knows the
     /// position.
     pub fn with_book(mut self, randomness: f64) -> OkapiContestant {
-        self.book = Some(randomness.max(0.0));
+        self.book = Some(randomness);
         self
     }
 }
