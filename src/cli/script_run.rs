@@ -3,7 +3,7 @@
 
 use super::units::{fmt_duration, fmt_rate};
 use crate::board::Move;
-use crate::engine::script_solve::{self, Solved};
+use crate::engine::script_solve::{self, ScriptSolution};
 use crate::formats::script::{self, BadLine, ScriptLine};
 use crate::search::{EndgameSolver, SolveMode};
 use anyhow::Context;
@@ -185,7 +185,7 @@ pub fn run_script(
 }
 
 /// The human summary of a solved position that `okapi solve` prints.
-fn describe(solved: &Solved) -> String {
+fn describe(solved: &ScriptSolution) -> String {
     let best = match solved.solution.best_move {
         Some(Move::Pass) => "pass".to_string(),
         Some(m) => m.to_string(),

@@ -7,14 +7,14 @@ use crate::formats::script::Outcome;
 use crate::search::{EndgameSolver, Solution, SolveMode, Stopped};
 
 /// One solved position in script terms: the solver's answer and its script outcome.
-pub struct Solved {
+pub struct ScriptSolution {
     pub outcome: Outcome,
     pub mode: SolveMode,
     /// The line is empty when the game is over.
     pub solution: Solution,
 }
 
-impl Solved {
+impl ScriptSolution {
     /// What the script output shows: the outcome and, in line mode, the line.
     pub fn script_result(&self, lines: bool) -> (Outcome, Option<&[Move]>) {
         (self.outcome, lines.then_some(&self.solution.line[..]))
@@ -27,7 +27,7 @@ pub fn solve_position(
     position: &Position,
     mode: SolveMode,
     lines: bool,
-) -> Result<Solved, Stopped> {
+) -> Result<ScriptSolution, Stopped> {
     let side = position.side_to_move();
     let mut solution = solver.solve(position.board(), mode, lines)?;
     if position.is_game_over() {
@@ -37,7 +37,7 @@ pub fn solve_position(
         SolveMode::Exact => Outcome::exact(side, solution.score),
         SolveMode::Wld => Outcome::wld(side, solution.score),
     };
-    Ok(Solved {
+    Ok(ScriptSolution {
         outcome,
         mode,
         solution,
