@@ -10,6 +10,7 @@ use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY};
 use crate::board::{Board, Move, Square, moves};
+use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -102,6 +103,11 @@ pub struct SearchResult {
 
 pub struct MidgameSearch<'e, E: Evaluate + ?Sized> {
     eval: &'e E,
+    /// The pattern evaluation behind `eval`, if it is one: the search then keeps its
+    /// indices in `state` move by move instead of evaluating each position from scratch.
+    patterns: Option<&'e Evaluator>,
+    /// The pattern indices of the position `pvs` is searching (kept only with `patterns`).
+    state: EvalState,
     solver: EndgameSolver,
     nodes: u64,
     stop: Arc<AtomicBool>,
@@ -119,6 +125,8 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     pub fn new(eval: &'e E, hash_bits: u32, stop: Arc<AtomicBool>) -> Self {
         MidgameSearch {
             eval,
+            patterns: eval.patterns(),
+            state: EvalState::new(&Board::START),
             solver: EndgameSolver::with_stop(hash_bits, stop.clone()),
             nodes: 0,
             stop,
@@ -308,6 +316,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             list.sort_by_key(|item| std::cmp::Reverse(item.2));
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
+                self.set_root(&child);
                 let v = self.pvs(child, depth - 1, -INF, INF);
                 if self.stopped {
                     // Out of time (not stopped) after a finished depth: every move has
@@ -403,6 +412,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let mut best_here = (list[0].0, -INF);
             for (i, item) in list.iter_mut().enumerate() {
                 let child = board.after(item.0, item.1);
+                self.set_root(&child);
                 let v = if i == 0 {
                     -self.pvs(child, depth - 1, -INF, INF)
                 } else {
@@ -455,6 +465,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     fn aspiration(&mut self, board: Board, depth: u32, guess: i32) -> Result<(i32, u32), Stopped> {
         let mut delta = 2 * SCALE;
         let (mut alpha, mut beta) = ((guess - delta).max(-INF), (guess + delta).min(INF));
+        self.set_root(&board);
         loop {
             let v = self.pvs(board, depth, alpha, beta);
             if self.stopped {
@@ -537,7 +548,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             };
         }
         if depth == 0 {
-            return self.eval.evaluate(&b);
+            return self.static_value(&b);
         }
         let key = b.key();
         let selectivity = self.table_selectivity();
@@ -557,7 +568,10 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             if b.passed().moves() == 0 {
                 return b.final_score() * SCALE;
             }
-            return -self.pvs(b.passed(), depth, -beta, -alpha);
+            self.pass();
+            let v = -self.pvs(b.passed(), depth, -beta, -alpha);
+            self.pass();
+            return v;
         }
         // Multi-ProbCut, at null-window nodes.
         if self.selectivity < NO_CUT && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
@@ -575,7 +589,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 i32::MAX
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
-                -self.eval.evaluate(&b.after(sq, f)) - SCALE * replies(b, sq, f)
+                -self.child_value(&b, sq, f) - SCALE * replies(b, sq, f)
             } else {
                 -replies(b, sq, f)
             };
@@ -592,14 +606,28 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         for i in 0..list.len() {
             pick_best(&mut list[i..]);
             let Candidate { sq, flipped: f, .. } = list[i];
-            let child = b.after(sq, f);
-            let v = if i == 0 {
-                -self.pvs(child, depth - 1, -beta, -alpha)
-            } else {
-                let mut v = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
-                if v > alpha && v < beta {
-                    v = -self.pvs(child, depth - 1, -beta, -alpha);
+            let v = if depth == 1 {
+                // The children are leaves: valued one ply ahead, as `pvs` would (a node
+                // each, a second one for a re-search), without playing the move.
+                let v = -self.leaf(&b, sq, f);
+                if i > 0 && v > alpha && v < beta {
+                    -self.leaf(&b, sq, f)
+                } else {
+                    v
                 }
+            } else {
+                let child = b.after(sq, f);
+                self.play(sq, f);
+                let v = if i == 0 {
+                    -self.pvs(child, depth - 1, -beta, -alpha)
+                } else {
+                    let mut v = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
+                    if v > alpha && v < beta {
+                        v = -self.pvs(child, depth - 1, -beta, -alpha);
+                    }
+                    v
+                };
+                self.undo(sq, f);
                 v
             };
             if self.stopped {
@@ -625,6 +653,67 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         best
     }
 
+    /// Starts keeping the pattern indices from `b`, where a search begins.
+    #[inline]
+    fn set_root(&mut self, b: &Board) {
+        if self.patterns.is_some() {
+            self.state = EvalState::new(b);
+        }
+    }
+
+    /// The static value of `b`, the position `pvs` is at.
+    #[inline(always)]
+    fn static_value(&self, b: &Board) -> i32 {
+        match self.patterns {
+            Some(e) => {
+                debug_assert_eq!(e.evaluate_state(&self.state), e.evaluate(b));
+                e.evaluate_state(&self.state)
+            }
+            None => self.eval.evaluate(b),
+        }
+    }
+
+    /// The static value of `b` after `sq` flipping `f`, without playing it.
+    #[inline(always)]
+    fn child_value(&self, b: &Board, sq: u32, f: u64) -> i32 {
+        match self.patterns {
+            Some(e) => e.evaluate_after(&self.state, sq, f),
+            None => self.eval.evaluate(&b.after(sq, f)),
+        }
+    }
+
+    /// A depth-0 node under `b` (the move `sq` flipping `f`): what `pvs` does for it.
+    /// The child has at least one empty square (its parent had two), so it is evaluated.
+    #[inline(always)]
+    fn leaf(&mut self, b: &Board, sq: u32, f: u64) -> i32 {
+        self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
+        self.child_value(b, sq, f)
+    }
+
+    #[inline(always)]
+    fn play(&mut self, sq: u32, f: u64) {
+        if self.patterns.is_some() {
+            self.state.make_move(sq, f);
+        }
+    }
+
+    #[inline(always)]
+    fn undo(&mut self, sq: u32, f: u64) {
+        if self.patterns.is_some() {
+            self.state.undo_move(sq, f);
+        }
+    }
+
+    #[inline(always)]
+    fn pass(&mut self) {
+        if self.patterns.is_some() {
+            self.state.pass();
+        }
+    }
+
     /// The table's selectivity byte for the current level (higher is surer).
     #[inline]
     fn table_selectivity(&self) -> u8 {
@@ -642,7 +731,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         let margin = (probcut::LEVELS[self.selectivity].0 * sigma as f64) as i32;
         // The static value gates each test: a cut is unlikely on the far side of it, and
         // a failed test is pure cost.
-        let static_value = self.eval.evaluate(&b);
+        let static_value = self.static_value(&b);
         let high = beta + margin;
         if high < INF && static_value >= beta {
             let v = if shallow == 0 {
