@@ -9,6 +9,8 @@ use super::endgame::{EndgameSolver, Stopped};
 use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY};
+#[cfg(target_arch = "x86_64")]
+use crate::board::{flips_avx2, moves_avx2};
 use crate::board::{Board, Move, Square, moves};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
@@ -117,6 +119,8 @@ pub struct MidgameSearch<'e, E: Evaluate + ?Sized> {
     /// Index into [`probcut::LEVELS`], or [`probcut::NO_CUT`].
     selectivity: usize,
     probcut: ProbCutModel,
+    /// The CPU has what [`pvs_fast`](Self::pvs_fast) is compiled for.
+    fast_path: bool,
 }
 
 impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
@@ -135,6 +139,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             poll_countdown: 0,
             selectivity: NO_CUT,
             probcut: ProbCutModel::default(),
+            fast_path: super::endgame::cpu_has_fast_path(),
         }
     }
 
@@ -526,7 +531,43 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     }
 
     /// Principal variation search to `depth` plies; fail-soft.
-    fn pvs(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    #[inline]
+    fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast_path {
+            // SAFETY: `fast_path` is set only when the CPU has these features.
+            return unsafe { self.pvs_fast(b, depth, alpha, beta) };
+        }
+        self.pvs_portable(b, depth, alpha, beta)
+    }
+
+    #[inline(never)]
+    fn pvs_portable(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        self.pvs_body::<false>(b, depth, alpha, beta)
+    }
+
+    /// [`pvs`](Self::pvs) compiled with AVX2: the AVX2 move generator and flips, and the
+    /// pattern index updates on whole 256-bit registers.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    #[inline(never)]
+    fn pvs_fast(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        self.pvs_body::<true>(b, depth, alpha, beta)
+    }
+
+    /// The recursion from inside [`pvs_body`](Self::pvs_body): the same copy again.
+    #[inline(always)]
+    fn pvs_same<const FAST: bool>(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.pvs_fast(b, depth, alpha, beta) };
+        }
+        self.pvs_portable(b, depth, alpha, beta)
+    }
+
+    #[inline(always)]
+    fn pvs_body<const FAST: bool>(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
@@ -563,13 +604,13 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             }
             hash_move = p.best;
         }
-        let mv = b.moves();
+        let mv = gen_moves::<FAST>(&b);
         if mv == 0 {
-            if b.passed().moves() == 0 {
+            if gen_moves::<FAST>(&b.passed()) == 0 {
                 return b.final_score() * SCALE;
             }
             self.pass();
-            let v = -self.pvs(b.passed(), depth, -beta, -alpha);
+            let v = -self.pvs_same::<FAST>(b.passed(), depth, -beta, -alpha);
             self.pass();
             return v;
         }
@@ -584,14 +625,14 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            let f = b.flips(sq);
+            let f = gen_flips::<FAST>(&b, sq);
             let value = if sq as u8 == hash_move {
                 i32::MAX
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
-                -self.child_value(&b, sq, f) - SCALE * replies(b, sq, f)
+                -self.child_value(&b, sq, f) - SCALE * replies::<FAST>(b, sq, f)
             } else {
-                -replies(b, sq, f)
+                -replies::<FAST>(b, sq, f)
             };
             moves.push(Candidate {
                 sq,
@@ -619,11 +660,11 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 let child = b.after(sq, f);
                 self.play(sq, f);
                 let v = if i == 0 {
-                    -self.pvs(child, depth - 1, -beta, -alpha)
+                    -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha)
                 } else {
-                    let mut v = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
+                    let mut v = -self.pvs_same::<FAST>(child, depth - 1, -alpha - 1, -alpha);
                     if v > alpha && v < beta {
-                        v = -self.pvs(child, depth - 1, -beta, -alpha);
+                        v = -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha);
                     }
                     v
                 };
@@ -764,6 +805,28 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     }
 }
 
+/// Legal moves of `b`, with the AVX2 generator in the fast copy of the search.
+#[inline(always)]
+fn gen_moves<const FAST: bool>(b: &Board) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: only the fast copy, compiled with AVX2, asks for it.
+        return unsafe { moves_avx2(b.player, b.opponent) };
+    }
+    moves(b.player, b.opponent)
+}
+
+/// Discs flipped by playing `sq` on `b`, as [`gen_moves`] chooses.
+#[inline(always)]
+fn gen_flips<const FAST: bool>(b: &Board, sq: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: as in `gen_moves`.
+        return unsafe { flips_avx2(b.player, b.opponent, sq) };
+    }
+    b.flips(sq)
+}
+
 /// Bounds of a table entry in midgame units. Entries as deep as the empties are the
 /// endgame solver's, in discs; the midgame stores only shallower ones, in 1/`SCALE`.
 #[inline]
@@ -783,10 +846,10 @@ fn table_bounds(p: super::tt::Probe, empties: u32) -> (i32, i32) {
 }
 
 /// Opponent replies after playing `sq` (corners twice): fewer is usually better.
-#[inline]
-fn replies(b: Board, sq: u32, f: u64) -> i32 {
+#[inline(always)]
+fn replies<const FAST: bool>(b: Board, sq: u32, f: u64) -> i32 {
     let c = b.after(sq, f);
-    let r = moves(c.player, c.opponent);
+    let r = gen_moves::<FAST>(&c);
     (r.count_ones() + (r & 0x8100_0000_0000_0081).count_ones()) as i32
 }
 
@@ -945,6 +1008,26 @@ mod tests {
             total_error / (boards.len() as i32) < 8 * SCALE,
             "{total_error}"
         );
+    }
+
+    #[test]
+    fn portable_and_fast_copies_search_the_same_tree() {
+        if !super::super::endgame::cpu_has_fast_path() {
+            return;
+        }
+        let eval = crate::eval::Evaluator::embedded();
+        for b in positions(5, 4, 34) {
+            for sel in [NO_CUT, 1] {
+                let run = |fast| {
+                    let mut s = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
+                    s.fast_path = fast;
+                    s.set_selectivity(sel);
+                    let r = s.best_move(b, Limits::depth(8), |_| {}).unwrap();
+                    (r.best, s.nodes())
+                };
+                assert_eq!(run(false), run(true), "{b:?}");
+            }
+        }
     }
 
     #[test]
