@@ -626,6 +626,10 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let sq = m.trailing_zeros();
             m &= m - 1;
             let f = gen_flips::<FAST>(&b, sq);
+            if depth >= 2 {
+                // The child will probe the table: start loading its bucket now.
+                self.solver.table().prefetch(b.after(sq, f).key());
+            }
             let value = if sq as u8 == hash_move {
                 i32::MAX
             } else if depth >= 3 {
