@@ -9,9 +9,9 @@ use super::endgame::{EndgameSolver, Stopped};
 use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY};
+use crate::board::{Board, Move, Square, moves};
 #[cfg(target_arch = "x86_64")]
 use crate::board::{flips_avx2, moves_avx2};
-use crate::board::{Board, Move, Square, moves};
 use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -567,7 +567,13 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     }
 
     #[inline(always)]
-    fn pvs_body<const FAST: bool>(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn pvs_body<const FAST: bool>(
+        &mut self,
+        b: Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
