@@ -74,9 +74,9 @@ fn fixed_depth_results_are_those_of_the_old_search() {
     let boards = midgame36();
     let record = std::env::var_os("OKAPI_RECORD").is_some();
     if record {
-        for i in 0..4 {
+        for (i, &board) in boards.iter().enumerate().take(4) {
             for (depth, sel) in [(5, 5), (8, 5), (10, 5), (8, 2), (12, 2), (14, 2)] {
-                let (v, mv, nodes) = search(&eval, boards[i], depth, sel);
+                let (v, mv, nodes) = search(&eval, board, depth, sel);
                 println!("    ({i}, {depth}, {sel}, {v}, \"{mv}\", {nodes}),");
             }
         }
