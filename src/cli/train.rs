@@ -13,6 +13,8 @@ pub enum TrainCommand {
     Eval(TrainArgs),
     /// Fit the Multi-ProbCut error model (coeffs/probcut.json) on Okapi's own searches.
     Probcut(ProbCutArgs),
+    /// Play self-play games labelled by Okapi's searches and append them to a store.
+    Selfplay(SelfPlayArgs),
 }
 
 /// Runs a `train` subcommand.
@@ -20,6 +22,7 @@ pub fn run(command: TrainCommand) -> anyhow::Result<()> {
     match command {
         TrainCommand::Eval(a) => run_eval(&a),
         TrainCommand::Probcut(a) => run_probcut(&a),
+        TrainCommand::Selfplay(a) => run_selfplay(&a),
     }
 }
 
@@ -90,6 +93,10 @@ pub struct TrainArgs {
     /// have them (sharing data with their neighbours).
     #[arg(long, default_value_t = 200_000)]
     pub min_positions: usize,
+    /// Self-play stores (`okapi train selfplay`) whose labelled positions are trained on
+    /// too, alongside the game records.
+    #[arg(long, value_name = "STORE")]
+    pub selfplay: Vec<PathBuf>,
 }
 
 impl TrainArgs {
@@ -110,6 +117,7 @@ impl TrainArgs {
             max_games: self.max_games,
             negamax_max_games: self.negamax_max_games,
             min_positions: self.min_positions,
+            selfplay: self.selfplay.clone(),
         }
     }
 }
@@ -194,5 +202,78 @@ fn run_probcut(args: &ProbCutArgs) -> anyhow::Result<()> {
     }
     probcut_fit::write_model(&model, &args.out)?;
     println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// `okapi train selfplay`: games from random openings, played and labelled by Okapi's
+/// searches, appended to a store one by one (see `train::selfplay` for the format).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfPlayArgs {
+    /// Seed of the games: game i of a seed is always the same game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games to add (after those of this seed already in the store).
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// The store to append to (created if missing).
+    #[arg(long, default_value = "data/selfplay.bin")]
+    pub store: PathBuf,
+    /// Depth of the searches that choose the moves and label the positions.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Exact labels and perfect play from this many empties on.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
+    pub exact: u32,
+    /// Random moves at the start: at least this many...
+    #[arg(long, default_value_t = 8)]
+    pub min_random: u32,
+    /// ...and at most this many.
+    #[arg(long, default_value_t = 20)]
+    pub max_random: u32,
+    /// Temperature in discs: a move this much worse than the best is played e^-1 times
+    /// as often.
+    #[arg(long, default_value_t = 1.0)]
+    pub temperature: f64,
+    /// Hash table of about 16 * 2^N bytes for each game.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
+    pub hash_bits: u32,
+}
+
+fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
+    use crate::train::selfplay::{self, SelfPlayOptions};
+    anyhow::ensure!(
+        args.min_random <= args.max_random && args.max_random <= 60,
+        "--min-random must not exceed --max-random (at most 60)"
+    );
+    anyhow::ensure!(
+        args.temperature.is_finite() && args.temperature >= 0.0,
+        "--temperature must be a number of discs, 0 or more"
+    );
+    let options = SelfPlayOptions {
+        seed: args.seed,
+        games: args.games,
+        random_plies: (args.min_random, args.max_random),
+        depth: args.depth,
+        exact_empties: args.exact,
+        temperature: args.temperature,
+        hash_bits: args.hash_bits,
+    };
+    let eval = crate::eval::Evaluator::embedded();
+    let start = std::time::Instant::now();
+    let total = selfplay::append(&args.store, &eval, &options, &mut |g| {
+        let exact = g.labels.iter().filter(|l| l.is_exact()).count();
+        eprintln!(
+            "game {} of seed {}: {} moves, {} labels exact, start value {:+.2} ({:.1?})",
+            g.index,
+            g.seed,
+            g.moves.len(),
+            exact,
+            g.labels
+                .first()
+                .map_or(0.0, |l| l.value as f64 / SCALE as f64),
+            start.elapsed()
+        );
+    })?;
+    println!("{}: {total} games", args.store.display());
     Ok(())
 }

@@ -131,7 +131,7 @@ impl Evaluator {
         self.phases
     }
 
-    #[inline]
+    #[inline(always)]
     fn sum(&self, empties: u32, idx: &IndexVector) -> i32 {
         let phase = self.phase(empties);
         let base = phase * self.weights_per_phase;
@@ -152,7 +152,7 @@ impl Evaluator {
     }
 
     /// The same value from incrementally kept indices.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
         self.sum(state.empties, &state.indices[state.mover])
     }
@@ -161,7 +161,7 @@ impl Evaluator {
     /// plays `sq` flipping `flipped`, without changing `state`. Only the index set that
     /// evaluation reads (the opponent's, who moves next) is updated, on a copy: a search's
     /// last ply needs neither the other set nor an undo.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_after(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
         let set = PatternSet::get();
         let mut idx = state.indices[state.mover ^ 1];
@@ -208,7 +208,7 @@ impl EvalState {
     }
 
     /// The side to move plays `sq`, flipping `flipped` (as given by `Board::flips`).
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
         let placed = &set.digits[sq as usize];
@@ -225,7 +225,7 @@ impl EvalState {
     }
 
     /// Undoes [`make_move`](Self::make_move) with the same arguments.
-    #[inline]
+    #[inline(always)]
     pub fn undo_move(&mut self, sq: u32, flipped: u64) {
         let set = PatternSet::get();
         self.mover ^= 1;

@@ -174,7 +174,7 @@ pub struct EndgameSolver {
 }
 
 /// Does this CPU have POPCNT, LZCNT and AVX2, which the fast search functions use?
-fn cpu_has_fast_path() -> bool {
+pub(crate) fn cpu_has_fast_path() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("popcnt")

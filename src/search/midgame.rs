@@ -10,6 +10,9 @@ use super::ordering::{Candidate, MoveList, pick_best};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY};
 use crate::board::{Board, Move, Square, moves};
+#[cfg(target_arch = "x86_64")]
+use crate::board::{flips_avx2, moves_avx2};
+use crate::eval::{EvalState, Evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -102,6 +105,11 @@ pub struct SearchResult {
 
 pub struct MidgameSearch<'e, E: Evaluate + ?Sized> {
     eval: &'e E,
+    /// The pattern evaluation behind `eval`, if it is one: the search then keeps its
+    /// indices in `state` move by move instead of evaluating each position from scratch.
+    patterns: Option<&'e Evaluator>,
+    /// The pattern indices of the position `pvs` is searching (kept only with `patterns`).
+    state: EvalState,
     solver: EndgameSolver,
     nodes: u64,
     stop: Arc<AtomicBool>,
@@ -111,6 +119,8 @@ pub struct MidgameSearch<'e, E: Evaluate + ?Sized> {
     /// Index into [`probcut::LEVELS`], or [`probcut::NO_CUT`].
     selectivity: usize,
     probcut: ProbCutModel,
+    /// The CPU has what [`pvs_fast`](Self::pvs_fast) is compiled for.
+    fast_path: bool,
 }
 
 impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
@@ -119,6 +129,8 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     pub fn new(eval: &'e E, hash_bits: u32, stop: Arc<AtomicBool>) -> Self {
         MidgameSearch {
             eval,
+            patterns: eval.patterns(),
+            state: EvalState::new(&Board::START),
             solver: EndgameSolver::with_stop(hash_bits, stop.clone()),
             nodes: 0,
             stop,
@@ -127,6 +139,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             poll_countdown: 0,
             selectivity: NO_CUT,
             probcut: ProbCutModel::default(),
+            fast_path: super::endgame::cpu_has_fast_path(),
         }
     }
 
@@ -308,6 +321,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             list.sort_by_key(|item| std::cmp::Reverse(item.2));
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
+                self.set_root(&child);
                 let v = self.pvs(child, depth - 1, -INF, INF);
                 if self.stopped {
                     // Out of time (not stopped) after a finished depth: every move has
@@ -403,6 +417,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let mut best_here = (list[0].0, -INF);
             for (i, item) in list.iter_mut().enumerate() {
                 let child = board.after(item.0, item.1);
+                self.set_root(&child);
                 let v = if i == 0 {
                     -self.pvs(child, depth - 1, -INF, INF)
                 } else {
@@ -455,6 +470,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     fn aspiration(&mut self, board: Board, depth: u32, guess: i32) -> Result<(i32, u32), Stopped> {
         let mut delta = 2 * SCALE;
         let (mut alpha, mut beta) = ((guess - delta).max(-INF), (guess + delta).min(INF));
+        self.set_root(&board);
         loop {
             let v = self.pvs(board, depth, alpha, beta);
             if self.stopped {
@@ -515,7 +531,49 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     }
 
     /// Principal variation search to `depth` plies; fail-soft.
-    fn pvs(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    #[inline]
+    fn pvs(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast_path {
+            // SAFETY: `fast_path` is set only when the CPU has these features.
+            return unsafe { self.pvs_fast(b, depth, alpha, beta) };
+        }
+        self.pvs_portable(b, depth, alpha, beta)
+    }
+
+    #[inline(never)]
+    fn pvs_portable(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        self.pvs_body::<false>(b, depth, alpha, beta)
+    }
+
+    /// [`pvs`](Self::pvs) compiled with AVX2: the AVX2 move generator and flips, and the
+    /// pattern index updates on whole 256-bit registers.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    #[inline(never)]
+    fn pvs_fast(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        self.pvs_body::<true>(b, depth, alpha, beta)
+    }
+
+    /// The recursion from inside [`pvs_body`](Self::pvs_body): the same copy again.
+    #[inline(always)]
+    fn pvs_same<const FAST: bool>(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.pvs_fast(b, depth, alpha, beta) };
+        }
+        self.pvs_portable(b, depth, alpha, beta)
+    }
+
+    #[inline(always)]
+    fn pvs_body<const FAST: bool>(
+        &mut self,
+        b: Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
@@ -537,7 +595,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             };
         }
         if depth == 0 {
-            return self.eval.evaluate(&b);
+            return self.static_value(&b);
         }
         let key = b.key();
         let selectivity = self.table_selectivity();
@@ -552,12 +610,15 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             }
             hash_move = p.best;
         }
-        let mv = b.moves();
+        let mv = gen_moves::<FAST>(&b);
         if mv == 0 {
-            if b.passed().moves() == 0 {
+            if gen_moves::<FAST>(&b.passed()) == 0 {
                 return b.final_score() * SCALE;
             }
-            return -self.pvs(b.passed(), depth, -beta, -alpha);
+            self.pass();
+            let v = -self.pvs_same::<FAST>(b.passed(), depth, -beta, -alpha);
+            self.pass();
+            return v;
         }
         // Multi-ProbCut, at null-window nodes.
         if self.selectivity < NO_CUT && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
@@ -570,14 +631,18 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            let f = b.flips(sq);
+            let f = gen_flips::<FAST>(&b, sq);
+            if depth >= 2 {
+                // The child will probe the table: start loading its bucket now.
+                self.solver.table().prefetch(b.after(sq, f).key());
+            }
             let value = if sq as u8 == hash_move {
                 i32::MAX
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
-                -self.eval.evaluate(&b.after(sq, f)) - SCALE * replies(b, sq, f)
+                -self.child_value(&b, sq, f) - SCALE * replies::<FAST>(b, sq, f)
             } else {
-                -replies(b, sq, f)
+                -replies::<FAST>(b, sq, f)
             };
             moves.push(Candidate {
                 sq,
@@ -592,14 +657,28 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         for i in 0..list.len() {
             pick_best(&mut list[i..]);
             let Candidate { sq, flipped: f, .. } = list[i];
-            let child = b.after(sq, f);
-            let v = if i == 0 {
-                -self.pvs(child, depth - 1, -beta, -alpha)
-            } else {
-                let mut v = -self.pvs(child, depth - 1, -alpha - 1, -alpha);
-                if v > alpha && v < beta {
-                    v = -self.pvs(child, depth - 1, -beta, -alpha);
+            let v = if depth == 1 {
+                // The children are leaves: valued one ply ahead, as `pvs` would (a node
+                // each, a second one for a re-search), without playing the move.
+                let v = -self.leaf(&b, sq, f);
+                if i > 0 && v > alpha && v < beta {
+                    -self.leaf(&b, sq, f)
+                } else {
+                    v
                 }
+            } else {
+                let child = b.after(sq, f);
+                self.play(sq, f);
+                let v = if i == 0 {
+                    -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha)
+                } else {
+                    let mut v = -self.pvs_same::<FAST>(child, depth - 1, -alpha - 1, -alpha);
+                    if v > alpha && v < beta {
+                        v = -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha);
+                    }
+                    v
+                };
+                self.undo(sq, f);
                 v
             };
             if self.stopped {
@@ -625,6 +704,67 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         best
     }
 
+    /// Starts keeping the pattern indices from `b`, where a search begins.
+    #[inline]
+    fn set_root(&mut self, b: &Board) {
+        if self.patterns.is_some() {
+            self.state = EvalState::new(b);
+        }
+    }
+
+    /// The static value of `b`, the position `pvs` is at.
+    #[inline(always)]
+    fn static_value(&self, b: &Board) -> i32 {
+        match self.patterns {
+            Some(e) => {
+                debug_assert_eq!(e.evaluate_state(&self.state), e.evaluate(b));
+                e.evaluate_state(&self.state)
+            }
+            None => self.eval.evaluate(b),
+        }
+    }
+
+    /// The static value of `b` after `sq` flipping `f`, without playing it.
+    #[inline(always)]
+    fn child_value(&self, b: &Board, sq: u32, f: u64) -> i32 {
+        match self.patterns {
+            Some(e) => e.evaluate_after(&self.state, sq, f),
+            None => self.eval.evaluate(&b.after(sq, f)),
+        }
+    }
+
+    /// A depth-0 node under `b` (the move `sq` flipping `f`): what `pvs` does for it.
+    /// The child has at least one empty square (its parent had two), so it is evaluated.
+    #[inline(always)]
+    fn leaf(&mut self, b: &Board, sq: u32, f: u64) -> i32 {
+        self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
+        self.child_value(b, sq, f)
+    }
+
+    #[inline(always)]
+    fn play(&mut self, sq: u32, f: u64) {
+        if self.patterns.is_some() {
+            self.state.make_move(sq, f);
+        }
+    }
+
+    #[inline(always)]
+    fn undo(&mut self, sq: u32, f: u64) {
+        if self.patterns.is_some() {
+            self.state.undo_move(sq, f);
+        }
+    }
+
+    #[inline(always)]
+    fn pass(&mut self) {
+        if self.patterns.is_some() {
+            self.state.pass();
+        }
+    }
+
     /// The table's selectivity byte for the current level (higher is surer).
     #[inline]
     fn table_selectivity(&self) -> u8 {
@@ -642,7 +782,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         let margin = (probcut::LEVELS[self.selectivity].0 * sigma as f64) as i32;
         // The static value gates each test: a cut is unlikely on the far side of it, and
         // a failed test is pure cost.
-        let static_value = self.eval.evaluate(&b);
+        let static_value = self.static_value(&b);
         let high = beta + margin;
         if high < INF && static_value >= beta {
             let v = if shallow == 0 {
@@ -675,6 +815,28 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     }
 }
 
+/// Legal moves of `b`, with the AVX2 generator in the fast copy of the search.
+#[inline(always)]
+fn gen_moves<const FAST: bool>(b: &Board) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: only the fast copy, compiled with AVX2, asks for it.
+        return unsafe { moves_avx2(b.player, b.opponent) };
+    }
+    moves(b.player, b.opponent)
+}
+
+/// Discs flipped by playing `sq` on `b`, as [`gen_moves`] chooses.
+#[inline(always)]
+fn gen_flips<const FAST: bool>(b: &Board, sq: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: as in `gen_moves`.
+        return unsafe { flips_avx2(b.player, b.opponent, sq) };
+    }
+    b.flips(sq)
+}
+
 /// Bounds of a table entry in midgame units. Entries as deep as the empties are the
 /// endgame solver's, in discs; the midgame stores only shallower ones, in 1/`SCALE`.
 #[inline]
@@ -694,10 +856,10 @@ fn table_bounds(p: super::tt::Probe, empties: u32) -> (i32, i32) {
 }
 
 /// Opponent replies after playing `sq` (corners twice): fewer is usually better.
-#[inline]
-fn replies(b: Board, sq: u32, f: u64) -> i32 {
+#[inline(always)]
+fn replies<const FAST: bool>(b: Board, sq: u32, f: u64) -> i32 {
     let c = b.after(sq, f);
-    let r = moves(c.player, c.opponent);
+    let r = gen_moves::<FAST>(&c);
     (r.count_ones() + (r & 0x8100_0000_0000_0081).count_ones()) as i32
 }
 
@@ -856,6 +1018,26 @@ mod tests {
             total_error / (boards.len() as i32) < 8 * SCALE,
             "{total_error}"
         );
+    }
+
+    #[test]
+    fn portable_and_fast_copies_search_the_same_tree() {
+        if !super::super::endgame::cpu_has_fast_path() {
+            return;
+        }
+        let eval = crate::eval::Evaluator::embedded();
+        for b in positions(5, 4, 34) {
+            for sel in [NO_CUT, 1] {
+                let run = |fast| {
+                    let mut s = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
+                    s.fast_path = fast;
+                    s.set_selectivity(sel);
+                    let r = s.best_move(b, Limits::depth(8), |_| {}).unwrap();
+                    (r.best, s.nodes())
+                };
+                assert_eq!(run(false), run(true), "{b:?}");
+            }
+        }
     }
 
     #[test]

@@ -75,6 +75,9 @@ pub struct EvalFitOptions {
     pub negamax_max_games: u32,
     /// Phases with fewer training positions than this widen their window.
     pub min_positions: usize,
+    /// Self-play stores ([`crate::train::selfplay`]) whose labelled positions are added
+    /// to the training positions.
+    pub selfplay: Vec<PathBuf>,
 }
 
 /// What a fit produced: the report it wrote (markdown).
@@ -473,6 +476,27 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
             label: labels[i],
         });
     }
+    for store in &args.selfplay {
+        let samples = crate::train::selfplay::read_samples(store)?;
+        let exact = samples.iter().filter(|s| s.label.is_exact()).count();
+        let _ = writeln!(
+            report,
+            "Self-play store `{}`: {} positions, {exact} of them with exact labels.\n",
+            store.display(),
+            samples.len()
+        );
+        progress(&format!(
+            "{}: {} self-play positions",
+            store.display(),
+            samples.len()
+        ));
+        for s in samples {
+            by_empties[s.board.empty_count() as usize].push(Sample {
+                board: s.board,
+                label: s.label.value as f32 / SCALE as f32,
+            });
+        }
+    }
 
     // Held-out positions not seen in training.
     let mut held = Vec::new();
@@ -733,6 +757,9 @@ fn describe(args: &EvalFitOptions) -> String {
     );
     if let Some(n) = args.max_games {
         let _ = write!(s, " --max-games {n}");
+    }
+    for store in &args.selfplay {
+        let _ = write!(s, " --selfplay {}", store.display());
     }
     s
 }

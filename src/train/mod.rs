@@ -5,7 +5,10 @@
 //! hold the command-line options, the progress display and the printing.
 //!
 //! - [`eval_fit`]: the pattern weights (`coeffs/okapi-eval.bin`) and their report;
-//! - [`probcut_fit`]: the Multi-ProbCut error model (`coeffs/probcut.json`).
+//! - [`probcut_fit`]: the Multi-ProbCut error model (`coeffs/probcut.json`);
+//! - [`selfplay`]: self-play games labelled by Okapi's searches, a store the fitter can
+//!   read alongside the game records.
 
 pub mod eval_fit;
 pub mod probcut_fit;
+pub mod selfplay;

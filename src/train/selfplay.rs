@@ -1,0 +1,428 @@
+//! Self-play training data: games Okapi plays against itself from random openings, each
+//! position labelled by Okapi's own search, kept in an append-only store that grows in
+//! resumable chunks (`okapi train selfplay`; the fitter reads it with
+//! [`read_samples`] alongside WTHOR).
+//!
+//! A game: `random_plies` (drawn in `options.random_plies`) uniformly random moves from
+//! the start, then moves chosen by a fixed-depth search with a little temperature (each
+//! move's depth-`d` value, a move drawn with weight `exp((value - best) / temperature)`),
+//! and perfect play from `exact_empties` empties on. Every position before the end is
+//! labelled by the value of a search from it: the depth-`d` value, or the exact final
+//! disc difference once `exact_empties` or fewer squares are empty. Game `i` of seed `s`
+//! depends only on `(s, i)` and the options: the same call writes the same bytes.
+//!
+//! # Store format (little-endian)
+//!
+//! The 8-byte magic `OKAPISP1`, then one record per game:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 2 | length of the rest of the record |
+//! | 8 | seed |
+//! | 4 | game index under that seed |
+//! | 8, 8 | start position: the side to move's discs, the other side's discs |
+//! | 1 | 1 if Black is to move at the start, else 0 |
+//! | 1 | `n`, the number of moves (passes included) |
+//! | `n` | the moves: square 0..63 (a1 = 0, b1 = 1, …, h8 = 63) or 64 for a pass |
+//! | `3n` | the label of the position before each move: value (i16, 1/128 disc, side to move's view), then the search depth (255 = exact) |
+//!
+//! The position after the last move is the end of the game (its value is its final
+//! score). A record cut short (a run killed while writing) is dropped when the store is
+//! next appended to; the reader refuses it.
+
+use crate::board::{Board, Move, Square};
+use crate::eval::{Evaluator, SCALE};
+use crate::search::{Limits, MidgameSearch, Source};
+use anyhow::{Context, Result, bail, ensure};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The first bytes of a store (the last one is the format version).
+pub const MAGIC: &[u8; 8] = b"OKAPISP1";
+/// The depth byte of an exact label.
+pub const EXACT: u8 = u8::MAX;
+const PASS: u8 = 64;
+
+/// How the games are played and labelled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfPlayOptions {
+    pub seed: u64,
+    /// Games to add.
+    pub games: u32,
+    /// Random moves at the start: a number drawn from this range, bounds included.
+    pub random_plies: (u32, u32),
+    /// Depth of the searches that choose the moves and label the positions.
+    pub depth: u32,
+    /// From this many empties on, labels are exact and play is perfect.
+    pub exact_empties: u32,
+    /// In discs: how much worse a move may be and still be played now and then.
+    pub temperature: f64,
+    /// Transposition table of about `16 << hash_bits` bytes (fresh for each game).
+    pub hash_bits: u32,
+}
+
+impl Default for SelfPlayOptions {
+    fn default() -> Self {
+        SelfPlayOptions {
+            seed: 1,
+            games: 1,
+            random_plies: (8, 20),
+            depth: 8,
+            exact_empties: 14,
+            temperature: 1.0,
+            hash_bits: 20,
+        }
+    }
+}
+
+/// A position's label: the value of a search from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// In 1/[`SCALE`] disc, from the side to move's view.
+    pub value: i16,
+    /// Depth of the search, or [`EXACT`].
+    pub depth: u8,
+}
+
+impl Label {
+    pub fn is_exact(&self) -> bool {
+        self.depth == EXACT
+    }
+}
+
+/// One stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayGame {
+    pub seed: u64,
+    pub index: u32,
+    pub start: Board,
+    pub black_to_move: bool,
+    pub moves: Vec<Move>,
+    /// The label of the position before each move.
+    pub labels: Vec<Label>,
+}
+
+impl SelfPlayGame {
+    /// The positions before each move with their labels (`None` if a stored move is
+    /// illegal: the store is damaged).
+    pub fn positions(&self) -> Option<Vec<(Board, Label)>> {
+        let mut b = self.start;
+        let mut out = Vec::with_capacity(self.moves.len());
+        for (mv, label) in self.moves.iter().zip(&self.labels) {
+            out.push((b, *label));
+            b = match mv {
+                Move::Pass if b.moves() == 0 && !b.is_game_over() => b.passed(),
+                Move::Pass => return None,
+                Move::Play(sq) => b.play(sq.index())?,
+            };
+        }
+        Some(out)
+    }
+
+    /// Appends the record (length prefix included) to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        let n = self.moves.len();
+        assert!(
+            n <= 255 && self.labels.len() == n,
+            "a game has at most 255 moves"
+        );
+        let len = 8 + 4 + 16 + 1 + 1 + 4 * n;
+        out.extend_from_slice(&(len as u16).to_le_bytes());
+        out.extend_from_slice(&self.seed.to_le_bytes());
+        out.extend_from_slice(&self.index.to_le_bytes());
+        out.extend_from_slice(&self.start.player.to_le_bytes());
+        out.extend_from_slice(&self.start.opponent.to_le_bytes());
+        out.push(self.black_to_move as u8);
+        out.push(n as u8);
+        out.extend(self.moves.iter().map(|m| match m {
+            Move::Play(sq) => sq.index() as u8,
+            Move::Pass => PASS,
+        }));
+        for l in &self.labels {
+            out.extend_from_slice(&l.value.to_le_bytes());
+            out.push(l.depth);
+        }
+    }
+
+    /// Decodes the record at the start of `bytes`: the game and the bytes it took;
+    /// `Ok(None)` if `bytes` ends inside the record.
+    fn decode(bytes: &[u8]) -> Result<Option<(SelfPlayGame, usize)>> {
+        if bytes.len() < 2 {
+            return Ok(None);
+        }
+        let len = u16::from_le_bytes([bytes[0], bytes[1]]) as usize;
+        let Some(r) = bytes.get(2..2 + len) else {
+            return Ok(None);
+        };
+        ensure!(len >= 30, "record of {len} bytes is too short");
+        let u64_at = |i: usize| u64::from_le_bytes(r[i..i + 8].try_into().unwrap());
+        let n = r[29] as usize;
+        ensure!(
+            len == 30 + 4 * n,
+            "record length {len} does not fit {n} moves"
+        );
+        let mut moves = Vec::with_capacity(n);
+        for &m in &r[30..30 + n] {
+            moves.push(match m {
+                PASS => Move::Pass,
+                0..=63 => Move::Play(Square::new(m as u32)),
+                _ => bail!("move byte {m} is no square"),
+            });
+        }
+        let labels = r[30 + n..]
+            .chunks_exact(3)
+            .map(|c| Label {
+                value: i16::from_le_bytes([c[0], c[1]]),
+                depth: c[2],
+            })
+            .collect();
+        let (player, opponent) = (u64_at(12), u64_at(20));
+        ensure!(player & opponent == 0, "start position has a square twice");
+        let game = SelfPlayGame {
+            seed: u64_at(0),
+            index: u32::from_le_bytes(r[8..12].try_into().unwrap()),
+            start: Board::new(player, opponent),
+            black_to_move: r[28] != 0,
+            moves,
+            labels,
+        };
+        Ok(Some((game, 2 + len)))
+    }
+}
+
+/// Plays game `index` of `options.seed`.
+pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    rng.set_stream(index as u64);
+    let (lo, hi) = options.random_plies;
+    let random_plies = rng.random_range(lo.min(hi)..=hi.max(lo));
+    let mut search = MidgameSearch::new(eval, options.hash_bits, Arc::new(AtomicBool::new(false)));
+    let start = Board::START;
+    let mut b = start;
+    let mut moves = Vec::new();
+    let mut labels = Vec::new();
+    let depth = options.depth.max(1);
+    while !b.is_game_over() {
+        let ply = moves.len() as u32;
+        let legal = b.moves();
+        let exact = b.empty_count() <= options.exact_empties;
+        let (mv, value, label_depth) = if legal == 0 || exact || ply < random_plies {
+            // The search's own move and value (a forced pass is searched after it).
+            let limits = Limits {
+                depth,
+                exact_empties: options.exact_empties,
+                wld_empties: options.exact_empties,
+                time: None,
+            };
+            let r = search
+                .best_move(b, limits, |_| {})
+                .expect("nothing stops the search");
+            let label_depth = match r.best.source {
+                Source::Exact => EXACT,
+                Source::Midgame { depth } => depth.min(254) as u8,
+                Source::Wld => unreachable!("win/draw/loss from the exact limit only"),
+            };
+            let mv = if legal != 0 && !exact {
+                // Random opening move.
+                let k = rng.random_range(0..legal.count_ones());
+                let mut m = legal;
+                for _ in 0..k {
+                    m &= m - 1;
+                }
+                Move::Play(Square::new(m.trailing_zeros()))
+            } else {
+                r.best.mv
+            };
+            (mv, r.best.value, label_depth)
+        } else {
+            // Every move's depth-`d` value; one drawn with the temperature.
+            let d = depth.min(b.empty_count() - 1);
+            let mut values: Vec<(Move, i32)> = Vec::new();
+            search
+                .analyze_moves(b, Limits::depth(d), |m| {
+                    if m.source == (Source::Midgame { depth: d }) {
+                        values.push((m.mv, m.value));
+                    }
+                })
+                .expect("nothing stops the search");
+            values.sort_by_key(|&(m, _)| match m {
+                Move::Play(sq) => sq.index(),
+                Move::Pass => 64,
+            });
+            let best = values.iter().map(|v| v.1).max().expect("a legal move");
+            let t = options.temperature.max(1e-6) * SCALE as f64;
+            let weights: Vec<f64> = values
+                .iter()
+                .map(|&(_, v)| ((v - best) as f64 / t).exp())
+                .collect();
+            let mut x = rng.random::<f64>() * weights.iter().sum::<f64>();
+            let mut chosen = values[values.len() - 1].0;
+            for (w, &(m, _)) in weights.iter().zip(&values) {
+                if x < *w {
+                    chosen = m;
+                    break;
+                }
+                x -= w;
+            }
+            (chosen, best, d.min(254) as u8)
+        };
+        moves.push(mv);
+        labels.push(Label {
+            value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: label_depth,
+        });
+        b = match mv {
+            Move::Pass => b.passed(),
+            Move::Play(sq) => b.play(sq.index()).expect("the search plays legal moves"),
+        };
+    }
+    SelfPlayGame {
+        seed: options.seed,
+        index,
+        start,
+        black_to_move: true,
+        moves,
+        labels,
+    }
+}
+
+/// The games of a store (an empty list if it does not exist). A damaged or cut-short
+/// store is an error.
+pub fn read_games(path: &Path) -> Result<Vec<SelfPlayGame>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let (games, whole) = parse(&bytes).with_context(|| path.display().to_string())?;
+    ensure!(
+        whole == bytes.len(),
+        "{}: the last record is cut short at byte {whole} of {}",
+        path.display(),
+        bytes.len()
+    );
+    Ok(games)
+}
+
+/// The games of a store's bytes and how many bytes the whole records take.
+fn parse(bytes: &[u8]) -> Result<(Vec<SelfPlayGame>, usize)> {
+    if bytes.is_empty() {
+        return Ok((Vec::new(), 0));
+    }
+    ensure!(
+        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
+        "not a self-play store (no {} header)",
+        String::from_utf8_lossy(MAGIC)
+    );
+    let mut at = MAGIC.len();
+    let mut games = Vec::new();
+    while at < bytes.len() {
+        match SelfPlayGame::decode(&bytes[at..]).with_context(|| format!("record at byte {at}"))? {
+            Some((g, used)) => {
+                games.push(g);
+                at += used;
+            }
+            None => break,
+        }
+    }
+    Ok((games, at))
+}
+
+/// A labelled training position from a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelfPlaySample {
+    pub board: Board,
+    pub label: Label,
+}
+
+/// Every position of every game of a store with its label, the end of each game (its
+/// final score, exact) included.
+pub fn read_samples(path: &Path) -> Result<Vec<SelfPlaySample>> {
+    let mut out = Vec::new();
+    for g in read_games(path)? {
+        let positions = g.positions().with_context(|| {
+            format!(
+                "{}: game {} of seed {} has an illegal move",
+                path.display(),
+                g.index,
+                g.seed
+            )
+        })?;
+        let mut last = g.start;
+        for (board, label) in positions {
+            out.push(SelfPlaySample { board, label });
+            last = board;
+        }
+        if let Some(mv) = g.moves.last() {
+            let end = match mv {
+                Move::Pass => last.passed(),
+                Move::Play(sq) => last.play(sq.index()).expect("checked by positions()"),
+            };
+            out.push(SelfPlaySample {
+                board: end,
+                label: Label {
+                    value: (end.final_score() * SCALE) as i16,
+                    depth: EXACT,
+                },
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Plays `options.games` games, indices following those of `options.seed` already in
+/// the store, and appends each to the store as soon as it is over (a killed run keeps
+/// its finished games; a record it cut short is dropped on the next call). Returns the
+/// number of games in the store.
+pub fn append(
+    path: &Path,
+    eval: &Evaluator,
+    options: &SelfPlayOptions,
+    progress: &mut dyn FnMut(&SelfPlayGame),
+) -> Result<usize> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let (games, whole) = parse(&bytes).with_context(|| path.display().to_string())?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    // Drop a cut-short last record; write the header of a new store.
+    let keep = if bytes.is_empty() { 0 } else { whole };
+    file.set_len(keep as u64)?;
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))?;
+    if keep == 0 {
+        file.write_all(MAGIC)?;
+    }
+    let first = games
+        .iter()
+        .filter(|g| g.seed == options.seed)
+        .map(|g| g.index + 1)
+        .max()
+        .unwrap_or(0);
+    let mut count = games.len();
+    for index in first..first + options.games {
+        let game = play_game(eval, options, index);
+        let mut record = Vec::new();
+        game.encode(&mut record);
+        file.write_all(&record)?;
+        file.flush()?;
+        count += 1;
+        progress(&game);
+    }
+    file.sync_all()?;
+    Ok(count)
+}

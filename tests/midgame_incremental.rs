@@ -1,0 +1,182 @@
+//! The midgame search keeps the pattern indices move by move (`EvalState`) instead of
+//! evaluating each leaf from scratch. That must change nothing but the speed: the same
+//! values, best moves and node counts as the from-scratch search.
+//!
+//! `OKAPI_RECORD=1 cargo test --release --test midgame_incremental -- --nocapture` prints
+//! the table of expected figures (it was recorded with the search of before the change).
+
+use okapi::board::random::random_positions;
+use okapi::board::{Board, Position};
+use okapi::eval::{EvalState, Evaluator};
+use okapi::search::{Evaluate, Limits, MidgameSearch};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The shipped evaluation without its patterns: the search can only evaluate each
+/// position from scratch.
+struct FromScratch(Evaluator);
+impl Evaluate for FromScratch {
+    fn evaluate(&self, b: &Board) -> i32 {
+        self.0.evaluate(b)
+    }
+}
+
+fn midgame36() -> Vec<Board> {
+    let text = include_str!("data/midgame36.scr");
+    text.lines()
+        .map(|l| l.split('%').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| Position::parse(l).unwrap().board())
+        .collect()
+}
+
+const HASH_BITS: u32 = 18;
+
+/// (position of midgame36.scr, depth, selectivity (5 = none), value, best move, nodes),
+/// measured with the from-scratch search before the change (commit 10a7023).
+const EXPECTED: &[(usize, u32, usize, i32, &str, u64)] = &[
+    (0, 5, 5, 2618, "e8", 2973),
+    (0, 8, 5, 1726, "e8", 59904),
+    (0, 10, 5, 1776, "e8", 479996),
+    (0, 8, 2, 1726, "e8", 9063),
+    (0, 12, 2, 1898, "e8", 42944),
+    (0, 14, 2, 1596, "e8", 138505),
+    (1, 5, 5, -753, "g5", 2414),
+    (1, 8, 5, -478, "g5", 36269),
+    (1, 10, 5, -385, "g5", 241222),
+    (1, 8, 2, -478, "g5", 10040),
+    (1, 12, 2, -613, "g5", 96143),
+    (1, 14, 2, -502, "g5", 215039),
+    (2, 5, 5, 616, "c3", 3491),
+    (2, 8, 5, 301, "c3", 50999),
+    (2, 10, 5, 390, "c3", 404067),
+    (2, 8, 2, 301, "c3", 20302),
+    (2, 12, 2, 303, "c3", 204653),
+    (2, 14, 2, 335, "c3", 557471),
+    (3, 5, 5, 437, "a4", 2999),
+    (3, 8, 5, 412, "a4", 52359),
+    (3, 10, 5, 233, "a4", 366024),
+    (3, 8, 2, 412, "a4", 11396),
+    (3, 12, 2, 387, "a4", 71413),
+    (3, 14, 2, 559, "a4", 171698),
+];
+
+fn search(eval: &dyn Evaluate, b: Board, depth: u32, selectivity: usize) -> (i32, String, u64) {
+    let mut s = MidgameSearch::new(eval, HASH_BITS, Arc::new(AtomicBool::new(false)));
+    s.set_selectivity(selectivity);
+    let r = s.best_move(b, Limits::depth(depth), |_| {}).unwrap();
+    (r.best.value, r.best.mv.to_string(), s.nodes())
+}
+
+#[test]
+fn fixed_depth_results_are_those_of_the_old_search() {
+    let eval = Evaluator::embedded();
+    let boards = midgame36();
+    let record = std::env::var_os("OKAPI_RECORD").is_some();
+    if record {
+        for (i, &board) in boards.iter().enumerate().take(4) {
+            for (depth, sel) in [(5, 5), (8, 5), (10, 5), (8, 2), (12, 2), (14, 2)] {
+                let (v, mv, nodes) = search(&eval, board, depth, sel);
+                println!("    ({i}, {depth}, {sel}, {v}, \"{mv}\", {nodes}),");
+            }
+        }
+        return;
+    }
+    assert!(!EXPECTED.is_empty());
+    for &(i, depth, sel, value, mv, nodes) in EXPECTED {
+        let got = search(&eval, boards[i], depth, sel);
+        assert_eq!(
+            got,
+            (value, mv.to_string(), nodes),
+            "position {i} depth {depth} selectivity {sel}"
+        );
+    }
+}
+
+/// Incremental and from-scratch searches agree exactly (value, move, nodes) on random
+/// positions, at every depth, with and without ProbCut, near the end (where the search
+/// hands over to the solver) too, and through `analyze_moves` and `best_among`.
+#[test]
+fn incremental_search_is_the_from_scratch_search() {
+    let eval = Evaluator::embedded();
+    let scratch = FromScratch(Evaluator::embedded());
+    for (seed, empties, depths) in [
+        (1u64, 40u32, &[1u32, 2, 3, 4, 7][..]),
+        (2, 30, &[5, 9]),
+        (3, 16, &[6, 14, 18]),
+    ] {
+        for b in random_positions(seed, 6, empties) {
+            if b.is_game_over() {
+                continue;
+            }
+            for &d in depths {
+                for sel in [5, 1] {
+                    assert_eq!(
+                        search(&eval, b, d, sel),
+                        search(&scratch, b, d, sel),
+                        "depth {d} selectivity {sel} {b:?}"
+                    );
+                }
+            }
+            let analyze = |e: &dyn Evaluate| {
+                let mut s = MidgameSearch::new(e, HASH_BITS, Arc::new(AtomicBool::new(false)));
+                let mut seen = vec![];
+                s.analyze_moves(b, Limits::depth(4), |m| seen.push(m.clone()))
+                    .unwrap();
+                let among = s.best_among(b, !0 << 20, Limits::depth(5)).unwrap();
+                (seen, among, s.nodes())
+            };
+            assert_eq!(analyze(&eval), analyze(&scratch), "{b:?}");
+        }
+    }
+}
+
+/// Along random games (passes included), the kept state evaluates as the board does,
+/// after `make_move`, `undo_move`, `pass`, and one ply ahead with `evaluate_after`.
+#[test]
+fn incremental_evaluation_follows_random_games() {
+    let eval = Evaluator::embedded();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..200 {
+        let mut b = Board::START;
+        let mut state = EvalState::new(&b);
+        while !b.is_game_over() {
+            assert_eq!(eval.evaluate_state(&state), eval.evaluate(&b));
+            let mv = b.moves();
+            if mv == 0 {
+                state.pass();
+                b = b.passed();
+                continue;
+            }
+            // Every move one ply ahead, and a make/undo round trip.
+            let mut m = mv;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = b.flips(sq);
+                let child = b.after(sq, f);
+                assert_eq!(eval.evaluate_after(&state, sq, f), eval.evaluate(&child));
+                let before = state;
+                state.make_move(sq, f);
+                assert_eq!(eval.evaluate_state(&state), eval.evaluate(&child));
+                state.undo_move(sq, f);
+                assert_eq!(state, before);
+            }
+            let mut m = mv;
+            for _ in 0..next() % mv.count_ones() as u64 {
+                m &= m - 1;
+            }
+            let sq = m.trailing_zeros();
+            let f = b.flips(sq);
+            state.make_move(sq, f);
+            b = b.after(sq, f);
+        }
+        assert_eq!(eval.evaluate_state(&state), eval.evaluate(&b));
+    }
+}
