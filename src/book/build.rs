@@ -22,7 +22,7 @@
 use super::{Alternative, Book, BookInfo, BookSource, Entry, canonical, child};
 use crate::board::{BitBoard, Board, Move};
 use crate::formats::records::GameRecord;
-use crate::search::{Evaluate, Limits, MidgameSearch, SCALE, Source};
+use crate::search::{Evaluate, Limits, MidgameSearch, SCALE, SearchSource};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -142,12 +142,12 @@ struct Node {
     source: BookSource,
 }
 
-fn source_of(s: Source) -> BookSource {
+fn source_of(s: SearchSource) -> BookSource {
     match s {
-        Source::Midgame { depth } => BookSource::Search {
+        SearchSource::Midgame { depth } => BookSource::Search {
             depth: depth.min(60) as u8,
         },
-        Source::Wld | Source::Exact => BookSource::Exact,
+        SearchSource::Wld | SearchSource::Exact => BookSource::Exact,
     }
 }
 

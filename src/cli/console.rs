@@ -12,7 +12,7 @@ use crate::board::{Color, Move, Position};
 use crate::engine::{Engine, EngineOptions, Event, Line, Request};
 use crate::game::{EvalSource, Game, Next, Seat, Session};
 use crate::search::level::{Level, softmax};
-use crate::search::{MoveValue, SCALE, SolveMode, Source};
+use crate::search::{MoveValue, SCALE, SearchSource, SolveMode};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
@@ -331,7 +331,7 @@ impl<W: Write> Console<W> {
             .map(|l| MoveValue {
                 mv: l.moves[0],
                 value: scaled(l),
-                source: Source::Midgame { depth: 0 },
+                source: SearchSource::Midgame { depth: 0 },
                 pv: l.moves.clone(),
             })
             .collect();

@@ -8,7 +8,7 @@ use crate::book::BookMove;
 use crate::eval::Evaluator;
 use crate::game::{Eval, EvalSource};
 use crate::search::level::{Level, choose_move};
-use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, Source, Stopped};
+use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, Stopped};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -139,7 +139,7 @@ pub(super) fn choose(
             let confidence = search.confidence();
             let source = match level {
                 Level::Search(s) => chosen_source(board, &s.limits),
-                _ => Source::Midgame { depth: 0 },
+                _ => SearchSource::Midgame { depth: 0 },
             };
             let eval = |value: i32| {
                 eval_of(
@@ -173,14 +173,14 @@ pub(super) fn choose(
 }
 
 /// Where the values of [`choose_move`]'s candidates come from: the level's limits decide.
-fn chosen_source(board: crate::board::Board, limits: &Limits) -> Source {
+fn chosen_source(board: crate::board::Board, limits: &Limits) -> SearchSource {
     let children = board.empty_count().saturating_sub(1);
     if children <= limits.exact_empties {
-        Source::Exact
+        SearchSource::Exact
     } else if children <= limits.wld_empties {
-        Source::Wld
+        SearchSource::Wld
     } else {
-        Source::Midgame {
+        SearchSource::Midgame {
             depth: limits.depth.min(children),
         }
     }

@@ -11,7 +11,7 @@ use crate::book::BookMove;
 use crate::eval::Evaluator;
 use crate::game::{Eval, EvalSource};
 use crate::search::level::Level;
-use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, SolveMode, Source};
+use crate::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, SolveMode};
 use crossbeam_channel::{Receiver, Sender};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -324,7 +324,7 @@ impl Worker {
             // Each call re-runs the shallower depths, from the table: only the new depth
             // is sent.
             self.search.analyze_moves(board, limits, |v| {
-                if v.source != (Source::Midgame { depth }) {
+                if v.source != (SearchSource::Midgame { depth }) {
                     return;
                 }
                 let Move::Play(square) = v.mv else { return };
@@ -690,15 +690,15 @@ impl Worker {
 /// A search value as the app shows and keeps it: discs (rounded) or W/D/L, with its source.
 pub(super) fn eval_of(v: &MoveValue, confidence: u32) -> Eval {
     match v.source {
-        Source::Exact => Eval {
+        SearchSource::Exact => Eval {
             value: v.value / SCALE,
             source: EvalSource::Exact,
         },
-        Source::Wld => Eval {
+        SearchSource::Wld => Eval {
             value: v.value.signum(),
             source: EvalSource::Wld,
         },
-        Source::Midgame { depth } => Eval {
+        SearchSource::Midgame { depth } => Eval {
             value: (v.value as f64 / SCALE as f64).round() as i32,
             source: EvalSource::Midgame {
                 depth: depth.min(255) as u8,
@@ -711,9 +711,9 @@ pub(super) fn eval_of(v: &MoveValue, confidence: u32) -> Eval {
 /// The status line of the live analysis: depth@confidence, the best value, its line.
 fn line_message(best: &MoveValue, confidence: u32) -> String {
     let depth = match best.source {
-        Source::Midgame { depth } => format!("depth {depth}@{confidence}%"),
-        Source::Wld => "WLD".into(),
-        Source::Exact => "exact".into(),
+        SearchSource::Midgame { depth } => format!("depth {depth}@{confidence}%"),
+        SearchSource::Wld => "WLD".into(),
+        SearchSource::Exact => "exact".into(),
     };
     let line: Vec<String> = best.pv.iter().map(|m| m.to_string()).collect();
     format!(

@@ -278,7 +278,7 @@ pub fn allot_time(remaining: Duration, increment: Duration, empties: u32) -> Dur
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::search::Source;
+    use crate::search::SearchSource;
 
     #[test]
     fn parse_levels() {
@@ -324,7 +324,7 @@ mod tests {
         let mk = |sq, value| MoveValue {
             mv: Move::Play(Square::new(sq)),
             value,
-            source: Source::Midgame { depth: 1 },
+            source: SearchSource::Midgame { depth: 1 },
             pv: vec![],
         };
         let p = softmax(&[mk(1, 0), mk(2, 2 * SCALE), mk(3, -6 * SCALE)], 2.0);

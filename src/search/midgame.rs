@@ -75,7 +75,7 @@ impl Limits {
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
-pub enum Source {
+pub enum SearchSource {
     /// A depth-limited search (`depth` plies).
     Midgame { depth: u32 },
     /// Proven win/draw/loss; the value is +1, 0 or -1 times `SCALE`.
@@ -90,7 +90,7 @@ pub struct MoveValue {
     pub mv: Move,
     /// In 1/`SCALE` discs, from the mover's view.
     pub value: i32,
-    pub source: Source,
+    pub source: SearchSource,
     /// The principal line starting with `mv`.
     pub pv: Vec<Move>,
 }
@@ -203,7 +203,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 let best = MoveValue {
                     mv: Move::Pass,
                     value: board.final_score() * SCALE,
-                    source: Source::Exact,
+                    source: SearchSource::Exact,
                     pv: vec![],
                 };
                 return Ok(SearchResult {
@@ -231,9 +231,9 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let value = s.score * SCALE;
             let mv = s.best_move.unwrap_or(Move::Pass);
             let source = if mode == super::SolveMode::Exact {
-                Source::Exact
+                SearchSource::Exact
             } else {
-                Source::Wld
+                SearchSource::Wld
             };
             let result = MoveValue {
                 mv,
@@ -256,7 +256,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 let result = MoveValue {
                     mv: s.best_move.unwrap_or(Move::Pass),
                     value: s.score * SCALE,
-                    source: Source::Exact,
+                    source: SearchSource::Exact,
                     pv: s.line,
                 };
                 progress(&result);
@@ -276,7 +276,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let result = MoveValue {
                 mv,
                 value,
-                source: Source::Midgame { depth },
+                source: SearchSource::Midgame { depth },
                 pv,
             };
             progress(&result);
@@ -337,7 +337,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 report(&MoveValue {
                     mv: pv[0],
                     value: -v,
-                    source: Source::Midgame { depth },
+                    source: SearchSource::Midgame { depth },
                     pv,
                 });
             }
@@ -367,9 +367,9 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 let mut pv = vec![Move::Play(Square::new(item.0))];
                 pv.extend(s.line);
                 let source = if mode == super::SolveMode::Exact {
-                    Source::Exact
+                    SearchSource::Exact
                 } else {
-                    Source::Wld
+                    SearchSource::Wld
                 };
                 report(&MoveValue {
                     mv: pv[0],
@@ -442,9 +442,9 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             let child = board.after(best_here.0, board.flips(best_here.0));
             pv.extend(self.principal_variation(child, depth - 1));
             let source = if depth >= n {
-                Source::Exact
+                SearchSource::Exact
             } else {
-                Source::Midgame { depth }
+                SearchSource::Midgame { depth }
             };
             best = Some(MoveValue {
                 mv: pv[0],
@@ -962,7 +962,7 @@ mod tests {
         assert_eq!(seen.len(), legal);
         let mut solver = EndgameSolver::new(16);
         for mv in &seen {
-            assert_eq!(mv.source, Source::Exact);
+            assert_eq!(mv.source, SearchSource::Exact);
             let Move::Play(sq) = mv.mv else { panic!() };
             let child = b.play(sq.index()).unwrap();
             let want = -solver
@@ -978,7 +978,7 @@ mod tests {
             .unwrap();
         assert_eq!(seen.len(), 3 * b.moves().count_ones() as usize);
         for mv in &seen {
-            let Source::Midgame { depth } = mv.source else {
+            let SearchSource::Midgame { depth } = mv.source else {
                 panic!()
             };
             let Move::Play(sq) = mv.mv else { panic!() };

@@ -9,4 +9,4 @@ pub mod probcut;
 pub mod tt;
 
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
-pub use midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, SearchResult, Source};
+pub use midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, SearchResult, SearchSource};

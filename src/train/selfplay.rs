@@ -32,7 +32,7 @@
 
 use crate::board::{Board, Move, Square};
 use crate::eval::{Evaluator, SCALE};
-use crate::search::{Limits, MidgameSearch, Source};
+use crate::search::{Limits, MidgameSearch, SearchSource};
 use anyhow::{Context, Result, bail, ensure};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -222,9 +222,9 @@ pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> Sel
                 .best_move(b, limits, |_| {})
                 .expect("nothing stops the search");
             let label_depth = match r.best.source {
-                Source::Exact => EXACT,
-                Source::Midgame { depth } => depth.min(254) as u8,
-                Source::Wld => unreachable!("win/draw/loss from the exact limit only"),
+                SearchSource::Exact => EXACT,
+                SearchSource::Midgame { depth } => depth.min(254) as u8,
+                SearchSource::Wld => unreachable!("win/draw/loss from the exact limit only"),
             };
             let mv = if legal != 0 && !exact {
                 // Random opening move.
@@ -244,7 +244,7 @@ pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> Sel
             let mut values: Vec<(Move, i32)> = Vec::new();
             search
                 .analyze_moves(b, Limits::depth(d), |m| {
-                    if m.source == (Source::Midgame { depth: d }) {
+                    if m.source == (SearchSource::Midgame { depth: d }) {
                         values.push((m.mv, m.value));
                     }
                 })
