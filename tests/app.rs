@@ -464,6 +464,11 @@ fn game_analysis_finds_the_lost_discs() {
         &h,
         "Black: lost 22 discs in 1 move (1 blunder, 0 mistakes, 0 inaccuracies; 1 proven by the solver, 0 by the search)"
     ));
+    // beside the evaluation graph, the discs each move lost
+    assert!(
+        h.query_by_label_contains("discs lost per move: Black up")
+            .is_some()
+    );
     assert!(
         h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
             .is_some()

@@ -598,7 +598,7 @@ mod tests {
         let text = format!(
             "# a comment\n% kept\n{} X; A2:+38; C7:+36;\n\n{} X; junk\nnot a board\n",
             "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
-            "-".repeat(64)
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
         );
         let job = ScriptJob::from_bytes(Path::new("x.obf"), text.as_bytes());
         assert_eq!(job.rows.len(), 2);

@@ -327,29 +327,24 @@ impl Session {
     /// engine's reply taken back too); false at the start.
     pub fn undo(&mut self) -> bool {
         let ply = self.game.ply();
-        match self.stops().into_iter().rev().find(|&p| p < ply) {
-            Some(p) => {
-                self.game.go_to(p);
-                self.live = false;
-                self.changed();
-                true
-            }
-            None => false,
-        }
+        let stop = self.stops().into_iter().rev().find(|&p| p < ply);
+        self.review_at(stop)
     }
 
     /// Forward to the next stop along the line; false at its end.
     pub fn redo(&mut self) -> bool {
         let ply = self.game.ply();
-        match self.stops().into_iter().find(|&p| p > ply) {
-            Some(p) => {
-                self.game.go_to(p);
-                self.live = false;
-                self.changed();
-                true
-            }
-            None => false,
-        }
+        let stop = self.stops().into_iter().find(|&p| p > ply);
+        self.review_at(stop)
+    }
+
+    /// Moves to ply `stop` of the line, if any, as review (the engine does not move).
+    fn review_at(&mut self, stop: Option<usize>) -> bool {
+        let Some(p) = stop else { return false };
+        self.game.go_to(p);
+        self.live = false;
+        self.changed();
+        true
     }
 
     /// Moves the cursor to ply `i` of the current line.
