@@ -227,13 +227,14 @@ impl Game {
             })
     }
 
-    /// The move number of the next disc as players count it: discs placed so far + 1.
+    /// The move number of the next disc as players count it: the discs on the board
+    /// less the four of the start, plus one — so a game started from a later position
+    /// goes on counting from there (every move adds exactly one disc).
     pub fn move_number(&self) -> usize {
-        self.line[..self.ply()]
-            .iter()
-            .filter(|&&id| matches!(self.node(id).mv, Move::Play(_)))
-            .count()
-            + 1
+        let p = self.position();
+        ((p.black_count() + p.white_count()) as usize)
+            .saturating_sub(3)
+            .max(1)
     }
 
     pub fn can_undo(&self) -> bool {
@@ -668,6 +669,10 @@ mod tests {
         assert_eq!(g.position(), Position::start());
         assert_eq!(g.move_number(), 1);
         assert_eq!(line(&g), "f5f6", "the line keeps the variation chosen");
+        // A game from a later position counts on from it.
+        g.go_to(2);
+        let later = Game::new(g.position());
+        assert_eq!(later.move_number(), 3);
     }
 
     #[test]
