@@ -32,6 +32,16 @@ fn harness_with(dialogs: ScriptedDialogs) -> Harness<'static, App> {
     h
 }
 
+/// A new game from the standard opening, no clock.
+fn new_game(h: &mut Harness<'static, App>, black: Seat, white: Seat) {
+    h.state_mut().apply(Command::NewGame {
+        black,
+        white,
+        minutes: 0,
+        from_here: false,
+    });
+}
+
 fn harness() -> Harness<'static, App> {
     harness_with(ScriptedDialogs::default())
 }
@@ -134,12 +144,7 @@ fn undo_and_redo_buttons() {
 #[test]
 fn the_engine_replies_to_a_move() {
     let mut h = harness();
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(Level::Greedy),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Greedy));
     h.run_steps(2);
     assert!(has_label(&h, "White: Okapi (greedy)"));
     h.get_by_label("f5").click();
@@ -283,12 +288,7 @@ fn save_and_reload_through_the_menu() {
     let saved = okapi::formats::load_game(&path).unwrap();
     assert_eq!(saved.transcript(), "f5d6c3d3c4");
 
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Human,
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Human);
     h.run_steps(2);
     assert_eq!(h.state().game().ply(), 0);
     h.get_by_label("File").click();
@@ -337,12 +337,7 @@ fn an_engine_panic_is_shown_and_the_app_goes_on() {
     let err = text_of(&h.get_by_label_contains("Error: the engine failed"));
     assert!(err.contains("deliberate crash"), "{err}");
     // the app and the engine still work
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(Level::Random),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Random));
     h.get_by_label("d3").click();
     h.run_steps(1);
     step_until(&mut h, "the engine's reply after the crash", |app| {
@@ -582,12 +577,7 @@ fn flipping_the_view_turns_the_board() {
 fn the_engine_can_be_asked_to_move_from_an_earlier_position() {
     let mut h = harness();
     let level = h.state().settings.level;
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(level),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(level));
     h.get_by_label("f5").click();
     h.run_steps(1);
     step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
@@ -675,12 +665,7 @@ fn a_weakened_engine_shows_its_lines() {
     let mut h = harness();
     h.state_mut().settings.level = okapi::search::level::Level::parse("3t4").unwrap();
     let level = h.state().settings.level;
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(level),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(level));
     h.run_steps(2);
     assert_eq!(h.state().game().white, "Okapi (level 3t4)");
     h.get_by_label("f5").click();
@@ -893,12 +878,7 @@ fn the_game_clock_sets_the_engine_time() {
         "the clock cut the search before the end: depth {depth}"
     );
     // Without a clock there is no allotment.
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Human,
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Human);
     assert_eq!(h.state().engine_move_time(), None);
 }
 
@@ -1061,12 +1041,7 @@ fn play_against_greedy(h: &mut Harness<'static, App>, moves: usize) {
 #[test]
 fn against_the_engine_undo_and_redo_mirror_each_other() {
     let mut h = harness();
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(Level::Greedy),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Greedy));
     h.run_steps(2);
     play_against_greedy(&mut h, 3);
     assert_eq!(h.state().game().ply(), 6);
@@ -1094,12 +1069,7 @@ fn against_the_engine_undo_and_redo_mirror_each_other() {
 #[test]
 fn a_different_move_after_undo_starts_a_variation_and_the_game_is_kept() {
     let mut h = harness();
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(Level::Greedy),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Greedy));
     h.run_steps(2);
     play_against_greedy(&mut h, 2);
     let main_line = h.state().game().main_line();
@@ -1290,12 +1260,7 @@ fn the_layout_stays_put() {
     h.run_steps(2);
     assert_eq!(h.get_by_label("a1").rect(), a1);
     // against the engine, "Let the engine move" is there all game, below Undo/Redo
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Engine(Level::Random),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Random));
     h.run_steps(2);
     let undo = h.get_by_label("Undo").rect();
     let engine_move = h.get_by_label("Let the engine move").rect();
@@ -1363,12 +1328,11 @@ fn engine_moves_pause_only_between_two_engines() {
     assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
     // Two engines play at that pace: ten moves take at least nine pauses.
     h.state_mut().settings.engine_move_pause = 0.05;
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Engine(Level::Random),
-        white: Seat::Engine(Level::Random),
-        minutes: 0,
-        from_here: false,
-    });
+    new_game(
+        &mut h,
+        Seat::Engine(Level::Random),
+        Seat::Engine(Level::Random),
+    );
     let started = Instant::now();
     step_until(&mut h, "ten engine moves", |app| app.game().ply() >= 10);
     assert!(

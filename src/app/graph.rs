@@ -9,7 +9,7 @@ use eframe::egui;
 impl App {
     /// The evaluation graph of the game, from Black's view; a click goes to that move.
     pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
-        use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
+        use egui_plot::{Line, PlotPoints, Points, VLine};
         let mut points: Vec<[f64; 2]> = Vec::new();
         for (i, eval) in self.game().evals().iter().enumerate() {
             if let Some(e) = eval {
@@ -36,16 +36,7 @@ impl App {
                 };
                 ui.horizontal(|ui| {
                     ui.allocate_ui(egui::vec2(graph_width, ui.available_height()), |ui| {
-                        let response = Plot::new("eval-graph")
-                            .allow_zoom(false)
-                            .allow_drag(false)
-                            .allow_scroll(false)
-                            .allow_boxed_zoom(false)
-                            .allow_double_click_reset(false)
-                            .include_x(0.0)
-                            .include_x(len)
-                            .include_y(-16.0)
-                            .include_y(16.0)
+                        let response = game_plot("eval-graph", len, 16.0)
                             .x_axis_label("ply (click to go there); values from Black's view")
                             // Steps in discs that leave room for labels in a short panel (powers
                             // of ten left only "0" readable once the values pass 30).
@@ -69,14 +60,7 @@ impl App {
                                     Points::new("moves", PlotPoints::from(points)).radius(2.5),
                                 );
                             });
-                        if response.response.clicked()
-                            && let Some(pos) = response.response.interact_pointer_pos()
-                        {
-                            let x = response.transform.value_from_position(pos).x.round();
-                            self.commands.push(Command::GoTo(
-                                x.clamp(0.0, self.game().len() as f64) as usize,
-                            ));
-                        }
+                        self.go_to_clicked_ply(&response);
                     });
                     if !losses.is_empty() {
                         self.loss_chart(ui, losses, len);
@@ -104,7 +88,7 @@ impl App {
         losses: Vec<(usize, i32, bool, egui::Color32)>,
         len: f64,
     ) {
-        use egui_plot::{Bar, BarChart, Plot};
+        use egui_plot::{Bar, BarChart};
         let bars: Vec<Bar> = losses
             .iter()
             .map(|&(i, loss, black, color)| {
@@ -117,25 +101,36 @@ impl App {
             .collect();
         ui.vertical(|ui| {
             ui.label(egui::RichText::new("discs lost per move: Black up, White down").small());
-            let response = Plot::new("loss-chart")
-                .allow_zoom(false)
-                .allow_drag(false)
-                .allow_scroll(false)
-                .allow_boxed_zoom(false)
-                .allow_double_click_reset(false)
-                .include_x(0.0)
-                .include_x(len)
-                .include_y(-8.0)
-                .include_y(8.0)
+            let response = game_plot("loss-chart", len, 8.0)
                 .show(ui, |plot| plot.bar_chart(BarChart::new("discs lost", bars)));
-            if response.response.clicked()
-                && let Some(pos) = response.response.interact_pointer_pos()
-            {
-                let x = response.transform.value_from_position(pos).x.round();
-                self.commands.push(Command::GoTo(
-                    x.clamp(0.0, self.game().len() as f64) as usize
-                ));
-            }
+            self.go_to_clicked_ply(&response);
         });
     }
+
+    /// A click on a plot of the game goes to the ply under it.
+    fn go_to_clicked_ply<R>(&mut self, response: &egui_plot::PlotResponse<R>) {
+        if response.response.clicked()
+            && let Some(pos) = response.response.interact_pointer_pos()
+        {
+            let x = response.transform.value_from_position(pos).x.round();
+            self.commands.push(Command::GoTo(
+                x.clamp(0.0, self.game().len() as f64) as usize
+            ));
+        }
+    }
+}
+
+/// A fixed plot over the game's plies (0..`len`) and at least -`y`..`y` discs: clicks go
+/// to a ply, so nothing zooms or drags.
+fn game_plot(id: &str, len: f64, y: f64) -> egui_plot::Plot<'_> {
+    egui_plot::Plot::new(id)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .include_x(0.0)
+        .include_x(len)
+        .include_y(-y)
+        .include_y(y)
 }
