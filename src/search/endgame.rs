@@ -171,6 +171,8 @@ pub struct EndgameSolver {
     probcut: ProbCutModel,
     /// The CPU has what the fast copy of the search functions is compiled for.
     fast_path: bool,
+    /// Threads a solve may use (1: the deterministic one-thread search).
+    threads: usize,
 }
 
 /// Does this CPU have POPCNT, LZCNT and AVX2, which the fast search functions use?
@@ -204,7 +206,18 @@ impl EndgameSolver {
             tag: NO_SELECTIVITY,
             probcut: ProbCutModel::default(),
             fast_path: cpu_has_fast_path(),
+            threads: 1,
         }
+    }
+
+    /// How many threads a solve may use (at least 1). One thread is deterministic: the
+    /// same nodes and lines on every run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Orders moves at high empties with this evaluation's shallow searches (the shipped

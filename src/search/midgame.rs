@@ -154,6 +154,15 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         self.probcut = model;
     }
 
+    /// How many threads the search (and its endgame solver) may use (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.solver.set_threads(threads);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.solver.threads()
+    }
+
     pub fn selectivity(&self) -> usize {
         self.selectivity
     }

@@ -10,3 +10,8 @@ pub mod tt;
 
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
 pub use midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, SearchResult, SearchSource};
+
+/// The threads a search uses by default: all the cores this process may run on.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
