@@ -1,6 +1,7 @@
-//! `okapi bench`: solves test positions with known answers one by one on one thread and
-//! reports, per position, the answer, whether it is right, time, nodes and nodes/s; then
-//! the totals and the median time.
+//! `okapi bench`: solves test positions with known answers one by one (on all cores by
+//! default, or `--threads N`) and reports, per position, the answer, whether it is right,
+//! time, nodes and nodes/s; then the totals, the median time, the CPU time and, with
+//! several threads, each thread's share of the nodes.
 //!
 //! Positions come from the FFO script files (the expected answer in the comment:
 //! `ffo#NN best:G8,A5 score:+18`) or from an OBF file (every move's score listed).
@@ -141,25 +142,31 @@ pub struct BenchRow {
     pub right: Option<bool>,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Nodes of each thread (empty on one thread).
+    pub thread_nodes: Vec<u64>,
 }
 
 /// Solves each position with a fresh table (so every row is reproducible on its own),
 /// printing a row as each is done and the totals at the end. Returns the rows.
 ///
 /// With `runs` > 1, each position is solved that many times and its row shows the median
-/// time (the answer and the node count must be the same every time, since the table is
-/// cleared before each solve). `plain` solves without the evaluation.
+/// time (the answer must be the same every time, and on one thread the node count too,
+/// since the table is cleared before each solve). `plain` solves without the evaluation.
+/// `threads` is the number of threads each solve uses.
 pub fn run(
     positions: &[TestPosition],
     hash_bits: u32,
     runs: u32,
     plain: bool,
+    threads: usize,
 ) -> anyhow::Result<Vec<BenchRow>> {
     println!(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>10} {:>14} {:>16}",
         "#", "empties", "move", "score", "expected", "time", "nodes", "speed"
     );
+    let cpu_before = cpu_time();
     let mut solver = EndgameSolver::new(hash_bits);
+    solver.set_threads(threads);
     if plain {
         solver.set_evaluator(None);
     }
@@ -167,6 +174,7 @@ pub fn run(
     for p in positions {
         let mut times = Vec::new();
         let mut sol = None;
+        let mut thread_nodes = Vec::new();
         for _ in 0..runs.max(1) {
             solver.table().clear();
             let s = solver
@@ -175,13 +183,16 @@ pub fn run(
             times.push(s.elapsed);
             if let Some(first) = &sol {
                 let first: &crate::search::Solution = first;
-                if (first.score, first.nodes) != (s.score, s.nodes) {
+                // Several threads share out the work differently every run.
+                let same_nodes = threads > 1 || first.nodes == s.nodes;
+                if first.score != s.score || !same_nodes {
                     bail!(
                         "#{}: a repeated solve gave a different score or node count",
                         p.number
                     );
                 }
             }
+            thread_nodes = solver.thread_nodes().to_vec();
             sol = Some(s);
         }
         let sol = sol.expect("at least one run");
@@ -199,6 +210,7 @@ pub fn run(
             right,
             nodes: sol.nodes,
             elapsed: median(&mut times),
+            thread_nodes,
         };
         let expected = match (row.expected, row.right) {
             (Some(e), Some(true)) => format!("{e:+} OK"),
@@ -220,7 +232,63 @@ pub fn run(
         rows.push(row);
     }
     println!("{}", totals(&rows));
+    if let (Some(before), Some(after)) = (cpu_before, cpu_time()) {
+        let wall: Duration = rows.iter().map(|r| r.elapsed).sum::<Duration>() * runs.max(1);
+        println!("{}", cpu_line(after.saturating_sub(before), wall, threads));
+    }
+    if let Some(line) = thread_shares(&rows) {
+        println!("{line}");
+    }
     Ok(rows)
+}
+
+/// CPU time of the solves against their wall time: how many cores they kept busy.
+fn cpu_line(cpu: Duration, wall: Duration, threads: usize) -> String {
+    let busy = cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9);
+    format!(
+        "{threads} thread{}: cpu time {} for {} of solving ({busy:.2} cores busy)",
+        if threads == 1 { "" } else { "s" },
+        fmt_duration(cpu),
+        fmt_duration(wall)
+    )
+}
+
+/// Each thread's share of the nodes, over the positions solved on several threads.
+pub fn thread_shares(rows: &[BenchRow]) -> Option<String> {
+    let width = rows.iter().map(|r| r.thread_nodes.len()).max()?;
+    if width < 2 {
+        return None;
+    }
+    let mut sums = vec![0u64; width];
+    for r in rows {
+        for (sum, n) in sums.iter_mut().zip(&r.thread_nodes) {
+            *sum += n;
+        }
+    }
+    let total: u64 = sums.iter().sum();
+    let shares: Vec<String> = sums
+        .iter()
+        .map(|&n| format!("{n} ({:.0}%)", 100.0 * n as f64 / total.max(1) as f64))
+        .collect();
+    Some(format!("nodes per thread: {}", shares.join(", ")))
+}
+
+/// CPU time of this process so far (all threads), where the system tells it.
+fn cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        Some(Duration::from_micros(
+            micros(usage.ru_utime) + micros(usage.ru_stime),
+        ))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// Totals: positions, right and wrong, total time, median time, nodes, nodes/s.
@@ -290,6 +358,7 @@ mod tests {
             right: Some(true),
             nodes: 1000,
             elapsed: Duration::from_millis(ms),
+            thread_nodes: vec![],
         };
         assert!(totals(&[row(1), row(3), row(100)]).contains("median 0.003 s"));
         assert!(totals(&[row(1), row(3)]).contains("median 0.002 s"));

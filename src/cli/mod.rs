@@ -153,6 +153,9 @@ pub struct BenchArgs {
     /// selective passes. More nodes, each cheaper: the raw speed of the search.
     #[arg(long, conflicts_with = "midgame")]
     pub plain: bool,
+    /// Threads each solve uses (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
 }
 
 /// Exit status of a command that returns a `Result`: errors go to standard error.
@@ -267,7 +270,10 @@ fn bench(a: BenchArgs) -> ExitCode {
         eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    match bench::run(&positions, hash_bits, a.runs, a.plain) {
+    let threads = a
+        .threads
+        .map_or_else(crate::search::available_threads, |t| t as usize);
+    match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {

@@ -26,6 +26,7 @@
 
 use super::midgame::{Evaluate, SCALE};
 use super::ordering::{Candidate, MoveList, pick_best};
+use super::parallel::{Pool, SplitPoint};
 use super::probcut::{self, NO_CUT, ProbCutModel};
 use super::tt::{NO_MOVE, NO_SELECTIVITY, TranspositionTable};
 use crate::board::stability::stable_discs;
@@ -38,7 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Beyond any score.
-const INF: i32 = 100;
+pub(super) const INF: i32 = 100;
 /// At or below this many empties, search without table or move list. (FFO 40-49: 7
 /// gave 1.04 G nodes, 6 with `nws` at 7 0.86 G and faster, 5 0.77 G and slower.)
 const SHALLOW_EMPTIES: u32 = 6;
@@ -152,7 +153,8 @@ pub struct Solution {
 pub struct Stopped;
 
 pub struct EndgameSolver {
-    tt: TranspositionTable,
+    /// Shared with the helper threads of a parallel solve.
+    tt: Arc<TranspositionTable>,
     nodes: u64,
     stop: Arc<AtomicBool>,
     stopped: bool,
@@ -173,6 +175,19 @@ pub struct EndgameSolver {
     fast_path: bool,
     /// Threads a solve may use (1: the deterministic one-thread search).
     threads: usize,
+    /// The threads of the parallel search under way, if any (see [`super::parallel`]).
+    pool: Option<Arc<Pool>>,
+    /// The innermost split point this thread works under: a cut there or above it makes
+    /// the work useless.
+    split: Option<Arc<SplitPoint>>,
+    /// Nodes of each thread in the last parallel search (this one first).
+    thread_nodes: Vec<u64>,
+    /// Nodes with at least this many empties may become split points
+    /// ([`SPLIT_MIN_EMPTIES`]; lower in tests, to split often).
+    split_min_empties: u32,
+    /// Searches from this many empties up use the helper threads
+    /// ([`PARALLEL_MIN_EMPTIES`]; lower in tests).
+    parallel_min_empties: u32,
 }
 
 /// Does this CPU have POPCNT, LZCNT and AVX2, which the fast search functions use?
@@ -196,7 +211,7 @@ impl EndgameSolver {
     /// A solver that gives up when `stop` becomes true.
     pub fn with_stop(hash_bits: u32, stop: Arc<AtomicBool>) -> EndgameSolver {
         EndgameSolver {
-            tt: TranspositionTable::with_bits(hash_bits),
+            tt: Arc::new(TranspositionTable::with_bits(hash_bits)),
             nodes: 0,
             stop,
             stopped: false,
@@ -207,6 +222,60 @@ impl EndgameSolver {
             probcut: ProbCutModel::default(),
             fast_path: cpu_has_fast_path(),
             threads: 1,
+            pool: None,
+            split: None,
+            thread_nodes: Vec::new(),
+            split_min_empties: std::env::var("OKAPI_SPLIT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(SPLIT_MIN_EMPTIES),
+            parallel_min_empties: PARALLEL_MIN_EMPTIES,
+        }
+    }
+
+    /// A solver for a helper thread: the same table, stop flag, evaluation and ProbCut
+    /// model, one thread, working in `pool`.
+    pub(super) fn helper(&self, pool: Arc<Pool>) -> EndgameSolver {
+        EndgameSolver {
+            tt: self.tt.clone(),
+            nodes: 0,
+            stop: self.stop.clone(),
+            stopped: false,
+            next_poll: 0,
+            evaluator: self.evaluator.clone(),
+            endcut: NO_CUT,
+            tag: NO_SELECTIVITY,
+            probcut: self.probcut,
+            fast_path: self.fast_path,
+            threads: 1,
+            pool: Some(pool),
+            split: None,
+            thread_nodes: Vec::new(),
+            split_min_empties: self.split_min_empties,
+            parallel_min_empties: self.parallel_min_empties,
+        }
+    }
+
+    /// A one-thread solver on the same table that stops with `stop`, for a helper thread
+    /// of the midgame search.
+    pub(super) fn sharing_table(&self, stop: Arc<AtomicBool>) -> EndgameSolver {
+        EndgameSolver {
+            tt: self.tt.clone(),
+            nodes: 0,
+            stop,
+            stopped: false,
+            next_poll: 0,
+            evaluator: self.evaluator.clone(),
+            endcut: NO_CUT,
+            tag: NO_SELECTIVITY,
+            probcut: self.probcut,
+            fast_path: self.fast_path,
+            threads: 1,
+            pool: None,
+            split: None,
+            thread_nodes: Vec::new(),
+            split_min_empties: self.split_min_empties,
+            parallel_min_empties: self.parallel_min_empties,
         }
     }
 
@@ -230,13 +299,33 @@ impl EndgameSolver {
         self.stop.clone()
     }
 
-    pub fn table(&mut self) -> &mut TranspositionTable {
-        &mut self.tt
+    /// The transposition table (shared with the threads of a parallel solve).
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
     }
 
-    /// Nodes searched since the solver was made (or last reset).
+    /// Nodes searched since the solver was made (or last reset), by all its threads.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Nodes of each thread in the last search that used several threads (this thread
+    /// first); empty if none did.
+    pub fn thread_nodes(&self) -> &[u64] {
+        &self.thread_nodes
+    }
+
+    /// Runs `search` on one thread, or with helper threads when they are allowed and the
+    /// position has enough empties to be worth them.
+    fn run<R>(&mut self, board: Board, search: impl FnOnce(&mut Self) -> R) -> R {
+        if self.threads > 1
+            && self.pool.is_none()
+            && board.empty_count() >= self.parallel_min_empties
+        {
+            self.with_helpers(search)
+        } else {
+            search(self)
+        }
     }
 
     /// Solves `board` (side-relative). With `line`, also proves a line to the end.
@@ -249,7 +338,28 @@ impl EndgameSolver {
         let start = Instant::now();
         let nodes_before = self.nodes;
         self.stopped = false;
+        self.thread_nodes.clear();
         self.tt.new_search();
+        let (score, proven) = self
+            .run(board, |s| s.solve_and_prove(board, mode, line))
+            .ok_or(Stopped)?;
+        Ok(Solution {
+            score,
+            best_move: proven.first().copied(),
+            line: if line { proven } else { vec![] },
+            nodes: self.nodes - nodes_before,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// The score of `board` and a proven line (its first move only, unless `line`);
+    /// `None` if stopped.
+    fn solve_and_prove(
+        &mut self,
+        board: Board,
+        mode: SolveMode,
+        line: bool,
+    ) -> Option<(i32, Vec<Move>)> {
         let (alpha, beta) = match mode {
             SolveMode::Exact => (-64, 64),
             SolveMode::Wld => (-1, 1),
@@ -257,7 +367,7 @@ impl EndgameSolver {
         let guess = self.selective_passes(board, alpha, beta);
         let value = self.root(board, alpha, beta, guess);
         if self.stopped {
-            return Err(Stopped);
+            return None;
         }
         let score = match mode {
             SolveMode::Exact => value,
@@ -269,21 +379,15 @@ impl EndgameSolver {
             vec![]
         };
         if self.stopped {
-            return Err(Stopped);
+            return None;
         }
-        Ok(Solution {
-            score,
-            best_move: proven.first().copied(),
-            line: if line { proven } else { vec![] },
-            nodes: self.nodes - nodes_before,
-            elapsed: start.elapsed(),
-        })
+        Some((score, proven))
     }
 
     /// The value of `board` in the window (`alpha`, `beta`): exact inside, a bound outside.
     pub fn search_window(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         self.stopped = false;
-        let v = self.root(board, alpha, beta, None);
+        let v = self.run(board, |s| s.root(board, alpha, beta, None));
         if self.stopped { Err(Stopped) } else { Ok(v) }
     }
 
@@ -291,8 +395,55 @@ impl EndgameSolver {
     pub fn null_window(&mut self, board: Board, alpha: i32) -> Result<i32, Stopped> {
         self.stopped = false;
         let n = board.empty_count();
-        let v = self.dispatch_nws(board, alpha, n);
+        let v = self.run(board, |s| s.dispatch_nws(board, alpha, n));
         if self.stopped { Err(Stopped) } else { Ok(v) }
+    }
+
+    // The parallel search's access to a thread's state (see `super::parallel`).
+
+    pub(super) fn pool(&self) -> Option<&Arc<Pool>> {
+        self.pool.as_ref()
+    }
+
+    pub(super) fn set_pool(&mut self, pool: Option<Arc<Pool>>) {
+        self.pool = pool;
+    }
+
+    pub(super) fn split_point(&self) -> Option<&Arc<SplitPoint>> {
+        self.split.as_ref()
+    }
+
+    pub(super) fn replace_split_point(
+        &mut self,
+        sp: Option<Arc<SplitPoint>>,
+    ) -> Option<Arc<SplitPoint>> {
+        std::mem::replace(&mut self.split, sp)
+    }
+
+    /// The ProbCut pass under way: (`endcut`, table tag).
+    pub(super) fn pass(&self) -> (usize, u8) {
+        (self.endcut, self.tag)
+    }
+
+    pub(super) fn set_pass(&mut self, endcut: usize, tag: u8) {
+        self.endcut = endcut;
+        self.tag = tag;
+    }
+
+    pub(super) fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Stopped by the stop flag, or made useless by a cut at a split point above.
+    pub(super) fn refresh_stopped(&mut self) {
+        self.stopped =
+            self.stop.load(Ordering::Relaxed) || self.split.as_ref().is_some_and(|sp| sp.aborted());
+    }
+
+    /// Adds the helper threads' nodes after a parallel search.
+    pub(super) fn add_helper_nodes(&mut self, nodes: u64, per_thread: Vec<u64>) {
+        self.nodes += nodes;
+        self.thread_nodes = per_thread;
     }
 
     /// Selective searches before the exact one, surer each time (as Edax does): their
@@ -421,7 +572,7 @@ impl EndgameSolver {
         }
     }
 
-    fn dispatch_nws(&mut self, board: Board, alpha: i32, n: u32) -> i32 {
+    pub(super) fn dispatch_nws(&mut self, board: Board, alpha: i32, n: u32) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if self.fast_path {
             // SAFETY: as in `root`.
@@ -501,9 +652,21 @@ impl EndgameSolver {
                 self.stopped = true;
             }
         }
+        // Under a split point, every node: a cut there makes this work useless at once.
+        if let Some(sp) = &self.split
+            && sp.aborted()
+        {
+            self.stopped = true;
+        }
         self.stopped
     }
 }
+
+/// From this many empties up, a solve with several threads allowed uses them (below, the
+/// threads would cost more to start than they save).
+const PARALLEL_MIN_EMPTIES: u32 = 16;
+/// Nodes with at least this many empties may become split points.
+const SPLIT_MIN_EMPTIES: u32 = 12;
 
 /// From this many empties up, [`EndgameSolver::solve`] runs selective passes first.
 const SELECTIVE_PASSES_EMPTIES: u32 = 18;
@@ -1048,6 +1211,22 @@ impl EndgameSolver {
             self.sort_by_shallow_search(b, list, n);
         }
         for i in 0..count {
+            // Young brothers wait: once a move is searched without a cut, the others may
+            // go to idle threads.
+            if n >= self.split_min_empties
+                && best > -INF
+                && self.pool.as_ref().is_some_and(|p| p.has_idle())
+            {
+                let (v, sq) = self.split(b, alpha, n, &mut list[i..count]);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_sq = sq;
+                }
+                break;
+            }
             pick_best(&mut list[i..count]);
             let c = list[i];
             let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
@@ -1503,39 +1682,75 @@ mod tests {
         }
     }
 
+    /// A solver on two threads that splits far more often than the default one (from 8
+    /// empties, in every search from 10), so that small positions exercise the parallel
+    /// search: split points, cuts that abort helpers, helpful owners.
+    fn eager_parallel(hash_bits: u32) -> EndgameSolver {
+        let mut solver = EndgameSolver::new(hash_bits);
+        solver.set_threads(2);
+        solver.parallel_min_empties = 10;
+        solver.split_min_empties = 8;
+        solver
+    }
+
     /// A wide check (about two minutes): at 14 to 22 empties, the default solver
     /// (evaluation ordering, selective passes) against the plain one (mobility ordering
     /// only) on exact scores, WLD against exact, every position along each line solved
     /// again to show that no move gives value away, and every line replayed to its
     /// result; 292 positions from random play-outs (40 at each of 14-20 empties, 6 at 21
     /// and 22) and 40 where the side to move must pass.
+    ///
+    /// The same positions are solved on two threads too ([`eager_parallel`]): the same
+    /// exact and WLD results, and every line checked the same way, the plain solver going
+    /// along it only where it differs from the one-thread line (already checked).
     #[test]
     fn wide_agreement_at_14_to_22_empties() {
         let mut default = EndgameSolver::new(20);
+        let mut parallel = eager_parallel(20);
         let mut plain = EndgameSolver::new(20);
         plain.set_evaluator(None);
+        let mut other_lines = 0;
         let mut check = |b: Board| {
             let exact = default.solve(b, SolveMode::Exact, true).unwrap();
             let wld = default.solve(b, SolveMode::Wld, true).unwrap();
             let reference = plain.solve(b, SolveMode::Exact, false).unwrap();
             assert_eq!(exact.score, reference.score, "{b:?}");
             assert_eq!(wld.score, exact.score.signum(), "{b:?}");
+            let two_exact = parallel.solve(b, SolveMode::Exact, true).unwrap();
+            let two_wld = parallel.solve(b, SolveMode::Wld, true).unwrap();
+            assert_eq!(two_exact.score, exact.score, "2 threads: {b:?}");
+            assert_eq!(two_wld.score, wld.score, "2 threads: {b:?}");
             line_keeps_value(&mut plain, b, &exact.line, SolveMode::Exact, exact.score);
             line_keeps_value(&mut plain, b, &wld.line, SolveMode::Wld, wld.score);
-            let end = replay(b, &exact.line);
-            assert_eq!(
-                sign_of(&exact.line) * end.final_score(),
-                exact.score,
-                "{b:?}"
-            );
-            let end = replay(b, &wld.line);
-            assert_eq!(
-                (sign_of(&wld.line) * end.final_score()).signum(),
-                wld.score,
-                "{b:?}"
-            );
+            if two_exact.line != exact.line {
+                other_lines += 1;
+                line_keeps_value(
+                    &mut plain,
+                    b,
+                    &two_exact.line,
+                    SolveMode::Exact,
+                    exact.score,
+                );
+            }
+            if two_wld.line != wld.line {
+                other_lines += 1;
+                line_keeps_value(&mut plain, b, &two_wld.line, SolveMode::Wld, wld.score);
+            }
+            for line in [&exact.line, &two_exact.line] {
+                let end = replay(b, line);
+                assert_eq!(sign_of(line) * end.final_score(), exact.score, "{b:?}");
+            }
+            for line in [&wld.line, &two_wld.line] {
+                let end = replay(b, line);
+                assert_eq!(
+                    (sign_of(line) * end.final_score()).signum(),
+                    wld.score,
+                    "{b:?}"
+                );
+            }
             if b.moves() == 0 {
                 assert_eq!(exact.line.first(), Some(&Move::Pass));
+                assert_eq!(two_exact.line.first(), Some(&Move::Pass));
             }
         };
         for empties in 14..=22 {
@@ -1574,6 +1789,70 @@ mod tests {
         }
         for b in forced {
             check(b);
+        }
+        eprintln!("2 threads: {other_lines} lines other than on one thread, checked");
+    }
+
+    #[test]
+    fn two_threads_agree_with_one_and_share_the_nodes() {
+        let mut one = EndgameSolver::new(18);
+        let mut two = EndgameSolver::new(18);
+        two.set_threads(2);
+        for b in random_positions(99, 4, 22) {
+            for mode in [SolveMode::Exact, SolveMode::Wld] {
+                let a = one.solve(b, mode, true).unwrap();
+                let p = two.solve(b, mode, true).unwrap();
+                assert_eq!(a.score, p.score, "{mode:?} {b:?}");
+                replay(b, &p.line);
+                let per_thread = two.thread_nodes();
+                assert_eq!(per_thread.len(), 2);
+                assert_eq!(per_thread.iter().sum::<u64>(), p.nodes);
+                assert!(per_thread[1] > 0, "the helper did nothing: {per_thread:?}");
+            }
+        }
+        // Below the threads' threshold a solve runs on one thread, node for node.
+        let b = random_positions(7, 1, 12)[0];
+        let a = one.solve(b, SolveMode::Exact, true).unwrap();
+        let p = two.solve(b, SolveMode::Exact, true).unwrap();
+        assert_eq!((a.score, a.nodes, &a.line), (p.score, p.nodes, &p.line));
+        assert!(two.thread_nodes().is_empty());
+    }
+
+    #[test]
+    fn stop_reaches_every_thread_at_once() {
+        for threads in [1, 2] {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut solver = EndgameSolver::with_stop(20, stop.clone());
+            solver.set_threads(threads);
+            // Far too many empties to finish before the stop.
+            let b = random_positions(5, 1, 32)[0];
+            let stopper = std::thread::spawn({
+                let stop = stop.clone();
+                move || {
+                    std::thread::sleep(Duration::from_millis(300));
+                    stop.store(true, Ordering::Relaxed);
+                    Instant::now()
+                }
+            });
+            let r = solver.solve(b, SolveMode::Exact, false);
+            let answered = Instant::now();
+            let stopped_at = stopper.join().unwrap();
+            assert_eq!(r, Err(Stopped));
+            let delay = answered.saturating_duration_since(stopped_at);
+            assert!(
+                delay < Duration::from_millis(50),
+                "{threads} threads: {delay:?}"
+            );
+            // And the solver works again once the flag is down.
+            stop.store(false, Ordering::Relaxed);
+            let b = random_positions(5, 1, 18)[0];
+            assert_eq!(
+                solver.solve(b, SolveMode::Exact, false).unwrap().score,
+                EndgameSolver::new(16)
+                    .solve(b, SolveMode::Exact, false)
+                    .unwrap()
+                    .score
+            );
         }
     }
 }

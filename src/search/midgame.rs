@@ -17,6 +17,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// From this depth up, a search with several threads allowed runs helpers (lazy SMP);
+/// shallower ones end before threads would pay for their start.
+const LAZY_SMP_MIN_DEPTH: u32 = 6;
+
 /// Evaluation units per disc.
 pub const SCALE: i32 = 128;
 /// Beyond any value.
@@ -272,7 +276,8 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 best = Some(result);
                 break;
             }
-            let r = self.aspiration(board, depth, guess);
+            let r =
+                self.with_lazy_helpers(board, depth, guess, |s| s.aspiration(board, depth, guess));
             let Ok((value, sq)) = r else {
                 if best.is_some() && self.timed_out() {
                     break; // keep the last finished iteration
@@ -330,8 +335,10 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             list.sort_by_key(|item| std::cmp::Reverse(item.2));
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
-                self.set_root(&child);
-                let v = self.pvs(child, depth - 1, -INF, INF);
+                let v = self.with_lazy_helpers(child, depth - 1, -item.2, |s| {
+                    s.set_root(&child);
+                    s.pvs(child, depth - 1, -INF, INF)
+                });
                 if self.stopped {
                     // Out of time (not stopped) after a finished depth: every move has
                     // a value already, as `limits.time` promises.
@@ -463,6 +470,78 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             });
         }
         Ok(best)
+    }
+
+    /// Runs `search` (of `board` to `depth`) on this thread while, if more threads are
+    /// allowed and the search is deep enough, helper threads search the same position on
+    /// the same table, from `depth` and one ply deeper, deepening until `search` is done
+    /// (lazy SMP): what they store orders and cuts the main search. Only this thread's
+    /// result counts; the helpers' nodes are added to this search's.
+    fn with_lazy_helpers<R>(
+        &mut self,
+        board: Board,
+        depth: u32,
+        guess: i32,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let threads = self.solver.threads();
+        let n = board.empty_count();
+        if threads <= 1 || depth < LAZY_SMP_MIN_DEPTH || depth >= n {
+            return search(self);
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let helpers: Vec<Self> = (1..threads).map(|_| self.helper(done.clone())).collect();
+        let (result, helper_nodes) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut h)| {
+                    scope.spawn(move || {
+                        // Every other helper a ply deeper: it fills the table ahead.
+                        let mut d = depth + (i as u32 + 1) % 2;
+                        while d < n && h.aspiration(board, d, guess).is_ok() {
+                            d += 1;
+                        }
+                        h.nodes()
+                    })
+                })
+                .collect();
+            // Sets `done` however `search` ends, so that the scope can join the helpers.
+            struct Done<'a>(&'a AtomicBool);
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Ordering::Relaxed);
+                }
+            }
+            let signal = Done(&done);
+            let result = search(self);
+            drop(signal);
+            let nodes: u64 = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum();
+            (result, nodes)
+        });
+        self.nodes += helper_nodes;
+        result
+    }
+
+    /// A one-thread search on the same evaluation and table, stopping when `stop` is set.
+    fn helper(&self, stop: Arc<AtomicBool>) -> Self {
+        MidgameSearch {
+            eval: self.eval,
+            patterns: self.patterns,
+            state: EvalState::new(&Board::START),
+            solver: self.solver.sharing_table(stop.clone()),
+            nodes: 0,
+            stop,
+            stopped: false,
+            deadline: None,
+            poll_countdown: 0,
+            selectivity: self.selectivity,
+            probcut: self.probcut,
+            fast_path: self.fast_path,
+        }
     }
 
     fn begin(&mut self, limits: Limits) {

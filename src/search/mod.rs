@@ -5,6 +5,7 @@ pub mod endgame;
 pub mod level;
 pub mod midgame;
 pub mod ordering;
+mod parallel;
 pub mod probcut;
 pub mod tt;
 

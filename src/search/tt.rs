@@ -4,16 +4,21 @@
 //! bounds on the score found by a search of a given depth and selectivity; an endgame
 //! solve is a search of depth = empties with no selectivity, so its bounds serve any
 //! later query on the same position. Replacement keeps the deeper / newer entries.
+//!
+//! The table is shared by the threads of a parallel search without locks: an entry is
+//! two atomic words, the data and the key XOR the data. A probe that reads an entry
+//! while another thread writes it (or two writes that interleave) sees a key that
+//! matches no position, so a torn entry is a miss, never wrong bounds.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// No ProbCut: the bounds are proven.
 pub const NO_SELECTIVITY: u8 = u8::MAX;
 /// No best move stored.
 pub const NO_MOVE: u8 = 64;
 
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
+/// An entry as read from the table (date 0: empty).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub key: u64,
     pub lower: i16,
@@ -24,9 +29,58 @@ pub struct Entry {
     pub date: u8,
 }
 
-#[derive(Clone, Copy, Default)]
+impl Entry {
+    /// Everything but the key in one word.
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        self.lower as u16 as u64
+            | (self.upper as u16 as u64) << 16
+            | (self.best as u64) << 32
+            | (self.depth as u64) << 40
+            | (self.selectivity as u64) << 48
+            | (self.date as u64) << 56
+    }
+
+    #[inline(always)]
+    fn from_words(key_xor_data: u64, data: u64) -> Entry {
+        Entry {
+            key: key_xor_data ^ data,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            best: (data >> 32) as u8,
+            depth: (data >> 40) as u8,
+            selectivity: (data >> 48) as u8,
+            date: (data >> 56) as u8,
+        }
+    }
+}
+
+/// One entry in memory: the key XOR the data, then the data (all zero: empty).
+#[derive(Default)]
+#[repr(C)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn read(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::from_words(self.key_xor_data.load(Relaxed), data)
+    }
+
+    #[inline(always)]
+    fn write(&self, e: &Entry) {
+        let data = e.data();
+        self.key_xor_data.store(e.key ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
+#[derive(Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; 4]);
+struct Bucket([Slot; 4]);
 
 /// What a probe found: bounds usable at the asked depth, and the stored best move.
 #[derive(Clone, Copy, Debug)]
@@ -56,7 +110,8 @@ struct BucketStore {
     mapped: bool,
 }
 
-// SAFETY: the store owns its memory exclusively, like a `Box<[Bucket]>`.
+// SAFETY: the store owns its memory exclusively, like a `Box<[Bucket]>`; buckets are
+// atomics, shared between threads through `&`.
 unsafe impl Send for BucketStore {}
 unsafe impl Sync for BucketStore {}
 
@@ -76,7 +131,7 @@ impl BucketStore {
             return Self::mapped(len, layout);
         }
         // SAFETY: the layout has a non-zero size. All-zero bytes are a valid (empty)
-        // bucket.
+        // bucket of atomics.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
             std::alloc::handle_alloc_error(layout)
@@ -137,12 +192,6 @@ impl BucketStore {
         // SAFETY: `len` initialised buckets live at `ptr` for the store's lifetime.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
-
-    #[inline(always)]
-    fn as_mut_slice(&mut self) -> &mut [Bucket] {
-        // SAFETY: as above, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
 }
 
 impl Drop for BucketStore {
@@ -164,9 +213,7 @@ impl Drop for BucketStore {
 pub struct TranspositionTable {
     buckets: BucketStore,
     mask: usize,
-    date: u8,
-    /// Entries written this search (for reporting fill).
-    pub stores: Cell<u64>,
+    date: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -177,8 +224,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets: BucketStore::zeroed(buckets),
             mask: buckets - 1,
-            date: 1,
-            stores: Cell::new(0),
+            date: AtomicU8::new(1),
         }
     }
 
@@ -186,18 +232,20 @@ impl TranspositionTable {
         self.buckets.len * std::mem::size_of::<Bucket>()
     }
 
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.buckets
-            .as_mut_slice()
-            .iter_mut()
-            .for_each(|b| *b = Bucket::default());
-        self.date = 1;
+    /// Forgets everything (not to be called while a search runs).
+    pub fn clear(&self) {
+        for b in self.buckets.as_slice() {
+            for slot in &b.0 {
+                slot.write(&Entry::default());
+            }
+        }
+        self.date.store(1, Relaxed);
     }
 
     /// Starts a new search: entries of older searches become first to go.
-    pub fn new_search(&mut self) {
-        self.date = self.date.wrapping_add(1).max(1);
+    pub fn new_search(&self) {
+        let date = self.date.load(Relaxed);
+        self.date.store(date.wrapping_add(1).max(1), Relaxed);
     }
 
     #[inline]
@@ -222,7 +270,8 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64, depth: u8, selectivity: u8) -> Option<Probe> {
         let b = self.bucket(key);
-        for e in &b.0 {
+        for slot in &b.0 {
+            let e = slot.read();
             if e.key == key && e.date != 0 {
                 return Some(if e.depth >= depth && e.selectivity >= selectivity {
                     Probe {
@@ -248,7 +297,7 @@ impl TranspositionTable {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         depth: u8,
         selectivity: u8,
@@ -264,12 +313,11 @@ impl TranspositionTable {
         } else {
             (score, score)
         };
-        self.stores.set(self.stores.get() + 1);
-        let date = self.date;
-        let idx = (key >> 20) as usize & self.mask;
-        let bucket = &mut self.buckets.as_mut_slice()[idx].0;
+        let date = self.date.load(Relaxed);
+        let bucket = &self.bucket(key).0;
         // Same position: refine (same depth) or replace (deeper or surer).
-        for e in bucket.iter_mut() {
+        for slot in bucket {
+            let mut e = slot.read();
             if e.key == key && e.date != 0 {
                 if e.depth == depth && e.selectivity == selectivity {
                     e.lower = e.lower.max(lower as i16);
@@ -284,12 +332,13 @@ impl TranspositionTable {
                         e.best = best;
                     }
                     e.date = date;
+                    slot.write(&e);
                     return;
                 }
                 if (depth, selectivity) >= (e.depth, e.selectivity) {
                     // A search that found no best move keeps the one known before.
                     let best = if best == NO_MOVE { e.best } else { best };
-                    *e = Entry {
+                    slot.write(&Entry {
                         key,
                         lower: lower as i16,
                         upper: upper as i16,
@@ -297,9 +346,10 @@ impl TranspositionTable {
                         depth,
                         selectivity,
                         date,
-                    };
+                    });
                 } else if e.best == NO_MOVE {
                     e.best = best;
+                    slot.write(&e);
                 }
                 return;
             }
@@ -307,7 +357,8 @@ impl TranspositionTable {
         // Otherwise replace the least valuable: stale first, then shallowest.
         let mut victim = 0;
         let mut worst = u32::MAX;
-        for (i, e) in bucket.iter().enumerate() {
+        for (i, slot) in bucket.iter().enumerate() {
+            let e = slot.read();
             let fresh = (e.date == date) as u32;
             let value = if e.date == 0 {
                 0
@@ -319,7 +370,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        bucket[victim] = Entry {
+        bucket[victim].write(&Entry {
             key,
             lower: lower as i16,
             upper: upper as i16,
@@ -327,7 +378,7 @@ impl TranspositionTable {
             depth,
             selectivity,
             date,
-        };
+        });
     }
 }
 
@@ -348,7 +399,7 @@ mod tests {
     fn a_large_table_costs_only_what_is_touched() {
         // 1 GB asked: making it must not write it all (it did, zeroing by hand).
         let before = resident_bytes();
-        let mut tt = TranspositionTable::with_bits(26);
+        let tt = TranspositionTable::with_bits(26);
         let grown = resident_bytes().saturating_sub(before);
         assert!(grown < 256 << 20, "making the table took {grown} bytes");
         assert_eq!(tt.size_bytes(), 1 << 30);
@@ -361,7 +412,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let mut tt = TranspositionTable::with_bits(10);
+        let tt = TranspositionTable::with_bits(10);
         tt.store(42, 10, NO_SELECTIVITY, -5, -4, 3, 19);
         let p = tt.probe(42, 10, NO_SELECTIVITY).unwrap();
         assert_eq!((p.lower, p.best), (3, 19));
@@ -373,5 +424,52 @@ mod tests {
         assert_eq!(tt.probe(42, 8, 0).unwrap().lower, 3);
         assert!(tt.probe(42, 12, NO_SELECTIVITY).unwrap().lower < -64);
         assert!(tt.probe(43, 1, 0).is_none());
+    }
+
+    #[test]
+    fn a_torn_entry_matches_no_position() {
+        let tt = TranspositionTable::with_bits(10);
+        tt.store(42, 10, NO_SELECTIVITY, -5, -4, 3, 19);
+        tt.store(42 + (1 << 40), 12, NO_SELECTIVITY, 0, 1, -8, 7);
+        // Half of one entry written over the other, as two threads writing the same slot
+        // at once might leave it: neither key finds bounds in it.
+        let slots = &tt.bucket(42).0;
+        let (a, b) = (slots[0].read(), slots[1].read());
+        assert_eq!((a.key, b.key), (42, 42 + (1 << 40)));
+        slots[0].data.store(b.data(), Relaxed);
+        assert!(tt.probe(42, 0, 0).is_none());
+        assert!(tt.probe(42 + (1 << 40), 0, 0).unwrap().lower == -8);
+        slots[0].key_xor_data.store(b.key ^ a.data(), Relaxed);
+        slots[0].data.store(a.data(), Relaxed);
+        assert!(tt.probe(42, 0, 0).is_none());
+    }
+
+    #[test]
+    fn threads_storing_at_once_never_read_wrong_bounds() {
+        // Two threads write and read the same small table; every position's bounds are a
+        // function of its key, so any hit with other bounds would be a torn read.
+        let tt = TranspositionTable::with_bits(6);
+        let bounds_of = |key: u64| ((key % 61) as i32 - 30, (key % 7) as u8);
+        std::thread::scope(|s| {
+            for t in 0..2u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ t;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Few distinct keys, all in few buckets: many collisions.
+                        let key = (x % 64) << 20 | x % 5;
+                        let (score, best) = bounds_of(key);
+                        tt.store(key, 20, NO_SELECTIVITY, score - 1, score + 1, score, best);
+                        if let Some(p) = tt.probe(key ^ 1, 20, NO_SELECTIVITY) {
+                            let (score, best) = bounds_of(key ^ 1);
+                            assert_eq!((p.lower, p.upper, p.best), (score, score, best));
+                        }
+                    }
+                });
+            }
+        });
     }
 }
