@@ -1128,6 +1128,98 @@ mod tests {
         }
     }
 
+    /// Plays `pv` from `b`: every move must be legal.
+    fn replay_pv(b: Board, pv: &[Move]) {
+        let mut b = b;
+        for mv in pv {
+            b = match mv {
+                Move::Pass => {
+                    assert_eq!(b.moves(), 0, "a pass with moves in {pv:?}");
+                    b.passed()
+                }
+                Move::Play(sq) => b.play(sq.index()).expect("illegal move in the line"),
+            };
+        }
+    }
+
+    #[test]
+    fn two_threads_give_legal_moves_and_sane_values() {
+        let eval = crate::eval::Evaluator::embedded();
+        let new = |threads| {
+            let mut s = MidgameSearch::new(&eval, 18, Arc::new(AtomicBool::new(false)));
+            s.set_threads(threads);
+            s
+        };
+        let (mut one, mut two) = (new(1), new(2));
+        assert_eq!(two.threads(), 2);
+        for b in positions(21, 4, 34) {
+            let a = one.best_move(b, Limits::depth(10), |_| {}).unwrap();
+            let p = two.best_move(b, Limits::depth(10), |_| {}).unwrap();
+            let Move::Play(sq) = p.best.mv else {
+                panic!("no move: {:?}", p.best)
+            };
+            assert!(b.moves() >> sq.index() & 1 != 0, "illegal {sq:?}");
+            assert_eq!(p.best.pv[0], p.best.mv);
+            replay_pv(b, &p.best.pv);
+            assert_eq!(p.best.source, SearchSource::Midgame { depth: 10 });
+            // The helpers' deeper entries may change the value a little, not much.
+            assert!(
+                (a.best.value - p.best.value).abs() <= 4 * SCALE,
+                "{} against {} on one thread",
+                p.best.value,
+                a.best.value
+            );
+            // Every move's value at each depth, on two threads.
+            let mut seen = 0;
+            two.analyze_moves(b, Limits::depth(7), |mv| {
+                assert!(mv.value.abs() <= 64 * SCALE);
+                replay_pv(b, &mv.pv);
+                seen += 1;
+            })
+            .unwrap();
+            assert_eq!(seen, 7 * b.moves().count_ones());
+        }
+        // Near the end both solve: the same proven value.
+        for b in positions(22, 3, 20) {
+            let limits = Limits {
+                depth: 10,
+                exact_empties: 20,
+                wld_empties: 20,
+                time: None,
+            };
+            let a = one.best_move(b, limits, |_| {}).unwrap();
+            let p = two.best_move(b, limits, |_| {}).unwrap();
+            assert_eq!((a.best.value, a.best.source), (p.best.value, p.best.source));
+            replay_pv(b, &p.best.pv);
+        }
+    }
+
+    #[test]
+    fn stop_ends_a_search_on_two_threads() {
+        let eval = crate::eval::Evaluator::embedded();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut s = MidgameSearch::new(&eval, 18, stop.clone());
+        s.set_threads(2);
+        let b = positions(3, 1, 40)[0];
+        let t = std::thread::spawn({
+            let stop = stop.clone();
+            move || {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+                Instant::now()
+            }
+        });
+        let r = s.analyze_moves(b, Limits::depth(60), |_| {});
+        let answered = Instant::now();
+        let stopped_at = t.join().unwrap();
+        assert_eq!(r, Err(Stopped));
+        let delay = answered.saturating_duration_since(stopped_at);
+        assert!(delay < Duration::from_millis(50), "{delay:?}");
+        // Usable again once the flag is down.
+        stop.store(false, Ordering::Relaxed);
+        assert!(s.best_move(b, Limits::depth(8), |_| {}).is_ok());
+    }
+
     #[test]
     fn stop_ends_the_search() {
         let stop = Arc::new(AtomicBool::new(false));

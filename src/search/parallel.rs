@@ -16,7 +16,8 @@ use super::endgame::EndgameSolver;
 use super::ordering::Candidate;
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
 
 /// A node whose younger brothers several threads search.
 pub(super) struct SplitPoint {
@@ -92,6 +93,10 @@ pub(super) struct Pool {
     idle: AtomicUsize,
     /// The search is over: helpers leave.
     done: AtomicBool,
+    /// Idle helpers that have waited long sleep on this until a split point opens.
+    wake: Condvar,
+    /// Helpers asleep on `wake`.
+    asleep: AtomicUsize,
 }
 
 impl Pool {
@@ -101,6 +106,8 @@ impl Pool {
             open_count: AtomicUsize::new(0),
             idle: AtomicUsize::new(0),
             done: AtomicBool::new(false),
+            wake: Condvar::new(),
+            asleep: AtomicUsize::new(0),
         }
     }
 
@@ -117,6 +124,20 @@ impl Pool {
         let mut open = self.lock();
         open.push(sp.clone());
         self.open_count.store(open.len(), Ordering::Release);
+        if self.asleep.load(Ordering::Relaxed) > 0 {
+            self.wake.notify_all();
+        }
+    }
+
+    /// Waits for a split point to open (or the search to end), for a while at most.
+    fn sleep(&self) {
+        let open = self.lock();
+        if open.is_empty() && !self.done.load(Ordering::Acquire) {
+            self.asleep.fetch_add(1, Ordering::Relaxed);
+            // (The timeout covers a wake-up lost to the race with the search's end.)
+            let _ = self.wake.wait_timeout(open, Duration::from_millis(1));
+            self.asleep.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 
     fn close(&self, sp: &Arc<SplitPoint>) {
@@ -150,6 +171,7 @@ struct Finish<'a>(&'a Pool);
 impl Drop for Finish<'_> {
     fn drop(&mut self) {
         self.0.done.store(true, Ordering::Release);
+        self.0.wake.notify_all();
     }
 }
 
@@ -203,7 +225,8 @@ impl EndgameSolver {
                     pool.idle.fetch_add(1, Ordering::Relaxed);
                     spins = 0;
                 }
-                None => pause(&mut spins),
+                None if spins < SPINS_BEFORE_SLEEP => pause(&mut spins),
+                None => pool.sleep(),
             }
         }
         pool.idle.fetch_sub(1, Ordering::Relaxed);
@@ -263,7 +286,8 @@ impl EndgameSolver {
                     pool.idle.fetch_add(1, Ordering::Relaxed);
                     spins = 0;
                 }
-                None => pause(&mut spins),
+                None if spins < SPINS_BEFORE_SLEEP => pause(&mut spins),
+                None => std::thread::sleep(Duration::from_micros(100)),
             }
         }
         pool.idle.fetch_sub(1, Ordering::Relaxed);
@@ -289,7 +313,9 @@ impl EndgameSolver {
 }
 
 /// Waits a little for work: spins first (work comes often and soon), then yields the
-/// core to other processes.
+/// core to other processes; after [`SPINS_BEFORE_SLEEP`] the thread sleeps instead, so
+/// that a long wait does not take the core from the threads at work (on a busy machine,
+/// from this process's own).
 #[inline]
 fn pause(spins: &mut u32) {
     *spins += 1;
@@ -299,6 +325,9 @@ fn pause(spins: &mut u32) {
         std::thread::yield_now();
     }
 }
+
+/// Waits for work that last longer than this many pauses (some milliseconds) sleep.
+const SPINS_BEFORE_SLEEP: u32 = 1 << 12;
 
 /// What a thread was doing before it entered a split point.
 pub(super) struct Saved {

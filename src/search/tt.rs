@@ -438,7 +438,7 @@ mod tests {
         assert_eq!((a.key, b.key), (42, 42 + (1 << 40)));
         slots[0].data.store(b.data(), Relaxed);
         assert!(tt.probe(42, 0, 0).is_none());
-        assert!(tt.probe(42 + (1 << 40), 0, 0).unwrap().lower == -8);
+        assert_eq!(tt.probe(42 + (1 << 40), 0, 0).unwrap().upper, -8);
         slots[0].key_xor_data.store(b.key ^ a.data(), Relaxed);
         slots[0].data.store(a.data(), Relaxed);
         assert!(tt.probe(42, 0, 0).is_none());
