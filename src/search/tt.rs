@@ -460,7 +460,7 @@ mod tests {
                         x ^= x >> 7;
                         x ^= x << 17;
                         // Few distinct keys, all in few buckets: many collisions.
-                        let key = (x % 64) << 20 | x % 5;
+                        let key = ((x % 64) << 20) | (x % 5);
                         let (score, best) = bounds_of(key);
                         tt.store(key, 20, NO_SELECTIVITY, score - 1, score + 1, score, best);
                         if let Some(p) = tt.probe(key ^ 1, 20, NO_SELECTIVITY) {
