@@ -172,6 +172,15 @@ mod tests {
     }
 
     #[test]
+    fn the_usage_states_the_small_position_threshold() {
+        let n = crate::engine::script_solve::SMALL_POSITION_EMPTIES;
+        assert!(
+            USAGE.contains(&format!("positions under {n} empties")),
+            "{USAGE}"
+        );
+    }
+
+    #[test]
     fn clear_errors() {
         let err = |s: &str| parse(&args(s)).unwrap_err();
         assert_eq!(

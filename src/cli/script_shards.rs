@@ -292,7 +292,7 @@ mod tests {
             "% c\nBlack win   a1\nDraw      % x\n"
         );
         let err = |shards: &[PathBuf]| format!("{:#}", merge(shards, &out).unwrap_err());
-        assert!(err(&[one.clone()]).contains("shard 2/2 is missing"));
+        assert!(err(std::slice::from_ref(&one)).contains("shard 2/2 is missing"));
         assert!(err(&[one.clone(), one.clone()]).contains("given twice"));
         let short = write("short", &header(2), &[]);
         assert!(err(&[one.clone(), short]).contains("incomplete: 0 of its 1 lines"));

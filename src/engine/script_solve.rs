@@ -144,12 +144,13 @@ pub fn solve_in_order<E>(
     let threads = settings.threads.max(1);
     let small_bits = settings.hash_bits.min(SMALL_TABLE_BITS);
     let mut small: Vec<CleanSolver> = Vec::new();
-    let mut large: Option<CleanSolver> = None;
     let mut next = 0;
     while next < positions.len() {
         if !is_small(&positions[next]) {
-            let solver =
-                large.get_or_insert_with(|| CleanSolver::new(settings.hash_bits, threads, stop));
+            // A new table rather than a cleared one: its memory is taken only as the
+            // search reaches it, where clearing touches all of it (FFO #26-#34 with a
+            // 256 MB table, `-h 24`: see the README's "Threads").
+            let mut solver = CleanSolver::new(settings.hash_bits, threads, stop);
             let solved = solver
                 .solve(&positions[next], settings)
                 .map_err(|Stopped| ScriptRunError::Stopped)?;
