@@ -1384,3 +1384,42 @@ fn a_script_shows_the_expected_results_with_a_tick() {
         "no new solve needed"
     );
 }
+
+#[test]
+fn the_threads_setting_is_shown_saved_and_used() {
+    let dir = temp_dir("threads");
+    let path = dir.path().join("settings.json");
+    let mut h = harness();
+    h.state_mut().use_settings_file(&path);
+    let cores = okapi::search::available_threads();
+    assert_eq!(
+        h.state().settings.threads,
+        cores,
+        "all the cores by default"
+    );
+    h.get_by_role_and_label(eframe::egui::Role::Button, "Engine")
+        .click();
+    h.run_steps(2);
+    assert!(has_label(&h, &format!("of {cores} cores")));
+    h.get_by_label("Threads:").set_value_accesskit(1.0);
+    h.run_steps(2);
+    assert_eq!(h.state().settings.threads, 1);
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved["threads"], 1, "{saved}");
+    // 0 is not a number of threads: the field stays at 1 or more.
+    h.get_by_label("Threads:").set_value_accesskit(0.0);
+    h.run_steps(2);
+    assert_eq!(h.state().settings.threads, 1);
+    // The engine, configured with the new count, still answers.
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Random));
+    h.get_by_label("f5").click();
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply on one thread", |app| {
+        app.game().ply() == 2
+    });
+    // A restarted app reads the setting back.
+    let mut again = harness();
+    again.state_mut().use_settings_file(&path);
+    assert_eq!(again.state().settings.threads, 1);
+}

@@ -157,3 +157,30 @@ fn a_book_randomness_that_is_not_a_number_of_discs_is_refused() {
         assert!(err.contains("number of discs"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn okapi_engines_take_a_thread_count() {
+    let (ok, out, err) = okapi(&[
+        "match",
+        "--a",
+        "2",
+        "--b",
+        "1",
+        "--games",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{out}"
+    );
+    let (ok, _, err) = okapi(&["match", "--a", "2", "--b", "1", "--threads", "0"]);
+    assert!(!ok);
+    assert!(
+        err.contains("'0': give a number of threads from 1 to 1024"),
+        "{err}"
+    );
+}

@@ -77,3 +77,23 @@ fn solve_near_the_end() {
     );
     assert!(out.contains("(exact,"), "{out}");
 }
+
+#[test]
+fn threads_are_set_on_the_command_line_and_by_command() {
+    let out = console(
+        &["--level", "2", "--threads", "2", "--computer", "none"],
+        "threads\nthreads 1\nthreads\nthreads 0\nthreads x\nf5\ngo\nquit\n",
+    );
+    let said: Vec<&str> = out.lines().filter(|l| l.starts_with("threads ")).collect();
+    assert_eq!(said, ["threads 2", "threads 1", "threads 1"], "{out}");
+    assert!(
+        out.contains("error: '0': give a number of threads from 1 to 1024"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: 'x' is not a number of threads"),
+        "{out}"
+    );
+    // The engine still answers after the change.
+    assert!(out.contains("White plays"), "{out}");
+}

@@ -251,3 +251,19 @@ fn ping_stops_a_long_search_at_once() {
     drop(stdin);
     assert!(child.0.wait().unwrap().success());
 }
+
+#[test]
+fn with_two_threads_go_answers() {
+    let (status, out, err) = run_nboard(
+        &["--hash-bits", "14", "--no-book", "--threads", "2"],
+        &format!("nboard 2\nset depth 4\nset game {GAME}\nping 1\ngo\n"),
+    );
+    assert!(status.success(), "{out} {err}");
+    assert!(out.contains("pong 1"), "{out}");
+    let answer = out
+        .lines()
+        .find_map(|l| l.strip_prefix("=== "))
+        .unwrap_or_else(|| panic!("no move in {out}"));
+    assert_eq!(answer.split('/').next().map(str::len), Some(2), "{answer}");
+    assert!(err.is_empty(), "{err}");
+}

@@ -272,6 +272,7 @@ impl App {
                     solve_limit: self.settings.solve_limit,
                     hash_bits: self.settings.hash_bits,
                     book: self.settings.book,
+                    threads: self.settings.threads,
                 });
                 self.engine.thread.send(Request::AnalyseGame {
                     generation: self.engine.generation,
@@ -331,13 +332,19 @@ impl App {
                 if job.rows.is_empty() {
                     return;
                 }
-                // From the start on a fresh table, as the command line does: resuming
-                // half-way could give other (equally optimal) lines than `okapi -script`.
+                // From the start, as the command line does, with the engine's threads:
+                // small positions several at a time, results in order.
                 job.clear_results();
                 let notify = &self.notify;
                 let engine = self
                     .script_engine
                     .get_or_insert_with(|| Engine::spawn(wake(notify)));
+                engine.send(Request::Configure {
+                    solve_limit: self.settings.solve_limit,
+                    hash_bits: self.settings.hash_bits,
+                    book: self.settings.book,
+                    threads: self.settings.threads,
+                });
                 let generation = engine.new_generation();
                 engine.send(Request::SolveScript {
                     generation,

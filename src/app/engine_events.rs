@@ -195,6 +195,7 @@ impl App {
             solve_limit: self.settings.solve_limit,
             hash_bits: self.settings.hash_bits,
             book: self.settings.book,
+            threads: self.settings.threads,
         });
         if let Some(request) = self.play_request(next) {
             // Engine against engine at a pace a person can follow.

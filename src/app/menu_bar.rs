@@ -135,6 +135,25 @@ impl App {
                             self.commands.push(Command::GoTo(self.game().ply()));
                         }
                     });
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Threads:");
+                        let cores = crate::search::available_threads();
+                        let most = cores.max(self.settings.threads);
+                        let r = ui
+                            .add(
+                                egui::DragValue::new(&mut self.settings.threads)
+                                    .range(1..=most),
+                            )
+                            .labelled_by(label.id)
+                            .on_hover_text(format!(
+                                "Threads the engine searches with ({cores} cores here); \
+                                 a script's small positions are solved this many at a time"
+                            ));
+                        ui.label(format!("of {cores} cores"));
+                        if r.changed() {
+                            self.commands.push(Command::GoTo(self.game().ply()));
+                        }
+                    });
                 });
                 ui.menu_button("View", |ui| {
                     self.menu_item(ui, "Flip board", true, Command::FlipView);

@@ -35,7 +35,7 @@ pub use metrics::Metrics;
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, Settings};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -57,9 +57,7 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
             let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
             let paths = Settings::paths();
             if let Some((settings_path, _)) = &paths {
-                let settings = Settings::load(settings_path);
-                app.settings = settings.clone();
-                app.settings_file = Some((settings_path.clone(), settings));
+                app.use_settings_file(settings_path);
             }
             let autosave = paths.map(|(_, game)| game);
             match (open, &autosave) {
@@ -97,7 +95,8 @@ pub struct App {
     notice: Option<String>,
     pub error: Option<String>,
     pub settings: Settings,
-    /// Where settings are saved when they change, and what was saved last (set by [`run`]).
+    /// Where settings are saved when they change, and what was saved last (set by
+    /// [`App::use_settings_file`]).
     settings_file: Option<(PathBuf, Settings)>,
     /// Game analysis: for each ply, the move played against the best.
     game_analysis: HashMap<usize, PlyAnalysis>,
@@ -303,6 +302,14 @@ impl App {
                 }
             });
         });
+    }
+
+    /// Takes its settings from `path` (the defaults if it is missing or unreadable) and
+    /// saves them there whenever they change.
+    pub fn use_settings_file(&mut self, path: &Path) {
+        let settings = Settings::load(path);
+        self.settings = settings.clone();
+        self.settings_file = Some((path.to_path_buf(), settings));
     }
 
     /// Saves the settings when they changed this frame.

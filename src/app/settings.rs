@@ -13,6 +13,8 @@ pub struct Settings {
     pub solve_limit: u32,
     /// The transposition table holds `1 << hash_bits` entries of 16 bytes.
     pub hash_bits: u32,
+    /// Threads of the engine's searches (at least 1; all the cores by default).
+    pub threads: usize,
     /// Whose moves get values on the board.
     pub evals_for: EvalsFor,
     /// The level of the engine player (depth or time, temperature).
@@ -40,6 +42,7 @@ impl Default for Settings {
             eval_mode: SolveMode::Exact,
             solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
             hash_bits: 20,
+            threads: crate::search::available_threads(),
             evals_for: EvalsFor::Both,
             level: crate::search::level::Level::numbered(crate::engine::DEFAULT_LEVEL),
             show_lines: false,
@@ -84,12 +87,16 @@ impl Settings {
     }
 
     /// Reads settings; a missing or unreadable file gives the defaults (settings are
-    /// never worth refusing to start over).
+    /// never worth refusing to start over), and so does a value out of range.
     pub fn load(path: &Path) -> Settings {
-        std::fs::read_to_string(path)
+        let mut s: Settings = std::fs::read_to_string(path)
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if s.threads == 0 {
+            s.threads = Settings::default().threads;
+        }
+        s
     }
 
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
@@ -121,6 +128,7 @@ mod tests {
         let mut s = Settings {
             solve_limit: 16,
             eval_mode: SolveMode::Wld,
+            threads: 3,
             ..Settings::default()
         };
         for i in 0..10 {
@@ -133,5 +141,10 @@ mod tests {
         assert_eq!(Settings::load(&path), s);
         std::fs::write(&path, "{ not json").unwrap();
         assert_eq!(Settings::load(&path), Settings::default());
+        // No threads is no setting: all the cores.
+        std::fs::write(&path, r#"{ "threads": 0, "solve_limit": 12 }"#).unwrap();
+        let loaded = Settings::load(&path);
+        assert_eq!(loaded.threads, crate::search::available_threads());
+        assert_eq!(loaded.solve_limit, 12);
     }
 }

@@ -1,6 +1,7 @@
 //! scrZebra's command line, accepted exactly:
-//! `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]`, options in any
-//! order. Single-dash words are not clap's style, so this form is parsed here by hand.
+//! `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]`, options
+//! in any order (`-n`, the threads, is the multi-threaded scrZebra fork's spelling).
+//! Single-dash words are not clap's style, so this form is parsed here by hand.
 
 use super::script_run::{Feedback, ScriptOptions, run_script};
 use std::ffi::OsString;
@@ -8,13 +9,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub const USAGE: &str =
-    "usage: okapi -script <input> <output> [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]
+    "usage: okapi -script <input> <output> [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]
   -script IN OUT  solve the positions of IN, write the results to OUT (truncated first)
   -wld 0|1        1: win/draw/loss only; 0 (default): exact score
   -line 0|1       1: write the optimal (exact) or semi-optimal (WLD) line; default 0
   -h N            hash table of about 16 * 2^N bytes; default 18 (4 MB), at most 30
   -e 0|1          1 (default): echo each board, its result and a summary; 0: quiet
   -b 0|1          opening book; accepted, but without effect: no book holds endgame results
+  -n N            threads (default: all the cores): positions under 20 empties solved N
+                  at a time, larger ones with N threads each; the output is the same
 See also `okapi solve --help` for the same with long options.";
 
 /// Largest accepted `-h` (16 GiB of table).
@@ -30,12 +33,15 @@ pub struct CompatArgs {
     pub wld: bool,
     pub line: bool,
     pub book: bool,
+    /// Threads; `None`: all the cores.
+    pub threads: Option<usize>,
 }
 
 /// Parses the arguments after the program name.
 pub fn parse(args: &[OsString]) -> Result<CompatArgs, String> {
     let mut files: Option<(PathBuf, PathBuf)> = None;
     let (mut echo, mut hash_bits, mut wld, mut line, mut book) = (true, 18, false, false, false);
+    let mut threads = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let flag = arg.to_str().unwrap_or("");
@@ -76,6 +82,10 @@ pub fn parse(args: &[OsString]) -> Result<CompatArgs, String> {
                     }
                 };
             }
+            "-n" => {
+                let v = value("a number of threads")?;
+                threads = Some(super::units::parse_threads(&v).map_err(|e| format!("-n {e}"))?);
+            }
             _ => return Err(format!("unknown option '{}'", arg.to_string_lossy())),
         }
     }
@@ -88,6 +98,7 @@ pub fn parse(args: &[OsString]) -> Result<CompatArgs, String> {
         wld,
         line,
         book,
+        threads,
     })
 }
 
@@ -120,7 +131,10 @@ pub fn main(args: &[OsString]) -> ExitCode {
         Feedback::Quiet
     };
     let hash_bits = super::memory::hash_bits_for_this_machine("-h", args.hash_bits);
-    let opts = ScriptOptions::new(args.wld, args.line, hash_bits, feedback);
+    let threads = args
+        .threads
+        .unwrap_or_else(crate::search::available_threads);
+    let opts = ScriptOptions::new(args.wld, args.line, hash_bits, threads, feedback);
     super::finish_script_run(run_script(&args.input, Some(&args.output), &opts))
 }
 
@@ -144,13 +158,26 @@ mod tests {
                 hash_bits: 18,
                 wld: false,
                 line: false,
-                book: false
+                book: false,
+                threads: None
             }
         );
         let a = parse(&args("-e 0 -line 1 -h 20 -script a b -wld 1 -b 1")).unwrap();
         assert!(!a.echo && a.line && a.wld && a.book);
         assert_eq!(a.hash_bits, 20);
         assert_eq!(a.output, PathBuf::from("b"));
+        assert_eq!(a.threads, None);
+        let a = parse(&args("-script a b -n 3")).unwrap();
+        assert_eq!(a.threads, Some(3));
+    }
+
+    #[test]
+    fn the_usage_states_the_small_position_threshold() {
+        let n = crate::engine::script_solve::SMALL_POSITION_EMPTIES;
+        assert!(
+            USAGE.contains(&format!("positions under {n} empties")),
+            "{USAGE}"
+        );
     }
 
     #[test]
@@ -173,5 +200,11 @@ mod tests {
         assert_eq!(err("-script a b -x 1"), "unknown option '-x'");
         assert_eq!(err("-wld 1"), "-script IN OUT is required");
         assert_eq!(err("-script a b -script c d"), "-script given twice");
+        assert_eq!(
+            err("-script a b -n 0"),
+            "-n '0': give a number of threads from 1 to 1024"
+        );
+        assert_eq!(err("-script a b -n x"), "-n 'x' is not a number of threads");
+        assert_eq!(err("-script a b -n"), "-n needs a number of threads");
     }
 }

@@ -6,7 +6,7 @@
 //! move, and keeps that side), `computer black|white|none|both`, `hint`, `show lines
 //! [T]` (every move's value and its chance of being chosen at temperature T discs),
 //! `solve` (exact score and best line), `board`, `moves`, `setboard <64 squares> <X|O>`,
-//! `help`, `quit`.
+//! `threads N` (the engine's threads), `help`, `quit`.
 
 use crate::board::{Color, Move, Position};
 use crate::engine::{Engine, EngineOptions, Event, Line, Request};
@@ -15,6 +15,9 @@ use crate::search::level::{Level, softmax};
 use crate::search::{MoveValue, SCALE, SearchSource, SolveMode};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
+
+/// The console engine's table: `16 << 20` bytes (16 MB).
+const CONSOLE_HASH_BITS: u32 = 20;
 
 /// The sides the computer plays.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +53,10 @@ pub struct ConsoleArgs {
     /// Evaluation weights to use instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
+    /// Threads of the engine's searches, 1 or more; default: all the cores (the command
+    /// `threads N` changes it).
+    #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
+    pub threads: Option<usize>,
 }
 
 const HELP: &str = "\
@@ -65,6 +72,7 @@ commands:
   solve             exact score and best line (slow above about 26 empties)
   board, moves      show the board, list the legal moves
   setboard B S      set up a position: 64 squares (X O -) and the side to move (X or O)
+  threads N         the threads the engine searches with (threads: show them)
   help, quit";
 
 /// The console: a session played through the engine; this file only reads commands and
@@ -75,6 +83,8 @@ struct Console<W: Write> {
     level: Level,
     computer: Computer,
     engine: Engine,
+    /// The threads the engine searches with.
+    threads: usize,
 }
 
 fn parse_computer(text: &str) -> Result<Computer, String> {
@@ -468,6 +478,24 @@ impl<W: Write> Console<W> {
                     self.say(&msg);
                 }
             },
+            "threads" => match words.get(1).map(|n| super::units::parse_threads(n)) {
+                Some(Ok(n)) => {
+                    self.threads = n;
+                    // The other settings as the engine starts in the console.
+                    self.engine.send(Request::Configure {
+                        solve_limit: crate::engine::DEFAULT_SOLVE_LIMIT,
+                        hash_bits: CONSOLE_HASH_BITS,
+                        book: true,
+                        threads: n,
+                    });
+                    self.say(&format!("threads {n}"));
+                }
+                Some(Err(e)) => self.say(&format!("error: {e}")),
+                None => {
+                    let msg = format!("threads {}", self.threads);
+                    self.say(&msg);
+                }
+            },
             "computer" => match words.get(1).map(|w| parse_computer(w)) {
                 Some(Ok(c)) => {
                     self.computer = c;
@@ -524,10 +552,14 @@ pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result
         crate::engine::use_weights(path).map_err(|e| e.to_string())?;
     }
     let level = Level::parse(&args.level)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(crate::search::available_threads);
     let engine = Engine::spawn_with(
         EngineOptions {
-            hash_bits: 20,
+            hash_bits: CONSOLE_HASH_BITS,
             seed: args.seed,
+            threads,
         },
         || {},
     );
@@ -537,6 +569,7 @@ pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result
         level,
         computer: args.computer,
         engine,
+        threads,
     };
     c.reseat();
     c.say("Okapi console: type help for the commands");

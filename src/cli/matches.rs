@@ -85,6 +85,10 @@ pub struct MatchArgs {
     /// With --book: pick among book moves within this many discs of the best.
     #[arg(long, value_name = "DISCS", default_value_t = 0.0, requires = "book", value_parser = super::units::non_negative_discs)]
     pub book_randomness: f64,
+    /// Threads of each Okapi engine, 1 or more; default: all the cores (the two engines
+    /// take turns, so they never search at once).
+    #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// One side of a match.
@@ -104,10 +108,16 @@ pub struct OkapiContestant {
 }
 
 impl OkapiContestant {
-    pub fn new(level: Level, hash_bits: u32, seed: u64) -> OkapiContestant {
+    /// Its engine has a table of `16 << hash_bits` bytes and searches with `threads`.
+    pub fn new(level: Level, hash_bits: u32, threads: usize, seed: u64) -> OkapiContestant {
+        let options = EngineOptions {
+            hash_bits,
+            seed,
+            threads,
+        };
         OkapiContestant {
             level,
-            engine: Engine::spawn_with(EngineOptions { hash_bits, seed }, || {}),
+            engine: Engine::spawn_with(options, || {}),
             book: None,
         }
     }
@@ -511,7 +521,8 @@ fn make_player(
         )?)),
         (Some(l), None) => {
             let level = Level::parse(l).map_err(|e| anyhow!(e))?;
-            let player = OkapiContestant::new(level, a.hash_bits, seed);
+            let threads = a.threads.unwrap_or_else(crate::search::available_threads);
+            let player = OkapiContestant::new(level, a.hash_bits, threads, seed);
             Ok(Box::new(if a.book {
                 player.with_book(a.book_randomness)
             } else {
@@ -748,8 +759,8 @@ mod tests {
 
     #[test]
     fn greedy_against_random_plays_whole_games() {
-        let mut a = OkapiContestant::new(Level::Greedy, 10, 1);
-        let mut b = OkapiContestant::new(Level::Random, 10, 2);
+        let mut a = OkapiContestant::new(Level::Greedy, 10, 1, 1);
+        let mut b = OkapiContestant::new(Level::Random, 10, 2, 2);
         let r = play_game(&mut a, &mut b, &parse_transcript("f5d6").unwrap()).unwrap();
         assert!(r.game.position().is_game_over());
         assert_eq!(r.black + r.white, 64);

@@ -1,8 +1,9 @@
 //! The command line.
 //!
 //! - `okapi` with no arguments opens the desktop app;
-//! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]` is scrZebra's
-//!   endgame script solver, flag for flag ([`compat`], parsed by hand: single-dash words);
+//! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]` is
+//!   scrZebra's endgame script solver, flag for flag ([`compat`], parsed by hand:
+//!   single-dash words);
 //! - subcommands with long options (clap): `solve`, `perft`, `bench`, `train`, `nboard`,
 //!   `match`, `console`, `book`, `app`.
 
@@ -16,6 +17,7 @@ pub mod midbench;
 pub mod nboard;
 pub mod perft;
 pub mod script_run;
+pub mod script_shards;
 pub mod train;
 pub mod units;
 
@@ -34,7 +36,7 @@ use std::process::ExitCode;
     long_about = "Okapi: an Othello analyser, endgame solver and opponent.\n\n\
         With no arguments, opens the desktop app.\n\n\
         scrZebra's script solver is also accepted exactly as scrZebra spells it:\n  \
-        okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1]\n\
+        okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]\n\
         (`okapi solve` does the same with long options and writes the same file)."
 )]
 pub struct Cli {
@@ -51,6 +53,11 @@ pub enum CliCommand {
     /// winner) or `Black win`/`Draw`/`White win`, optionally the line, then the trailing
     /// comment. Bad lines are reported with their number on standard error and get a
     /// `% error:` line; the rest is still solved and the exit status is 1.
+    ///
+    /// With --threads N, positions under 20 empties are solved N at a time and larger
+    /// ones with N threads each; the file is the same for any N. A long script can be
+    /// split across machines with --shard K/N, and the shard outputs merged back with
+    /// --merge into exactly the file one run writes.
     Solve(SolveArgs),
     /// Count the leaves of the game tree from the start position, depth by depth.
     ///
@@ -85,8 +92,9 @@ pub enum CliCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// The script to solve.
-    pub input: PathBuf,
+    /// The script to solve; with --merge, the shard outputs to merge (all N of them).
+    #[arg(required = true, value_name = "INPUT")]
+    pub input: Vec<PathBuf>,
     /// Where to write the results (truncated first); standard output if not given.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -99,6 +107,19 @@ pub struct SolveArgs {
     /// Hash table of about 16 * 2^N bytes (-h N).
     #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
     pub hash_bits: u32,
+    /// Threads, 1 or more (-n N); default: all the cores. Positions under 20 empties are
+    /// solved N at a time, one thread each; larger ones one at a time with N threads.
+    #[arg(long, value_name = "N", value_parser = units::parse_threads)]
+    pub threads: Option<usize>,
+    /// Solve only shard K of N (K from 1): the positions whose index i (0-based, bad
+    /// position lines counted) has i mod N = K-1. The output is a shard output (each
+    /// result with its input line number); merge the N of them with --merge.
+    #[arg(long, value_name = "K/N", value_parser = units::parse_shard)]
+    pub shard: Option<units::Shard>,
+    /// Merge the shard outputs given as INPUT (shards 1/N to N/N, any order) into OUT:
+    /// exactly the file the unsharded run writes.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["output", "wld", "line", "hash_bits", "threads", "shard", "quiet"])]
+    pub merge: Option<PathBuf>,
     /// No progress bar and no summary; only errors.
     #[arg(short, long)]
     pub quiet: bool,
@@ -213,14 +234,26 @@ pub fn main() -> ExitCode {
 }
 
 fn solve(a: SolveArgs) -> ExitCode {
+    if let Some(output) = &a.merge {
+        return report(script_shards::merge(&a.input, output));
+    }
+    let [input] = &a.input[..] else {
+        eprintln!(
+            "okapi: solve takes one script ({} given); several files are for --merge",
+            a.input.len()
+        );
+        return ExitCode::from(2);
+    };
     let feedback = if a.quiet {
         Feedback::Quiet
     } else {
         Feedback::Progress
     };
     let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
-    let opts = ScriptOptions::new(a.wld, a.line, hash_bits, feedback);
-    finish_script_run(script_run::run_script(&a.input, a.output.as_deref(), &opts))
+    let threads = a.threads.unwrap_or_else(crate::search::available_threads);
+    let mut opts = ScriptOptions::new(a.wld, a.line, hash_bits, threads, feedback);
+    opts.shard = a.shard;
+    finish_script_run(script_run::run_script(input, a.output.as_deref(), &opts))
 }
 
 /// Exit status of a script run: 0 all fine, 1 some bad lines, 2 the run failed.
@@ -328,8 +361,30 @@ mod tests {
         ])
         .unwrap();
         match cli.command {
-            CliCommand::Solve(a) => assert!(a.wld && a.line && a.hash_bits == 20 && !a.quiet),
+            CliCommand::Solve(a) => {
+                assert!(a.wld && a.line && a.hash_bits == 20 && !a.quiet && a.threads.is_none())
+            }
             other => panic!("{other:?}"),
+        }
+        let cli = Cli::try_parse_from(["okapi", "solve", "in", "--threads", "3", "--shard", "2/3"])
+            .unwrap();
+        match cli.command {
+            CliCommand::Solve(a) => {
+                assert_eq!(a.threads, Some(3));
+                assert_eq!(a.shard, Some(units::Shard { index: 1, count: 3 }));
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            &["okapi", "solve", "in", "--threads", "0"][..],
+            &["okapi", "solve", "in", "--threads", "x"],
+            &["okapi", "solve", "in", "--shard", "0/3"],
+            &["okapi", "solve", "in", "--shard", "4/3"],
+            &["okapi", "solve", "in", "--shard", "1/0"],
+            &["okapi", "solve", "in", "--shard", "x"],
+            &["okapi", "solve", "a", "b", "--merge", "out", "--wld"],
+        ] {
+            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
         }
         assert!(Cli::try_parse_from(["okapi", "solve", "in", "--hash-bits", "31"]).is_err());
         let cli = Cli::try_parse_from(["okapi", "bench", "--from", "40", "--to", "44"]).unwrap();

@@ -124,6 +124,8 @@ pub struct NboardOptions {
     pub book: BookUse,
     /// Seeds the engine's choice among close book moves.
     pub seed: u64,
+    /// Threads of the engine's searches.
+    pub threads: usize,
 }
 
 impl Default for NboardOptions {
@@ -133,6 +135,7 @@ impl Default for NboardOptions {
             depth: 12,
             book: BookUse::On { randomness: 0.0 },
             seed: EngineOptions::default().seed,
+            threads: crate::search::available_threads(),
         }
     }
 }
@@ -438,6 +441,9 @@ pub struct NboardArgs {
         value_parser = super::units::non_negative_discs
     )]
     pub book_randomness: f64,
+    /// Threads of the engine's searches, 1 or more; default: all the cores.
+    #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
+    pub threads: Option<usize>,
 }
 
 pub fn main(a: NboardArgs) -> std::process::ExitCode {
@@ -457,6 +463,7 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
                 randomness: a.book_randomness,
             }
         },
+        threads: a.threads.unwrap_or_else(crate::search::available_threads),
         ..NboardOptions::default()
     })
 }
@@ -520,6 +527,7 @@ pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
         EngineOptions {
             hash_bits: opts.hash_bits,
             seed: opts.seed,
+            threads: opts.threads,
         },
         || {},
     );

@@ -1,17 +1,21 @@
 //! Solving a script file: shared by the scrZebra compatibility form (`okapi -script`) and
-//! `okapi solve`, so both write identical files.
+//! `okapi solve`, so both write identical files, whatever the threads and however the
+//! run is split into shards.
 
-use super::units::{fmt_duration, fmt_rate};
-use crate::board::Move;
-use crate::engine::script_solve::{self, ScriptSolution};
+use super::script_shards::{self, ShardHeader};
+use super::units::{Shard, fmt_duration, fmt_rate};
+use crate::board::{Move, Position};
+use crate::engine::script_solve::{self, ScriptRunError, ScriptSettings, ScriptSolution};
 use crate::formats::script::{self, BadLine, ScriptLine};
-use crate::search::{EndgameSolver, SolveMode};
+use crate::search::SolveMode;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// What the user sees while a script is solved (the output file is the same either way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,12 +35,25 @@ pub struct ScriptOptions {
     pub lines: bool,
     /// Table of about `16 << hash_bits` bytes.
     pub hash_bits: u32,
+    /// Threads: small positions solved this many at a time, large ones with this many
+    /// threads each (see [`script_solve::solve_in_order`]).
+    pub threads: usize,
+    /// Solve only this shard's positions and write a shard output
+    /// ([`super::script_shards`]) instead of the script output.
+    pub shard: Option<Shard>,
     pub feedback: Feedback,
 }
 
 impl ScriptOptions {
-    /// The settings both command-line forms have: WLD or exact, lines, table size.
-    pub fn new(wld: bool, lines: bool, hash_bits: u32, feedback: Feedback) -> ScriptOptions {
+    /// The settings both command-line forms have: WLD or exact, lines, table size,
+    /// threads; no shard.
+    pub fn new(
+        wld: bool,
+        lines: bool,
+        hash_bits: u32,
+        threads: usize,
+        feedback: Feedback,
+    ) -> ScriptOptions {
         let mode = if wld {
             SolveMode::Wld
         } else {
@@ -46,6 +63,8 @@ impl ScriptOptions {
             mode,
             lines,
             hash_bits,
+            threads,
+            shard: None,
             feedback,
         }
     }
@@ -56,6 +75,8 @@ impl ScriptOptions {
 pub struct RunStats {
     pub positions: usize,
     pub errors: usize,
+    /// Wall-clock time of the solving: with several threads, less than the sum of the
+    /// positions' own times.
     pub total_time: Duration,
     /// The longest solve and the input line of its position.
     pub largest: Option<(Duration, usize)>,
@@ -63,11 +84,16 @@ pub struct RunStats {
 }
 
 /// Solves the script `input`, writing results to `output` (standard output if `None`)
-/// line by line, flushed after each line so nothing solved is lost on interruption.
+/// line by line in input order, each flushed as soon as it and every line before it are
+/// done, so nothing solved is lost on interruption. The file is the same whatever
+/// `opts.threads`.
 ///
 /// Bad lines are reported on standard error as `IN:LINE: reason` and get a `% error:`
 /// line; they are counted in [`RunStats::errors`] and do not stop the run. Only I/O
 /// failures (unreadable input, unwritable output) are errors of the run itself.
+///
+/// With `opts.shard`, only that shard's positions are solved (positions and bad position
+/// lines are numbered together, in input order) and the output is a shard output.
 pub fn run_script(
     input: &Path,
     output: Option<&Path>,
@@ -84,6 +110,20 @@ pub fn run_script(
             path.display()
         );
     }
+    // Which lines this run writes: positions and bad lines are numbered together, and a
+    // shard owns those of its numbers; comments go with the first shard.
+    let mut entry = 0;
+    let owned: Vec<bool> = lines
+        .iter()
+        .map(|line| match &line.parsed {
+            Ok(ScriptLine::Position { .. }) | Err(_) => {
+                entry += 1;
+                opts.shard.is_none_or(|s| s.contains(entry - 1))
+            }
+            Ok(ScriptLine::Blank) => false,
+            Ok(_) => opts.shard.is_none_or(|s| s.index == 0),
+        })
+        .collect();
     let mut out: Box<dyn Write> = match output {
         Some(path) => Box::new(BufWriter::new(File::create(path).with_context(|| {
             format!("cannot create the output file {}", path.display())
@@ -93,15 +133,39 @@ pub fn run_script(
     let out_name: PathBuf = output
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "standard output".into());
-    let total_positions = lines
+    let write_err = |e: io::Error| {
+        anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
+    };
+    if let Some(shard) = opts.shard {
+        let header = ShardHeader {
+            shard,
+            input: script_shards::input_hash(&bytes),
+            outputs: lines
+                .iter()
+                .filter(|l| !matches!(l.parsed, Ok(ScriptLine::Blank)))
+                .count(),
+            own: owned.iter().filter(|&&o| o).count(),
+            mode: opts.mode,
+            lines: opts.lines,
+        };
+        writeln!(out, "{}", header.to_line())
+            .and_then(|_| out.flush())
+            .map_err(write_err)?;
+    }
+    // The positions to solve, and the input line of each.
+    let (at, positions): (Vec<usize>, Vec<Position>) = lines
         .iter()
-        .filter(|l| matches!(l.parsed, Ok(ScriptLine::Position { .. })))
-        .count();
+        .enumerate()
+        .filter_map(|(i, line)| match &line.parsed {
+            Ok(ScriptLine::Position { position, .. }) if owned[i] => Some((i, *position)),
+            _ => None,
+        })
+        .unzip();
 
     let bar = match opts.feedback {
         Feedback::Progress if io::stderr().is_terminal() => {
             let bar = ProgressBar::with_draw_target(
-                Some(total_positions as u64),
+                Some(positions.len() as u64),
                 ProgressDrawTarget::stderr(),
             );
             bar.set_style(
@@ -115,64 +179,106 @@ pub fn run_script(
         }
         _ => None,
     };
-
-    let mut solver = EndgameSolver::new(opts.hash_bits);
-    let mut stats = RunStats::default();
-    let write_err = |e: io::Error| {
-        anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
+    let show_next = |k: usize| {
+        if let (Some(bar), Some(&i)) = (&bar, at.get(k)) {
+            bar.set_message(format!(
+                "line {}, {} empties",
+                lines[i].number,
+                positions[k].empty_count()
+            ));
+        }
     };
-    for line in &lines {
-        let bytes = match &line.parsed {
-            Err(BadLine { error, .. }) => {
-                stats.errors += 1;
-                let msg = format!("{}:{}: {error}", input.display(), line.number);
-                match &bar {
-                    Some(bar) => bar.suspend(|| eprintln!("{msg}")),
-                    None => eprintln!("{msg}"),
-                }
-                script::output_line(line, None)
+    show_next(0);
+
+    let mut stats = RunStats::default();
+    // The lines before `upto` not written yet: comments, bad lines and blank lines (the
+    // positions among them are written as they are solved, in order).
+    let mut written = 0;
+    let mut write_upto = |upto: usize,
+                          solved: Option<&ScriptSolution>,
+                          stats: &mut RunStats,
+                          out: &mut Box<dyn Write>|
+     -> anyhow::Result<()> {
+        let end = if solved.is_some() { upto + 1 } else { upto };
+        for (i, line) in lines.iter().enumerate().take(end).skip(written) {
+            if !owned[i] {
+                continue;
             }
-            Ok(ScriptLine::Position { position, .. }) => {
-                if let Some(bar) = &bar {
-                    bar.set_message(format!(
-                        "line {}, {} empties",
-                        line.number,
-                        position.empty_count()
-                    ));
+            let result = match &line.parsed {
+                Err(BadLine { error, .. }) => {
+                    stats.errors += 1;
+                    let msg = format!("{}:{}: {error}", input.display(), line.number);
+                    match &bar {
+                        Some(bar) => bar.suspend(|| eprintln!("{msg}")),
+                        None => eprintln!("{msg}"),
+                    }
+                    None
                 }
-                if opts.feedback == Feedback::Echo {
-                    println!("Line {}:\n{}", line.number, position);
+                Ok(ScriptLine::Position { .. }) => {
+                    let solved = solved
+                        .filter(|_| i == upto)
+                        .expect("positions come in order");
+                    Some(solved.script_result(opts.lines))
                 }
-                let solved =
-                    script_solve::solve_position(&mut solver, position, opts.mode, opts.lines)
-                        .context("the solver was stopped")?;
-                stats.positions += 1;
-                stats.nodes += solved.solution.nodes;
-                stats.total_time += solved.solution.elapsed;
-                if stats
-                    .largest
-                    .is_none_or(|(t, _)| solved.solution.elapsed > t)
-                {
-                    stats.largest = Some((solved.solution.elapsed, line.number));
-                }
-                if opts.feedback == Feedback::Echo {
-                    println!("{}\n", describe(&solved));
-                }
-                if let Some(bar) = &bar {
-                    bar.inc(1);
-                }
-                script::output_line(line, Some(solved.script_result(opts.lines)))
-            }
+                Ok(_) => None,
+            };
             // Comments and the end marker are copied with their bytes as in the input,
             // whatever the encoding; blank lines give nothing.
-            Ok(_) => script::output_line(line, None),
-        };
-        let Some(bytes) = bytes else { continue };
-        out.write_all(&bytes)
-            .and_then(|_| out.write_all(b"\n"))
-            .and_then(|_| out.flush())
-            .map_err(write_err)?;
+            let Some(bytes) = script::output_line(line, result) else {
+                continue;
+            };
+            let bytes = match opts.shard {
+                Some(_) => script_shards::record(line.number, &bytes),
+                None => [&bytes[..], b"\n"].concat(),
+            };
+            out.write_all(&bytes)
+                .and_then(|_| out.flush())
+                .map_err(write_err)?;
+        }
+        written = end;
+        Ok(())
+    };
+
+    let settings = ScriptSettings {
+        mode: opts.mode,
+        lines: opts.lines,
+        hash_bits: opts.hash_bits,
+        threads: opts.threads,
+    };
+    let start = Instant::now();
+    let run = script_solve::solve_in_order(
+        &positions,
+        &settings,
+        &Arc::new(AtomicBool::new(false)),
+        |k, solved| {
+            let line = &lines[at[k]];
+            stats.positions += 1;
+            stats.nodes += solved.solution.nodes;
+            if stats
+                .largest
+                .is_none_or(|(t, _)| solved.solution.elapsed > t)
+            {
+                stats.largest = Some((solved.solution.elapsed, line.number));
+            }
+            if opts.feedback == Feedback::Echo {
+                println!("Line {}:\n{}", line.number, positions[k]);
+                println!("{}\n", describe(&solved));
+            }
+            write_upto(at[k], Some(&solved), &mut stats, &mut out)?;
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+            show_next(k + 1);
+            Ok(())
+        },
+    );
+    stats.total_time = start.elapsed();
+    match run {
+        Ok(()) => {}
+        Err(ScriptRunError::Receiver(e)) => return Err(e),
+        Err(ScriptRunError::Stopped) => anyhow::bail!("the solver was stopped"),
     }
+    write_upto(lines.len(), None, &mut stats, &mut out)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

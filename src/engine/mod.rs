@@ -81,10 +81,12 @@ pub struct EngineOptions {
     /// Seeds the engine's one random generator (random and weakened levels, the book's
     /// choice among close moves): the same seed and requests give the same moves.
     pub seed: u64,
+    /// Threads every search may use, at least 1 (changed later by [`Request::Configure`]).
+    pub threads: usize,
 }
 
 impl Default for EngineOptions {
-    /// A table of 16 MB and a seed from the clock (variety against people).
+    /// A table of 16 MB, a seed from the clock (variety against people) and every core.
     fn default() -> Self {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -92,6 +94,7 @@ impl Default for EngineOptions {
         EngineOptions {
             hash_bits: 20,
             seed,
+            threads: crate::search::available_threads(),
         }
     }
 }
@@ -141,11 +144,13 @@ pub enum Request {
         level: Level,
     },
     /// Settings: empties up to which the live analysis solves; transposition table size;
-    /// whether the opening book gives values in the live analysis.
+    /// whether the opening book gives values in the live analysis; the threads every
+    /// search may use (at least 1; 0 counts as 1).
     Configure {
         solve_limit: u32,
         hash_bits: u32,
         book: bool,
+        threads: usize,
     },
     /// Value every move of a game against the best move: `plies` lists the ply number, the
     /// position before it and the move played (passes left out). Results stream per ply.
@@ -153,10 +158,11 @@ pub enum Request {
         generation: u64,
         plies: Vec<(usize, Position, Square)>,
     },
-    /// Solves the positions of a script one after the other, as `okapi -script` does (a
-    /// fresh table of `16 << hash_bits` bytes, the same order), so the results, lines
-    /// included, are those of the command line. Each result streams as
-    /// [`Event::ScriptSolved`]; [`Event::ScriptDone`] ends the run.
+    /// Solves the positions of a script as `okapi -script` does, with the engine's threads
+    /// (small positions several at a time: [`script_solve::solve_in_order`]) and tables
+    /// of `16 << hash_bits` bytes, so the results, lines included, are those of the
+    /// command line. Each result streams as [`Event::ScriptSolved`], in input order;
+    /// [`Event::ScriptDone`] ends the run.
     SolveScript {
         generation: u64,
         positions: Vec<Position>,
@@ -720,6 +726,70 @@ mod tests {
     }
 
     #[test]
+    fn configured_threads_reach_the_searches_and_scripts_come_out_the_same() {
+        // Small positions: FFO #1-#8 and the positions one move later.
+        let text = include_str!("../../tests/data/ffo1-39.scr");
+        let mut positions = Vec::new();
+        for line in text.lines().filter(|l| !l.starts_with('%')).take(8) {
+            let p = Position::parse(line).unwrap();
+            let mut next = p;
+            next.play(p.legal_moves().iter().next().unwrap()).unwrap();
+            positions.extend([p, next]);
+        }
+        let script = |engine: &mut Engine| {
+            let g = engine.new_generation();
+            engine.send(Request::SolveScript {
+                generation: g,
+                positions: positions.clone(),
+                mode: SolveMode::Exact,
+                lines: true,
+                hash_bits: 18,
+            });
+            collect_until(engine, |e| matches!(e, Event::ScriptDone { .. }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Event::ScriptSolved {
+                        index, score, line, ..
+                    } => Some((index, score, line)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut one = Engine::spawn_with(
+            EngineOptions {
+                threads: 1,
+                ..EngineOptions::default()
+            },
+            || {},
+        );
+        let mut two = Engine::spawn(|| {});
+        two.send(Request::Configure {
+            solve_limit: DEFAULT_SOLVE_LIMIT,
+            hash_bits: 18,
+            book: false,
+            threads: 2,
+        });
+        let g = two.new_generation();
+        two.send(Request::Solve {
+            generation: g,
+            position: ffo1(),
+            mode: SolveMode::Exact,
+        });
+        let events = collect_until(&two, |e| matches!(e, Event::Solved { .. }));
+        assert!(matches!(
+            events.last(),
+            Some(Event::Solved { score: 18, .. })
+        ));
+        let by_two = script(&mut two);
+        assert_eq!(
+            by_two.iter().map(|r| r.0).collect::<Vec<_>>(),
+            (0..positions.len()).collect::<Vec<_>>(),
+            "in input order"
+        );
+        assert_eq!(by_two, script(&mut one));
+    }
+
+    #[test]
     fn a_panic_becomes_an_error_event_and_the_engine_goes_on() {
         let mut engine = Engine::spawn(|| {});
         let g = engine.new_generation();
@@ -825,6 +895,7 @@ mod tests {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 20,
             book: false,
+            threads: 1,
         });
         let pos = Position::start();
         let g = engine.new_generation();
@@ -915,6 +986,7 @@ mod tests {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 18,
             book: false,
+            threads: 1,
         });
         let played = play_at(&mut engine, p, Level::numbered(2), false);
         let Event::Played {
@@ -933,6 +1005,7 @@ mod tests {
             solve_limit: DEFAULT_SOLVE_LIMIT,
             hash_bits: 18,
             book: true,
+            threads: 1,
         });
         let played = play_at(
             &mut engine,

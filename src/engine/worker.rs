@@ -2,6 +2,7 @@
 //! on one search state, and ends each with one final event.
 
 use super::choice::{self, BookPolicy};
+use super::script_solve::{self, ScriptRunError, ScriptSettings};
 use super::{
     ANALYSIS_SELECTIVITY, DEFAULT_SOLVE_LIMIT, EngineOptions, Event, GAME_ANALYSIS_DEPTH, Line,
     Request, evaluator, mode_name,
@@ -49,22 +50,26 @@ pub(super) fn run(
     let mut solve_limit = DEFAULT_SOLVE_LIMIT;
     let mut hash_bits = options.hash_bits;
     let mut use_book = true;
+    let mut threads = options.threads.max(1);
     // The one random generator of the engine, kept across requests and restarts.
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), hash_bits);
+    let mut worker = Worker::new(stop.clone(), hash_bits, threads);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
             hash_bits: bits,
             book,
+            threads: count,
         } = request
         {
             solve_limit = limit;
             use_book = book;
+            threads = count.max(1);
             if bits != hash_bits {
                 hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits);
+                worker = Worker::new(stop.clone(), hash_bits, threads);
             }
+            worker.search.set_threads(threads);
             continue;
         }
         let generation = request.generation().unwrap_or(0);
@@ -102,7 +107,7 @@ pub(super) fn run(
                     message: format!("the engine failed: {what}"),
                 });
                 // The search state may be half-updated: start afresh.
-                worker = Worker::new(stop.clone(), hash_bits);
+                worker = Worker::new(stop.clone(), hash_bits, threads);
             }
         }
     }
@@ -117,9 +122,13 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(stop: Arc<AtomicBool>, hash_bits: u32) -> Worker {
+    /// Fresh search state; every search it makes (the midgame search, its endgame solver,
+    /// the script solvers) uses `threads`.
+    fn new(stop: Arc<AtomicBool>, hash_bits: u32, threads: usize) -> Worker {
+        let mut search = MidgameSearch::new(evaluator(), hash_bits, stop.clone());
+        search.set_threads(threads);
         Worker {
-            search: MidgameSearch::new(evaluator(), hash_bits, stop.clone()),
+            search,
             stop,
             solve_limit: DEFAULT_SOLVE_LIMIT,
             use_book: true,
@@ -461,7 +470,8 @@ impl Worker {
         });
     }
 
-    /// A script's positions in order, with the command line's own solving code.
+    /// A script's positions, with the command line's own solving code and the engine's
+    /// threads; results in input order.
     fn solve_script(
         &mut self,
         generation: u64,
@@ -472,46 +482,52 @@ impl Worker {
         out: &Outbox,
     ) {
         let start = Instant::now();
-        // A fresh table of the command line's size: lines (optimal ones are not unique)
-        // then come out as `okapi -script` writes them.
-        let mut solver = crate::search::EndgameSolver::with_stop(hash_bits, self.stop.clone());
+        let settings = ScriptSettings {
+            mode,
+            lines,
+            hash_bits,
+            threads: self.search.threads(),
+        };
+        let progress = |next: usize, nodes: u64| {
+            if let Some(position) = positions.get(next) {
+                out.send(Event::Progress {
+                    generation,
+                    message: format!(
+                        "position {} of {}, {} empties",
+                        next + 1,
+                        positions.len(),
+                        position.empty_count()
+                    ),
+                    nodes,
+                    elapsed: start.elapsed(),
+                });
+            }
+        };
+        progress(0, 0);
         let mut nodes = 0;
-        for (index, position) in positions.iter().enumerate() {
-            out.send(Event::Progress {
+        let run = script_solve::solve_in_order(positions, &settings, &self.stop, |index, s| {
+            nodes += s.solution.nodes;
+            out.send(Event::ScriptSolved {
                 generation,
-                message: format!(
-                    "position {} of {}, {} empties",
-                    index + 1,
-                    positions.len(),
-                    position.empty_count()
-                ),
+                index,
+                outcome: s.outcome,
+                score: s.solution.score,
+                line: s.solution.line,
+                nodes: s.solution.nodes,
+                elapsed: s.solution.elapsed,
+            });
+            progress(index + 1, nodes);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        match run {
+            Ok(()) => out.send(Event::ScriptDone {
+                generation,
                 nodes,
                 elapsed: start.elapsed(),
-            });
-            match super::script_solve::solve_position(&mut solver, position, mode, lines) {
-                Ok(s) => {
-                    nodes += s.solution.nodes;
-                    out.send(Event::ScriptSolved {
-                        generation,
-                        index,
-                        outcome: s.outcome,
-                        score: s.solution.score,
-                        line: s.solution.line,
-                        nodes: s.solution.nodes,
-                        elapsed: s.solution.elapsed,
-                    });
-                }
-                Err(_) => {
-                    out.send(Event::Stopped { generation });
-                    return;
-                }
-            }
+            }),
+            Err(ScriptRunError::Stopped) => out.send(Event::Stopped { generation }),
+            Err(ScriptRunError::Receiver(never)) => match never {},
         }
-        out.send(Event::ScriptDone {
-            generation,
-            nodes,
-            elapsed: start.elapsed(),
-        });
     }
 
     fn solve(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
