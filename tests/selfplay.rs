@@ -304,3 +304,84 @@ fn a_killed_shard_goes_on_and_parts_that_do_not_belong_are_refused() {
     assert_eq!(std::fs::read(p("store.bin")).unwrap(), store.1);
     assert!(selfplay::merge_parts(&p("fine.bin"), &[a2, a1]).is_ok());
 }
+
+#[test]
+fn sharded_runs_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let okapi = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_okapi"))
+            .args(args)
+            .output()
+            .expect("okapi runs")
+    };
+    let quick = [
+        "--seed",
+        "3",
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--exact",
+        "6",
+        "--hash-bits",
+        "12",
+    ];
+    let run = |store: &str, extra: &[&str]| {
+        let mut args = vec!["train", "selfplay", "--store", store];
+        args.extend_from_slice(&quick);
+        args.extend_from_slice(extra);
+        let r = okapi(&args);
+        assert!(r.status.success(), "{r:?}");
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    run(&p("whole.bin"), &[]);
+    let said = run(&p("b.part"), &["--shard", "2/2"]);
+    assert!(
+        said.contains("shard 2/2 of games 0..3 of seed 3: 1 games"),
+        "{said}"
+    );
+    run(&p("a.part"), &["--shard", "1/2"]);
+    let r = okapi(&[
+        "train",
+        "merge-stores",
+        "--store",
+        &p("merged.bin"),
+        &p("b.part"),
+        &p("a.part"),
+    ]);
+    assert!(r.status.success(), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.stdout).contains("3 games added from 2 parts, 3 games"));
+    assert_eq!(
+        std::fs::read(p("merged.bin")).unwrap(),
+        std::fs::read(p("whole.bin")).unwrap()
+    );
+    // Merged again, the same parts do not continue the store: refused, the store kept.
+    let r = okapi(&[
+        "train",
+        "merge-stores",
+        "--store",
+        &p("merged.bin"),
+        &p("a.part"),
+        &p("b.part"),
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("give the shards --first 3"));
+    assert_eq!(
+        std::fs::read(p("merged.bin")).unwrap(),
+        std::fs::read(p("whole.bin")).unwrap()
+    );
+    // --first belongs to --shard; a shard must exist.
+    let r = okapi(&["train", "selfplay", "--store", &p("x.bin"), "--first", "3"]);
+    assert_eq!(r.status.code(), Some(2));
+    let r = okapi(&[
+        "train",
+        "selfplay",
+        "--store",
+        &p("x.bin"),
+        "--shard",
+        "0/2",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("1 <= K <= N"));
+}

@@ -299,8 +299,9 @@ fn run_merge(a: MergeArgs) -> Result<()> {
     let start = Instant::now();
     let mut parts = Vec::with_capacity(a.parts.len());
     for p in &a.parts {
+        // The error names the file and says why (its Display has its source's text).
         let bytes = crate::formats::read_capped(p, crate::formats::MAX_BOOK_FILE)
-            .with_context(|| format!("cannot read {}", p.display()))?;
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let part = BookPart::from_bytes(&bytes).with_context(|| p.display().to_string())?;
         parts.push((p.display().to_string(), part));
     }
