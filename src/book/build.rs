@@ -10,7 +10,10 @@
 //!    only). A book leaf has no book child, so its alternative is its searched value.
 //!    Where many games went through a leaf (`check_games`) and their mean result is far
 //!    from the search (`check_margin` discs), the leaf is searched again 4 plies deeper:
-//!    the games check the search, the search decides.
+//!    the games check the search, the search decides. The searches go in tree order, so
+//!    consecutive ones share their transposition table, in blocks of `block` searches,
+//!    each from an empty table: a block's values depend on nothing outside it, which lets
+//!    shards search the blocks on other machines ([`super::shard`]) and give the same book.
 //! 4. Negamax from the leaves up: a position's value is the best of its alternative and
 //!    of its book children's values (negated). So book values are the minimax of searched
 //!    positions, like the books of Zebra and Edax, and not the mean of human results,
