@@ -311,6 +311,116 @@ fn build_and_show_on_the_command_line() {
     assert_eq!(r.status.code(), Some(2));
 }
 
+#[test]
+fn a_sharded_build_merges_into_the_whole_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (wtb, pgn, gam) = (
+        data("wthor-2018-sample.wtb"),
+        data("wthor-2024-sample.pgn"),
+        data("logbook-sample.gam"),
+    );
+    let build = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "book",
+            "build",
+            "--games",
+            wtb.to_str().unwrap(),
+            "--games",
+            pgn.to_str().unwrap(),
+            "--games",
+            gam.to_str().unwrap(),
+            "--max-ply",
+            "12",
+            "--min-games",
+            "2",
+            "--depth",
+            "3",
+            "--block",
+            "4",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = okapi(&args);
+        assert!(r.status.success(), "{r:?}");
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    let whole = temp(&tmp, "whole.book");
+    build(&whole, &[]);
+    let parts: Vec<PathBuf> = (1..=3).map(|k| temp(&tmp, &format!("part{k}"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        let said = build(part, &["--shard", &shard]);
+        assert!(said.starts_with(&format!("shard {shard}: ")), "{said}");
+    }
+    let merge = |out: &Path, parts: &[&PathBuf]| {
+        let mut args = vec!["book", "merge", "--out", out.to_str().unwrap()];
+        args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+        okapi(&args)
+    };
+    let merged = temp(&tmp, "merged.book");
+    let r = merge(&merged, &[&parts[2], &parts[0], &parts[1]]);
+    assert!(r.status.success(), "{r:?}");
+    let whole_bytes = std::fs::read(&whole).unwrap();
+    assert_eq!(std::fs::read(&merged).unwrap(), whole_bytes);
+    let book = Book::load(&merged).unwrap();
+    assert!(book.len() > 20 && book.info().depth == 3);
+
+    // A shard missing, or twice, or of another build: refused, naming the file.
+    let never = temp(&tmp, "never.book");
+    let refused = |parts: &[&PathBuf]| {
+        let r = merge(&never, parts);
+        assert_eq!(r.status.code(), Some(2), "{r:?}");
+        assert!(!never.exists());
+        String::from_utf8_lossy(&r.stderr).into_owned()
+    };
+    assert!(refused(&[&parts[0], &parts[1]]).contains("shard 3/3 is missing"));
+    let e = refused(&[&parts[0], &parts[1], &parts[1]]);
+    assert!(
+        e.contains("part2") && e.contains("are both shard 2/3"),
+        "{e}"
+    );
+    let deeper = temp(&tmp, "deeper");
+    build(&deeper, &["--shard", "3/3", "--selectivity", "4"]);
+    let e = refused(&[&parts[0], &parts[1], &deeper]);
+    assert!(
+        e.contains("deeper does not belong with") && e.contains("other build options"),
+        "{e}"
+    );
+    let four = temp(&tmp, "four");
+    build(&four, &["--shard", "3/4"]);
+    let e = refused(&[&parts[0], &parts[1], &four]);
+    assert!(
+        e.contains("four does not belong with") && e.contains("shard 3/4"),
+        "{e}"
+    );
+    let e = refused(&[&parts[0], &parts[1], &whole]);
+    assert!(
+        e.contains("whole.book") && e.contains("not a book shard part"),
+        "{e}"
+    );
+    let r = okapi(&[
+        "book",
+        "build",
+        "--games",
+        wtb.to_str().unwrap(),
+        "--shard",
+        "1/2",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("give it --out FILE"));
+    let r = okapi(&[
+        "book",
+        "build",
+        "--games",
+        wtb.to_str().unwrap(),
+        "--shard",
+        "3/2",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+}
+
 /// Runs `okapi nboard ARGS` on `input` and returns standard output.
 fn nboard(args: &[&str], input: &str) -> String {
     let (status, out, err) = run_nboard(args, input);

@@ -10,7 +10,10 @@
 //!    only). A book leaf has no book child, so its alternative is its searched value.
 //!    Where many games went through a leaf (`check_games`) and their mean result is far
 //!    from the search (`check_margin` discs), the leaf is searched again 4 plies deeper:
-//!    the games check the search, the search decides.
+//!    the games check the search, the search decides. The searches go in tree order, so
+//!    consecutive ones share their transposition table, in blocks of `block` searches,
+//!    each from an empty table: a block's values depend on nothing outside it, which lets
+//!    shards search the blocks on other machines ([`super::shard`]) and give the same book.
 //! 4. Negamax from the leaves up: a position's value is the best of its alternative and
 //!    of its book children's values (negated). So book values are the minimax of searched
 //!    positions, like the books of Zebra and Edax, and not the mean of human results,
@@ -45,6 +48,9 @@ pub struct BuildOptions {
     pub check_margin: f64,
     /// Transposition table of about `16 << hash_bits` bytes.
     pub hash_bits: u32,
+    /// Searches (in tree order) sharing one transposition table: the build starts afresh
+    /// every `block` searches, so that blocks can be searched apart (`--shard`).
+    pub block: u32,
 }
 
 impl Default for BuildOptions {
@@ -57,6 +63,7 @@ impl Default for BuildOptions {
             check_games: 100,
             check_margin: 8.0,
             hash_bits: 22,
+            block: 64,
         }
     }
 }
@@ -151,6 +158,209 @@ fn source_of(s: SearchSource) -> BookSource {
     }
 }
 
+/// The book's positions as the games give them, before any search: the part of a build
+/// that is cheap (a second or two for all the records) and that every shard of a build
+/// shares (see [`super::shard`]).
+pub struct Plan {
+    /// Games read.
+    pub games: usize,
+    /// Distinct positions up to `max_ply` in the games.
+    pub positions_seen: usize,
+    nodes: Vec<Node>,
+}
+
+/// A book position and the games through it, as a shard part stores them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    /// Canonical position.
+    pub player: u64,
+    pub opponent: u64,
+    pub games: u32,
+    /// Sum of their results for the side to move, in discs.
+    pub sum: i64,
+}
+
+impl Plan {
+    /// Counts the positions of `games` and keeps the book's.
+    pub fn new(games: &[GameRecord], opts: &BuildOptions) -> Plan {
+        let seen = count_positions(games, opts.max_ply);
+        let positions_seen = seen.len();
+        let min_games = opts.min_games.max(1);
+        let counted = seen
+            .into_iter()
+            .filter(|(_, s)| s.games >= min_games)
+            .map(|((player, opponent), s)| Counted {
+                player,
+                opponent,
+                games: s.games,
+                sum: s.sum,
+            })
+            .collect();
+        Plan::from_counts(counted, games.len(), positions_seen)
+            .expect("counted positions are canonical, distinct and played")
+    }
+
+    /// The plan of the book positions `counted` (any order): what [`Plan::new`] made, read
+    /// back from a shard part. Refused when a position is not canonical, comes twice or
+    /// has no game.
+    pub fn from_counts(
+        mut counted: Vec<Counted>,
+        games: usize,
+        positions_seen: usize,
+    ) -> Result<Plan, String> {
+        counted.sort_unstable_by_key(|c| (c.player, c.opponent));
+        let index: HashMap<(u64, u64), u32> = counted
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.player, c.opponent), i as u32))
+            .collect();
+        if index.len() != counted.len() {
+            return Err("a position comes twice".into());
+        }
+        let mut nodes = Vec::with_capacity(counted.len());
+        for c in &counted {
+            let board = Board::new(c.player, c.opponent);
+            if c.player & c.opponent != 0 || canonical(&board).0 != board {
+                return Err(format!("{board:?} is not a canonical position"));
+            }
+            if c.games == 0 {
+                return Err(format!("{board:?} has no game"));
+            }
+            let mut children = Vec::new();
+            let mut outside = 0u64;
+            for sq in BitBoard(board.moves()) {
+                let (next, sign) = child(&board, sq.index()).expect("a legal move");
+                let k = canonical(&next).0;
+                match index.get(&(k.player, k.opponent)) {
+                    Some(&i) => children.push((i, sign)),
+                    None => outside |= sq.bit(),
+                }
+            }
+            nodes.push(Node {
+                board,
+                seen: Seen {
+                    games: c.games,
+                    sum: c.sum,
+                },
+                children,
+                outside,
+                alt: None,
+                value: 0,
+                source: BookSource::Games,
+            });
+        }
+        Ok(Plan {
+            games,
+            positions_seen,
+            nodes,
+        })
+    }
+
+    /// The book positions with their games, sorted by position.
+    pub fn counts(&self) -> Vec<Counted> {
+        self.nodes
+            .iter()
+            .map(|n| Counted {
+                player: n.board.player,
+                opponent: n.board.opponent,
+                games: n.seen.games,
+                sum: n.seen.sum,
+            })
+            .collect()
+    }
+
+    /// The positions to search (those with a move out of the book, with `opts.depth` > 0),
+    /// in tree order, cut into blocks of `opts.block`: each block is searched by a fresh
+    /// search (empty transposition table), so its values depend on nothing outside it and
+    /// a shard can search it on another machine.
+    pub fn search_blocks(&self, opts: &BuildOptions) -> Vec<Vec<u32>> {
+        if opts.depth == 0 {
+            return Vec::new();
+        }
+        let order: Vec<u32> = tree_order(&self.nodes)
+            .into_iter()
+            .filter(|&i| self.nodes[i].outside != 0)
+            .map(|i| i as u32)
+            .collect();
+        order
+            .chunks(opts.block.max(1) as usize)
+            .map(|c| c.to_vec())
+            .collect()
+    }
+}
+
+/// What the searches of a build (or of one shard of it) found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Searched {
+    /// (index of the position in the plan, its best move out of the book), in search order.
+    pub alternatives: Vec<(u32, Option<Alternative>)>,
+    pub searches: usize,
+    pub checked: usize,
+    pub deepened: usize,
+    pub nodes: u64,
+}
+
+/// Searches the blocks of `plan` whose number is `shard_index` modulo `shard_count`
+/// (all of them for 0 of 1). `progress(done, total)` is called as the searches go.
+pub fn search<E: Evaluate + ?Sized>(
+    plan: &Plan,
+    opts: &BuildOptions,
+    eval: &E,
+    shard_index: usize,
+    shard_count: usize,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Searched {
+    let blocks: Vec<Vec<u32>> = plan
+        .search_blocks(opts)
+        .into_iter()
+        .enumerate()
+        .filter(|(b, _)| b % shard_count.max(1) == shard_index)
+        .map(|(_, block)| block)
+        .collect();
+    let total = blocks.iter().map(|b| b.len() as u64).sum();
+    let mut out = Searched::default();
+    let mut done = 0u64;
+    for block in blocks {
+        let mut search = MidgameSearch::new(eval, opts.hash_bits, Arc::new(AtomicBool::new(false)));
+        search.set_selectivity(opts.selectivity);
+        for i in block {
+            let node = &plan.nodes[i as usize];
+            let limits = Limits::depth(opts.depth);
+            let mut found = search
+                .best_among(node.board, node.outside, limits)
+                .expect("nothing stops the book's searches");
+            out.searches += 1;
+            let mean = node.seen.sum as f64 / node.seen.games as f64;
+            if node.children.is_empty()
+                && node.seen.games >= opts.check_games
+                && let Some(v) = &found
+            {
+                out.checked += 1;
+                if (v.value as f64 / SCALE as f64 - mean).abs() > opts.check_margin {
+                    out.deepened += 1;
+                    let deeper = Limits::depth(opts.depth + 4);
+                    found = search
+                        .best_among(node.board, node.outside, deeper)
+                        .expect("nothing stops the book's searches");
+                }
+            }
+            let alt = found.and_then(|v| match v.mv {
+                Move::Play(sq) => Some(Alternative {
+                    square: sq.index() as u8,
+                    value: v.value.clamp(-64 * SCALE, 64 * SCALE) as i16,
+                    source: source_of(v.source),
+                }),
+                Move::Pass => None,
+            });
+            out.alternatives.push((i, alt));
+            done += 1;
+            progress(done, total);
+        }
+        out.nodes += search.nodes();
+    }
+    out
+}
+
 /// Builds the book from `games`. `progress(done, total)` is called as the searches go.
 pub fn build<E: Evaluate + ?Sized>(
     games: &[GameRecord],
@@ -159,96 +369,35 @@ pub fn build<E: Evaluate + ?Sized>(
     progress: &mut dyn FnMut(u64, u64),
 ) -> (Book, BuildReport) {
     let start = Instant::now();
-    let seen = count_positions(games, opts.max_ply);
+    let plan = Plan::new(games, opts);
+    let searched = search(&plan, opts, eval, 0, 1, progress);
+    let (book, mut report) = finish(plan, opts, &[searched]);
+    report.elapsed = start.elapsed();
+    (book, report)
+}
+
+/// The book of `plan` once its searches are done (those of every shard, in any order):
+/// the alternatives in place, the values negamaxed up the tree. `elapsed` in the report
+/// is left at zero for the caller.
+pub fn finish(mut plan: Plan, opts: &BuildOptions, searched: &[Searched]) -> (Book, BuildReport) {
     let mut report = BuildReport {
-        games: games.len(),
-        positions_seen: seen.len(),
+        games: plan.games,
+        positions_seen: plan.positions_seen,
+        book_positions: plan.nodes.len(),
+        leaves: plan.nodes.iter().filter(|n| n.children.is_empty()).count(),
         ..BuildReport::default()
     };
-    let min_games = opts.min_games.max(1);
-    let mut keys: Vec<(u64, u64)> = seen
-        .iter()
-        .filter(|(_, s)| s.games >= min_games)
-        .map(|(k, _)| *k)
-        .collect();
-    keys.sort_unstable();
-    let index: HashMap<(u64, u64), u32> = keys
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (*k, i as u32))
-        .collect();
-    let mut nodes: Vec<Node> = keys
-        .iter()
-        .map(|&(p, o)| {
-            let board = Board::new(p, o);
-            let mut children = Vec::new();
-            let mut outside = 0u64;
-            for sq in BitBoard(board.moves()) {
-                let (next, sign) = child(&board, sq.index()).expect("a legal move");
-                let c = canonical(&next).0;
-                match index.get(&(c.player, c.opponent)) {
-                    Some(&i) => children.push((i, sign)),
-                    None => outside |= sq.bit(),
-                }
-            }
-            Node {
-                board,
-                seen: seen[&(p, o)],
-                children,
-                outside,
-                alt: None,
-                value: 0,
-                source: BookSource::Games,
-            }
-        })
-        .collect();
-    drop(seen);
-    report.book_positions = nodes.len();
-    report.leaves = nodes.iter().filter(|n| n.children.is_empty()).count();
-
-    if opts.depth > 0 {
-        let order = tree_order(&nodes);
-        let total = order.iter().filter(|&&i| nodes[i].outside != 0).count() as u64;
-        let mut search = MidgameSearch::new(eval, opts.hash_bits, Arc::new(AtomicBool::new(false)));
-        search.set_selectivity(opts.selectivity);
-        let mut done = 0u64;
-        for i in order {
-            let node = &mut nodes[i];
-            if node.outside == 0 {
-                continue;
-            }
-            let limits = Limits::depth(opts.depth);
-            let mut found = search
-                .best_among(node.board, node.outside, limits)
-                .expect("nothing stops the book's searches");
-            report.searches += 1;
-            let mean = node.seen.sum as f64 / node.seen.games as f64;
-            if node.children.is_empty()
-                && node.seen.games >= opts.check_games
-                && let Some(v) = &found
-            {
-                report.checked += 1;
-                if (v.value as f64 / SCALE as f64 - mean).abs() > opts.check_margin {
-                    report.deepened += 1;
-                    let deeper = Limits::depth(opts.depth + 4);
-                    found = search
-                        .best_among(node.board, node.outside, deeper)
-                        .expect("nothing stops the book's searches");
-                }
-            }
-            node.alt = found.and_then(|v| match v.mv {
-                Move::Play(sq) => Some(Alternative {
-                    square: sq.index() as u8,
-                    value: v.value.clamp(-64 * SCALE, 64 * SCALE) as i16,
-                    source: source_of(v.source),
-                }),
-                Move::Pass => None,
-            });
-            done += 1;
-            progress(done, total);
+    for s in searched {
+        report.searches += s.searches;
+        report.checked += s.checked;
+        report.deepened += s.deepened;
+        report.nodes += s.nodes;
+        for &(i, alt) in &s.alternatives {
+            plan.nodes[i as usize].alt = alt;
         }
-        report.nodes = search.nodes();
     }
+    let min_games = opts.min_games.max(1);
+    let nodes = &mut plan.nodes;
 
     // Negamax, children first: a child always has one disc more, so fewer empties.
     let mut by_empties: Vec<usize> = (0..nodes.len()).collect();
@@ -307,9 +456,8 @@ pub fn build<E: Evaluate + ?Sized>(
         max_ply: opts.max_ply.min(60) as u16,
         min_games,
         depth: opts.depth.min(60) as u16,
-        games: games.len().min(u32::MAX as usize) as u32,
+        games: plan.games.min(u32::MAX as usize) as u32,
     };
-    report.elapsed = start.elapsed();
     (Book::new(entries, info), report)
 }
 

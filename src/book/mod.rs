@@ -24,6 +24,7 @@
 //! ```
 
 pub mod build;
+pub mod shard;
 
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{BitBoard, Board, Square};

@@ -2,8 +2,10 @@
 //! moves, and a book file's figures.
 
 use crate::board::{Board, Color, Position};
-use crate::book::build::{BuildOptions, BuildReport, build};
+use crate::book::build::{BuildOptions, BuildReport, Plan, search};
+use crate::book::shard::{BookPart, evaluation_fingerprint, merge};
 use crate::book::{Book, BookMove, BookSource};
+use crate::cli::units::{Shard, parse_shard};
 use crate::eval::Evaluator;
 use crate::formats::records::{GameRecord, RecordSet, logbook, pgn, wthor};
 use crate::search::SCALE;
@@ -13,6 +15,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Where `book build` writes the book unless told.
+const DEFAULT_OUT: &str = "book/okapi.book";
+
 #[derive(clap::Subcommand, Debug)]
 pub enum BookCommand {
     /// Build the opening book from game records (WTHOR, PGN exports, Logistello's games).
@@ -21,6 +26,9 @@ pub enum BookCommand {
     /// games, values the best move leaving the book from each by Okapi's midgame search at
     /// --depth, and negamaxes the values up the tree.
     Build(BuildArgs),
+    /// Put the parts of a build split with `book build --shard K/N` together: the book the
+    /// whole build makes, byte for byte.
+    Merge(MergeArgs),
     /// Show the book moves of a position: value, games, source.
     Show(ShowArgs),
     /// Figures of a book file: positions, plies, games, sources.
@@ -36,9 +44,9 @@ pub struct BuildArgs {
     /// Read these record files instead of --data (.wtb, .pgn, .gam or .gam.gz).
     #[arg(long = "games", value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// The book file to write.
-    #[arg(long, value_name = "FILE", default_value = "book/okapi.book")]
-    pub out: PathBuf,
+    /// The book file to write (default book/okapi.book); with --shard, the part to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Positions up to this many plies.
     #[arg(long, default_value_t = BuildOptions::default().max_ply, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub max_ply: u32,
@@ -60,12 +68,29 @@ pub struct BuildArgs {
     /// Transposition table of about 16 * 2^N bytes.
     #[arg(long, value_name = "N", default_value_t = BuildOptions::default().hash_bits, value_parser = clap::value_parser!(u32).range(10..=28))]
     pub hash_bits: u32,
+    /// Searches sharing one transposition table (tree order); each block starts afresh.
+    #[arg(long, default_value_t = BuildOptions::default().block, value_parser = clap::value_parser!(u32).range(1..))]
+    pub block: u32,
     /// Evaluation weights instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Do only shard K of N of the searches (block b is shard b mod N + 1) and write a
+    /// part to --out, for `okapi book merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The parts written by `okapi book build --shard K/N`, one per shard, any order.
+    #[arg(value_name = "PART", required = true)]
+    pub parts: Vec<PathBuf>,
+    /// The book file to write.
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_OUT)]
+    pub out: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -91,6 +116,7 @@ pub struct StatsArgs {
 pub fn run(cmd: BookCommand) -> Result<()> {
     match cmd {
         BookCommand::Build(a) => run_build(a),
+        BookCommand::Merge(a) => run_merge(a),
         BookCommand::Show(a) => run_show(a),
         BookCommand::Stats(a) => run_stats(a),
     }
@@ -154,6 +180,13 @@ pub fn read_records(path: &Path) -> Result<RecordSet> {
 }
 
 fn run_build(a: BuildArgs) -> Result<()> {
+    let out = match (&a.out, a.shard) {
+        (Some(p), _) => p.clone(),
+        (None, None) => PathBuf::from(DEFAULT_OUT),
+        (None, Some(_)) => {
+            bail!("--shard writes a part for `okapi book merge`: give it --out FILE")
+        }
+    };
     let eval = match &a.weights {
         Some(p) => Evaluator::load(p)?,
         None => Evaluator::embedded(),
@@ -195,6 +228,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
         check_games: a.check_games,
         check_margin: a.check_margin,
         hash_bits: a.hash_bits,
+        block: a.block,
     };
     let bar = if a.quiet || !std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
@@ -209,17 +243,82 @@ fn run_build(a: BuildArgs) -> Result<()> {
         );
         b
     };
-    let (book, report) = build(&games, &opts, &eval, &mut |done, total| {
+    let mut progress = |done, total| {
         bar.set_length(total);
         bar.set_position(done);
-    });
+    };
+    let start = Instant::now();
+    let plan = Plan::new(&games, &opts);
+    let shard = a.shard.unwrap_or(Shard { index: 0, count: 1 });
+    let searched = search(&plan, &opts, &eval, shard.index, shard.count, &mut progress);
     bar.finish_and_clear();
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    if a.shard.is_some() {
+        let blocks = plan.search_blocks(&opts).len();
+        let (searches, nodes) = (searched.searches, searched.nodes);
+        let part = BookPart::new(
+            shard.index,
+            shard.count,
+            &opts,
+            evaluation_fingerprint(&eval),
+            &plan,
+            searched,
+            start.elapsed(),
+        );
+        let bytes = part.to_bytes();
+        crate::formats::write_atomic(&out, &bytes)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        println!(
+            "shard {}/{}: {searches} searches ({nodes} nodes) in {} of the {blocks} blocks of {}, {} book positions",
+            shard.index + 1,
+            shard.count,
+            (0..blocks).filter(|&b| shard.contains(b)).count(),
+            opts.block,
+            plan.counts().len()
+        );
+        println!(
+            "wrote {} ({} bytes) in {:.1} s",
+            out.display(),
+            bytes.len(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+    let (book, mut report) = crate::book::build::finish(plan, &opts, &[searched]);
+    report.elapsed = start.elapsed();
+    let bytes = book.to_bytes();
+    crate::formats::write_atomic(&out, &bytes)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    print_report(&report, &book, bytes.len(), &out);
+    Ok(())
+}
+
+fn run_merge(a: MergeArgs) -> Result<()> {
+    let start = Instant::now();
+    let mut parts = Vec::with_capacity(a.parts.len());
+    for p in &a.parts {
+        // The error names the file and says why (its Display has its source's text).
+        let bytes = crate::formats::read_capped(p, crate::formats::MAX_BOOK_FILE)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let part = BookPart::from_bytes(&bytes).with_context(|| p.display().to_string())?;
+        parts.push((p.display().to_string(), part));
+    }
+    let (book, mut report) = merge(&parts)?;
     let bytes = book.to_bytes();
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     crate::formats::write_atomic(&a.out, &bytes)
         .with_context(|| format!("cannot write {}", a.out.display()))?;
+    println!(
+        "{} parts merged in {:.1} s; the shards searched for {:.1} s in all",
+        parts.len(),
+        start.elapsed().as_secs_f64(),
+        report.elapsed.as_secs_f64()
+    );
+    report.elapsed = start.elapsed();
     print_report(&report, &book, bytes.len(), &a.out);
     Ok(())
 }

@@ -15,6 +15,9 @@ pub enum TrainCommand {
     Probcut(ProbCutArgs),
     /// Play self-play games labelled by Okapi's searches and append them to a store.
     Selfplay(SelfPlayArgs),
+    /// Append the parts of a self-play run split with `train selfplay --shard K/N` to a
+    /// store, in game order: the bytes the whole run writes.
+    MergeStores(MergeStoresArgs),
 }
 
 /// Runs a `train` subcommand.
@@ -23,6 +26,7 @@ pub fn run(command: TrainCommand) -> anyhow::Result<()> {
         TrainCommand::Eval(a) => run_eval(&a),
         TrainCommand::Probcut(a) => run_probcut(&a),
         TrainCommand::Selfplay(a) => run_selfplay(&a),
+        TrainCommand::MergeStores(a) => run_merge_stores(&a),
     }
 }
 
@@ -237,6 +241,44 @@ pub struct SelfPlayArgs {
     /// Hash table of about 16 * 2^N bytes for each game.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
     pub hash_bits: u32,
+    /// Play only shard K of N of the run: its games whose index is K-1 modulo N, into a
+    /// part of its own (--store) for `okapi train merge-stores`. --games then counts the
+    /// games of the whole run, all shards.
+    #[arg(long, value_name = "K/N", value_parser = crate::cli::units::parse_shard)]
+    pub shard: Option<crate::cli::units::Shard>,
+    /// With --shard: index of the run's first game (the number of games of this seed the
+    /// store the parts go to already holds).
+    #[arg(long, value_name = "INDEX", default_value_t = 0, requires = "shard")]
+    pub first: u32,
+}
+
+/// `okapi train merge-stores`: see [`TrainCommand::MergeStores`].
+#[derive(clap::Args, Debug, Clone)]
+pub struct MergeStoresArgs {
+    /// The parts written by `okapi train selfplay --shard K/N`, one per shard, any order.
+    #[arg(value_name = "PART", required = true)]
+    pub parts: Vec<PathBuf>,
+    /// The store to append the games to (created if missing).
+    #[arg(long, default_value = "data/selfplay.bin")]
+    pub store: PathBuf,
+}
+
+fn run_merge_stores(args: &MergeStoresArgs) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut parts = Vec::with_capacity(args.parts.len());
+    for p in &args.parts {
+        let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+        parts.push((p.display().to_string(), bytes));
+    }
+    let merged = crate::train::selfplay::merge_parts(&args.store, &parts)?;
+    println!(
+        "{}: {} games added from {} parts, {} games",
+        args.store.display(),
+        merged.added,
+        parts.len(),
+        merged.total
+    );
+    Ok(())
 }
 
 fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
@@ -260,7 +302,7 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
     };
     let eval = crate::eval::Evaluator::embedded();
     let start = std::time::Instant::now();
-    let total = selfplay::append(&args.store, &eval, &options, &mut |g| {
+    let mut report = |g: &selfplay::SelfPlayGame| {
         let exact = g.labels.iter().filter(|l| l.is_exact()).count();
         eprintln!(
             "game {} of seed {}: {} moves, {} labels exact, start value {:+.2} ({:.1?})",
@@ -273,7 +315,27 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
                 .map_or(0.0, |l| l.value as f64 / SCALE as f64),
             start.elapsed()
         );
-    })?;
+    };
+    if let Some(shard) = args.shard {
+        let header = selfplay::PartHeader {
+            options,
+            first: args.first,
+            shard_index: shard.index as u32,
+            shard_count: shard.count as u32,
+        };
+        let held = selfplay::append_shard(&args.store, &eval, &header, &mut report)?;
+        println!(
+            "{}: shard {}/{} of games {}..{} of seed {}: {held} games",
+            args.store.display(),
+            shard.index + 1,
+            shard.count,
+            args.first,
+            args.first as u64 + args.games as u64,
+            args.seed
+        );
+        return Ok(());
+    }
+    let total = selfplay::append(&args.store, &eval, &options, &mut report)?;
     println!("{}: {total} games", args.store.display());
     Ok(())
 }

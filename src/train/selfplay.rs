@@ -29,6 +29,25 @@
 //! The position after the last move is the end of the game (its value is its final
 //! score). A record cut short (a run killed while writing) is dropped when the store is
 //! next appended to; the reader refuses it.
+//!
+//! # Shards
+//!
+//! A run of `games` games from index `first` can be split across machines: shard `k` of
+//! `n` ([`append_shard`]) plays the games of the run whose index is `k` modulo `n` into a
+//! *part* of its own, and [`merge_parts`] appends the games of all the parts, in game
+//! order, to the store: the bytes the whole run writes there. A part is the magic
+//! `OKAPISS1`, a header saying which run and shard it is (below), then records as in a
+//! store:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | seed |
+//! | 4, 4 | the run's first game index and number of games |
+//! | 4, 4 | shard index (0-based), shard count |
+//! | 4, 4 | random plies, fewest and most |
+//! | 4, 4 | depth, exact empties |
+//! | 8 | temperature (f64) |
+//! | 4 | hash bits |
 
 use crate::board::{Board, Move, Square};
 use crate::eval::{Evaluator, SCALE};
@@ -43,6 +62,9 @@ use std::sync::atomic::AtomicBool;
 
 /// The first bytes of a store (the last one is the format version).
 pub const MAGIC: &[u8; 8] = b"OKAPISP1";
+/// The first bytes of a shard's part (the last one is the format version).
+pub const PART_MAGIC: &[u8; 8] = b"OKAPISS1";
+const PART_HEADER_LEN: usize = 8 + 8 + 4 * 4 + 4 * 4 + 8 + 4;
 /// The depth byte of an exact label.
 pub const EXACT: u8 = u8::MAX;
 const PASS: u8 = 64;
@@ -407,12 +429,7 @@ pub fn append(
     if keep == 0 {
         file.write_all(MAGIC)?;
     }
-    let first = games
-        .iter()
-        .filter(|g| g.seed == options.seed)
-        .map(|g| g.index + 1)
-        .max()
-        .unwrap_or(0);
+    let first = next_index(&games, options.seed);
     let mut count = games.len();
     for index in first..first + options.games {
         let game = play_game(eval, options, index);
@@ -425,4 +442,382 @@ pub fn append(
     }
     file.sync_all()?;
     Ok(count)
+}
+
+/// The index the next game of `seed` gets in a store holding `games`: one past the
+/// highest there, 0 if there is none.
+pub fn next_index(games: &[SelfPlayGame], seed: u64) -> u32 {
+    games
+        .iter()
+        .filter(|g| g.seed == seed)
+        .map(|g| g.index + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Which run a part belongs to and which share of it it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartHeader {
+    /// The run's options: `games` counts the games of the whole run, all shards.
+    pub options: SelfPlayOptions,
+    /// Index of the run's first game.
+    pub first: u32,
+    /// 0-based.
+    pub shard_index: u32,
+    pub shard_count: u32,
+}
+
+impl PartHeader {
+    /// The game indices of this shard's share, in order.
+    pub fn share(&self) -> impl Iterator<Item = u32> + use<> {
+        let (k, n) = (self.shard_index, self.shard_count.max(1));
+        let end = self.first as u64 + self.options.games as u64;
+        (self.first as u64..end)
+            .filter(move |i| i % n as u64 == k as u64)
+            .map(|i| i as u32)
+    }
+
+    fn shard_name(&self) -> String {
+        format!("{}/{}", self.shard_index + 1, self.shard_count)
+    }
+
+    /// The run in words, for messages.
+    fn describe(&self) -> String {
+        let o = &self.options;
+        format!(
+            "shard {} of games {}..{} of seed {} (depth {}, exact from {}, {}-{} random plies, temperature {}, hash bits {})",
+            self.shard_name(),
+            self.first,
+            self.first as u64 + o.games as u64,
+            o.seed,
+            o.depth,
+            o.exact_empties,
+            o.random_plies.0,
+            o.random_plies.1,
+            o.temperature,
+            o.hash_bits
+        )
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let o = &self.options;
+        let mut h = Vec::with_capacity(PART_HEADER_LEN);
+        h.extend_from_slice(PART_MAGIC);
+        h.extend_from_slice(&o.seed.to_le_bytes());
+        for x in [
+            self.first,
+            o.games,
+            self.shard_index,
+            self.shard_count,
+            o.random_plies.0,
+            o.random_plies.1,
+            o.depth,
+            o.exact_empties,
+        ] {
+            h.extend_from_slice(&x.to_le_bytes());
+        }
+        h.extend_from_slice(&o.temperature.to_bits().to_le_bytes());
+        h.extend_from_slice(&o.hash_bits.to_le_bytes());
+        debug_assert_eq!(h.len(), PART_HEADER_LEN);
+        h
+    }
+
+    /// The header at the start of a part's bytes.
+    fn parse(bytes: &[u8]) -> Result<PartHeader> {
+        ensure!(
+            bytes.len() >= PART_MAGIC.len() && &bytes[..PART_MAGIC.len()] == PART_MAGIC,
+            "not a self-play shard part (no {} header){}",
+            String::from_utf8_lossy(PART_MAGIC),
+            if bytes.starts_with(MAGIC) {
+                ": it is a store"
+            } else {
+                ""
+            }
+        );
+        ensure!(
+            bytes.len() >= PART_HEADER_LEN,
+            "the part header is cut short"
+        );
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
+        let header = PartHeader {
+            options: SelfPlayOptions {
+                seed: u64_at(8),
+                games: u32_at(20),
+                random_plies: (u32_at(32), u32_at(36)),
+                depth: u32_at(40),
+                exact_empties: u32_at(44),
+                temperature: f64::from_bits(u64_at(48)),
+                hash_bits: u32_at(56),
+            },
+            first: u32_at(16),
+            shard_index: u32_at(24),
+            shard_count: u32_at(28),
+        };
+        ensure!(
+            header.shard_index < header.shard_count,
+            "the header names shard {} of {}",
+            header.shard_index + 1,
+            header.shard_count
+        );
+        Ok(header)
+    }
+}
+
+/// A part's header, its games and how many bytes its whole records take (a record cut
+/// short at the end is left out).
+fn parse_part(bytes: &[u8]) -> Result<(PartHeader, Vec<SelfPlayGame>, usize)> {
+    let header = PartHeader::parse(bytes)?;
+    let mut at = PART_HEADER_LEN;
+    let mut games = Vec::new();
+    while at < bytes.len() {
+        match SelfPlayGame::decode(&bytes[at..]).with_context(|| format!("record at byte {at}"))? {
+            Some((g, used)) => {
+                games.push(g);
+                at += used;
+            }
+            None => break,
+        }
+    }
+    // The games must be the first of the share, in order.
+    for (g, want) in games.iter().zip(header.share()) {
+        ensure!(
+            g.seed == header.options.seed && g.index == want,
+            "holds game {} of seed {} where {} expects game {want}",
+            g.index,
+            g.seed,
+            header.describe()
+        );
+    }
+    ensure!(
+        games.len() <= header.share().count(),
+        "holds more games than its share"
+    );
+    Ok((header, games, at))
+}
+
+/// A part's header and games: refused if it is damaged or its last record cut short.
+pub fn read_part(bytes: &[u8]) -> Result<(PartHeader, Vec<SelfPlayGame>)> {
+    let (header, games, whole) = parse_part(bytes)?;
+    ensure!(
+        whole == bytes.len(),
+        "the last record is cut short at byte {whole} of {} (run its shard again to finish it)",
+        bytes.len()
+    );
+    Ok((header, games))
+}
+
+/// Plays shard `header.shard_index` of `header.shard_count`'s share of the run (the games
+/// `first..first + options.games` of `options.seed` whose index is the shard's modulo the
+/// count) into the part at `path`, each game written as soon as it is over. A part that
+/// already holds some of them (a run killed, or done in steps) goes on after them; a part
+/// of another run or shard is refused. Returns the number of games in the part (its
+/// whole share).
+pub fn append_shard(
+    path: &Path,
+    eval: &Evaluator,
+    header: &PartHeader,
+    progress: &mut dyn FnMut(&SelfPlayGame),
+) -> Result<usize> {
+    ensure!(
+        header.shard_index < header.shard_count,
+        "shard {} of {} does not exist",
+        header.shard_index + 1,
+        header.shard_count
+    );
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let (games, whole) = if bytes.is_empty() {
+        (Vec::new(), 0)
+    } else {
+        let (found, games, whole) =
+            parse_part(&bytes).with_context(|| path.display().to_string())?;
+        ensure!(
+            found == *header,
+            "{} holds {}; this run is {}: give it another file",
+            path.display(),
+            found.describe(),
+            header.describe()
+        );
+        (games, whole)
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    file.set_len(whole as u64)?;
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))?;
+    if whole == 0 {
+        file.write_all(&header.to_bytes())?;
+    }
+    let share: Vec<u32> = header.share().collect();
+    for &index in &share[games.len()..] {
+        let game = play_game(eval, &header.options, index);
+        let mut record = Vec::new();
+        game.encode(&mut record);
+        file.write_all(&record)?;
+        file.flush()?;
+        progress(&game);
+    }
+    file.sync_all()?;
+    Ok(share.len())
+}
+
+/// Why the parts of a sharded run cannot be merged; each names the file at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("no parts to merge")]
+    NoParts,
+    #[error("{file} does not belong with {first}: {file} is {this}, {first} is {that}")]
+    OtherRun {
+        file: String,
+        first: String,
+        this: String,
+        that: String,
+    },
+    #[error("{file} and {other} are both shard {shard}")]
+    Duplicate {
+        file: String,
+        other: String,
+        shard: String,
+    },
+    #[error(
+        "shard {shard} is missing: no part given is that shard (the parts are of {count} shards)"
+    )]
+    Missing { shard: String, count: u32 },
+    #[error(
+        "{file}: shard {shard} holds {held} of the {share} games of its share: run it again to finish it"
+    )]
+    Unfinished {
+        file: String,
+        shard: String,
+        held: usize,
+        share: usize,
+    },
+    #[error(
+        "{store} {has}, so the whole run would begin at game {next} of seed {seed}; the parts begin at game {first} (give the shards --first {next})"
+    )]
+    WrongStart {
+        store: String,
+        has: String,
+        seed: u64,
+        next: u32,
+        first: u32,
+    },
+}
+
+/// What [`merge_parts`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// Games appended, and games in the store after.
+    pub added: usize,
+    pub total: usize,
+}
+
+/// Appends the games of the parts of one sharded run (`(file name, bytes)`, any order) to
+/// the store at `store`, in game order: the store then holds the bytes the whole run,
+/// unsharded, would have written. Refused, naming the file, unless the parts are every
+/// shard of one run, each finished, and the run begins where the store's games of its
+/// seed end.
+pub fn merge_parts(store: &Path, parts: &[(String, Vec<u8>)]) -> Result<Merged> {
+    let mut read = Vec::with_capacity(parts.len());
+    for (name, bytes) in parts {
+        let (header, games) = read_part(bytes).with_context(|| name.clone())?;
+        read.push((name, header, games));
+    }
+    let Some((first_name, first, _)) = read.first() else {
+        return Err(MergeError::NoParts.into());
+    };
+    let run = |h: &PartHeader| PartHeader {
+        shard_index: 0,
+        ..h.clone()
+    };
+    let mut by_shard: std::collections::HashMap<u32, &str> = Default::default();
+    for (name, header, games) in &read {
+        if run(header) != run(first) {
+            return Err(MergeError::OtherRun {
+                file: name.to_string(),
+                first: first_name.to_string(),
+                this: header.describe(),
+                that: first.describe(),
+            }
+            .into());
+        }
+        if let Some(other) = by_shard.insert(header.shard_index, name) {
+            return Err(MergeError::Duplicate {
+                file: name.to_string(),
+                other: other.to_string(),
+                shard: header.shard_name(),
+            }
+            .into());
+        }
+        let share = header.share().count();
+        if games.len() != share {
+            return Err(MergeError::Unfinished {
+                file: name.to_string(),
+                shard: header.shard_name(),
+                held: games.len(),
+                share,
+            }
+            .into());
+        }
+    }
+    if let Some(k) = (0..first.shard_count).find(|k| !by_shard.contains_key(k)) {
+        return Err(MergeError::Missing {
+            shard: format!("{}/{}", k + 1, first.shard_count),
+            count: first.shard_count,
+        }
+        .into());
+    }
+    let mut bytes = match std::fs::read(store) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", store.display())),
+    };
+    let (existing, whole) = parse(&bytes).with_context(|| store.display().to_string())?;
+    let seed = first.options.seed;
+    let next = next_index(&existing, seed);
+    if next != first.first {
+        let held = existing.iter().filter(|g| g.seed == seed).count();
+        return Err(MergeError::WrongStart {
+            store: store.display().to_string(),
+            has: if held == 0 {
+                format!("has no game of seed {seed}")
+            } else {
+                format!("has games of seed {seed} up to game {}", next - 1)
+            },
+            seed,
+            next,
+            first: first.first,
+        }
+        .into());
+    }
+    // As the unsharded run does: a cut-short last record goes, a new store gets its magic.
+    bytes.truncate(whole);
+    if bytes.is_empty() {
+        bytes.extend_from_slice(MAGIC);
+    }
+    let mut games: Vec<&SelfPlayGame> = read.iter().flat_map(|(_, _, g)| g).collect();
+    games.sort_by_key(|g| g.index);
+    for g in &games {
+        g.encode(&mut bytes);
+    }
+    if let Some(dir) = store.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    crate::formats::write_atomic(store, &bytes)
+        .with_context(|| format!("cannot write {}", store.display()))?;
+    Ok(Merged {
+        added: games.len(),
+        total: existing.len() + games.len(),
+    })
 }
