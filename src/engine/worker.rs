@@ -4,7 +4,7 @@
 use super::choice::{self, BookPolicy};
 use super::{
     ANALYSIS_SELECTIVITY, DEFAULT_SOLVE_LIMIT, EngineOptions, Event, GAME_ANALYSIS_DEPTH, Line,
-    Request, evaluator, mode_name,
+    Request, mode_name,
 };
 use crate::board::{BitBoard, Board, Move, Position, Square};
 use crate::book::BookMove;
@@ -40,6 +40,7 @@ impl Outbox {
 
 pub(super) fn run(
     options: EngineOptions,
+    evaluation: &'static Evaluator,
     requests: Receiver<Request>,
     out: Outbox,
     stop: Arc<AtomicBool>,
@@ -51,7 +52,7 @@ pub(super) fn run(
     let mut use_book = true;
     // The one random generator of the engine, kept across requests and restarts.
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), hash_bits);
+    let mut worker = Worker::new(stop.clone(), hash_bits, evaluation);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
@@ -63,7 +64,7 @@ pub(super) fn run(
             use_book = book;
             if bits != hash_bits {
                 hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits);
+                worker = Worker::new(stop.clone(), hash_bits, evaluation);
             }
             continue;
         }
@@ -102,7 +103,7 @@ pub(super) fn run(
                     message: format!("the engine failed: {what}"),
                 });
                 // The search state may be half-updated: start afresh.
-                worker = Worker::new(stop.clone(), hash_bits);
+                worker = Worker::new(stop.clone(), hash_bits, evaluation);
             }
         }
     }
@@ -117,9 +118,13 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(stop: Arc<AtomicBool>, hash_bits: u32) -> Worker {
+    fn new(stop: Arc<AtomicBool>, hash_bits: u32, evaluation: &'static Evaluator) -> Worker {
+        let mut search = MidgameSearch::new(evaluation, hash_bits, stop.clone());
+        search
+            .solver()
+            .set_evaluator(Some(Arc::new(super::KeptEvaluation(evaluation))));
         Worker {
-            search: MidgameSearch::new(evaluator(), hash_bits, stop.clone()),
+            search,
             stop,
             solve_limit: DEFAULT_SOLVE_LIMIT,
             use_book: true,
