@@ -211,9 +211,14 @@ impl OkapiBinaryPlayer {
             cmd.arg("--weights").arg(w);
         }
         let command = format!("{} console --level {level}", binary.display());
+        // Named as the match names its own levels: the weight file's name when given.
+        let weights_name = weights.map_or(String::new(), |w| {
+            let name = w.file_name().map_or(w.as_os_str(), |n| n);
+            format!(" ({})", name.to_string_lossy())
+        });
         let mut p = OkapiBinaryPlayer {
             pipe: LinePipe::start(cmd, &command, timeout)?,
-            name: format!("{} {level}", binary.display()),
+            name: format!("{} {level}{weights_name}", binary.display()),
         };
         p.answers_until_level()
             .with_context(|| format!("'{command}' did not start as an Okapi console"))?;
