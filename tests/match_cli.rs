@@ -184,3 +184,166 @@ fn okapi_engines_take_a_thread_count() {
         "{err}"
     );
 }
+
+/// The game lines without their times: what a replay must repeat.
+fn results(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| l.split("time").next().unwrap().trim().to_string())
+        .collect()
+}
+
+/// The shipped weights with every weight and bias negated: an evaluation that prefers
+/// what the shipped one fears.
+fn negated_weights(dir: &std::path::Path) -> std::path::PathBuf {
+    use okapi::eval::weights::WeightFile;
+    let shipped = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("coeffs/okapi-eval.bin"),
+    )
+    .unwrap();
+    let mut file = WeightFile::from_bytes(&shipped).unwrap();
+    for w in file.weights.iter_mut() {
+        *w = w.saturating_neg();
+    }
+    for b in file.bias.iter_mut() {
+        *b = b.saturating_neg();
+    }
+    let path = dir.join("negated.bin");
+    std::fs::write(&path, file.to_bytes()).unwrap();
+    path
+}
+
+#[test]
+fn each_side_evaluates_with_its_own_weights() {
+    let tmp = tempfile::tempdir().unwrap();
+    let negated = negated_weights(tmp.path());
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/coeffs/okapi-eval.bin");
+    let wins_of_a = |a: &str, b: &str| -> (u32, u32, String) {
+        let (ok, out, err) = okapi(&[
+            "match",
+            "2",
+            "2",
+            "--a-weights",
+            a,
+            "--b-weights",
+            b,
+            "--games",
+            "12",
+        ]);
+        assert!(ok, "{err}");
+        let line = field(&out, "A: ");
+        let n = |word: &str| -> u32 {
+            let before = line.split(word).next().unwrap();
+            before.split_whitespace().last().unwrap().parse().unwrap()
+        };
+        (n(" wins"), n(" losses"), out)
+    };
+    // The side on negated weights plays to lose, whichever side it is.
+    let (wins, losses, out) = wins_of_a(negated.to_str().unwrap(), shipped);
+    assert!(losses >= 10 && wins <= 1, "{out}");
+    assert!(
+        out.contains("A = okapi 2 (negated.bin), B = okapi 2 (okapi-eval.bin)"),
+        "{out}"
+    );
+    let (wins, losses, out) = wins_of_a(shipped, negated.to_str().unwrap());
+    assert!(wins >= 10 && losses <= 1, "{out}");
+    // One file on both sides plays as the shipped weights do.
+    let (_, _, same) = wins_of_a(shipped, shipped);
+    let (ok, plain, err) = okapi(&["match", "2", "2", "--games", "12"]);
+    assert!(ok, "{err}");
+    assert_eq!(results(&same), results(&plain));
+
+    let bad = tmp.path().join("bad.bin");
+    std::fs::write(&bad, b"not weights").unwrap();
+    let (ok, _, err) = okapi(&["match", "1", "1", "--b-weights", bad.to_str().unwrap()]);
+    assert!(!ok && err.contains("bad.bin"), "{err}");
+}
+
+#[test]
+fn another_okapi_binary_plays_depths_and_times_per_move_through_its_console() {
+    let me = env!("CARGO_BIN_EXE_okapi");
+    let (ok, out, err) = okapi(&["match", "3", "3", "--b-okapi", me, "--games", "4"]);
+    assert!(ok, "{err}\n{out}");
+    assert!(out.contains(&format!("B = {me} 3")), "{out}");
+    assert_eq!(results(&out).len(), 4, "{out}");
+    // The same level by the same code: the console's games are the match's own.
+    let (ok, own, err) = okapi(&["match", "3", "3", "--games", "4"]);
+    assert!(ok, "{err}");
+    assert_eq!(results(&out), results(&own));
+
+    let (ok, out, err) = okapi(&[
+        "match",
+        "--a",
+        "0.01s",
+        "--b",
+        "0.01s",
+        "--a-okapi",
+        me,
+        "--games",
+        "2",
+    ]);
+    assert!(ok, "{err}\n{out}");
+    let time = field(&out, "time: ");
+    // Both sides think about 0.01 s a move (the console adds a little for its pipes).
+    for side in time.split(", ") {
+        let per_move: f64 = side
+            .split('(')
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(per_move > 0.002 && per_move < 0.1, "{time}");
+    }
+
+    let (ok, _, err) = okapi(&["match", "--a", "2", "--b-okapi", me]);
+    assert!(!ok && err.contains("--b-okapi needs B's level"), "{err}");
+    let (ok, _, err) = okapi(&["match", "2", "2", "--b-okapi", "/nonexistent/okapi"]);
+    assert!(!ok && err.contains("cannot start"), "{err}");
+    let (ok, _, err) = okapi(&["match", "2", "2", "--b-okapi", me, "--book"]);
+    assert!(!ok && err.contains("without the book"), "{err}");
+}
+
+#[test]
+fn the_sprt_stops_a_clear_match_with_its_verdict() {
+    let (ok, out, err) = okapi(&["match", "3", "random", "--sprt", "0,200", "--games", "200"]);
+    assert!(ok, "{err}");
+    let played = results(&out).len();
+    assert!(played < 200 && played % 2 == 0, "{out}");
+    assert!(out.contains("LLR +"), "{out}");
+    assert!(field(&out, "SPRT after").contains("H1 accepted"), "{out}");
+    let (ok, out, err) = okapi(&["match", "random", "3", "--sprt", "0,200", "--games", "200"]);
+    assert!(ok, "{err}");
+    assert!(field(&out, "SPRT after").contains("H0 accepted"), "{out}");
+    // Too few games to decide.
+    let (ok, out, err) = okapi(&["match", "2", "2", "--sprt", "-5,5", "--games", "4"]);
+    assert!(ok, "{err}");
+    assert!(
+        field(&out, "SPRT after 2 pairs").contains("no decision"),
+        "{out}"
+    );
+    let (ok, _, err) = okapi(&["match", "2", "2", "--sprt", "5,-5"]);
+    assert!(!ok && err.contains("ELO0 < ELO1"), "{err}");
+}
+
+#[test]
+fn games_played_at_once_are_told_in_order_and_replay_alike() {
+    let run = || {
+        let (ok, out, err) = okapi(&["match", "2", "1", "--games", "9", "--concurrency", "3"]);
+        assert!(ok, "{err}");
+        out
+    };
+    let out = run();
+    assert!(
+        out.contains("9 games from 5 openings, each with both colours, 3 at a time"),
+        "{out}"
+    );
+    let numbers: Vec<u32> = results(&out)
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+    assert_eq!(results(&out), results(&run()));
+}

@@ -1,33 +1,42 @@
 //! `okapi match`: two engines play each other from balanced openings, each opening once
 //! with each colour, and the result is told as wins/draws/losses, discs, time and an Elo
-//! difference with its 95% interval.
+//! difference with its 95% interval; optionally as a sequential test (`--sprt`) that stops
+//! the match once the result is clear.
 //!
-//! An engine is an Okapi level (`--a 8`, `--b greedy`, `--a 12t1.5`, `--b 2s`: anything
-//! `Level::parse` reads) or any program speaking the NBoard protocol (`--a-cmd "edax
-//! -nboard"`, or `okapi nboard` itself), driven with `set game`, `ping`, `go`.
+//! An engine is an Okapi level (`--a 8`, `--b greedy`, `--a 12t1.5`, `--b 0.05s`: anything
+//! `Level::parse` reads) with the shipped evaluation weights or its own (`--a-weights`),
+//! another Okapi binary playing a level through its console (`--b-okapi
+//! versions/90e27f8/okapi`: an older version built by `tools/build-version`), or any program
+//! speaking the NBoard protocol (`--a-cmd "edax -nboard"`, or `okapi nboard` itself),
+//! driven with `set game`, `ping`, `go`.
 //!
 //! Openings: by default distinct positions after a number of random plies (8), kept when
 //! a depth-6 search finds them balanced (within 2 discs), drawn from a fixed seed so that
 //! every run plays the same ones (for the same evaluation weights); or transcripts from a
 //! file, one per line (`--openings FILE`).
+//!
+//! `--concurrency K` plays K games at once, each on its own pair of engines (K of each
+//! side); results are told in game order all the same.
 
+use super::match_players::{ExternalPlayer, OkapiBinaryPlayer};
+use super::match_sprt::{Pentanomial, Sprt, SprtParseError, Verdict};
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{Color, Move, Position, Square};
 use crate::engine::{Engine, EngineOptions, Event, Request, evaluator};
+use crate::eval::Evaluator;
 use crate::game::{Game, Seat, Session};
 use crate::search::level::Level;
 use crate::search::{Limits, MidgameSearch, SCALE};
 use anyhow::{Context, anyhow, bail};
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam_channel::unbounded;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Write};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
@@ -39,22 +48,40 @@ pub struct MatchArgs {
     #[arg(value_name = "B", conflicts_with_all = ["b", "b_cmd"])]
     pub b_level: Option<String>,
     /// Engine A as an Okapi level: random, greedy, a depth (8), depth and temperature
-    /// (8t1.5), or a time per move (2s).
+    /// (8t1.5), or a time per move (0.05s).
     #[arg(long, value_name = "LEVEL", conflicts_with = "a_cmd")]
     pub a: Option<String>,
     /// Engine B as an Okapi level.
     #[arg(long, value_name = "LEVEL", conflicts_with = "b_cmd")]
     pub b: Option<String>,
-    /// Engine A as a command speaking the NBoard protocol (e.g. "okapi nboard").
+    /// Engine A as a command speaking the NBoard protocol (e.g. "okapi nboard"). The
+    /// protocol sets a depth (--cmd-depth) but no time per move: to play another Okapi
+    /// version at a time per move, use --a-okapi.
     #[arg(long, value_name = "COMMAND")]
     pub a_cmd: Option<String>,
     /// Engine B as a command speaking the NBoard protocol.
     #[arg(long, value_name = "COMMAND")]
     pub b_cmd: Option<String>,
+    /// Engine A is this other Okapi binary (e.g. versions/90e27f8/okapi, from
+    /// tools/build-version) playing A's level (a depth or a time per move) through its
+    /// console, without the book, exactly as the match plays a level itself.
+    #[arg(long, value_name = "BINARY", conflicts_with = "a_cmd")]
+    pub a_okapi: Option<PathBuf>,
+    /// Engine B is this other Okapi binary playing B's level.
+    #[arg(long, value_name = "BINARY", conflicts_with = "b_cmd")]
+    pub b_okapi: Option<PathBuf>,
+    /// Evaluation weights of engine A (an Okapi level or --a-okapi binary) instead of the
+    /// shipped ones; read by the usual loader.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["a_cmd", "weights"])]
+    pub a_weights: Option<PathBuf>,
+    /// Evaluation weights of engine B.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["b_cmd", "weights"])]
+    pub b_weights: Option<PathBuf>,
     /// Depth sent to external engines with `set depth`.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub cmd_depth: u32,
-    /// Number of games (each opening is played twice, colours swapped).
+    /// Number of games (each opening is played twice, colours swapped); with --sprt, the
+    /// most the match plays.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
     /// Openings: a file of transcripts, one per line (f5d6c3d3...); `#` starts a comment.
@@ -72,10 +99,12 @@ pub struct MatchArgs {
     /// Give up on an external engine that takes longer than this per move (seconds).
     #[arg(long, default_value_t = 600.0)]
     pub move_timeout: f64,
-    /// Hash table of each Okapi engine: about 16 * 2^N bytes.
-    #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u32).range(10..=28))]
+    /// Hash table of each Okapi engine: about 16 * 2^N bytes. The default, 20, is the
+    /// table of `okapi console`, `okapi nboard` and the app: the same as an --a-okapi
+    /// binary's.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
     pub hash_bits: u32,
-    /// Evaluation weights for the Okapi engines instead of the shipped ones.
+    /// Evaluation weights for every Okapi engine instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// Okapi engines play from the opening book while it knows the position. Off by
@@ -89,6 +118,20 @@ pub struct MatchArgs {
     /// take turns, so they never search at once).
     #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
     pub threads: Option<usize>,
+    /// Sequential test of A − B = ELO1 against A − B = ELO0 (logistic Elo) over game
+    /// pairs, error rates ALPHA and BETA (default 0.05 each): the match stops once the
+    /// log-likelihood ratio leaves its bounds, at --games at the latest.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt, allow_hyphen_values = true)]
+    pub sprt: Option<Sprt>,
+    /// Games played at once, each by its own pair of engines. With times per move, K
+    /// must not exceed the cores free for the match (each game keeps one busy), or the
+    /// engines get less time than their level says and the result is not the levels'.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt, SprtParseError> {
+    Sprt::parse(text)
 }
 
 /// One side of a match.
@@ -98,13 +141,15 @@ pub trait Contestant {
     fn choose(&mut self, game: &Game) -> anyhow::Result<Move>;
 }
 
-/// An Okapi level, played by its own engine (own table, own seeded generator) through
-/// the engine API every front end uses.
+/// An Okapi level, played by its own engine (own table, own seeded generator, own
+/// evaluation) through the engine API every front end uses.
 pub struct OkapiContestant {
     level: Level,
     engine: Engine,
     /// The book's randomness in discs when the player uses the book.
     book: Option<f64>,
+    /// The weight file's name when it is not the process's evaluation.
+    weights: Option<String>,
 }
 
 impl OkapiContestant {
@@ -119,7 +164,34 @@ impl OkapiContestant {
             level,
             engine: Engine::spawn_with(options, || {}),
             book: None,
+            weights: None,
         }
+    }
+
+    /// The level evaluating with the weights of file `weights` (loaded by
+    /// [`crate::engine::load_weights`]).
+    pub fn with_weights(
+        level: Level,
+        hash_bits: u32,
+        threads: usize,
+        seed: u64,
+        weights: &Path,
+    ) -> anyhow::Result<OkapiContestant> {
+        let evaluation: &'static Evaluator = crate::engine::load_weights(weights)?;
+        let options = EngineOptions {
+            hash_bits,
+            seed,
+            threads,
+        };
+        Ok(OkapiContestant {
+            level,
+            engine: Engine::spawn_evaluating(options, evaluation, || {}),
+            book: None,
+            weights: Some(weights.file_name().map_or_else(
+                || weights.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            )),
+        })
     }
 
     /// Plays book moves (within `randomness` discs of the best) while the book knows the
@@ -133,7 +205,11 @@ impl OkapiContestant {
 impl Contestant for OkapiContestant {
     fn name(&self) -> String {
         let book = if self.book.is_some() { " +book" } else { "" };
-        format!("okapi {}{book}", self.level.name())
+        let weights = self
+            .weights
+            .as_ref()
+            .map_or(String::new(), |w| format!(" ({w})"));
+        format!("okapi {}{book}{weights}", self.level.name())
     }
 
     fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
@@ -157,152 +233,6 @@ impl Contestant for OkapiContestant {
             )
             .map_err(|e| anyhow!("okapi {}: {e}", level.name()))?;
         chosen.ok_or_else(|| anyhow!("okapi {}: no move", level.name()))
-    }
-}
-
-/// A program speaking the NBoard protocol.
-pub struct ExternalPlayer {
-    command: String,
-    name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    ping: u32,
-    timeout: Duration,
-}
-
-impl ExternalPlayer {
-    pub fn start(command: &str, depth: u32, timeout: Duration) -> anyhow::Result<ExternalPlayer> {
-        let mut cmd = shell_command(command)?;
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start the engine '{command}'"))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut p = ExternalPlayer {
-            command: command.to_string(),
-            name: command.to_string(),
-            child,
-            stdin,
-            lines,
-            ping: 0,
-            timeout,
-        };
-        p.send("nboard 2")?;
-        p.send(&format!("set depth {depth}"))?;
-        p.sync()?;
-        Ok(p)
-    }
-
-    fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .with_context(|| format!("the engine '{}' stopped listening", self.command))
-    }
-
-    fn next_line(&mut self, deadline: Instant) -> anyhow::Result<String> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => {
-                if let Some(name) = l.strip_prefix("set myname ") {
-                    self.name = name.trim().to_string();
-                }
-                Ok(l)
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                bail!("the engine '{}' did not answer in time", self.command)
-            }
-            Err(RecvTimeoutError::Disconnected) => bail!("the engine '{}' has ended", self.command),
-        }
-    }
-
-    /// `ping`, then everything up to its `pong`, within the move timeout (an engine that
-    /// never answers is given up, then killed when the player is dropped).
-    fn sync(&mut self) -> anyhow::Result<()> {
-        self.ping += 1;
-        let n = self.ping;
-        self.send(&format!("ping {n}"))?;
-        let deadline = Instant::now() + self.timeout;
-        loop {
-            let l = self.next_line(deadline)?;
-            let mut w = l.split_whitespace();
-            if w.next() == Some("pong") && w.next().and_then(|x| x.parse::<u32>().ok()) == Some(n) {
-                return Ok(());
-            }
-        }
-    }
-}
-
-#[cfg(unix)]
-fn shell_command(command: &str) -> anyhow::Result<std::process::Command> {
-    let mut c = std::process::Command::new("sh");
-    c.arg("-c").arg(format!("exec {command}"));
-    Ok(c)
-}
-
-#[cfg(not(unix))]
-fn shell_command(command: &str) -> anyhow::Result<std::process::Command> {
-    let mut words = command.split_whitespace();
-    let program = words
-        .next()
-        .ok_or_else(|| anyhow!("an empty engine command"))?;
-    let mut c = std::process::Command::new(program);
-    c.args(words);
-    Ok(c)
-}
-
-impl Contestant for ExternalPlayer {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move> {
-        let mut to_here = game.clone();
-        to_here.delete_variation(to_here.ply());
-        let text = crate::formats::ggf::write(&to_here);
-        self.send(&format!("set game {}", text.trim_end()))?;
-        self.sync()?;
-        self.send("go")?;
-        let deadline = Instant::now() + self.timeout;
-        loop {
-            let l = self.next_line(deadline)?;
-            if let Some(rest) = l.strip_prefix("===") {
-                // `=== F5/eval/time`, or with blanks between the parts (Edax).
-                let word = rest
-                    .split(|c: char| c == '/' || c.is_whitespace())
-                    .find(|w| !w.is_empty())
-                    .unwrap_or("");
-                return Move::parse(word)
-                    .map_err(|_| anyhow!("the engine '{}' answered '{l}'", self.command));
-            }
-        }
-    }
-}
-
-impl Drop for ExternalPlayer {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -391,6 +321,8 @@ pub struct Tally {
     pub time_b: Duration,
     pub moves_a: u32,
     pub moves_b: u32,
+    /// Complete pairs (A Black, then A White, from one opening) by A's points.
+    pub pentanomial: Pentanomial,
 }
 
 impl Tally {
@@ -468,6 +400,17 @@ pub fn play_game(
     white: &mut dyn Contestant,
     opening: &[Move],
 ) -> anyhow::Result<GameResult> {
+    play_game_unless(black, white, opening, &AtomicBool::new(false))
+        .map(|r| r.expect("a game that cannot be stopped ends"))
+}
+
+/// [`play_game`], given up between two moves once `stop` is set (`None` then).
+fn play_game_unless(
+    black: &mut dyn Contestant,
+    white: &mut dyn Contestant,
+    opening: &[Move],
+    stop: &AtomicBool,
+) -> anyhow::Result<Option<GameResult>> {
     let mut session = Session::new(Game::default(), [Seat::Human; 2]);
     for &m in opening {
         session
@@ -478,6 +421,9 @@ pub fn play_game(
     session.game_mut().white = white.name();
     let (mut time, mut moves) = ([Duration::ZERO; 2], [0u32; 2]);
     while !session.is_over() {
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
         let side = session.position().side_to_move();
         let start = Instant::now();
         let player: &mut dyn Contestant = match side {
@@ -496,7 +442,7 @@ pub fn play_game(
         })?;
     }
     let (b, w) = session.position().final_counts();
-    Ok(GameResult {
+    Ok(Some(GameResult {
         game: session.into_game(),
         black: b,
         white: w,
@@ -504,32 +450,100 @@ pub fn play_game(
         time_white: time[1],
         moves_black: moves[0],
         moves_white: moves[1],
-    })
+    }))
 }
 
-fn make_player(
-    level: &Option<String>,
-    cmd: &Option<String>,
-    a: &MatchArgs,
-    seed: u64,
-) -> anyhow::Result<Box<dyn Contestant>> {
-    match (level, cmd) {
-        (_, Some(c)) => Ok(Box::new(ExternalPlayer::start(
-            c,
-            a.cmd_depth,
-            Duration::from_secs_f64(a.move_timeout.max(0.01)),
-        )?)),
-        (Some(l), None) => {
-            let level = Level::parse(l).map_err(|e| anyhow!(e))?;
-            let threads = a.threads.unwrap_or_else(crate::search::available_threads);
-            let player = OkapiContestant::new(level, a.hash_bits, threads, seed);
-            Ok(Box::new(if a.book {
-                player.with_book(a.book_randomness)
-            } else {
-                player
-            }))
+/// A side of the match as the arguments give it; it makes one player per game played
+/// at once.
+enum Side {
+    Level {
+        level: Level,
+        weights: Option<PathBuf>,
+    },
+    Nboard(String),
+    Binary {
+        path: PathBuf,
+        level: String,
+        weights: Option<PathBuf>,
+    },
+}
+
+/// A player that can be moved to the thread that plays its games.
+type Player = Box<dyn Contestant + Send>;
+
+impl Side {
+    /// The side `letter` from its level, command, binary and weights.
+    fn new(
+        letter: char,
+        level: Option<String>,
+        cmd: Option<String>,
+        binary: Option<PathBuf>,
+        weights: Option<PathBuf>,
+        a: &MatchArgs,
+    ) -> anyhow::Result<Side> {
+        let flag = letter.to_ascii_lowercase();
+        match (level, cmd, binary) {
+            (_, Some(c), _) => Ok(Side::Nboard(c)),
+            (Some(l), None, Some(path)) => {
+                // Checked here too, so a bad level is told as the match's error.
+                Level::parse(&l).map_err(|e| anyhow!(e))?;
+                if a.book {
+                    bail!(
+                        "--{flag}-okapi plays through the console, which plays without the book: drop --book"
+                    );
+                }
+                Ok(Side::Binary {
+                    path,
+                    level: l,
+                    weights: weights.or_else(|| a.weights.clone()),
+                })
+            }
+            (None, None, Some(_)) => {
+                bail!("--{flag}-okapi needs {letter}'s level (--{flag} 8, --{flag} 0.05s)")
+            }
+            (Some(l), None, None) => Ok(Side::Level {
+                level: Level::parse(&l).map_err(|e| anyhow!(e))?,
+                weights,
+            }),
+            (None, None, None) => {
+                bail!("each engine needs a level (--a 8) or a command (--a-cmd ...)")
+            }
         }
-        (None, None) => bail!("each engine needs a level (--a 8) or a command (--a-cmd ...)"),
+    }
+
+    fn player(&self, a: &MatchArgs, seed: u64) -> anyhow::Result<Player> {
+        let timeout = Duration::from_secs_f64(a.move_timeout.max(0.01));
+        Ok(match self {
+            Side::Nboard(c) => Box::new(ExternalPlayer::start(c, a.cmd_depth, timeout)?),
+            Side::Binary {
+                path,
+                level,
+                weights,
+            } => Box::new(OkapiBinaryPlayer::start(
+                path,
+                level,
+                weights.as_deref(),
+                seed,
+                timeout,
+            )?),
+            Side::Level { level, weights } => {
+                // Games played at once share the cores.
+                let threads = a.threads.unwrap_or_else(|| {
+                    (crate::search::available_threads() / a.concurrency as usize).max(1)
+                });
+                let player = match weights {
+                    Some(w) => {
+                        OkapiContestant::with_weights(*level, a.hash_bits, threads, seed, w)?
+                    }
+                    None => OkapiContestant::new(*level, a.hash_bits, threads, seed),
+                };
+                Box::new(if a.book {
+                    player.with_book(a.book_randomness)
+                } else {
+                    player
+                })
+            }
+        })
     }
 }
 
@@ -549,53 +563,32 @@ pub fn main(a: MatchArgs) -> ExitCode {
     }
 }
 
-/// Plays the match and prints it; returns A's tally.
-pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
-    if let Some(path) = &a.weights {
-        crate::engine::use_weights(path)?;
+/// A's score in a game: 1, 1/2 or 0.
+fn points(a_discs: u32, b_discs: u32) -> f64 {
+    match a_discs.cmp(&b_discs) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
     }
-    let level_a = a.a.clone().or_else(|| a.a_level.clone());
-    let level_b = a.b.clone().or_else(|| a.b_level.clone());
-    let mut pa = make_player(&level_a, &a.a_cmd, a, a.seed.wrapping_mul(3))?;
-    let mut pb = make_player(
-        &level_b,
-        &a.b_cmd,
-        a,
-        a.seed.wrapping_mul(3).wrapping_add(1),
-    )?;
-    let pairs = a.games.div_ceil(2) as usize;
-    let openings = match &a.openings {
-        Some(path) => read_openings(path)?,
-        None => {
-            let o = balanced_openings(pairs, a.plies, a.seed);
-            if o.is_empty() {
-                bail!("no balanced openings of {} plies found", a.plies);
-            }
-            o
-        }
-    };
-    let (name_a, name_b) = (pa.name(), pb.name());
-    println!(
-        "match: A = {name_a}, B = {name_b}; {} games from {} openings, each with both colours",
-        a.games,
-        openings.len().min(pairs)
-    );
-    let bar = ProgressBar::with_draw_target(Some(a.games as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}")
-            .expect("a valid progress template"),
-    );
-    let mut t = Tally::default();
-    let mut saved = String::new();
-    for g in 0..a.games as usize {
-        let opening = &openings[(g / 2) % openings.len()];
+}
+
+/// The match's account, kept in game order: the tally, the pairs, the test, the saved
+/// games and what is printed of them.
+struct Scoreboard<'a> {
+    args: &'a MatchArgs,
+    tally: Tally,
+    /// A's points in the first game of the pair under way.
+    pair_first: Option<f64>,
+    /// The test's ratio and verdict after the last complete pair.
+    llr: Option<(f64, Verdict)>,
+    saved: String,
+    bar: ProgressBar,
+}
+
+impl Scoreboard<'_> {
+    /// Counts game `g` (from 0), prints its line; the test's verdict once it has one.
+    fn record(&mut self, g: usize, opening: &[Move], r: &GameResult) -> anyhow::Result<Verdict> {
         let a_is_black = g % 2 == 0;
-        let r = if a_is_black {
-            play_game(pa.as_mut(), pb.as_mut(), opening)
-        } else {
-            play_game(pb.as_mut(), pa.as_mut(), opening)
-        }
-        .with_context(|| format!("game {}", g + 1))?;
         let (da, db, ta, tb, ma, mb) = if a_is_black {
             (
                 r.black,
@@ -615,28 +608,44 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
                 r.moves_black,
             )
         };
+        let t = &mut self.tally;
         t.discs_a += da;
         t.discs_b += db;
         t.time_a += ta;
         t.time_b += tb;
         t.moves_a += ma;
         t.moves_b += mb;
-        let verdict = match da.cmp(&db) {
-            std::cmp::Ordering::Greater => {
-                t.wins += 1;
-                "A wins"
-            }
-            std::cmp::Ordering::Equal => {
-                t.draws += 1;
-                "draw"
-            }
-            std::cmp::Ordering::Less => {
-                t.losses += 1;
-                "B wins"
-            }
+        let score = points(da, db);
+        let verdict = if score == 1.0 {
+            t.wins += 1;
+            "A wins"
+        } else if score == 0.5 {
+            t.draws += 1;
+            "draw"
+        } else {
+            t.losses += 1;
+            "B wins"
         };
+        // A pair is a game with A Black and the next with A White, from one opening.
+        let mut test = String::new();
+        let mut decision = Verdict::Continue;
+        if a_is_black {
+            self.pair_first = Some(score);
+        } else if let Some(first) = self.pair_first.take() {
+            t.pentanomial.add(first, score);
+            if let Some(sprt) = &self.args.sprt {
+                let llr = sprt.llr(&t.pentanomial);
+                decision = sprt.verdict(llr);
+                self.llr = Some((llr, decision));
+                test = format!(
+                    "  LLR {llr:+.2} ({:+.2} .. {:+.2})",
+                    sprt.lower_bound(),
+                    sprt.upper_bound()
+                );
+            }
+        }
         let line = format!(
-            "game {:>4}  {:<20} A {} {:>2}-{:<2} B  {:<6}  time A {:.3}s B {:.3}s   (+{} ={} -{})",
+            "game {:>4}  {:<20} A {} {:>2}-{:<2} B  {:<6}  time A {:.3}s B {:.3}s   (+{} ={} -{}){test}",
             g + 1,
             opening
                 .iter()
@@ -652,22 +661,164 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
             t.draws,
             t.losses
         );
-        bar.suspend(|| println!("{line}"));
-        bar.inc(1);
-        bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
-        if let Some(path) = &a.save {
-            saved += &crate::formats::ggf::write_dated(
+        self.bar.suspend(|| println!("{line}"));
+        self.bar.inc(1);
+        let llr = self
+            .llr
+            .map_or(String::new(), |(l, _)| format!(", LLR {l:+.2}"));
+        self.bar
+            .set_message(format!("A +{} ={} -{}{llr}", t.wins, t.draws, t.losses));
+        if let Some(path) = &self.args.save {
+            self.saved += &crate::formats::ggf::write_dated(
                 &r.game,
                 &crate::formats::ggf::now_utc(),
                 "Okapi match",
             );
-            saved.push('\n');
-            save_atomically(path, &saved)?;
+            self.saved.push('\n');
+            save_atomically(path, &self.saved)?;
         }
+        Ok(decision)
     }
-    bar.finish_and_clear();
-    print_summary(&name_a, &name_b, &t);
-    Ok(t)
+}
+
+/// Plays the match and prints it; returns A's tally.
+pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
+    if let Some(path) = &a.weights {
+        crate::engine::use_weights(path)?;
+    }
+    let side_a = Side::new(
+        'A',
+        a.a.clone().or_else(|| a.a_level.clone()),
+        a.a_cmd.clone(),
+        a.a_okapi.clone(),
+        a.a_weights.clone(),
+        a,
+    )?;
+    let side_b = Side::new(
+        'B',
+        a.b.clone().or_else(|| a.b_level.clone()),
+        a.b_cmd.clone(),
+        a.b_okapi.clone(),
+        a.b_weights.clone(),
+        a,
+    )?;
+    if a.hash_bits != 20
+        && [&side_a, &side_b]
+            .iter()
+            .any(|s| matches!(s, Side::Binary { .. }))
+    {
+        eprintln!(
+            "okapi match: note: an Okapi binary's console has a table of 2^20 entries; the match's Okapi levels have 2^{}",
+            a.hash_bits
+        );
+    }
+    let workers = (a.concurrency as usize).min(a.games as usize).max(1);
+    // Every player starts before the first game, so that a bad engine ends the match at once.
+    let mut players: Vec<(Player, Player)> = Vec::with_capacity(workers);
+    for w in 0..workers {
+        // Worker 0 has the seeds of a match played one game at a time.
+        let seed = a.seed.wrapping_mul(3).wrapping_add((w as u64) << 32);
+        players.push((
+            side_a.player(a, seed)?,
+            side_b.player(a, seed.wrapping_add(1))?,
+        ));
+    }
+    let pairs = a.games.div_ceil(2) as usize;
+    let openings = match &a.openings {
+        Some(path) => read_openings(path)?,
+        None => {
+            let o = balanced_openings(pairs, a.plies, a.seed);
+            if o.is_empty() {
+                bail!("no balanced openings of {} plies found", a.plies);
+            }
+            o
+        }
+    };
+    let (name_a, name_b) = (players[0].0.name(), players[0].1.name());
+    println!(
+        "match: A = {name_a}, B = {name_b}; {} games from {} openings, each with both colours{}",
+        a.games,
+        openings.len().min(pairs),
+        if workers > 1 {
+            format!(", {workers} at a time")
+        } else {
+            String::new()
+        }
+    );
+    if let Some(sprt) = &a.sprt {
+        println!("{sprt}");
+    }
+    let bar = ProgressBar::with_draw_target(Some(a.games as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}")
+            .expect("a valid progress template"),
+    );
+    let mut board = Scoreboard {
+        args: a,
+        tally: Tally::default(),
+        pair_first: None,
+        llr: None,
+        saved: String::new(),
+        bar,
+    };
+    let games = a.games as usize;
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = unbounded::<(usize, anyhow::Result<Option<GameResult>>)>();
+    let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Worker w plays games w, w + K, w + 2K...: the same K plays the same games.
+        for (w, (mut pa, mut pb)) in players.into_iter().enumerate() {
+            let (tx, stop, openings) = (tx.clone(), &stop, &openings);
+            scope.spawn(move || {
+                for g in (w..games).step_by(workers) {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let opening = &openings[(g / 2) % openings.len()];
+                    let r = if g % 2 == 0 {
+                        play_game_unless(pa.as_mut(), pb.as_mut(), opening, stop)
+                    } else {
+                        play_game_unless(pb.as_mut(), pa.as_mut(), opening, stop)
+                    };
+                    let failed = r.is_err();
+                    if tx.send((g, r)).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Results come as games end; they are counted in game order.
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        let mut count = || -> anyhow::Result<()> {
+            for (g, r) in rx.iter() {
+                waiting.insert(g, r);
+                while let Some(r) = waiting.remove(&next) {
+                    let Some(game) = r.with_context(|| format!("game {}", next + 1))? else {
+                        return Ok(());
+                    };
+                    let opening = &openings[(next / 2) % openings.len()];
+                    let verdict = board.record(next, opening, &game)?;
+                    next += 1;
+                    if verdict != Verdict::Continue {
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        };
+        let result = count();
+        // Games under way are given up at their next move (all of them after an error).
+        stop.store(true, Ordering::SeqCst);
+        result
+    });
+    board.bar.finish_and_clear();
+    outcome?;
+    print_summary(&name_a, &name_b, &board.tally);
+    if let Some(sprt) = &a.sprt {
+        print_test(sprt, &board.tally, board.llr);
+    }
+    Ok(board.tally)
 }
 
 fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
@@ -682,6 +833,12 @@ fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
         t.losses,
         100.0 * t.score()
     );
+    if t.pentanomial.pairs() > 0 {
+        println!(
+            "pairs (one opening, both colours) by A's points: {}",
+            t.pentanomial
+        );
+    }
     println!(
         "discs: A {}, B {} (average {:+.2} per game for A)",
         t.discs_a,
@@ -701,6 +858,30 @@ fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
         elo_text(lo),
         elo_text(hi)
     );
+}
+
+/// The test's last ratio and what it concluded.
+fn print_test(sprt: &Sprt, t: &Tally, llr: Option<(f64, Verdict)>) {
+    let pairs = t.pentanomial.pairs();
+    let Some((llr, verdict)) = llr else {
+        println!("SPRT: no complete pair of games, no ratio");
+        return;
+    };
+    let (lo, hi) = (sprt.lower_bound(), sprt.upper_bound());
+    let text = match verdict {
+        Verdict::H1 => format!(
+            "H1 accepted: A − B ≥ {} Elo rather than ≤ {} (LLR {llr:+.2} ≥ {hi:+.2})",
+            sprt.elo1, sprt.elo0
+        ),
+        Verdict::H0 => format!(
+            "H0 accepted: A − B ≤ {} Elo rather than ≥ {} (LLR {llr:+.2} ≤ {lo:+.2})",
+            sprt.elo0, sprt.elo1
+        ),
+        Verdict::Continue => format!(
+            "no decision: LLR {llr:+.2} is still between {lo:+.2} and {hi:+.2} (more games needed)"
+        ),
+    };
+    println!("SPRT after {pairs} pairs: {text}");
 }
 
 #[cfg(test)]

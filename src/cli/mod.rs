@@ -11,6 +11,8 @@ pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
+pub mod match_players;
+pub mod match_sprt;
 pub mod matches;
 pub mod memory;
 pub mod midbench;

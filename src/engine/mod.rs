@@ -72,6 +72,39 @@ pub fn use_weights(path: &std::path::Path) -> Result<(), WeightsError> {
     EVALUATOR.set(e).map_err(|_| WeightsError::AlreadyInUse)
 }
 
+/// Weight files loaded by [`load_weights`], each once, kept for the life of the process.
+static LOADED: std::sync::Mutex<Vec<(std::path::PathBuf, &'static Evaluator)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The evaluation of the weight file `path` (an `okapi train` output), for an engine of its
+/// own ([`Engine::spawn_evaluating`]) beside engines on other weights: a match of two weight
+/// files. Loaded once per process and kept for its life, as the shipped weights are, so a
+/// file asked for again (the same file by another path too) is not loaded twice.
+pub fn load_weights(path: &std::path::Path) -> Result<&'static Evaluator, crate::eval::LoadError> {
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, e)) = loaded.iter().find(|(p, _)| *p == key) {
+        return Ok(e);
+    }
+    let e: &'static Evaluator = Box::leak(Box::new(Evaluator::load(path)?));
+    loaded.push((key, e));
+    Ok(e)
+}
+
+/// An evaluation kept for the life of the process, in the shared form the endgame solver
+/// orders its moves with.
+struct KeptEvaluation(&'static Evaluator);
+
+impl crate::search::Evaluate for KeptEvaluation {
+    fn evaluate(&self, board: &crate::board::Board) -> i32 {
+        self.0.evaluate(board)
+    }
+
+    fn patterns(&self) -> Option<&Evaluator> {
+        Some(self.0)
+    }
+}
+
 /// How an engine starts.
 #[derive(Clone, Copy, Debug)]
 pub struct EngineOptions {
@@ -355,6 +388,17 @@ impl Engine {
 
     /// Starts the engine thread with these options; `notify` is called after every event.
     pub fn spawn_with(options: EngineOptions, notify: impl Fn() + Send + 'static) -> Engine {
+        Engine::spawn_evaluating(options, evaluator(), notify)
+    }
+
+    /// Starts an engine that evaluates with `evaluation` (from [`load_weights`]) instead
+    /// of the process's [`evaluator`]: its midgame search and its endgame solver's move
+    /// ordering both use it. Engines on different weights run side by side.
+    pub fn spawn_evaluating(
+        options: EngineOptions,
+        evaluation: &'static Evaluator,
+        notify: impl Fn() + Send + 'static,
+    ) -> Engine {
         let (req_tx, req_rx) = unbounded::<Request>();
         let (ev_tx, ev_rx) = unbounded::<Event>();
         let stop = Arc::new(AtomicBool::new(false));
@@ -373,6 +417,7 @@ impl Engine {
                 };
                 worker::run(
                     options,
+                    evaluation,
                     req_rx,
                     out,
                     worker_stop,

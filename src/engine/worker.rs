@@ -5,7 +5,7 @@ use super::choice::{self, BookPolicy};
 use super::script_solve::{self, ScriptRunError, ScriptSettings};
 use super::{
     ANALYSIS_SELECTIVITY, DEFAULT_SOLVE_LIMIT, EngineOptions, Event, GAME_ANALYSIS_DEPTH, Line,
-    Request, evaluator, mode_name,
+    Request, mode_name,
 };
 use crate::board::{BitBoard, Board, Move, Position, Square};
 use crate::book::BookMove;
@@ -41,6 +41,7 @@ impl Outbox {
 
 pub(super) fn run(
     options: EngineOptions,
+    evaluation: &'static Evaluator,
     requests: Receiver<Request>,
     out: Outbox,
     stop: Arc<AtomicBool>,
@@ -53,7 +54,7 @@ pub(super) fn run(
     let mut threads = options.threads.max(1);
     // The one random generator of the engine, kept across requests and restarts.
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), hash_bits, threads);
+    let mut worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
@@ -67,7 +68,7 @@ pub(super) fn run(
             threads = count.max(1);
             if bits != hash_bits {
                 hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits, threads);
+                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
             }
             worker.search.set_threads(threads);
             continue;
@@ -107,7 +108,7 @@ pub(super) fn run(
                     message: format!("the engine failed: {what}"),
                 });
                 // The search state may be half-updated: start afresh.
-                worker = Worker::new(stop.clone(), hash_bits, threads);
+                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
             }
         }
     }
@@ -122,10 +123,18 @@ struct Worker {
 }
 
 impl Worker {
-    /// Fresh search state; every search it makes (the midgame search, its endgame solver,
-    /// the script solvers) uses `threads`.
-    fn new(stop: Arc<AtomicBool>, hash_bits: u32, threads: usize) -> Worker {
-        let mut search = MidgameSearch::new(evaluator(), hash_bits, stop.clone());
+    /// Fresh search state evaluating with `evaluation`; every search it makes (the
+    /// midgame search, its endgame solver, the script solvers) uses `threads`.
+    fn new(
+        stop: Arc<AtomicBool>,
+        hash_bits: u32,
+        threads: usize,
+        evaluation: &'static Evaluator,
+    ) -> Worker {
+        let mut search = MidgameSearch::new(evaluation, hash_bits, stop.clone());
+        search
+            .solver()
+            .set_evaluator(Some(Arc::new(super::KeptEvaluation(evaluation))));
         search.set_threads(threads);
         Worker {
             search,
