@@ -164,12 +164,13 @@ pub fn run(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>10} {:>14} {:>16}",
         "#", "empties", "move", "score", "expected", "time", "nodes", "speed"
     );
-    let cpu_before = cpu_time();
     let mut solver = EndgameSolver::new(hash_bits);
     solver.set_threads(threads);
     if plain {
         solver.set_evaluator(None);
     }
+    // (After loading the evaluation, which the solver does when made.)
+    let cpu_before = cpu_time();
     let mut rows = Vec::new();
     for p in positions {
         let mut times = Vec::new();
@@ -231,7 +232,6 @@ pub fn run(
         );
         rows.push(row);
     }
-    println!("{}", totals(&rows));
     if let (Some(before), Some(after)) = (cpu_before, cpu_time()) {
         let wall: Duration = rows.iter().map(|r| r.elapsed).sum::<Duration>() * runs.max(1);
         println!("{}", cpu_line(after.saturating_sub(before), wall, threads));
@@ -239,6 +239,8 @@ pub fn run(
     if let Some(line) = thread_shares(&rows) {
         println!("{line}");
     }
+    // The totals last: scripts read the node total from the last line.
+    println!("{}", totals(&rows));
     Ok(rows)
 }
 
