@@ -226,3 +226,44 @@ fn bad_thread_counts_and_shards_are_refused() {
     }
     assert!(!dir.join("o.txt").exists());
 }
+
+/// Large positions (FFO #26-#39, 20 to 24 empties) are each solved by the parallel search
+/// with -n 2: the lines must still be the one-thread lines, since a line tries its moves
+/// in an order that depends on the position alone, not on what the threads left in the
+/// table.
+#[test]
+fn lines_of_large_positions_are_the_same_with_two_threads() {
+    let dir = workdir("large");
+    let ffo = include_str!("data/ffo1-39.scr");
+    let large: Vec<&str> = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .skip(25)
+        .collect();
+    assert_eq!(large.len(), 14);
+    std::fs::write(dir.join("large.scr"), large.join("\n") + "\n").unwrap();
+    let run = |n: &str, out: &str| {
+        let o = okapi(
+            &dir,
+            &[
+                "-script",
+                "large.scr",
+                out,
+                "-line",
+                "1",
+                "-e",
+                "0",
+                "-n",
+                n,
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(dir.join(out)).unwrap()
+    };
+    let one = run("1", "n1.txt");
+    assert_eq!(one.lines().count(), 14, "{one}");
+    for round in 0..2 {
+        let two = run("2", "n2.txt");
+        assert_eq!(one, two, "round {round}: -n 1 and -n 2 differ");
+    }
+}

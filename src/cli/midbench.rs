@@ -28,8 +28,15 @@ pub fn load_positions(path: &Path) -> anyhow::Result<Vec<Position>> {
 }
 
 /// For each position and each of `depths`, a fresh iterative-deepening search to that
-/// depth: its value, best move, time, nodes and nodes/s; then the median per depth.
-pub fn run(path: &Path, depths: &[u32], selectivity: usize, hash_bits: u32) -> anyhow::Result<()> {
+/// depth: its value, best move, time, nodes and nodes/s; then the median per depth. Each
+/// search uses `threads` (several: lazy SMP, nodes of all threads counted).
+pub fn run(
+    path: &Path,
+    depths: &[u32],
+    selectivity: usize,
+    hash_bits: u32,
+    threads: usize,
+) -> anyhow::Result<()> {
     // A depth-0 search has no move to give: it reported "the search was stopped".
     if let Some(d) = depths.iter().find(|&&d| !(1..=60).contains(&d)) {
         anyhow::bail!("--depths: a midgame depth is 1 to 60 plies, not {d}");
@@ -41,9 +48,10 @@ pub fn run(path: &Path, depths: &[u32], selectivity: usize, hash_bits: u32) -> a
         .get(selectivity)
         .map_or(100, |l| l.1);
     println!(
-        "midgame search on {} positions of {}, selectivity {conf}%, hash 2^{hash_bits} entries",
+        "midgame search on {} positions of {}, selectivity {conf}%, hash 2^{hash_bits} entries, {threads} thread{}",
         positions.len(),
-        path.display()
+        path.display(),
+        if threads == 1 { "" } else { "s" }
     );
     println!(
         "{:>3} {:>8} {:>8} {:>5} {:>10} {:>14} {:>10}",
@@ -54,6 +62,7 @@ pub fn run(path: &Path, depths: &[u32], selectivity: usize, hash_bits: u32) -> a
         for (k, &depth) in depths.iter().enumerate() {
             let mut search = MidgameSearch::new(&eval, hash_bits, Arc::new(AtomicBool::new(false)));
             search.set_selectivity(selectivity);
+            search.set_threads(threads);
             let r = search.best_move(pos.board(), Limits::depth(depth), |_| {})?;
             let nodes = search.nodes();
             per_depth[k].push((r.elapsed, nodes));
@@ -92,9 +101,9 @@ mod tests {
 
     #[test]
     fn depth_zero_is_refused_before_anything_runs() {
-        let err = run(Path::new("no such file"), &[12, 0], 2, 10).unwrap_err();
+        let err = run(Path::new("no such file"), &[12, 0], 2, 10, 1).unwrap_err();
         assert!(err.to_string().contains("not 0"), "{err}");
-        let err = run(Path::new("no such file"), &[61], 2, 10).unwrap_err();
+        let err = run(Path::new("no such file"), &[61], 2, 10, 1).unwrap_err();
         assert!(err.to_string().contains("not 61"), "{err}");
     }
 }

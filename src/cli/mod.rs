@@ -176,9 +176,9 @@ pub struct BenchArgs {
     /// selective passes. More nodes, each cheaper: the raw speed of the search.
     #[arg(long, conflicts_with = "midgame")]
     pub plain: bool,
-    /// Threads each solve uses (default: all cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: Option<u32>,
+    /// Threads each solve (or, with --midgame, each search) uses (default: all cores).
+    #[arg(long, value_name = "N", value_parser = units::parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// Exit status of a command that returns a `Result`: errors go to standard error.
@@ -284,7 +284,14 @@ fn bench(a: BenchArgs) -> ExitCode {
             .file
             .clone()
             .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
-        return report(midbench::run(&path, &a.depths, a.selectivity, hash_bits));
+        let threads = a.threads.unwrap_or_else(crate::search::available_threads);
+        return report(midbench::run(
+            &path,
+            &a.depths,
+            a.selectivity,
+            hash_bits,
+            threads,
+        ));
     }
     let positions = match &a.file {
         Some(path) => bench::load(path).map(|ps| {
@@ -305,9 +312,7 @@ fn bench(a: BenchArgs) -> ExitCode {
         eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    let threads = a
-        .threads
-        .map_or_else(crate::search::available_threads, |t| t as usize);
+    let threads = a.threads.unwrap_or_else(crate::search::available_threads);
     match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
