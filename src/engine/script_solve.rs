@@ -151,6 +151,9 @@ pub fn solve_in_order<E>(
             // search reaches it, where clearing touches all of it (README "Threads in
             // scripts": FFO #26-#34, user time as with the kept table at -h 18 and 24).
             let mut solver = CleanSolver::new(settings.hash_bits, threads, stop);
+            // On several threads the table's move depends on their timing: the line and
+            // the best move must not, or -n would change the file.
+            solver.solver.set_canonical_lines(true);
             let solved = solver
                 .solve(&positions[next], settings)
                 .map_err(|Stopped| ScriptRunError::Stopped)?;

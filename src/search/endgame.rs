@@ -179,6 +179,8 @@ pub struct EndgameSolver {
     fast_path: bool,
     /// Threads a solve may use (1: the deterministic one-thread search).
     threads: usize,
+    /// Lines (and the best move) try moves in an order that depends on the position alone.
+    canonical_lines: bool,
     /// The threads of the parallel search under way, if any (see [`super::parallel`]).
     pool: Option<Arc<Pool>>,
     /// The innermost split point this thread works under: a cut there or above it makes
@@ -226,6 +228,7 @@ impl EndgameSolver {
             probcut: ProbCutModel::default(),
             fast_path: cpu_has_fast_path(),
             threads: 1,
+            canonical_lines: false,
             pool: None,
             split: None,
             thread_nodes: Vec::new(),
@@ -249,6 +252,7 @@ impl EndgameSolver {
             probcut: self.probcut,
             fast_path: self.fast_path,
             threads: 1,
+            canonical_lines: self.canonical_lines,
             pool: Some(pool),
             split: None,
             thread_nodes: Vec::new(),
@@ -272,6 +276,7 @@ impl EndgameSolver {
             probcut: self.probcut,
             fast_path: self.fast_path,
             threads: 1,
+            canonical_lines: self.canonical_lines,
             pool: None,
             split: None,
             thread_nodes: Vec::new(),
@@ -288,6 +293,18 @@ impl EndgameSolver {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Makes the best move and the line the same whatever the table holds, and so the
+    /// same with any number of threads: among several optimal moves, the first in the
+    /// ordering heuristic's order (which depends on the position alone), not the table's
+    /// move, which on several threads depends on their timing. Scripts use it, since
+    /// their file must be the same for any `-n`. It costs the proofs of the moves tried
+    /// before the one the search found: FFO 40-49 on one thread, 686,407,707 nodes
+    /// against 660,578,386 and 21.1 s against 19.5 s (two runs each), so interactive
+    /// solves and the bench keep the table's move first.
+    pub fn set_canonical_lines(&mut self, canonical: bool) {
+        self.canonical_lines = canonical;
     }
 
     /// Orders moves at high empties with this evaluation's shallow searches (the shipped
@@ -637,14 +654,17 @@ impl EndgameSolver {
         line
     }
 
-    /// Legal moves in the order the line tries them: by the ordering heuristic alone,
-    /// which depends on the position only. Not the table's move: which of several
-    /// optimal moves the table holds depends on the order the threads searched in, and
-    /// the line must be the same with any number of threads (a script's output is the
-    /// same file for any `-n`). The proofs stay cheap: each is a null-window search.
+    /// Legal moves in the order a line tries them: the table's move first, then by the
+    /// ordering heuristic; with [`set_canonical_lines`](Self::set_canonical_lines), by
+    /// the heuristic alone.
     fn ordered_moves(&mut self, b: Board, mv: u64) -> Vec<Candidate> {
+        let hash_move = if self.canonical_lines {
+            NO_MOVE
+        } else {
+            self.tt.probe(b.key(), 0, 0).map_or(NO_MOVE, |p| p.best)
+        };
         let mut list = MoveList::new();
-        fill_endgame(&mut list, b, mv, NO_MOVE, parity_of(b.empties()), moves);
+        fill_endgame(&mut list, b, mv, hash_move, parity_of(b.empties()), moves);
         let mut list = list.as_mut_slice().to_vec();
         list.sort_by_key(|c| std::cmp::Reverse(c.value));
         list
@@ -1708,6 +1728,7 @@ mod tests {
     fn eager_parallel(hash_bits: u32) -> EndgameSolver {
         let mut solver = EndgameSolver::new(hash_bits);
         solver.set_threads(2);
+        solver.set_canonical_lines(true);
         solver.parallel_min_empties = 10;
         solver.split_min_empties = 8;
         solver
@@ -1721,10 +1742,13 @@ mod tests {
     /// and 22) and 40 where the side to move must pass.
     ///
     /// The same positions are solved on two threads too ([`eager_parallel`]): the same
-    /// exact and WLD results and the same lines.
+    /// exact and WLD results and the same lines (both solvers with canonical lines, as
+    /// scripts solve; the table's-move-first lines are checked against negamax and on
+    /// FFO 20-39).
     #[test]
     fn wide_agreement_at_14_to_22_empties() {
         let mut default = EndgameSolver::new(20);
+        default.set_canonical_lines(true);
         let mut parallel = eager_parallel(20);
         let mut plain = EndgameSolver::new(20);
         plain.set_evaluator(None);
@@ -1740,9 +1764,9 @@ mod tests {
             assert_eq!(two_wld.score, wld.score, "2 threads: {b:?}");
             line_keeps_value(&mut plain, b, &exact.line, SolveMode::Exact, exact.score);
             line_keeps_value(&mut plain, b, &wld.line, SolveMode::Wld, wld.score);
-            // A line tries moves in an order that depends on the position alone, so the
-            // threads' table leaves it as it is on one thread (a script's file is the same
-            // for any -n).
+            // Canonical lines try moves in an order that depends on the position alone,
+            // so the threads' table leaves them as they are on one thread (a script's
+            // file is the same for any -n).
             assert_eq!(two_exact.line, exact.line, "2 threads: {b:?}");
             assert_eq!(two_wld.line, wld.line, "2 threads: {b:?}");
             let end = replay(b, &exact.line);
