@@ -66,7 +66,7 @@ pub enum CliCommand {
     /// A pass counts as a ply and a finished game is a leaf (the published counts: 4, 12,
     /// 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800).
     Perft(PerftArgs),
-    /// Solve FFO test positions one by one on one thread and report speed and correctness.
+    /// Solve FFO test positions one by one (on all cores, or --threads N) and report speed and correctness.
     ///
     /// Per position: number, empties, best move, score, expected score with OK or WRONG,
     /// time, nodes and nodes/s; then the totals and the median time. The table is
