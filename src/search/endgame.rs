@@ -240,25 +240,9 @@ impl EndgameSolver {
     /// A solver for a helper thread: the same table, stop flag, evaluation and ProbCut
     /// model, one thread, working in `pool`.
     pub(super) fn helper(&self, pool: Arc<Pool>) -> EndgameSolver {
-        EndgameSolver {
-            tt: self.tt.clone(),
-            nodes: 0,
-            stop: self.stop.clone(),
-            stopped: false,
-            next_poll: 0,
-            evaluator: self.evaluator.clone(),
-            endcut: NO_CUT,
-            tag: NO_SELECTIVITY,
-            probcut: self.probcut,
-            fast_path: self.fast_path,
-            threads: 1,
-            canonical_lines: self.canonical_lines,
-            pool: Some(pool),
-            split: None,
-            thread_nodes: Vec::new(),
-            split_min_empties: self.split_min_empties,
-            parallel_min_empties: self.parallel_min_empties,
-        }
+        let mut helper = self.sharing_table(self.stop.clone());
+        helper.pool = Some(pool);
+        helper
     }
 
     /// A one-thread solver on the same table that stops with `stop`, for a helper thread
