@@ -412,20 +412,9 @@ pub fn append(
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
     let (games, whole) = parse(&bytes).with_context(|| path.display().to_string())?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
     // Drop a cut-short last record; write the header of a new store.
     let keep = if bytes.is_empty() { 0 } else { whole };
-    file.set_len(keep as u64)?;
-    use std::io::Seek;
-    file.seek(std::io::SeekFrom::End(0))?;
+    let mut file = open_to_append(path, keep)?;
     if keep == 0 {
         file.write_all(MAGIC)?;
     }
@@ -644,18 +633,7 @@ pub fn append_shard(
         );
         (games, whole)
     };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    file.set_len(whole as u64)?;
-    use std::io::Seek;
-    file.seek(std::io::SeekFrom::End(0))?;
+    let mut file = open_to_append(path, whole)?;
     if whole == 0 {
         file.write_all(&header.to_bytes())?;
     }
@@ -820,4 +798,22 @@ pub fn merge_parts(store: &Path, parts: &[(String, Vec<u8>)]) -> Result<Merged> 
         added: games.len(),
         total: existing.len() + games.len(),
     })
+}
+
+/// Opens `path` (creating it and its folder) to append after its first `keep` bytes: what
+/// lies beyond them, a record cut short by a killed run, is dropped.
+fn open_to_append(path: &Path, keep: usize) -> Result<std::fs::File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    file.set_len(keep as u64)?;
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))?;
+    Ok(file)
 }
