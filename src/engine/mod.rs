@@ -48,12 +48,18 @@ pub const GAME_ANALYSIS_DEPTH: u32 = 12;
 /// (weighted towards the best): some variety against people, never a known loss of more.
 pub const BOOK_RANDOMNESS: f64 = 1.5;
 
-static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
+static EVALUATOR: OnceLock<&'static Evaluator> = OnceLock::new();
 
 /// The trained evaluation, loaded once and shared by every search of the process: the
-/// shipped weights unless [`use_weights`] chose a file first.
+/// shipped weights unless [`use_weights`] chose a file first. The shipped weights are
+/// [`crate::eval::shared`]'s copy, the one endgame solvers order with by default, so the
+/// process decompresses them once, not twice.
 pub fn evaluator() -> &'static Evaluator {
-    EVALUATOR.get_or_init(Evaluator::embedded)
+    EVALUATOR.get_or_init(|| {
+        let shipped: &'static std::sync::Arc<Evaluator> =
+            Box::leak(Box::new(crate::eval::shared()));
+        shipped
+    })
 }
 
 /// Why other weights could not be used.
@@ -68,7 +74,10 @@ pub enum WeightsError {
 /// Uses the weights of `path` (an `okapi train` output) instead of the shipped ones for
 /// every engine of the process. Must come before the first search.
 pub fn use_weights(path: &std::path::Path) -> Result<(), WeightsError> {
-    let e = Evaluator::load(path)?;
+    if EVALUATOR.get().is_some() {
+        return Err(WeightsError::AlreadyInUse);
+    }
+    let e: &'static Evaluator = Box::leak(Box::new(Evaluator::load(path)?));
     EVALUATOR.set(e).map_err(|_| WeightsError::AlreadyInUse)
 }
 
