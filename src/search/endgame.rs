@@ -728,12 +728,20 @@ const SORT_SEARCH_WEIGHT: i32 = 96;
 const PATTERN_EVAL_DIVISOR: i32 = 32;
 
 /// Depth of the ordering search: the child's evaluation alone below 16 empties, one ply
-/// at 16-19 empties, then one more every 4 empties. (Measured on FFO 40-49 with the
-/// pattern evaluation: deeper or earlier ordering searches save nodes but cost more time
-/// in evaluations; the child's evaluation alone up to 19 empties gave 971 M nodes.)
+/// at 16-18 empties, one more every 3 empties up to 23, then one more every 2 empties
+/// (4 plies at 24-25, 5 at 26-27, 6 at 28-29). Deeper ordering pays where the subtrees
+/// are large. One thread, nodes (FFO 40-49 / 50-59 / 24 WTHOR 2015-16 positions at
+/// 24 and 26 empties): one more every 4 empties (the rule before) 661 M / 19.85 G /
+/// 3.12 G; every 3: 681 M / 17.83 G / 3.00 G; every 3 then every 2 from 24 (this rule)
+/// 646 M / see README / 2.96 G. The child's evaluation alone up to 19 empties gave
+/// 971 M on FFO 40-49 (an earlier release).
 #[inline]
 fn sort_depth(n: u32) -> u32 {
-    if n < 16 { 0 } else { (n - 16) / 4 + 1 }
+    match n {
+        0..16 => 0,
+        16..24 => (n - 16) / 3 + 1,
+        _ => (n - 24) / 2 + 4,
+    }
 }
 
 /// A cheap evaluation for ordering: mobility (corners double), corners held, and
