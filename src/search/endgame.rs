@@ -733,7 +733,7 @@ const PATTERN_EVAL_DIVISOR: i32 = 32;
 /// are large. One thread, nodes (FFO 40-49 / 50-59 / 24 WTHOR 2015-16 positions at
 /// 24 and 26 empties): one more every 4 empties (the rule before) 661 M / 19.85 G /
 /// 3.12 G; every 3: 681 M / 17.83 G / 3.00 G; every 3 then every 2 from 24 (this rule)
-/// 646 M / see README / 2.96 G. The child's evaluation alone up to 19 empties gave
+/// 646 M / 17.86 G / 2.97 G. The child's evaluation alone up to 19 empties gave
 /// 971 M on FFO 40-49 (an earlier release).
 #[inline]
 fn sort_depth(n: u32) -> u32 {
