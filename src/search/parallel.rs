@@ -215,10 +215,27 @@ impl EndgameSolver {
     /// A helper's life: join split points until the search is over.
     fn help(&mut self) {
         let pool = self.pool().expect("a helper has a pool").clone();
+        self.help_while(
+            &pool,
+            || !pool.done.load(Ordering::Acquire),
+            |_| true,
+            || pool.sleep(),
+        );
+    }
+
+    /// Counted idle while `busy` holds: works at the split points `accept` takes, and
+    /// between them spins, yields, then waits with `sleep`.
+    fn help_while(
+        &mut self,
+        pool: &Pool,
+        busy: impl Fn() -> bool,
+        accept: impl Fn(&SplitPoint) -> bool,
+        sleep: impl Fn(),
+    ) {
         pool.idle.fetch_add(1, Ordering::Relaxed);
         let mut spins = 0u32;
-        while !pool.done.load(Ordering::Acquire) {
-            match pool.join(|_| true) {
+        while busy() {
+            match pool.join(&accept) {
                 Some(sp) => {
                     pool.idle.fetch_sub(1, Ordering::Relaxed);
                     self.work_as_helper(&sp);
@@ -226,7 +243,7 @@ impl EndgameSolver {
                     spins = 0;
                 }
                 None if spins < SPINS_BEFORE_SLEEP => pause(&mut spins),
-                None => pool.sleep(),
+                None => sleep(),
             }
         }
         pool.idle.fetch_sub(1, Ordering::Relaxed);
@@ -276,21 +293,12 @@ impl EndgameSolver {
         pool.close(&sp);
         // Helpful master: while helpers are still at work here, help at the split points
         // they open below.
-        pool.idle.fetch_add(1, Ordering::Relaxed);
-        let mut spins = 0;
-        while sp.workers.load(Ordering::Acquire) > 1 {
-            match pool.join(|o| o.is_below(&sp)) {
-                Some(below) => {
-                    pool.idle.fetch_sub(1, Ordering::Relaxed);
-                    self.work_as_helper(&below);
-                    pool.idle.fetch_add(1, Ordering::Relaxed);
-                    spins = 0;
-                }
-                None if spins < SPINS_BEFORE_SLEEP => pause(&mut spins),
-                None => std::thread::sleep(Duration::from_micros(100)),
-            }
-        }
-        pool.idle.fetch_sub(1, Ordering::Relaxed);
+        self.help_while(
+            &pool,
+            || sp.workers.load(Ordering::Acquire) > 1,
+            |o| o.is_below(&sp),
+            || std::thread::sleep(Duration::from_micros(100)),
+        );
         self.leave(saved);
         *sp.result.lock().unwrap_or_else(|e| e.into_inner())
     }
