@@ -5,6 +5,7 @@ use crate::search::SCALE;
 use crate::search::probcut::shallow_depth;
 use crate::train::eval_fit::{self, EvalFitOptions, Labels};
 use crate::train::probcut_fit::{self, ProbCutFitOptions};
+use crate::train::search_labels::SearchLabelOptions;
 use std::path::PathBuf;
 
 #[derive(clap::Subcommand, Debug)]
@@ -101,6 +102,41 @@ pub struct TrainArgs {
     /// too, alongside the game records.
     #[arg(long, value_name = "STORE")]
     pub selfplay: Vec<PathBuf>,
+    /// Relabel the training positions by a search of this many plies (0: the game
+    /// labels only). See `--search-empties`, `--search-cache`.
+    #[arg(long, default_value_t = 0)]
+    pub search_depth: u32,
+    /// Positions with this many empties (LO-HI) and no exact score are searched.
+    #[arg(long, value_parser = parse_range, default_value = "14-44")]
+    pub search_empties: (u32, u32),
+    /// Searched positions with at most this many empties are solved exactly instead.
+    #[arg(long, default_value_t = 14)]
+    pub search_exact: u32,
+    /// A searched position's label: this times the search value plus the rest times its
+    /// game label.
+    #[arg(long, default_value_t = 1.0)]
+    pub search_blend: f32,
+    /// Weight file of the evaluation that searches (default: the shipped one).
+    #[arg(long)]
+    pub search_weights: Option<PathBuf>,
+    /// File keeping the search values between runs; a stopped run resumes from it.
+    #[arg(long)]
+    pub search_cache: Option<PathBuf>,
+    /// Threads searching the labels (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn parse_range(s: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = s
+        .split_once('-')
+        .ok_or_else(|| format!("expected LO-HI, such as 14-44, not {s:?}"))?;
+    let lo: u32 = lo.trim().parse().map_err(|e| format!("{lo:?}: {e}"))?;
+    let hi: u32 = hi.trim().parse().map_err(|e| format!("{hi:?}: {e}"))?;
+    if lo > hi || hi > 60 {
+        return Err(format!("expected 0 <= LO <= HI <= 60, not {s:?}"));
+    }
+    Ok((lo, hi))
 }
 
 impl TrainArgs {
@@ -122,6 +158,18 @@ impl TrainArgs {
             negamax_max_games: self.negamax_max_games,
             min_positions: self.min_positions,
             selfplay: self.selfplay.clone(),
+            search: SearchLabelOptions {
+                depth: self.search_depth,
+                empties: self.search_empties,
+                exact_empties: self.search_exact,
+                blend: self.search_blend,
+                weights: self.search_weights.clone(),
+                cache: self.search_cache.clone(),
+                threads: self
+                    .threads
+                    .unwrap_or_else(crate::search::available_threads)
+                    .max(1),
+            },
         }
     }
 }

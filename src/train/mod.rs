@@ -7,8 +7,11 @@
 //! - [`eval_fit`]: the pattern weights (`coeffs/okapi-eval.bin`) and their report;
 //! - [`probcut_fit`]: the Multi-ProbCut error model (`coeffs/probcut.json`);
 //! - [`selfplay`]: self-play games labelled by Okapi's searches, a store the fitter can
-//!   read alongside the game records.
+//!   read alongside the game records;
+//! - [`search_labels`]: training positions valued by Okapi's own search, kept in a
+//!   resumable cache.
 
 pub mod eval_fit;
 pub mod probcut_fit;
+pub mod search_labels;
 pub mod selfplay;
