@@ -162,6 +162,9 @@ pub struct EndgameSolver {
     nodes: u64,
     stop: Arc<AtomicBool>,
     stopped: bool,
+    /// Give up at this time as if stopped (a midgame search with a time per move sets it
+    /// for the solves inside its iterations); helpers of a parallel solve inherit it.
+    deadline: Option<Instant>,
     /// The node count at which the stop flag is polled next. Counted in nodes, those of
     /// the ordering searches included: at high empties one search node can cost
     /// thousands of them, and a count of search nodes alone let a Stop wait 100 ms.
@@ -221,6 +224,7 @@ impl EndgameSolver {
             nodes: 0,
             stop,
             stopped: false,
+            deadline: None,
             next_poll: 0,
             evaluator: Some(crate::eval::shared()),
             endcut: NO_CUT,
@@ -253,6 +257,7 @@ impl EndgameSolver {
             nodes: 0,
             stop,
             stopped: false,
+            deadline: self.deadline,
             next_poll: 0,
             evaluator: self.evaluator.clone(),
             endcut: NO_CUT,
@@ -295,6 +300,18 @@ impl EndgameSolver {
     /// evaluation by default; `None` falls back to mobility and corners).
     pub fn set_evaluator(&mut self, evaluator: Option<Arc<dyn Evaluate>>) {
         self.evaluator = evaluator;
+    }
+
+    /// Makes the solves give up (`Stopped`) once `deadline` has passed, as the stop flag
+    /// does; `None`: no time limit. Polled with the flag, every 16,384 nodes (well under a
+    /// millisecond).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Has the stop flag been raised or the deadline passed?
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
@@ -440,8 +457,7 @@ impl EndgameSolver {
     pub(super) fn refresh_stopped(&mut self) {
         // The poll interval depends on being under a split point: poll at the next node.
         self.next_poll = self.nodes;
-        self.stopped =
-            self.stop.load(Ordering::Relaxed) || self.split.as_ref().is_some_and(|sp| sp.aborted());
+        self.stopped = self.should_stop() || self.split.as_ref().is_some_and(|sp| sp.aborted());
     }
 
     /// Adds the helper threads' nodes after a parallel search.
@@ -672,7 +688,7 @@ impl EndgameSolver {
                 None => 1 << 14,
                 Some(_) => SPLIT_POLL_NODES,
             };
-        if self.stop.load(Ordering::Relaxed) || self.split.as_ref().is_some_and(|sp| sp.aborted()) {
+        if self.should_stop() || self.split.as_ref().is_some_and(|sp| sp.aborted()) {
             self.stopped = true;
         }
     }

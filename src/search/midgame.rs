@@ -182,6 +182,8 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     }
 
     pub fn solver(&mut self) -> &mut EndgameSolver {
+        // A solve asked for directly has no time limit (a timed search's may be left).
+        self.solver.set_deadline(None);
         &mut self.solver
     }
 
@@ -240,6 +242,8 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             } else {
                 super::SolveMode::Wld
             };
+            // The level's own solving depths are proven whatever the time.
+            self.solver.set_deadline(None);
             let s = self.solver.solve(board, mode, true)?;
             let value = s.score * SCALE;
             let mv = s.best_move.unwrap_or(Move::Pass);
@@ -265,7 +269,11 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
         for depth in 1..=limits.depth.min(n) {
             if depth >= n {
                 // The search reaches the end: the solver proves the value and the line.
-                let s = self.solver.solve(board, super::SolveMode::Exact, true)?;
+                let s = match self.solver.solve(board, super::SolveMode::Exact, true) {
+                    Ok(s) => s,
+                    Err(_) if best.is_some() && self.timed_out() => break,
+                    Err(e) => return Err(e),
+                };
                 let result = MoveValue {
                     mv: s.best_move.unwrap_or(Move::Pass),
                     value: s.score * SCALE,
@@ -376,6 +384,8 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 continue; // exact comes at once
             }
             list.sort_by_key(|item| std::cmp::Reverse(item.2));
+            // The level's own solving depths are proven whatever the time.
+            self.solver.set_deadline(None);
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
                 let s = self.solver.solve(child, mode, true)?;
@@ -547,6 +557,11 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
     fn begin(&mut self, limits: Limits) {
         self.stopped = false;
         self.deadline = limits.time.map(|t| Instant::now() + t);
+        // The solves inside the iterations (where they reach the end of the game) keep the
+        // time per move too: at 0.05 s a move the faster midgame reached the end at 24-25
+        // empties and its unbounded exact solve took up to 2-3 s (the match against the
+        // release 5df6568 took 0.069 s a move against 0.038).
+        self.solver.set_deadline(self.deadline);
         self.solver.table().new_search();
     }
 
@@ -954,6 +969,99 @@ fn replies<const FAST: bool>(b: Board, sq: u32, f: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A position of a 0.05 s match game at 25 empties whose exact solve takes about
+    /// 72 million nodes (2 s here).
+    fn hard_25_empties() -> Board {
+        let line = "c4c3d3c5d6f4f3e6c6d7b3e3f5g4g6f6b4a4a5a6b5c7g5h5c8b6e7h6f2e8g3a3d8b8h4";
+        let mut b = Board::START;
+        for k in 0..line.len() / 2 {
+            let sq = crate::board::Square::parse(&line[2 * k..2 * k + 2]).unwrap();
+            b = b.play(sq.index()).unwrap();
+        }
+        assert_eq!(b.empty_count(), 25);
+        b
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_a_solve_and_no_deadline_does_not() {
+        let b = hard_25_empties();
+        let mut solver = EndgameSolver::new(16);
+        solver.set_deadline(Some(Instant::now()));
+        let start = Instant::now();
+        assert!(
+            solver
+                .solve(b, super::super::SolveMode::Exact, false)
+                .is_err()
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
+        );
+        // A small solve after the deadline is cleared finishes.
+        solver.set_deadline(None);
+        let mut small = b;
+        while small.empty_count() > 12 {
+            let m = small.moves();
+            small = if m == 0 {
+                small.passed()
+            } else {
+                small.play(m.trailing_zeros()).unwrap()
+            };
+        }
+        assert!(
+            solver
+                .solve(small, super::super::SolveMode::Exact, false)
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_time_per_move_holds_when_the_iterations_reach_the_end() {
+        // The level's own solving depths (exact_empties, wld_empties) are below the
+        // position: only the time limit bounds the search. Here its iterations reach 25
+        // plies, the end of the game, within the 0.3 s, and the exact solve they started
+        // then took 2.07 s before solves kept the deadline (0.39 s since); a slower
+        // machine that does not reach the end passes without showing anything.
+        let eval = crate::eval::Evaluator::embedded();
+        let mut search = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
+        search.set_selectivity(2);
+        let limits = Limits {
+            depth: 60,
+            exact_empties: 0,
+            wld_empties: 0,
+            time: Some(Duration::from_millis(300)),
+        };
+        let start = Instant::now();
+        let r = search.best_move(hard_25_empties(), limits, |_| {}).unwrap();
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(1000), "took {took:?}");
+        let Move::Play(sq) = r.best.mv else {
+            panic!("a move was expected, not {:?}", r.best.mv)
+        };
+        assert!(hard_25_empties().moves() & (1u64 << sq.index()) != 0);
+        // The solver left by a timed search solves without a limit when asked directly.
+        let small = {
+            let mut b = hard_25_empties();
+            while b.empty_count() > 12 {
+                let m = b.moves();
+                b = if m == 0 {
+                    b.passed()
+                } else {
+                    b.play(m.trailing_zeros()).unwrap()
+                };
+            }
+            b
+        };
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(
+            search
+                .solver()
+                .solve(small, super::super::SolveMode::Exact, false)
+                .is_ok()
+        );
+    }
 
     /// Disc difference plus mobility, enough to test the search machinery.
     struct TestEval;
