@@ -983,6 +983,19 @@ mod tests {
         b
     }
 
+    /// `b` played on (the first legal move each time) down to 12 empties: a quick solve.
+    fn twelve_empties_later(mut b: Board) -> Board {
+        while b.empty_count() > 12 {
+            let m = b.moves();
+            b = if m == 0 {
+                b.passed()
+            } else {
+                b.play(m.trailing_zeros()).unwrap()
+            };
+        }
+        b
+    }
+
     #[test]
     fn a_passed_deadline_stops_a_solve_and_no_deadline_does_not() {
         let b = hard_25_empties();
@@ -1001,15 +1014,7 @@ mod tests {
         );
         // A small solve after the deadline is cleared finishes.
         solver.set_deadline(None);
-        let mut small = b;
-        while small.empty_count() > 12 {
-            let m = small.moves();
-            small = if m == 0 {
-                small.passed()
-            } else {
-                small.play(m.trailing_zeros()).unwrap()
-            };
-        }
+        let small = twelve_empties_later(b);
         assert!(
             solver
                 .solve(small, super::super::SolveMode::Exact, false)
@@ -1042,18 +1047,7 @@ mod tests {
         };
         assert!(hard_25_empties().moves() & (1u64 << sq.index()) != 0);
         // The solver left by a timed search solves without a limit when asked directly.
-        let small = {
-            let mut b = hard_25_empties();
-            while b.empty_count() > 12 {
-                let m = b.moves();
-                b = if m == 0 {
-                    b.passed()
-                } else {
-                    b.play(m.trailing_zeros()).unwrap()
-                };
-            }
-            b
-        };
+        let small = twelve_empties_later(hard_25_empties());
         std::thread::sleep(Duration::from_millis(10));
         assert!(
             search
