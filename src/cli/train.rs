@@ -123,7 +123,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub search_cache: Option<PathBuf>,
     /// Threads searching the labels (default: every core).
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
     pub threads: Option<usize>,
 }
 

@@ -243,8 +243,7 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 super::SolveMode::Wld
             };
             // The level's own solving depths are proven whatever the time.
-            self.solver.set_deadline(None);
-            let s = self.solver.solve(board, mode, true)?;
+            let s = self.solver().solve(board, mode, true)?;
             let value = s.score * SCALE;
             let mv = s.best_move.unwrap_or(Move::Pass);
             let source = if mode == super::SolveMode::Exact {
@@ -384,11 +383,10 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
                 continue; // exact comes at once
             }
             list.sort_by_key(|item| std::cmp::Reverse(item.2));
-            // The level's own solving depths are proven whatever the time.
-            self.solver.set_deadline(None);
             for item in list.iter_mut() {
                 let child = board.after(item.0, item.1);
-                let s = self.solver.solve(child, mode, true)?;
+                // The level's own solving depths are proven whatever the time.
+                let s = self.solver().solve(child, mode, true)?;
                 item.2 = -s.score * SCALE;
                 let mut pv = vec![Move::Play(Square::new(item.0))];
                 pv.extend(s.line);

@@ -473,9 +473,10 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
             })
             .collect();
         let boards: Vec<Board> = chosen.iter().map(|&i| tree.boards[i]).collect();
+        // The shipped weights as the endgame solvers already hold them (decompressed once).
         let searcher = match &args.search.weights {
-            Some(path) => Evaluator::load(path)?,
-            None => Evaluator::embedded(),
+            Some(path) => std::sync::Arc::new(Evaluator::load(path)?),
+            None => crate::eval::shared(),
         };
         let started = Instant::now();
         let values = search_labels::label(&boards, &searcher, &args.search, &mut *progress)?;

@@ -79,27 +79,14 @@ impl Default for SearchLabelOptions {
     }
 }
 
-/// A fingerprint of what an evaluation answers: its values along a few fixed games.
-/// Two weight files with the same fingerprint label alike (as far as a cache can tell).
+/// A fingerprint of what an evaluation answers: its values at fixed random positions,
+/// eight at every third number of empties. Two weight files with the same fingerprint
+/// label alike (as far as a cache can tell).
 pub fn fingerprint(eval: &Evaluator) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for game in 0..8u32 {
-        let mut b = Board::START;
-        let mut ply = 0u32;
-        while !b.is_game_over() {
+    for empties in (1..60).step_by(3) {
+        for b in crate::board::random::random_positions(empties as u64, 8, empties) {
             hash = crate::eval::weights::fnv1a(hash, &eval.evaluate(&b).to_le_bytes());
-            let moves = b.moves();
-            if moves == 0 {
-                b = b.passed();
-                continue;
-            }
-            let k = (ply * (2 * game + 3) + game) % moves.count_ones();
-            let mut m = moves;
-            for _ in 0..k {
-                m &= m - 1;
-            }
-            b = b.play(m.trailing_zeros()).expect("a legal move");
-            ply += 1;
         }
     }
     hash
