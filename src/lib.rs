@@ -1,26 +1,20 @@
-//! Okapi: an Othello analyser and opponent.
+//! Okapi: an Othello analyser and opponent. This package is the `okapi` binary and a
+//! facade over the workspace's crates, so that the cross-crate tests in `tests/` and
+//! anyone using Okapi as a library name one crate:
 //!
-//! The architecture, one module each: [`board`] (bitboards, moves, symmetry, hashing),
-//! [`eval`] (pattern evaluation, weights), [`search`] (midgame, endgame,
-//! transposition table, ordering), [`book`] (opening book), [`formats`] (scripts, OBF,
-//! game files, WTHOR), [`train`] (fitting the evaluation and the ProbCut model),
-//! [`engine`] (the engine thread: requests in, events out), [`cli`] (the command line)
-//! and `app` (the egui desktop app, behind the default `gui` feature; it knows no game
-//! logic).
+//! - [`board`], [`eval`], [`search`], [`game`], [`book`], [`formats`]: `okapi-core`;
+//! - [`train`]: `okapi-train` (fitting the evaluation and the ProbCut model, self-play);
+//! - [`engine`]: `okapi-engine` (the engine thread: requests in, events out);
+//! - [`cli`]: `okapi-cli` (the command line), and `app`: `okapi-app` (the egui desktop
+//!   app, behind the default `gui` feature).
 //!
-//! Imports point one way: `board` <- `eval` <- `search` <- `game` / `book` / `formats` /
-//! `train` <- `engine` <- `app` / `cli`, and only `app` and `cli` use the command-line
-//! and GUI crates (`tests/layers.rs` checks both).
+//! Imports point one way, enforced by the crates' dependencies:
+//! `okapi-core` <- `okapi-train` / `okapi-engine` <- `okapi-app` / `okapi-cli`.
 
-pub mod board;
-pub mod book;
-pub mod cli;
-pub mod engine;
-pub mod eval;
-pub mod formats;
-pub mod game;
-pub mod search;
-pub mod train;
+pub use okapi_cli as cli;
+pub use okapi_core::{board, book, eval, formats, game, search};
+pub use okapi_engine as engine;
+pub use okapi_train as train;
 
 #[cfg(feature = "gui")]
-pub mod app;
+pub use okapi_app as app;

@@ -5,10 +5,10 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use okapi::app::{App, Command, ScriptedDialogs};
-use okapi::board::Position;
-use okapi::game::{EvalSource, Game, Seat};
-use okapi::search::level::Level;
+use okapi_app::{App, Command, ScriptedDialogs};
+use okapi_core::board::Position;
+use okapi_core::game::{EvalSource, Game, Seat};
+use okapi_core::search::level::Level;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,7 @@ trait SaveAs {
 
 impl SaveAs for Game {
     fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
-        okapi::formats::save_game(self, path)
+        okapi_core::formats::save_game(self, path)
     }
 }
 
@@ -153,7 +153,7 @@ fn the_engine_replies_to_a_move() {
     assert!(has_label(&h, "Move 3: Black to move"));
     let reply = h.state().game().moves()[1];
     let mut p = Position::start();
-    p.play_move(okapi::board::Move::parse("f5").unwrap())
+    p.play_move(okapi_core::board::Move::parse("f5").unwrap())
         .unwrap();
     let greedy_most = p
         .legal_moves()
@@ -161,7 +161,7 @@ fn the_engine_replies_to_a_move() {
         .map(|s| p.board().flips(s.index()).count_ones())
         .max()
         .unwrap();
-    let okapi::board::Move::Play(sq) = reply else {
+    let okapi_core::board::Move::Play(sq) = reply else {
         panic!("the engine passed")
     };
     assert_eq!(p.board().flips(sq.index()).count_ones(), greedy_most);
@@ -181,7 +181,7 @@ fn ffo1_json(dir: &std::path::Path) -> PathBuf {
 fn exact_values_appear_on_the_squares() {
     let tmp = temp_dir("evals");
     let dir = tmp.path();
-    let path = ffo1_json(&dir);
+    let path = ffo1_json(dir);
     let mut h = harness_with(ScriptedDialogs {
         open: vec![path],
         ..Default::default()
@@ -211,7 +211,7 @@ fn exact_values_appear_on_the_squares() {
 fn solve_shows_the_proven_line_and_it_can_be_played() {
     let tmp = temp_dir("solve");
     let dir = tmp.path();
-    let path = ffo1_json(&dir);
+    let path = ffo1_json(dir);
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
     h.get_by_label("Solve exact").click();
@@ -285,7 +285,7 @@ fn save_and_reload_through_the_menu() {
         Some(&path),
         "a recent file"
     );
-    let saved = okapi::formats::load_game(&path).unwrap();
+    let saved = okapi_core::formats::load_game(&path).unwrap();
     assert_eq!(saved.transcript(), "f5d6c3d3c4");
 
     new_game(&mut h, Seat::Human, Seat::Human);
@@ -392,7 +392,7 @@ fn paste_a_transcript_and_copy_it_back() {
         h.query_by_label_contains("neither a game nor a board")
             .is_some()
     );
-    assert_eq!(h.state().game().moves(), &[okapi::board::Move::Pass]);
+    assert_eq!(h.state().game().moves(), &[okapi_core::board::Move::Pass]);
 }
 
 #[test]
@@ -435,10 +435,11 @@ fn game_analysis_finds_the_lost_discs() {
     let text = include_str!("data/ffo1-39.scr");
     let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
     let mut game = Game::new(Position::parse(line).unwrap());
-    game.play(okapi::board::Move::parse("b1").unwrap(), None)
+    game.play(okapi_core::board::Move::parse("b1").unwrap(), None)
         .unwrap();
     let reply = game.position().legal_moves().iter().next().unwrap();
-    game.play(okapi::board::Move::Play(reply), None).unwrap();
+    game.play(okapi_core::board::Move::Play(reply), None)
+        .unwrap();
     let tmp = temp_dir("analysis");
     let dir = tmp.path();
     let path = dir.join("mistake.json");
@@ -471,7 +472,7 @@ fn game_analysis_finds_the_lost_discs() {
     // the values are kept in the game and saved with their source
     assert_eq!(
         h.state().game().evals()[0],
-        Some(okapi::game::Eval {
+        Some(okapi_core::game::Eval {
             value: -4,
             source: EvalSource::Exact
         })
@@ -497,7 +498,7 @@ fn values_for_one_side_and_hints() {
     h.get_by_label("f5").click();
     h.run_steps(1);
     step_until(&mut h, "White's values", |app| app.move_evals.len() == 3);
-    assert_eq!(h.state().settings.evals_for, okapi::app::EvalsFor::White);
+    assert_eq!(h.state().settings.evals_for, okapi_app::EvalsFor::White);
 }
 
 #[test]
@@ -547,7 +548,7 @@ fn a_dropped_file_is_opened() {
     let tmp = temp_dir("drop");
     let dir = tmp.path();
     let path = dir.join("dropped.ggf");
-    okapi::formats::transcript::read("f5d6c3")
+    okapi_core::formats::transcript::read("f5d6c3")
         .unwrap()
         .save(&path)
         .unwrap();
@@ -663,7 +664,7 @@ fn live_midgame_values_deepen_on_every_move() {
 #[test]
 fn a_weakened_engine_shows_its_lines() {
     let mut h = harness();
-    h.state_mut().settings.level = okapi::search::level::Level::parse("3t4").unwrap();
+    h.state_mut().settings.level = okapi_core::search::level::Level::parse("3t4").unwrap();
     let level = h.state().settings.level;
     new_game(&mut h, Seat::Human, Seat::Engine(level));
     h.run_steps(2);
@@ -724,7 +725,7 @@ fn command_line_output(input: &std::path::Path, out: &std::path::Path, opts: &[&
 fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     let tmp = temp_dir("script");
     let dir = tmp.path();
-    let input = small_script(&dir);
+    let input = small_script(dir);
     let saved = dir.join("result.txt");
     let mut h = harness_with(ScriptedDialogs {
         open: vec![input.clone()],
@@ -849,7 +850,7 @@ fn the_game_clock_sets_the_engine_time() {
     // (Level 30 was not enough: with Multi-ProbCut the search reaches depth 30 at 59
     // empties in about 2.5 s here, as long as the clock gave it.) The book is off: its
     // moves take no time, and this is about the search's.
-    h.state_mut().settings.level = okapi::search::level::Level::numbered(60);
+    h.state_mut().settings.level = okapi_core::search::level::Level::numbered(60);
     h.state_mut().settings.book = false;
     let level = h.state().settings.level;
     h.state_mut().apply(Command::NewGame {
@@ -1084,7 +1085,7 @@ fn a_different_move_after_undo_starts_a_variation_and_the_game_is_kept() {
         .position()
         .legal_moves()
         .iter()
-        .map(okapi::board::Move::Play)
+        .map(okapi_core::board::Move::Play)
         .find(|&m| m != played)
         .unwrap();
     h.get_by_label(&other.to_string()).click();
@@ -1229,7 +1230,7 @@ fn the_script_panel_sits_beside_the_board() {
         .map(|l| h.get_by_label(l).rect())
         .collect();
     let a1 = h.get_by_label("a1").rect();
-    for sq in okapi::board::Square::all() {
+    for sq in okapi_core::board::Square::all() {
         let r = h.get_by_label(&sq.to_string()).rect();
         assert!(r.width() > 20.0, "{sq} is still a usable square: {r:?}");
         for p in &panel {
@@ -1313,7 +1314,10 @@ fn a_file_dialog_that_cannot_be_shown_falls_back_to_a_path_field() {
 fn engine_moves_pause_only_between_two_engines() {
     let mut h = harness();
     assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
-    for c in [okapi::board::Color::Black, okapi::board::Color::White] {
+    for c in [
+        okapi_core::board::Color::Black,
+        okapi_core::board::Color::White,
+    ] {
         h.state_mut()
             .session
             .set_seat(c, Seat::Engine(Level::Random));
@@ -1323,7 +1327,7 @@ fn engine_moves_pause_only_between_two_engines() {
     assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
     h.state_mut()
         .session
-        .set_seat(okapi::board::Color::Black, Seat::Human);
+        .set_seat(okapi_core::board::Color::Black, Seat::Human);
     h.state_mut().settings.engine_move_pause = 2.0;
     assert_eq!(h.state().engine_move_delay(), Duration::ZERO);
     // Two engines play at that pace: ten moves take at least nine pauses.
@@ -1391,7 +1395,7 @@ fn the_threads_setting_is_shown_saved_and_used() {
     let path = dir.path().join("settings.json");
     let mut h = harness();
     h.state_mut().use_settings_file(&path);
-    let cores = okapi::search::available_threads();
+    let cores = okapi_core::search::available_threads();
     assert_eq!(
         h.state().settings.threads,
         cores,

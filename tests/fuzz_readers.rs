@@ -219,7 +219,7 @@ fn check_logbook(bytes: &[u8]) -> Result<(), String> {
 fn valid_ggf(seed: u64) -> Vec<u8> {
     let g = random_game(seed);
     let mut text = ggf::write(&g);
-    if seed % 3 == 0 {
+    if seed.is_multiple_of(3) {
         // per-move evals and times, unknown properties, lowercase names
         text = text.replace("B[", "b[").replacen("]W[", "/1.5/2.25]W[", 1) + "ZZ[x]";
     }
@@ -236,7 +236,7 @@ fn valid_transcript(seed: u64) -> Vec<u8> {
     let n = rng.below(70);
     common::play_random(&mut g, &mut rng, n);
     let mut t = transcript::write(&g);
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         t = t
             .as_bytes()
             .chunks(2)
@@ -279,7 +279,7 @@ fn valid_script(seed: u64) -> Vec<u8> {
         let p = common::random_position(&mut rng);
         out += &format!("{} % position {i}\n", p.to_board_string());
     }
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         out += script::END_MARKER;
         out += "\n63 -  1    b4 a5 -- h5      % a result\n";
     }

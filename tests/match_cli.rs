@@ -311,7 +311,7 @@ fn the_sprt_stops_a_clear_match_with_its_verdict() {
     let (ok, out, err) = okapi(&["match", "3", "random", "--sprt", "0,200", "--games", "200"]);
     assert!(ok, "{err}");
     let played = results(&out).len();
-    assert!(played < 200 && played % 2 == 0, "{out}");
+    assert!(played < 200 && played.is_multiple_of(2), "{out}");
     assert!(out.contains("LLR +"), "{out}");
     assert!(field(&out, "SPRT after").contains("H1 accepted"), "{out}");
     let (ok, out, err) = okapi(&["match", "random", "3", "--sprt", "0,200", "--games", "200"]);

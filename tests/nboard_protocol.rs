@@ -60,7 +60,7 @@ fn hint_gives_search_lines_for_several_moves() {
         assert!(w.len() >= 5, "{l}");
         assert_eq!(w[3], "0", "{l}");
         w[2].parse::<f64>().unwrap();
-        assert!(w[1].len() >= 2 && w[1].len() % 2 == 0, "{l}");
+        assert!(w[1].len() >= 2 && w[1].len().is_multiple_of(2), "{l}");
     }
     assert!(lines.iter().any(|l| l.ends_with(" 3")), "{out}");
 }

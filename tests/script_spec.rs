@@ -53,7 +53,7 @@ fn okapi(dir: &PathBuf, args: &[&str]) -> Output {
     out
 }
 
-fn read(dir: &PathBuf, name: &str) -> String {
+fn read(dir: &std::path::Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
 

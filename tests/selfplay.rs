@@ -239,7 +239,7 @@ fn a_killed_shard_goes_on_and_parts_that_do_not_belong_are_refused() {
         format!("{e:#}")
     };
     // A shard missing, or twice.
-    assert!(merge_err(&[a1.clone()]).contains("shard 2/2 is missing"));
+    assert!(merge_err(std::slice::from_ref(&a1)).contains("shard 2/2 is missing"));
     let mut again = a1.clone();
     again.0 = "again.bin".into();
     assert!(

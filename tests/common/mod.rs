@@ -139,7 +139,7 @@ pub fn random_game(seed: u64) -> Game {
     g.time_per_side = (rng.below(2) == 0).then(|| Duration::from_secs(1 + rng.below(7200) as u64));
     let nodes = all_nodes(&g);
     g.go_to_node(nodes[rng.below(nodes.len())]);
-    if g.len() > 0 && rng.below(2) == 0 {
+    if !g.is_empty() && rng.below(2) == 0 {
         let ply = rng.below(g.len() + 1);
         g.go_to(ply);
     }

@@ -1,0 +1,384 @@
+//! Paints the board and turns clicks into squares. Every square is its own accessible
+//! button labelled with its name (`d3`), valued with what is shown on it.
+
+use eframe::egui::{
+    self, Align2, Color32, FontId, Pos2, Rect, Role, Sense, Stroke, Vec2, WidgetInfo,
+};
+use okapi_core::board::{Color, Position, Square};
+use okapi_core::game::{Eval, EvalSource};
+use std::collections::HashMap;
+
+/// What the board shows this frame.
+pub struct BoardView<'a> {
+    pub position: Position,
+    pub last_move: Option<Square>,
+    pub evals: &'a HashMap<Square, Eval>,
+    pub show_legal: bool,
+    pub flipped: bool,
+    /// Clicks are accepted (a human is to move).
+    pub clickable: bool,
+    /// Board set-up: every square takes clicks.
+    pub setup: bool,
+    /// Discs turning over and how far (0..1); None when not animating.
+    pub flipping: Option<(u64, f32)>,
+    /// Values only on the best this many moves (ties included); 0: on every move.
+    pub best_only: u32,
+}
+
+const BOARD_GREEN: Color32 = Color32::from_rgb(0x1e, 0x7a, 0x46);
+const FRAME_BROWN: Color32 = Color32::from_rgb(0x5a, 0x3d, 0x22);
+const GRID: Color32 = Color32::from_rgb(0x0e, 0x40, 0x22);
+/// The value colours, as the strong programs use them: the best move, moves within two
+/// discs of it, and moves that lose more.
+const BEST: Color32 = Color32::from_rgb(0xff, 0xd8, 0x40);
+const CLOSE: Color32 = Color32::from_rgb(0xa8, 0xf0, 0xff);
+const LOSING: Color32 = Color32::from_rgb(0xff, 0xa0, 0x90);
+
+/// How a move's value compares with the best shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueClass {
+    Best,
+    /// Within two discs of the best (for WLD proofs: the same result).
+    Close,
+    /// Loses more than two discs against the best (WLD: a worse result).
+    Losing,
+}
+
+impl ValueClass {
+    /// The word the square's accessible value ends with.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueClass::Best => "best",
+            ValueClass::Close => "within 2 discs",
+            ValueClass::Losing => "losing more",
+        }
+    }
+
+    fn color(self) -> Color32 {
+        match self {
+            ValueClass::Best => BEST,
+            ValueClass::Close => CLOSE,
+            ValueClass::Losing => LOSING,
+        }
+    }
+}
+
+/// The best value shown: the highest of the strongest source (a proof outranks a guess).
+fn best_eval(evals: &HashMap<Square, Eval>) -> Option<Eval> {
+    let strongest = evals.values().map(|e| e.source).max()?;
+    evals
+        .values()
+        .filter(|e| e.source == strongest)
+        .max_by_key(|e| e.value)
+        .copied()
+}
+
+/// Compares a value with the best: WLD values (1/0/-1) by result, others by discs.
+pub fn value_class(e: Eval, best: Option<Eval>) -> ValueClass {
+    let Some(best) = best else {
+        return ValueClass::Best;
+    };
+    let wld = e.source == EvalSource::Wld || best.source == EvalSource::Wld;
+    let loss = if wld {
+        best.value.signum() - e.value.signum()
+    } else {
+        best.value - e.value
+    };
+    match loss {
+        ..=0 => ValueClass::Best,
+        1..=2 if !wld => ValueClass::Close,
+        _ => ValueClass::Losing,
+    }
+}
+
+/// The values shown: of legal moves only, and with `best_only` > 0 only the best that
+/// many (by source, then value; ties with the last one kept).
+fn shown_values(
+    evals: &HashMap<Square, Eval>,
+    legal: okapi_core::board::BitBoard,
+    best_only: u32,
+) -> HashMap<Square, Eval> {
+    let mut v: Vec<(Square, Eval)> = evals
+        .iter()
+        .filter(|(s, _)| legal.contains(**s))
+        .map(|(s, e)| (*s, *e))
+        .collect();
+    if best_only > 0 && v.len() > best_only as usize {
+        v.sort_by_key(|(_, e)| std::cmp::Reverse((e.source, e.value)));
+        let last = v[best_only as usize - 1].1;
+        v.retain(|(_, e)| (e.source, e.value) >= (last.source, last.value));
+    }
+    v.into_iter().collect()
+}
+
+/// A move's value on its square: a large number in its class's colour on a dark shadow,
+/// the source in a dark tag below, a frame around the best.
+fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, class: ValueClass) {
+    let cell = rect.width();
+    let color = class.color();
+    if class == ValueClass::Best {
+        painter.rect_stroke(
+            rect.shrink(2.0),
+            3.0,
+            Stroke::new(2.5, BEST),
+            egui::StrokeKind::Inside,
+        );
+    }
+    let label = e.label();
+    // WLD words are longer than numbers: a smaller size keeps them inside the square.
+    let size = if label.len() > 3 {
+        cell * 0.32
+    } else {
+        cell * 0.42
+    };
+    // Hack (the monospace font) is a regular weight: the proportional one is a light
+    // weight, too thin for figures on a green board.
+    let font = FontId::monospace(size.max(12.0));
+    let at = Pos2::new(rect.center().x, rect.top() + cell * 0.40);
+    for d in [Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.5)] {
+        painter.text(
+            at + d,
+            Align2::CENTER_CENTER,
+            &label,
+            font.clone(),
+            Color32::from_black_alpha(200),
+        );
+    }
+    // Drawn twice a hair apart: a heavier stroke than the default font has.
+    painter.text(at, Align2::CENTER_CENTER, &label, font.clone(), color);
+    painter.text(
+        at + Vec2::new(0.6, 0.0),
+        Align2::CENTER_CENTER,
+        &label,
+        font,
+        color,
+    );
+    // As large as fits the square: 11 px and up, smaller only when the square is too
+    // narrow for the whole tag (`14@95%` at 800x600).
+    let tag = source_tag(e.source);
+    let mut size = (cell * 0.22).clamp(11.0, 16.0);
+    let mut galley = painter.layout_no_wrap(tag.clone(), FontId::monospace(size), Color32::WHITE);
+    if galley.size().x > cell - 4.0 {
+        size = (size * (cell - 4.0) / galley.size().x).max(8.0);
+        galley = painter.layout_no_wrap(tag, FontId::monospace(size), Color32::WHITE);
+    }
+    let tag_rect = Rect::from_center_size(
+        Pos2::new(
+            rect.center().x,
+            rect.bottom() - cell * 0.05 - galley.size().y / 2.0,
+        ),
+        galley.size() + Vec2::new(3.0, 0.0),
+    );
+    painter.rect_filled(tag_rect, 3.0, Color32::from_black_alpha(150));
+    painter.galley(
+        tag_rect.center() - galley.size() / 2.0,
+        galley,
+        Color32::WHITE,
+    );
+}
+
+/// A legal move without a value: a translucent disc of the side to move with a light
+/// ring, in the middle of the square (star points sit on the grid's corners).
+fn paint_legal_mark(painter: &egui::Painter, center: Pos2, cell: f32, side: Color) {
+    let (fill, _) = disc_colors(side);
+    painter.circle_filled(center, cell * 0.17, fill.gamma_multiply(0.55));
+    let ring = match side {
+        Color::Black => Color32::from_white_alpha(150),
+        Color::White => Color32::from_black_alpha(120),
+    };
+    painter.circle_stroke(center, cell * 0.17, Stroke::new(1.5, ring));
+}
+
+/// Draws the board in the space left in `ui`; returns the square clicked, if any.
+pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
+    let avail = ui.available_size();
+    let side = avail.x.min(avail.y).max(160.0);
+    let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+    let painter = ui.painter_at(outer);
+    let margin = side * 0.05;
+    let inner = outer.shrink(margin);
+    let cell = inner.width() / 8.0;
+
+    painter.rect_filled(outer, 6.0, FRAME_BROWN);
+    painter.rect_filled(inner, 0.0, BOARD_GREEN);
+
+    // Coordinates on all four sides.
+    let coord_font = FontId::proportional((margin * 0.55).clamp(8.0, 20.0));
+    let coord_color = Color32::from_rgb(0xf0, 0xe0, 0xc0);
+    for i in 0..8 {
+        let (col_name, row_name) = if view.flipped { (7 - i, 7 - i) } else { (i, i) };
+        let letter = (b'a' + col_name as u8) as char;
+        let digit = (b'1' + row_name as u8) as char;
+        let x = inner.left() + cell * (i as f32 + 0.5);
+        let y = inner.top() + cell * (i as f32 + 0.5);
+        for (pos, anchor) in [
+            (
+                Pos2::new(x, outer.top() + margin / 2.0),
+                Align2::CENTER_CENTER,
+            ),
+            (
+                Pos2::new(x, outer.bottom() - margin / 2.0),
+                Align2::CENTER_CENTER,
+            ),
+        ] {
+            painter.text(pos, anchor, letter, coord_font.clone(), coord_color);
+        }
+        for pos in [
+            Pos2::new(outer.left() + margin / 2.0, y),
+            Pos2::new(outer.right() - margin / 2.0, y),
+        ] {
+            painter.text(
+                pos,
+                Align2::CENTER_CENTER,
+                digit,
+                coord_font.clone(),
+                coord_color,
+            );
+        }
+    }
+    for i in 0..=8 {
+        let t = i as f32 * cell;
+        let w = if i == 0 || i == 8 { 2.0 } else { 1.0 };
+        painter.line_segment(
+            [
+                Pos2::new(inner.left() + t, inner.top()),
+                Pos2::new(inner.left() + t, inner.bottom()),
+            ],
+            Stroke::new(w, GRID),
+        );
+        painter.line_segment(
+            [
+                Pos2::new(inner.left(), inner.top() + t),
+                Pos2::new(inner.right(), inner.top() + t),
+            ],
+            Stroke::new(w, GRID),
+        );
+    }
+    for (c, r) in [(2.0, 2.0), (6.0, 2.0), (2.0, 6.0), (6.0, 6.0)] {
+        painter.circle_filled(
+            Pos2::new(inner.left() + c * cell, inner.top() + r * cell),
+            cell * 0.06,
+            GRID,
+        );
+    }
+
+    let legal = view.position.legal_moves();
+    let side_to_move = view.position.side_to_move();
+    let shown = shown_values(view.evals, legal, view.best_only);
+    let best = best_eval(&shown);
+    let mut clicked = None;
+    for sq in Square::all() {
+        let (dc, dr) = if view.flipped {
+            (7 - sq.col(), 7 - sq.row())
+        } else {
+            (sq.col(), sq.row())
+        };
+        let rect = Rect::from_min_size(
+            Pos2::new(
+                inner.left() + dc as f32 * cell,
+                inner.top() + dr as f32 * cell,
+            ),
+            Vec2::splat(cell),
+        );
+        let center = rect.center();
+        let disc = view.position.at(sq);
+        let is_legal = legal.contains(sq);
+        let eval = shown.get(&sq).copied();
+        match disc {
+            Some(color) => {
+                // A turning disc shows its old colour for the first half, edge-on midway.
+                let (color, squash) = match view.flipping {
+                    Some((mask, t)) if mask & sq.bit() != 0 => {
+                        let shown = if t < 0.5 { color.opposite() } else { color };
+                        (shown, (std::f32::consts::PI * t).cos().abs().max(0.08))
+                    }
+                    _ => (color, 1.0),
+                };
+                let (fill, edge) = disc_colors(color);
+                let radius = Vec2::new(cell * 0.41 * squash, cell * 0.41);
+                painter.add(egui::epaint::EllipseShape::filled(
+                    center + Vec2::new(cell * 0.03, cell * 0.04),
+                    radius,
+                    Color32::from_black_alpha(70),
+                ));
+                painter.add(egui::epaint::EllipseShape::filled(center, radius, fill));
+                painter.add(egui::epaint::EllipseShape::stroke(
+                    center,
+                    radius,
+                    Stroke::new(1.0, edge),
+                ));
+                if view.last_move == Some(sq) {
+                    painter.circle_filled(center, cell * 0.08, Color32::from_rgb(0xe0, 0x30, 0x30));
+                }
+            }
+            None if is_legal => match eval {
+                Some(e) => paint_value(&painter, rect, &e, value_class(e, best)),
+                None if view.show_legal => paint_legal_mark(&painter, center, cell, side_to_move),
+                None => {}
+            },
+            None => {}
+        }
+
+        let response = ui.interact(
+            rect,
+            ui.scope_id().with(("square", sq.index())),
+            Sense::click(),
+        );
+        let enabled = view.setup || (view.clickable && is_legal);
+        let value = match disc {
+            Some(Color::Black) => "black disc".to_string(),
+            Some(Color::White) => "white disc".to_string(),
+            None => match eval {
+                Some(e) => format!(
+                    "legal move, {} ({}), {}",
+                    e.label(),
+                    e.source,
+                    value_class(e, best).name()
+                ),
+                None if is_legal => "legal move".to_string(),
+                None => "empty".to_string(),
+            },
+        };
+        response.widget_info(|| {
+            let mut info = WidgetInfo::labeled(Role::Button, enabled, sq.to_string());
+            info.current_text_value = Some(value.clone());
+            info
+        });
+        if response.hovered() && enabled {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+            painter.rect_stroke(
+                rect.shrink(1.0),
+                2.0,
+                Stroke::new(1.5, Color32::from_white_alpha(120)),
+                egui::StrokeKind::Inside,
+            );
+        }
+        if response.clicked() && enabled {
+            clicked = Some(sq);
+        }
+    }
+    clicked
+}
+
+fn disc_colors(color: Color) -> (Color32, Color32) {
+    match color {
+        Color::Black => (
+            Color32::from_rgb(0x18, 0x18, 0x18),
+            Color32::from_rgb(0x50, 0x50, 0x50),
+        ),
+        Color::White => (
+            Color32::from_rgb(0xf4, 0xf4, 0xf0),
+            Color32::from_rgb(0xa0, 0xa0, 0xa0),
+        ),
+    }
+}
+
+fn source_tag(source: EvalSource) -> String {
+    match source {
+        EvalSource::Exact => "exact".into(),
+        EvalSource::Wld => "WLD".into(),
+        EvalSource::Heuristic { depth } => format!("~{depth}"),
+        EvalSource::Midgame { depth, confidence } => format!("{depth}@{confidence}%"),
+        EvalSource::Book => "book".into(),
+    }
+}

@@ -1,0 +1,158 @@
+//! The one enum every action goes through, with its shortcuts and descriptions.
+
+use eframe::egui;
+use okapi_core::board::{Color, Square};
+use okapi_core::game::Seat;
+use okapi_core::search::SolveMode;
+use std::path::PathBuf;
+
+/// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go
+/// through [`App::apply`](super::App::apply).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play(Square),
+    Undo,
+    Redo,
+    First,
+    Last,
+    GoTo(usize),
+    ShowNewGame,
+    /// A new game; `minutes` per side on the clock, 0 for no clock.
+    /// One ply back or forward along the current line (review: the engine does not move).
+    StepBack,
+    StepForward,
+    /// Switches the current line at a ply to the variation starting with this move.
+    ChooseVariation(usize, okapi_core::board::Move),
+    /// Makes the current line the main line.
+    PromoteLine,
+    /// Deletes the move at this ply of the current line and everything after it.
+    DeleteVariation(usize),
+    /// A new game: who plays each colour, minutes per side (0: no clock), and whether
+    /// it starts from the position on the board rather than the standard opening.
+    NewGame {
+        black: Seat,
+        white: Seat,
+        minutes: u32,
+        from_here: bool,
+    },
+    Open,
+    OpenPath(PathBuf),
+    Save,
+    SaveAs,
+    SaveTo(PathBuf),
+    Solve(SolveMode),
+    Stop,
+    /// Plays the first move of the proven line.
+    PlayBest,
+    FlipView,
+    /// Starts editing a position (board set-up).
+    EnterSetup,
+    /// Set-up: cycles a square empty, black, white.
+    SetupSquare(Square),
+    SetupSide(Color),
+    SetupClear,
+    SetupStandard,
+    /// Set-up: starts a game from the edited position.
+    SetupDone,
+    SetupCancel,
+    /// Copies the moves as a transcript to the clipboard.
+    CopyTranscript,
+    /// Copies the position as a board string (64 squares and the side to move).
+    CopyBoard,
+    /// Takes a pasted transcript, GGF or JSON game, or board string.
+    Paste(String),
+    /// Panics in the engine thread, to show the error path works (Help menu).
+    CrashEngine,
+    /// Values every move played against the best move.
+    AnalyseGame,
+    /// Values the legal moves once, even when values are turned off.
+    Hint,
+    /// The engine player to move plays now (after a Stop, or from a position reached
+    /// by going back in the game, whose later moves it then replaces).
+    EngineMove,
+    /// Asks for an endgame script (scrZebra or OBF) and opens it in the script window.
+    OpenScript,
+    OpenScriptPath(PathBuf),
+    /// Script window: exact or WLD, with or without lines (clears the results).
+    ScriptOptions {
+        mode: SolveMode,
+        lines: bool,
+    },
+    /// Solves every position of the open script in the background.
+    SolveScript,
+    StopScript,
+    /// Shows the script's position (by index) on the board, with its line if solved.
+    ShowScriptPosition(usize),
+    /// Asks where to save the script's results, then saves them.
+    SaveScriptResult,
+    SaveScriptResultTo(PathBuf),
+    CloseScript,
+    /// Help > Keyboard shortcuts.
+    ShowShortcuts,
+}
+
+impl Command {
+    /// The shortcut of the common actions.
+    pub(super) fn shortcut(&self) -> Option<egui::KeyboardShortcut> {
+        use egui::{Key, KeyboardShortcut as K, Modifiers as M};
+        Some(match self {
+            Command::Undo => K::new(M::COMMAND, Key::Z),
+            Command::Redo => K::new(M::COMMAND, Key::Y),
+            Command::ShowNewGame => K::new(M::COMMAND, Key::N),
+            Command::Open => K::new(M::COMMAND, Key::O),
+            Command::Save => K::new(M::COMMAND, Key::S),
+            Command::Solve(SolveMode::Exact) => K::new(M::COMMAND, Key::E),
+            Command::Solve(SolveMode::Wld) => K::new(M::COMMAND, Key::W),
+            Command::Stop => K::new(M::NONE, Key::Escape),
+            Command::First => K::new(M::NONE, Key::Home),
+            Command::StepBack => K::new(M::NONE, Key::ArrowLeft),
+            Command::StepForward => K::new(M::NONE, Key::ArrowRight),
+            Command::Last => K::new(M::NONE, Key::End),
+            Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
+            Command::FlipView => K::new(M::COMMAND, Key::F),
+            Command::Hint => K::new(M::COMMAND, Key::H),
+            _ => return None,
+        })
+    }
+
+    /// What a command does, for the shortcut list.
+    pub(super) fn description(&self) -> &'static str {
+        match self {
+            Command::Undo => "Undo (your move and the engine's reply)",
+            Command::Redo => "Redo",
+            Command::ShowNewGame => "New game",
+            Command::Open => "Open a game",
+            Command::OpenScript => "Open an endgame script",
+            Command::Save => "Save the game",
+            Command::Solve(SolveMode::Exact) => "Solve exactly",
+            Command::Solve(SolveMode::Wld) => "Solve win/draw/loss",
+            Command::Stop => "Stop the engine",
+            Command::First => "First position",
+            Command::StepBack => "One move back (review)",
+            Command::StepForward => "One move forward (review)",
+            Command::Last => "Last position",
+            Command::FlipView => "Flip the board",
+            Command::Hint => "Hint: value the moves once",
+            _ => "",
+        }
+    }
+
+    pub(super) const WITH_SHORTCUTS: [Command; 15] = [
+        // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
+        Command::OpenScript,
+        Command::FlipView,
+        Command::Hint,
+        Command::Undo,
+        Command::Redo,
+        Command::ShowNewGame,
+        Command::Open,
+        Command::Save,
+        Command::Solve(SolveMode::Exact),
+        Command::Solve(SolveMode::Wld),
+        Command::Stop,
+        Command::First,
+        Command::Last,
+        Command::StepBack,
+        Command::StepForward,
+    ];
+}

@@ -1,0 +1,483 @@
+//! Applies the queued [`Command`]s, once per frame after drawing.
+
+use super::engine_events::Task;
+use super::game_rules::SolveStats;
+use super::windows::NewGameForm;
+use super::{App, Command, ScriptJob, script, wake};
+use okapi_core::board::{Color, Move, Position, Square};
+use okapi_core::game::{Game, ProvenLine, Seat};
+use okapi_engine::{Engine, Request};
+use std::time::Instant;
+
+impl App {
+    /// Applies one command: each group of commands has its method below.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            c @ (Command::Play(_)
+            | Command::PlayBest
+            | Command::Undo
+            | Command::Redo
+            | Command::First
+            | Command::Last
+            | Command::GoTo(_)
+            | Command::StepBack
+            | Command::StepForward
+            | Command::ChooseVariation(..)
+            | Command::PromoteLine
+            | Command::DeleteVariation(_)) => self.navigate(c),
+            c @ (Command::ShowNewGame
+            | Command::NewGame { .. }
+            | Command::Open
+            | Command::OpenPath(_)
+            | Command::Save
+            | Command::SaveAs
+            | Command::SaveTo(_)) => self.apply_file(c),
+            c @ (Command::EnterSetup
+            | Command::SetupSquare(_)
+            | Command::SetupSide(_)
+            | Command::SetupClear
+            | Command::SetupStandard
+            | Command::SetupDone
+            | Command::SetupCancel) => self.apply_setup(c),
+            c @ (Command::Solve(_)
+            | Command::Stop
+            | Command::EngineMove
+            | Command::Hint
+            | Command::AnalyseGame
+            | Command::CrashEngine) => self.apply_engine(c),
+            c @ (Command::OpenScript
+            | Command::OpenScriptPath(_)
+            | Command::ScriptOptions { .. }
+            | Command::SolveScript
+            | Command::StopScript
+            | Command::ShowScriptPosition(_)
+            | Command::SaveScriptResult
+            | Command::SaveScriptResultTo(_)
+            | Command::CloseScript) => self.apply_script(c),
+            c @ (Command::CopyTranscript | Command::CopyBoard | Command::Paste(_)) => {
+                self.apply_clipboard(c)
+            }
+            c @ (Command::FlipView | Command::ShowShortcuts) => self.apply_view(c),
+        }
+    }
+
+    /// Moves through the game: a move, the proven line's move, undo, redo, going to a ply.
+    fn navigate(&mut self, command: Command) {
+        match command {
+            Command::Play(sq) => self.play_human_move(sq),
+            Command::PlayBest => self.play_best_move(),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::First => self.go_to(0),
+            Command::Last => self.go_to(self.game().len()),
+            Command::GoTo(ply) => self.go_to(ply),
+            Command::StepBack => self.go_to(self.game().ply().saturating_sub(1)),
+            Command::StepForward => self.go_to(self.game().ply() + 1),
+            Command::ChooseVariation(ply, mv) => {
+                if self.session.choose_variation(ply, mv) {
+                    self.position_changed();
+                }
+            }
+            Command::PromoteLine => {
+                self.session.game_mut().promote_line();
+                self.keep_game_in_progress();
+            }
+            Command::DeleteVariation(ply) => {
+                if self.session.game_mut().delete_variation(ply) {
+                    // The cursor may have moved back: the rules run again.
+                    let here = self.game().ply();
+                    self.session.go_to(here);
+                    self.position_changed();
+                }
+            }
+            other => unreachable!("not a navigation command: {other:?}"),
+        }
+    }
+
+    /// New game, open and save.
+    fn apply_file(&mut self, command: Command) {
+        match command {
+            Command::ShowNewGame => {
+                self.view.new_game = Some(NewGameForm::for_seats(
+                    self.session.seats(),
+                    self.settings.level,
+                    self.timing_minutes,
+                ));
+            }
+            Command::NewGame {
+                black,
+                white,
+                minutes,
+                from_here,
+            } => self.start_new_game([black, white], minutes, from_here),
+            Command::Open => {
+                if let Some(path) = self.dialogs.open_game() {
+                    self.apply(Command::OpenPath(path));
+                }
+            }
+            Command::OpenPath(path) => match okapi_core::formats::load_game(&path) {
+                Ok(game) => {
+                    // A game comes back with the players it was saved with.
+                    let seats = game.seats;
+                    self.settings.remember(&path);
+                    self.file = Some(path);
+                    self.error = None;
+                    self.load_game(game, seats, None);
+                }
+                Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
+            },
+            Command::Save => match self.file.clone() {
+                Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
+                _ => self.apply(Command::SaveAs),
+            },
+            Command::SaveAs => {
+                if let Some(path) = self
+                    .dialogs
+                    .save_game(&format!("game-{}.json", self.game().date))
+                {
+                    self.apply(Command::SaveTo(path));
+                }
+            }
+            Command::SaveTo(path) => match okapi_core::formats::save_game(self.game(), &path) {
+                Ok(()) => {
+                    self.notice = Some(format!("Saved {}", path.display()));
+                    self.settings.remember(&path);
+                    self.file = Some(path);
+                }
+                Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+            },
+            other => unreachable!("not a file command: {other:?}"),
+        }
+    }
+
+    /// Board set-up.
+    fn apply_setup(&mut self, command: Command) {
+        match command {
+            Command::EnterSetup => {
+                self.view.setup = Some(self.game().position());
+                // A new generation drops whatever the engine still sends about the game.
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.stop();
+                self.engine.task = Task::Idle;
+                self.engine.status.clear();
+                self.move_evals.clear();
+            }
+            Command::SetupSquare(sq) => {
+                if let Some(p) = &mut self.view.setup {
+                    let (mut black, mut white) = (p.black(), p.white());
+                    match p.at(sq) {
+                        None => black |= sq.bit(),
+                        Some(Color::Black) => {
+                            black &= !sq.bit();
+                            white |= sq.bit();
+                        }
+                        Some(Color::White) => white &= !sq.bit(),
+                    }
+                    *p = Position::from_discs(black, white, p.side_to_move());
+                }
+            }
+            Command::SetupSide(side) => {
+                if let Some(p) = &mut self.view.setup {
+                    *p = Position::from_discs(p.black(), p.white(), side);
+                }
+            }
+            Command::SetupClear => {
+                if let Some(p) = &mut self.view.setup {
+                    *p = Position::from_discs(0, 0, p.side_to_move());
+                }
+            }
+            Command::SetupStandard => {
+                if self.view.setup.is_some() {
+                    self.view.setup = Some(Position::start());
+                }
+            }
+            Command::SetupDone => {
+                if let Some(p) = self.view.setup.take() {
+                    // The players stay: a set-up position is played as the game was.
+                    self.file = None;
+                    let seats = self.session.seats();
+                    self.load_game(Game::new(p), seats, None);
+                }
+            }
+            Command::SetupCancel => {
+                if self.view.setup.take().is_some() {
+                    self.position_changed();
+                }
+            }
+            other => unreachable!("not a set-up command: {other:?}"),
+        }
+    }
+
+    /// Requests to the engine.
+    fn apply_engine(&mut self, command: Command) {
+        match command {
+            Command::Solve(mode) => {
+                let position = self.game().position();
+                if position.is_game_over() {
+                    return;
+                }
+                // The values already on the board stay; the solve adds the proven line.
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Solve {
+                    generation: self.engine.generation,
+                    position,
+                    mode,
+                });
+                self.start_task(Task::Solving(mode));
+            }
+            Command::Stop => {
+                if self.engine.task != Task::Idle {
+                    self.engine.thread.stop();
+                    self.metrics.stop_asked = Some(Instant::now());
+                }
+            }
+            Command::EngineMove => {
+                // The engine plays the side to move even inside the record, if the
+                // session gives it that side.
+                let Some(next) = self.session.engine_move_now() else {
+                    return;
+                };
+                self.engine.generation = self.engine.thread.new_generation();
+                if let Some(request) = self.play_request(next) {
+                    self.engine.thread.send(request);
+                    self.start_task(Task::Thinking);
+                }
+            }
+            Command::Hint => {
+                let position = self.game().position();
+                if position.is_game_over() {
+                    return;
+                }
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Analyse {
+                    generation: self.engine.generation,
+                    position,
+                    mode: self.settings.eval_mode,
+                });
+                self.start_task(Task::Analysing);
+            }
+            Command::AnalyseGame => {
+                let game = self.game();
+                let plies: Vec<(usize, Position, Square)> = (0..game.len())
+                    .filter_map(|i| match game.move_at(i) {
+                        Some(Move::Play(sq)) => Some((i, game.position_at(i), sq)),
+                        _ => None,
+                    })
+                    .collect();
+                if plies.is_empty() {
+                    return;
+                }
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Configure {
+                    solve_limit: self.settings.solve_limit,
+                    hash_bits: self.settings.hash_bits,
+                    book: self.settings.book,
+                    threads: self.settings.threads,
+                });
+                self.engine.thread.send(Request::AnalyseGame {
+                    generation: self.engine.generation,
+                    plies,
+                });
+                self.start_task(Task::AnalysingGame);
+            }
+            Command::CrashEngine => {
+                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.send(Request::Crash {
+                    generation: self.engine.generation,
+                });
+                self.start_task(Task::Thinking);
+            }
+            other => unreachable!("not a engine command: {other:?}"),
+        }
+    }
+
+    /// The endgame script window.
+    fn apply_script(&mut self, command: Command) {
+        match command {
+            Command::OpenScript => {
+                if let Some(path) = self.dialogs.open_script() {
+                    self.apply(Command::OpenScriptPath(path));
+                }
+            }
+            Command::OpenScriptPath(path) => match ScriptJob::load(&path) {
+                Ok(job) => {
+                    self.apply(Command::StopScript);
+                    self.notice = Some(format!(
+                        "Opened the script {}: {} positions, {} bad lines.",
+                        job.name(),
+                        job.rows.len(),
+                        job.bad.len()
+                    ));
+                    self.script = Some(job);
+                }
+                Err(e) => {
+                    self.error = Some(format!("Could not open {}: {e}", path.display()));
+                }
+            },
+            Command::ScriptOptions { mode, lines } => {
+                self.apply(Command::StopScript);
+                if let Some(job) = &mut self.script
+                    && (job.mode, job.with_lines) != (mode, lines)
+                {
+                    job.mode = mode;
+                    job.with_lines = lines;
+                    job.clear_results();
+                    job.status.clear();
+                    // Results of the old options still on their way are dropped.
+                    job.running = None;
+                }
+            }
+            Command::SolveScript => {
+                let Some(job) = &mut self.script else { return };
+                if job.rows.is_empty() {
+                    return;
+                }
+                // From the start, as the command line does, with the engine's threads:
+                // small positions several at a time, results in order.
+                job.clear_results();
+                let notify = &self.notify;
+                let engine = self
+                    .script_engine
+                    .get_or_insert_with(|| Engine::spawn(wake(notify)));
+                engine.send(Request::Configure {
+                    solve_limit: self.settings.solve_limit,
+                    hash_bits: self.settings.hash_bits,
+                    book: self.settings.book,
+                    threads: self.settings.threads,
+                });
+                let generation = engine.new_generation();
+                engine.send(Request::SolveScript {
+                    generation,
+                    positions: job.rows.iter().map(|r| r.position).collect(),
+                    mode: job.mode,
+                    lines: true, // always proven: the script panel shows them on demand
+                    hash_bits: script::SCRIPT_HASH_BITS,
+                });
+                job.running = Some(generation);
+                job.started = Instant::now();
+                job.status = "starting...".into();
+            }
+            Command::StopScript => {
+                if let (Some(engine), Some(job)) = (&self.script_engine, &mut self.script)
+                    && job.running.is_some()
+                {
+                    engine.stop();
+                    job.status = "stopping...".into();
+                }
+            }
+            Command::ShowScriptPosition(i) => {
+                let Some(job) = &mut self.script else { return };
+                let Some(row) = job.rows.get(i) else { return };
+                job.selected = Some(i);
+                let (position, mode, result) = (row.position, job.mode, row.result.clone());
+                self.view.setup = None;
+                self.file = None;
+                // A script's position is studied, not played: two people.
+                self.load_game(Game::new(position), [Seat::Human; 2], None);
+                // A solved position comes with its proven line, ready to play through.
+                if let Some(r) = result.filter(|r| !r.line.is_empty()) {
+                    self.session.set_proven_line(ProvenLine {
+                        position,
+                        mode,
+                        score: r.score,
+                        line: r.line,
+                    });
+                    self.solve_stats = Some(SolveStats {
+                        nodes: r.nodes,
+                        elapsed: r.elapsed,
+                    });
+                }
+            }
+            Command::SaveScriptResult => {
+                let Some(job) = &self.script else { return };
+                if job.output().is_none() {
+                    return;
+                }
+                let stem = job
+                    .path
+                    .file_stem()
+                    .map_or_else(|| "script".into(), |s| s.to_string_lossy().into_owned());
+                if let Some(path) = self
+                    .dialogs
+                    .save_script_result(&format!("{stem}-result.txt"))
+                {
+                    self.apply(Command::SaveScriptResultTo(path));
+                }
+            }
+            Command::SaveScriptResultTo(path) => {
+                let Some(bytes) = self.script.as_ref().and_then(|j| j.output()) else {
+                    return;
+                };
+                if self
+                    .script
+                    .as_ref()
+                    .is_some_and(|j| same_file(&j.path, &path))
+                {
+                    self.error = Some(format!(
+                        "Not saved: {} is the script itself",
+                        path.display()
+                    ));
+                    return;
+                }
+                match okapi_core::formats::write_atomic(&path, &bytes) {
+                    Ok(()) => {
+                        self.notice = Some(format!("Saved the results to {}", path.display()))
+                    }
+                    Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+                }
+            }
+            Command::CloseScript => {
+                self.apply(Command::StopScript);
+                self.script = None;
+            }
+            other => unreachable!("not a script command: {other:?}"),
+        }
+    }
+
+    /// Copy and paste.
+    fn apply_clipboard(&mut self, command: Command) {
+        match command {
+            Command::CopyTranscript => self.clipboard_out = Some(self.game().transcript()),
+            Command::CopyBoard => {
+                self.clipboard_out = Some(self.game().position().to_board_string())
+            }
+            Command::Paste(text) => {
+                let game = okapi_core::formats::read_game(&text)
+                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
+                match game {
+                    Ok(game) => {
+                        // The players stay, as for a set-up position.
+                        self.file = None;
+                        let seats = self.session.seats();
+                        self.load_game(game, seats, Some("Pasted a game.".into()));
+                    }
+                    Err(e) => {
+                        self.error = Some(format!(
+                            "The pasted text is neither a game nor a board: {e}"
+                        ))
+                    }
+                }
+            }
+            other => unreachable!("not a clipboard command: {other:?}"),
+        }
+    }
+
+    /// The view and the help windows.
+    fn apply_view(&mut self, command: Command) {
+        match command {
+            Command::FlipView => self.settings.flipped = !self.settings.flipped,
+            Command::ShowShortcuts => self.view.shortcuts = true,
+            other => unreachable!("not a view command: {other:?}"),
+        }
+    }
+}
+
+/// Do two paths name the same existing file?
+pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+pub(super) fn is_json(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}

@@ -1,0 +1,345 @@
+//! What the engine does for the app: the requests made after each change of position,
+//! and the events taken in each frame (stale generations dropped).
+
+use super::game_rules::SolveStats;
+use super::{App, RowResult};
+use okapi_core::board::{Move, Position, Square};
+use okapi_core::game::Eval;
+use okapi_core::game::Next;
+use okapi_core::search::SolveMode;
+use okapi_engine::{Engine, Event, Request, mode_name};
+use std::time::{Duration, Instant};
+
+/// What the engine is doing for the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Task {
+    Idle,
+    Analysing,
+    Solving(SolveMode),
+    Thinking,
+    AnalysingGame,
+}
+
+/// The board's engine thread and what it is doing for the app.
+pub(super) struct EngineLink {
+    pub(super) thread: Engine,
+    /// Events of older generations are stale and dropped.
+    pub(super) generation: u64,
+    pub(super) task: Task,
+    pub(super) task_started: Instant,
+    /// What the engine says it is doing, for the status bar.
+    pub(super) status: String,
+    /// An engine move held back until then (engine against engine, at a person's pace).
+    pub(super) paced_move: Option<(Instant, Request)>,
+}
+
+impl EngineLink {
+    pub(super) fn new(thread: Engine) -> EngineLink {
+        EngineLink {
+            thread,
+            generation: 0,
+            task: Task::Idle,
+            task_started: Instant::now(),
+            status: String::new(),
+            paced_move: None,
+        }
+    }
+}
+
+/// One move of the game valued against the best move (for its mover).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PlyAnalysis {
+    /// The position before the move and the move: the entry holds only while they match.
+    pub(super) key: (Position, Move),
+    pub(super) played: Eval,
+    pub(super) best: Eval,
+    pub(super) best_move: Square,
+}
+
+impl PlyAnalysis {
+    /// Discs lost against the best move.
+    pub(super) fn loss(&self) -> i32 {
+        self.best.value - self.played.value
+    }
+}
+
+/// The engine's last move and, at a weakened level, every candidate's value and chance
+/// (practice: "show lines").
+#[derive(Clone, Debug)]
+pub(super) struct EngineLines {
+    pub(super) position: Position,
+    pub(super) played: Move,
+    pub(super) candidates: Vec<(Move, Eval, f64)>,
+}
+
+impl App {
+    /// Sends a held-back engine move once its time has come; true while one waits.
+    pub(super) fn send_paced_move(&mut self) -> bool {
+        match self.engine.paced_move.take() {
+            Some((at, request)) if Instant::now() >= at => {
+                self.engine.thread.send(request);
+                self.start_task(Task::Thinking);
+                false
+            }
+            Some(waiting) => {
+                self.engine.paced_move = Some(waiting);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Takes in what the script engine has sent.
+    pub(super) fn poll_script_engine(&mut self) {
+        let Some(engine) = &self.script_engine else {
+            return;
+        };
+        while let Some(event) = engine.try_recv() {
+            let Some(job) = &mut self.script else {
+                continue;
+            };
+            if job.running != Some(event.generation()) {
+                continue;
+            }
+            match event {
+                Event::Progress { message, .. } => job.status = message,
+                Event::ScriptSolved {
+                    index,
+                    outcome,
+                    score,
+                    line,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    if let Some(row) = job.rows.get_mut(index) {
+                        row.result = Some(RowResult {
+                            outcome,
+                            score,
+                            line,
+                            nodes,
+                            elapsed,
+                        });
+                    }
+                }
+                Event::ScriptDone { nodes, elapsed, .. } => {
+                    job.running = None;
+                    job.finished = Some((nodes, elapsed));
+                    job.status.clear();
+                }
+                Event::Stopped { .. } => {
+                    job.running = None;
+                    job.status = "stopped".into();
+                }
+                Event::Error { message, .. } => {
+                    job.running = None;
+                    job.status.clear();
+                    self.error = Some(format!("The script failed: {message}"));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Keeps the game in progress (with what is known of it) across restarts.
+    pub(super) fn keep_game_in_progress(&self) {
+        if let Some(path) = &self.autosave {
+            // Best effort: losing the autosave must not disturb play.
+            let _ = path.parent().map(std::fs::create_dir_all);
+            let _ = okapi_core::formats::save_game(self.game(), path);
+        }
+    }
+
+    pub(super) fn start_task(&mut self, task: Task) {
+        self.engine.task = task;
+        self.engine.task_started = Instant::now();
+        self.metrics.awaiting_first_value = task == Task::Analysing;
+        self.engine.status = match task {
+            Task::Idle => String::new(),
+            Task::Analysing => "analysing...".into(),
+            Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
+            Task::Thinking => match self.engine_move_time() {
+                Some(t) => format!(
+                    "thinking, {:.1} s for this move by the clock...",
+                    t.as_secs_f64()
+                ),
+                None => "thinking...".into(),
+            },
+            Task::AnalysingGame => "analysing the game...".into(),
+        };
+    }
+
+    /// After any change of the position (the session has applied its rules): the game
+    /// kept, and the next request to the engine (its move, or the values of the legal
+    /// moves).
+    pub(super) fn position_changed(&mut self) {
+        self.move_evals.clear();
+        self.keep_game_in_progress();
+        self.ask_engine_about();
+    }
+
+    /// The engine's next task here, as the session says: its move, the values of the
+    /// legal moves, or none.
+    fn ask_engine_about(&mut self) {
+        self.engine.generation = self.engine.thread.new_generation();
+        self.engine.paced_move = None;
+        let next = self.session.next();
+        let position = self.session.position();
+        if next == Next::Over {
+            self.engine.thread.stop();
+            self.engine.task = Task::Idle;
+            self.engine.status.clear();
+            return;
+        }
+        self.engine.thread.send(Request::Configure {
+            solve_limit: self.settings.solve_limit,
+            hash_bits: self.settings.hash_bits,
+            book: self.settings.book,
+            threads: self.settings.threads,
+        });
+        if let Some(request) = self.play_request(next) {
+            // Engine against engine at a pace a person can follow.
+            let delay = self.engine_move_delay();
+            if !delay.is_zero() {
+                self.engine.paced_move = Some((Instant::now() + delay, request));
+                self.engine.task = Task::Thinking;
+                self.engine.status = "next engine move...".into();
+            } else {
+                self.engine.thread.send(request);
+                self.start_task(Task::Thinking);
+            }
+        } else if self.settings.show_evals
+            && self.settings.evals_for.includes(position.side_to_move())
+        {
+            self.engine.thread.send(Request::Analyse {
+                generation: self.engine.generation,
+                position,
+                mode: self.settings.eval_mode,
+            });
+            self.start_task(Task::Analysing);
+        } else {
+            self.engine.thread.stop();
+            self.engine.task = Task::Idle;
+            self.engine.status.clear();
+        }
+    }
+
+    /// Takes in whatever the engine has sent; stale generations are dropped.
+    pub fn poll_engine(&mut self) {
+        while let Some(event) = self.engine.thread.try_recv() {
+            if event.generation() != self.engine.generation {
+                continue;
+            }
+            match event {
+                Event::MoveValue { square, eval, .. } => {
+                    if std::mem::take(&mut self.metrics.awaiting_first_value) {
+                        self.metrics.first_value = Some(self.engine.task_started.elapsed());
+                    }
+                    let keep = self
+                        .move_evals
+                        .get(&square)
+                        .is_some_and(|old| old.source > eval.source);
+                    if !keep {
+                        self.move_evals.insert(square, eval);
+                    }
+                }
+                Event::Progress {
+                    message,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    self.engine.status = format!("{message} - {}", speed(nodes, elapsed));
+                }
+                Event::AnalysisDone { nodes, elapsed, .. } => {
+                    if self.engine.task == Task::AnalysingGame {
+                        self.keep_game_in_progress();
+                    }
+                    self.engine.task = Task::Idle;
+                    self.engine.status = format!("analysis done - {}", speed(nodes, elapsed));
+                }
+                Event::Solved {
+                    mode,
+                    score,
+                    line,
+                    nodes,
+                    elapsed,
+                    ..
+                } => {
+                    self.engine.task = Task::Idle;
+                    self.engine.status = format!("solved - {}", speed(nodes, elapsed));
+                    self.keep_proven_line(mode, score, line, SolveStats { nodes, elapsed });
+                }
+                Event::Played {
+                    mv,
+                    eval,
+                    candidates,
+                    ..
+                } => {
+                    self.engine.task = Task::Idle;
+                    let before = self.game().position();
+                    self.notice = None;
+                    if self.play_engine_move(before, mv, eval) {
+                        self.engine_lines = Some(EngineLines {
+                            position: before,
+                            played: mv,
+                            candidates,
+                        });
+                    }
+                }
+                Event::Stopped { .. } => {
+                    self.engine.task = Task::Idle;
+                    if let Some(asked) = self.metrics.stop_asked.take() {
+                        self.metrics.stop_latency = Some(asked.elapsed());
+                    }
+                    self.engine.status = "stopped".into();
+                }
+                Event::PlyAnalysed {
+                    ply,
+                    played,
+                    best,
+                    best_move,
+                    ..
+                } => {
+                    self.session.game_mut().set_eval(ply, played);
+                    if ply < self.game().len() {
+                        let key = (self.game().position_at(ply), self.game().moves()[ply]);
+                        self.game_analysis.insert(
+                            ply,
+                            PlyAnalysis {
+                                key,
+                                played,
+                                best,
+                                best_move,
+                            },
+                        );
+                    }
+                }
+                Event::Error { message, .. } => {
+                    self.engine.task = Task::Idle;
+                    self.engine.status.clear();
+                    self.error = Some(message);
+                }
+                // Scripts run on their own engine (see `poll_script_engine`).
+                // the app asks for no lines, book lists or position values, and each
+                // request's own event tells it is done.
+                Event::ScriptSolved { .. }
+                | Event::ScriptDone { .. }
+                | Event::Line { .. }
+                | Event::BookMoves { .. }
+                | Event::PositionValue { .. }
+                | Event::Finished { .. } => {}
+            }
+        }
+    }
+}
+
+pub(super) fn speed(nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        nodes as f64 / secs / 1e6
+    } else {
+        0.0
+    };
+    format!("{nodes} nodes, {secs:.2} s, {rate:.1} Mn/s")
+}

@@ -1,0 +1,182 @@
+//! The menu bar: File, Edit, Game, Engine, View, Help.
+
+use super::engine_events::Task;
+use super::{App, Command};
+use eframe::egui;
+use okapi_core::search::SolveMode;
+
+impl App {
+    pub(super) fn menu_item(
+        &mut self,
+        ui: &mut egui::Ui,
+        label: &str,
+        enabled: bool,
+        command: Command,
+    ) {
+        let mut button = egui::Button::new(label);
+        if let Some(k) = command.shortcut() {
+            button = button.shortcut_text(ui.ctx().format_shortcut(&k));
+        }
+        if ui.add_enabled(enabled, button).clicked() {
+            self.commands.push(command);
+            ui.close();
+        }
+    }
+
+    pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    self.menu_item(ui, "New game...", true, Command::ShowNewGame);
+                    self.menu_item(ui, "Open...", true, Command::Open);
+                    let recent = self.settings.recent.clone();
+                    ui.add_enabled_ui(!recent.is_empty(), |ui| {
+                        ui.menu_button("Open recent", |ui| {
+                            for path in recent {
+                                if ui.button(path.display().to_string()).clicked() {
+                                    self.commands.push(Command::OpenPath(path));
+                                    ui.close();
+                                }
+                            }
+                        });
+                    });
+                    self.menu_item(ui, "Save", true, Command::Save);
+                    self.menu_item(ui, "Save as...", true, Command::SaveAs);
+                    ui.separator();
+                    self.menu_item(ui, "Open script...", true, Command::OpenScript);
+                    if self.script.as_ref().is_some_and(|j| !j.open)
+                        && ui.button("Show the script").clicked() {
+                            if let Some(job) = &mut self.script {
+                                job.open = true;
+                            }
+                            ui.close();
+                        }
+                    ui.separator();
+                    if ui.button("Quit").clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                });
+                ui.menu_button("Edit", |ui| {
+                    self.menu_item(ui, "Copy transcript", true, Command::CopyTranscript);
+                    self.menu_item(ui, "Copy board", true, Command::CopyBoard);
+                    ui.label(
+                        egui::RichText::new("Paste a transcript, game or board: Ctrl+V")
+                            .small()
+                            .weak(),
+                    );
+                });
+                ui.menu_button("Game", |ui| {
+                    self.menu_item(ui, "Undo", self.game().can_undo(), Command::Undo);
+                    self.menu_item(ui, "Redo", self.game().can_redo(), Command::Redo);
+                    self.menu_item(ui, "First position", self.game().can_undo(), Command::First);
+                    self.menu_item(ui, "Last position", self.game().can_redo(), Command::Last);
+                    ui.separator();
+                    self.menu_item(
+                        ui,
+                        "Set up a position...",
+                        self.view.setup.is_none(),
+                        Command::EnterSetup,
+                    );
+                });
+                ui.menu_button("Engine", |ui| {
+                    let open = !self.game().position().is_game_over();
+                    for (label, mode) in [
+                        ("Solve exact", SolveMode::Exact),
+                        ("Solve win/draw/loss", SolveMode::Wld),
+                    ] {
+                        let k = Command::Solve(mode).shortcut();
+                        let mut button = egui::Button::new(label);
+                        if let Some(k) = k {
+                            button = button.shortcut_text(ui.ctx().format_shortcut(&k));
+                        }
+                        if ui.add_enabled(open, button).clicked() {
+                            self.request_solve(mode);
+                            ui.close();
+                        }
+                    }
+                    self.menu_item(ui, "Stop", self.engine.task != Task::Idle, Command::Stop);
+                    self.menu_item(
+                        ui,
+                        "Analyse the game",
+                        !self.game().is_empty(),
+                        Command::AnalyseGame,
+                    );
+                    ui.separator();
+                    // Book values on the board and book moves for the engine player.
+                    if ui
+                        .checkbox(&mut self.settings.book, "Use the opening book")
+                        .changed()
+                    {
+                        self.commands.push(Command::GoTo(self.game().ply()));
+                    }
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Pause between engine moves:");
+                        ui.add(
+                            egui::DragValue::new(&mut self.settings.engine_move_pause)
+                                .range(0.0..=10.0)
+                                .speed(0.05)
+                                .fixed_decimals(1)
+                                .suffix(" s"),
+                        )
+                        .labelled_by(label.id)
+                        .on_hover_text("Engine against engine: time to follow each move");
+                    });
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Hash table: 2^");
+                        let r = ui
+                            .add(egui::DragValue::new(&mut self.settings.hash_bits).range(16..=26))
+                            .labelled_by(label.id);
+                        ui.label(format!(
+                            "entries ({} MB)",
+                            (16u64 << self.settings.hash_bits) >> 20
+                        ));
+                        if r.changed() {
+                            self.commands.push(Command::GoTo(self.game().ply()));
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Threads:");
+                        let cores = okapi_core::search::available_threads();
+                        let most = cores.max(self.settings.threads);
+                        let r = ui
+                            .add(
+                                egui::DragValue::new(&mut self.settings.threads)
+                                    .range(1..=most),
+                            )
+                            .labelled_by(label.id)
+                            .on_hover_text(format!(
+                                "Threads the engine searches with ({cores} cores here); \
+                                 a script's small positions are solved this many at a time"
+                            ));
+                        ui.label(format!("of {cores} cores"));
+                        if r.changed() {
+                            self.commands.push(Command::GoTo(self.game().ply()));
+                        }
+                    });
+                });
+                ui.menu_button("View", |ui| {
+                    self.menu_item(ui, "Flip board", true, Command::FlipView);
+                    ui.checkbox(&mut self.settings.animate, "Animate flips");
+                });
+                ui.menu_button("Help", |ui| {
+                    self.menu_item(ui, "Keyboard shortcuts", true, Command::ShowShortcuts);
+                    if ui.button("About Okapi").clicked() {
+                        self.view.about = true;
+                        ui.close();
+                    }
+                    ui.separator();
+                    ui.checkbox(&mut self.settings.debug, "Debug")
+                        .on_hover_text("Developer items: the engine's error report test, frame times in the status bar");
+                    if self.settings.debug {
+                        self.menu_item(
+                            ui,
+                            "Test the engine's error report",
+                            true,
+                            Command::CrashEngine,
+                        );
+                    }
+                });
+            });
+        });
+    }
+}

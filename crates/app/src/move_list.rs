@@ -1,0 +1,333 @@
+//! The move list (numbered rows, Black and White columns, the current move highlighted
+//! and kept in view, variations), and what the game analysis found.
+
+use super::App;
+use super::Command;
+use super::engine_events::PlyAnalysis;
+use eframe::egui;
+use okapi_core::board::{Color, Move};
+use okapi_core::game::EvalSource;
+
+/// How bad a move was, by the discs it lost against the best move (for its mover).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Severity {
+    /// 1–2 discs.
+    Inaccuracy,
+    /// 3–7 discs.
+    Mistake,
+    /// 8 discs or more: usually the game's turning point.
+    Blunder,
+}
+
+impl Severity {
+    /// Bands as club players use them: a disc or two is the noise of a 12-ply search
+    /// (its values move by 1–2 discs between depths), 8 or more usually decides a game.
+    pub(super) fn of(loss: i32) -> Option<Severity> {
+        match loss {
+            i32::MIN..=0 => None,
+            1..=2 => Some(Severity::Inaccuracy),
+            3..=7 => Some(Severity::Mistake),
+            _ => Some(Severity::Blunder),
+        }
+    }
+
+    pub(super) fn color(self) -> egui::Color32 {
+        match self {
+            Severity::Inaccuracy => egui::Color32::from_rgb(0xe0, 0xc0, 0x40),
+            Severity::Mistake => egui::Color32::from_rgb(0xf0, 0x80, 0x30),
+            Severity::Blunder => egui::Color32::from_rgb(0xf0, 0x40, 0x40),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Severity::Inaccuracy => "inaccuracy (1-2 discs)",
+            Severity::Mistake => "mistake (3-7)",
+            Severity::Blunder => "blunder (8+)",
+        }
+    }
+}
+
+/// The move list's maximum height: the rest of the side panel stays where it is however
+/// long the game.
+const MOVE_LIST_HEIGHT: f32 = 220.0;
+
+impl App {
+    /// The analysis of ply `i` if it still describes the game.
+    pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        let a = self.game_analysis.get(&i)?;
+        let game = self.game();
+        (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
+            .then_some(*a)
+    }
+
+    /// What the game analysis found, per colour: every move that lost discs, proven or
+    /// by the search, and the discs lost in all.
+    pub(super) fn analysis_summary(&self, ui: &mut egui::Ui) {
+        let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game().len())
+            .filter_map(|i| self.analysis_of(i).map(|a| (i, a)))
+            .collect();
+        if analysed.is_empty() {
+            return;
+        }
+        ui.separator();
+        ui.strong("Game analysis");
+        for side in [Color::Black, Color::White] {
+            let lost: Vec<&(usize, PlyAnalysis)> = analysed
+                .iter()
+                .filter(|(i, a)| self.game().position_at(*i).side_to_move() == side && a.loss() > 0)
+                .collect();
+            let discs: i32 = lost.iter().map(|(_, a)| a.loss()).sum();
+            let proven = lost
+                .iter()
+                .filter(|(_, a)| a.played.source == EvalSource::Exact)
+                .count();
+            let count = |s: Severity| {
+                lost.iter()
+                    .filter(|(_, a)| Severity::of(a.loss()) == Some(s))
+                    .count()
+            };
+            let text = if lost.is_empty() {
+                format!("{}: no disc lost", side.name())
+            } else {
+                format!(
+                    "{}: lost {} in {} ({}, {}, {}; {proven} proven by the solver, {} by the search)",
+                    side.name(),
+                    plural(discs as usize, "disc"),
+                    plural(lost.len(), "move"),
+                    plural(count(Severity::Blunder), "blunder"),
+                    plural(count(Severity::Mistake), "mistake"),
+                    plural(count(Severity::Inaccuracy), "inaccuracy"),
+                    lost.len() - proven,
+                )
+            };
+            ui.label(text);
+        }
+        let worst = analysed
+            .iter()
+            .filter(|(_, a)| a.loss() > 0)
+            .max_by_key(|(_, a)| a.loss());
+        if let Some((i, a)) = worst {
+            ui.label(format!(
+                "Worst: ply {} {}, {} ({}) against {} {} ({})",
+                i + 1,
+                a.key.1,
+                a.played.label(),
+                a.played.source,
+                a.best_move,
+                a.best.label(),
+                a.best.source
+            ));
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new("Losses, for the side that moved:").small());
+            for s in [Severity::Inaccuracy, Severity::Mistake, Severity::Blunder] {
+                ui.label(egui::RichText::new(s.name()).small().color(s.color()));
+            }
+            ui.label(
+                egui::RichText::new("~: by the search, not proven")
+                    .small()
+                    .weak(),
+            );
+        });
+        ui.label(
+            egui::RichText::new(format!(
+                "The analysis solves exactly from {} empties and searches {} moves ahead \
+                 (95% selective) before that; the live values on the board keep deepening, \
+                 so away from the end they can differ from it by a few discs.",
+                self.settings.solve_limit,
+                okapi_engine::GAME_ANALYSIS_DEPTH
+            ))
+            .small()
+            .weak(),
+        );
+    }
+
+    /// One cell of the move list: the move, its value for its mover, and the loss the
+    /// analysis found, coloured by severity. Its accessible name reads as the old chips
+    /// did (`5. c4 (+2) ?-6 d3`).
+    fn move_cell(&mut self, ui: &mut egui::Ui, i: usize, number: usize) {
+        let game = self.game();
+        let Some(mv) = game.move_at(i) else {
+            return;
+        };
+        let text = match mv {
+            Move::Play(sq) => sq.to_string(),
+            Move::Pass => "pass".into(),
+        };
+        let mut name = match mv {
+            Move::Play(_) => format!("{number}. {text}"),
+            Move::Pass => "pass".into(),
+        };
+        let mut rich = egui::text::LayoutJob::default();
+        let strong = egui::TextFormat {
+            font_id: egui::FontId::proportional(14.0),
+            color: ui.visuals().strong_text_color(),
+            ..Default::default()
+        };
+        let small = |color| egui::TextFormat {
+            font_id: egui::FontId::proportional(11.0),
+            color,
+            ..Default::default()
+        };
+        rich.append(&text, 0.0, strong);
+        if game.branches_at(i) {
+            // A branch: other moves were tried here (see "Variations").
+            rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
+        }
+        if let Some(e) = game.eval_at(i) {
+            rich.append(&e.label(), 4.0, small(ui.visuals().weak_text_color()));
+            name += &format!(" ({})", e.label());
+        }
+        if let Some(a) = self.analysis_of(i)
+            && let Some(severity) = Severity::of(a.loss())
+        {
+            let proven = a.played.source == EvalSource::Exact;
+            let mark = format!(
+                "{}{} {}",
+                if proven { "" } else { "~" },
+                -a.loss(),
+                a.best_move
+            );
+            rich.append(&mark, 4.0, small(severity.color()));
+            name += &format!(" ?{mark}");
+        }
+        let current = self.game().ply() == i + 1;
+        let r = ui.selectable_label(current, rich);
+        r.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
+        if current {
+            r.scroll_to_me(None);
+        }
+        if r.on_hover_text("Go to the position after this move")
+            .clicked()
+        {
+            self.commands.push(Command::GoTo(i + 1));
+        }
+    }
+
+    pub(super) fn move_list(&mut self, ui: &mut egui::Ui) {
+        let len = self.game().len();
+        // Rows of (Black's ply, White's ply); a game that starts with White leaves the
+        // first Black cell empty, and a pass takes its colour's cell.
+        let mut rows: Vec<[Option<usize>; 2]> = Vec::new();
+        let mut numbers = vec![0; len];
+        let mut discs = 0;
+        for (i, number) in numbers.iter_mut().enumerate() {
+            if matches!(self.game().move_at(i), Some(Move::Play(_))) {
+                discs += 1;
+            }
+            *number = discs;
+            let side = self.game().position_at(i).side_to_move() as usize;
+            match rows.last_mut() {
+                Some(row) if side == 1 && row[1].is_none() => row[1] = Some(i),
+                _ => {
+                    let mut row = [None, None];
+                    row[side] = Some(i);
+                    rows.push(row);
+                }
+            }
+        }
+        if ui
+            .selectable_label(self.game().ply() == 0, "start")
+            .on_hover_text("The start position")
+            .clicked()
+        {
+            self.commands.push(Command::GoTo(0));
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("move-list")
+            .max_height(MOVE_LIST_HEIGHT)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                egui::Grid::new("move-list-grid")
+                    .num_columns(3)
+                    .striped(true)
+                    .min_col_width(70.0)
+                    .show(ui, |ui| {
+                        ui.weak("#");
+                        ui.weak("Black moves");
+                        ui.weak("White moves");
+                        ui.end_row();
+                        for (r, row) in rows.iter().enumerate() {
+                            ui.weak(format!("{}", r + 1));
+                            for cell in row {
+                                match cell {
+                                    Some(i) => self.move_cell(ui, *i, numbers[*i]),
+                                    None => {
+                                        ui.label("");
+                                    }
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        self.variations_view(ui);
+        if let Some(path) = &self.file {
+            ui.label(
+                egui::RichText::new(format!("File: {}", path.display()))
+                    .small()
+                    .weak(),
+            );
+        }
+    }
+
+    /// The variations at the cursor: the moves tried from this position (choose one), and
+    /// for a line off the main line, promote or delete it.
+    fn variations_view(&mut self, ui: &mut egui::Ui) {
+        let game = self.game();
+        let ply = game.ply();
+        // The branch nearest the cursor: the moves from here, or the move just played.
+        let at = [ply, ply.wrapping_sub(1)]
+            .into_iter()
+            .find(|&i| i < game.len() && game.branches_at(i));
+        let off_main = !game.on_main_line();
+        if at.is_none() && !off_main {
+            return;
+        }
+        let branch = at.map(|i| (i, game.move_at(i), game.alternatives(i)));
+        ui.horizontal_wrapped(|ui| {
+            if let Some((i, chosen, alternatives)) = branch {
+                ui.label("Variations:");
+                for (k, mv) in alternatives.into_iter().enumerate() {
+                    let text = if k == 0 {
+                        format!("{mv} (main)")
+                    } else {
+                        mv.to_string()
+                    };
+                    if ui.selectable_label(chosen == Some(mv), text).clicked() {
+                        self.commands.push(Command::ChooseVariation(i, mv));
+                    }
+                }
+            }
+            if off_main {
+                if ui
+                    .button("Make main line")
+                    .on_hover_text("This line becomes the game's main line")
+                    .clicked()
+                {
+                    self.commands.push(Command::PromoteLine);
+                }
+                // The first move of this line that is off the main line.
+                let first_off = (0..self.game().len()).find(|&i| !self.game().is_main_at(i));
+                if let Some(i) = first_off
+                    && ui
+                        .button("Delete variation")
+                        .on_hover_text("Deletes this line from its first move off the main line")
+                        .clicked()
+                {
+                    self.commands.push(Command::DeleteVariation(i));
+                }
+            }
+        });
+    }
+}
+
+/// `1 move`, `2 moves`, `1 inaccuracy`, `3 inaccuracies`.
+fn plural(n: usize, word: &str) -> String {
+    match (n, word.strip_suffix('y')) {
+        (1, _) => format!("1 {word}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {word}s"),
+    }
+}

@@ -1,0 +1,683 @@
+//! Endgame scripts in the app: a scrZebra script (or an OBF file) opened from the File
+//! menu, its positions listed, solved one by one on a background engine thread, and the
+//! result saved exactly as `okapi -script` writes it.
+//!
+//! The output goes through [`script::output_line`], the command line's own formatting,
+//! and the positions through the command line's solving code on a fresh table of the
+//! same size, so a saved result is byte for byte the command line's file.
+
+use super::Command;
+use eframe::egui;
+use okapi_core::board::{Move, Position};
+use okapi_core::formats::script::{self, NumberedLine, Outcome, ScriptLine};
+use okapi_core::search::SolveMode;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Table size of script solves: `okapi -script`'s default (`-h 18`, 4 MB), so the lines
+/// found are the ones the command line writes.
+pub const SCRIPT_HASH_BITS: u32 = 18;
+
+/// One position of the script and, once solved, its result.
+#[derive(Clone, Debug)]
+pub struct ScriptRow {
+    /// 1-based line number in the file.
+    pub line_number: usize,
+    /// Index of the line in [`ScriptJob`]'s lines.
+    line_index: usize,
+    pub position: Position,
+    /// The expected score for the side to move: the best of an OBF line's move scores,
+    /// or a script comment's `score:+18` (as the FFO scripts have).
+    pub expected: Option<i32>,
+    /// The expected best moves: an OBF line's moves with the best score, or a comment's
+    /// `best:G8`.
+    pub expected_best: Vec<Move>,
+    pub result: Option<RowResult>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowResult {
+    pub outcome: Outcome,
+    /// Exact score or WLD sign, for the side to move.
+    pub score: i32,
+    /// The proven line (empty without lines).
+    pub line: Vec<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// An open script: its lines, its positions with what is solved, and the run in progress.
+pub struct ScriptJob {
+    pub path: PathBuf,
+    lines: Vec<NumberedLine>,
+    pub rows: Vec<ScriptRow>,
+    /// Bad lines: line number and reason. They are written as `% error:` lines.
+    pub bad: Vec<(usize, String)>,
+    pub mode: SolveMode,
+    pub with_lines: bool,
+    /// The generation of the run in progress on the script engine, if any.
+    pub(super) running: Option<u64>,
+    pub(super) started: Instant,
+    pub(super) status: String,
+    /// Total nodes and time of the last finished run.
+    pub(super) finished: Option<(u64, Duration)>,
+    pub selected: Option<usize>,
+    /// The window is shown.
+    pub open: bool,
+}
+
+/// True for the files the app opens as scripts rather than games (`.scr`, `.obf`).
+pub fn is_script_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("scr") || e.eq_ignore_ascii_case("obf"))
+}
+
+fn is_obf_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obf"))
+}
+
+impl ScriptJob {
+    /// Reads a script; only an unreadable file is an error (bad lines are listed).
+    pub fn load(path: &Path) -> Result<ScriptJob, String> {
+        let bytes = okapi_core::formats::read_capped(path, okapi_core::formats::MAX_SCRIPT_FILE)
+            .map_err(|e| e.to_string())?;
+        Ok(ScriptJob::from_bytes(path, &bytes))
+    }
+
+    /// A script from its bytes; `.obf` files are read as OBF (see [`parse_obf`]).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> ScriptJob {
+        let (lines, mut expected) = if is_obf_path(path) {
+            parse_obf(bytes)
+        } else {
+            (script::parse_script(bytes), Vec::new())
+        };
+        for line in &lines {
+            if let Ok(ScriptLine::Position {
+                comment: Some(c), ..
+            }) = &line.parsed
+                && !expected.iter().any(|e| e.0 == line.number)
+            {
+                let (score, best) = expected_from_comment(c);
+                expected.push((line.number, score, best));
+            }
+        }
+        let mut rows = Vec::new();
+        let mut bad = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            match &line.parsed {
+                Ok(ScriptLine::Position { position, .. }) => {
+                    let e = expected.iter().find(|e| e.0 == line.number);
+                    rows.push(ScriptRow {
+                        line_number: line.number,
+                        line_index: i,
+                        position: *position,
+                        expected: e.and_then(|e| e.1),
+                        expected_best: e.map(|e| e.2.clone()).unwrap_or_default(),
+                        result: None,
+                    })
+                }
+                Err(b) => bad.push((line.number, b.error.to_string())),
+                Ok(_) => {}
+            }
+        }
+        ScriptJob {
+            path: path.to_path_buf(),
+            lines,
+            rows,
+            bad,
+            mode: SolveMode::Exact,
+            with_lines: false,
+            running: None,
+            started: Instant::now(),
+            status: String::new(),
+            finished: None,
+            selected: None,
+            open: true,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        )
+    }
+
+    pub fn solved(&self) -> usize {
+        self.rows.iter().filter(|r| r.result.is_some()).count()
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.rows.iter().all(|r| r.result.is_some())
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Forgets every result (the options changed).
+    pub(super) fn clear_results(&mut self) {
+        for r in &mut self.rows {
+            r.result = None;
+        }
+        self.finished = None;
+    }
+
+    /// The result file, as `okapi -script` writes it with the same options; `None` until
+    /// every position is solved.
+    pub fn output(&self) -> Option<Vec<u8>> {
+        if !self.is_complete() {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut rows = self.rows.iter().peekable();
+        for (i, line) in self.lines.iter().enumerate() {
+            let solved = match rows.peek() {
+                Some(r) if r.line_index == i => {
+                    let r = rows.next().expect("peeked");
+                    r.result
+                        .as_ref()
+                        .map(|res| (res.outcome, self.with_lines.then_some(&res.line[..])))
+                }
+                _ => None,
+            };
+            if let Some(bytes) = script::output_line(line, solved) {
+                out.extend_from_slice(&bytes);
+                out.push(b'\n');
+            }
+        }
+        Some(out)
+    }
+
+    /// The panel's contents; what the user asks for is pushed to `commands`.
+    pub(super) fn ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(self.path.display().to_string())
+                    .small()
+                    .weak(),
+            )
+            .truncate(),
+        );
+        let total = self.rows.len();
+        let solved = self.solved();
+        ui.label(format!(
+            "{total} position{}, {} bad line{}",
+            if total == 1 { "" } else { "s" },
+            self.bad.len(),
+            if self.bad.len() == 1 { "" } else { "s" }
+        ));
+        let running = self.is_running();
+        ui.horizontal(|ui| {
+            let mut mode = self.mode;
+            ui.add_enabled_ui(!running, |ui| {
+                ui.radio_value(&mut mode, SolveMode::Exact, "exact");
+                ui.radio_value(&mut mode, SolveMode::Wld, "win/draw/loss");
+            });
+            if mode != self.mode {
+                commands.push(Command::ScriptOptions {
+                    mode,
+                    lines: self.with_lines,
+                });
+            }
+            // Lines are always proven (they cost little next to the solve): this only
+            // shows them and writes them to the result file, no new solve needed.
+            ui.checkbox(&mut self.with_lines, "with lines")
+                .on_hover_text("Show the proven lines, and write them to the result file");
+        });
+        ui.horizontal(|ui| {
+            let label = if solved > 0 && !running {
+                "Solve again"
+            } else {
+                "Solve"
+            };
+            if ui
+                .add_enabled(!running && total > 0, egui::Button::new(label))
+                .clicked()
+            {
+                commands.push(Command::SolveScript);
+            }
+            if ui
+                .add_enabled(running, egui::Button::new("Stop script"))
+                .clicked()
+            {
+                commands.push(Command::StopScript);
+            }
+            if ui
+                .add_enabled(
+                    self.is_complete() && !running,
+                    egui::Button::new("Save result..."),
+                )
+                .on_disabled_hover_text("Solve every position first")
+                .clicked()
+            {
+                commands.push(Command::SaveScriptResult);
+            }
+        });
+        let fraction = if total == 0 {
+            1.0
+        } else {
+            solved as f32 / total as f32
+        };
+        ui.add(egui::ProgressBar::new(fraction).text(format!("{solved} of {total} solved")));
+        // One line, always there: what runs, or how the last run went.
+        let status = if running {
+            format!(
+                "{} ({:.1} s)",
+                self.status,
+                self.started.elapsed().as_secs_f32()
+            )
+        } else if let Some((nodes, elapsed)) = self.finished {
+            let (right, checked) = self.agreement();
+            let mut s = format!(
+                "Solved in {:.2} s, {} nodes",
+                elapsed.as_secs_f64(),
+                count(nodes)
+            );
+            if checked > 0 {
+                s.push_str(&format!("; {right} of {checked} as expected"));
+            }
+            s
+        } else {
+            self.status.clone()
+        };
+        ui.add(egui::Label::new(egui::RichText::new(status).small()).truncate());
+        if !self.bad.is_empty() {
+            egui::CollapsingHeader::new(format!("Bad lines ({})", self.bad.len()))
+                .default_open(true)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("script-bad-lines")
+                        .max_height(90.0)
+                        .show(ui, |ui| {
+                            for (n, reason) in &self.bad {
+                                ui.colored_label(
+                                    egui::Color32::from_rgb(0xff, 0x90, 0x70),
+                                    format!("line {n}: {reason}"),
+                                );
+                            }
+                        });
+                });
+        }
+        ui.separator();
+        // The selected position's details, in lines that are always there.
+        match self.selected.and_then(|i| self.rows.get(i)) {
+            Some(row) => {
+                ui.add(
+                    egui::Label::new(format!(
+                        "#{} (line {}): {} empties, {} to move, on the board",
+                        self.selected.unwrap_or(0) + 1,
+                        row.line_number,
+                        row.position.empty_count(),
+                        row.position.side_to_move().name()
+                    ))
+                    .truncate(),
+                );
+                let line = match &row.result {
+                    Some(r) if self.with_lines && !r.line.is_empty() => format!(
+                        "Line: {}",
+                        r.line
+                            .iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
+                    Some(_) if !self.with_lines => {
+                        "Tick \"with lines\" for the proven line.".into()
+                    }
+                    _ => String::new(),
+                };
+                let l = ui.add(egui::Label::new(egui::RichText::new(&line).monospace()).truncate());
+                if !line.is_empty() {
+                    l.on_hover_text(line);
+                }
+            }
+            None => {
+                ui.label(egui::RichText::new("Click a position to show it on the board.").weak());
+                ui.label("");
+            }
+        }
+        ui.separator();
+        let next = running.then(|| self.rows.iter().position(|r| r.result.is_none()));
+        let has_expected = self
+            .rows
+            .iter()
+            .any(|r| r.expected.is_some() || !r.expected_best.is_empty());
+        egui::ScrollArea::both()
+            .id_salt("script-rows")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("script-grid")
+                    .striped(true)
+                    .num_columns(7)
+                    .show(ui, |ui| {
+                        ui.strong("#");
+                        ui.strong("result");
+                        ui.strong("best");
+                        if has_expected {
+                            ui.strong("expected");
+                        }
+                        ui.strong("time");
+                        ui.strong("nodes");
+                        if self.with_lines {
+                            ui.strong("line");
+                        }
+                        ui.end_row();
+                        for (i, row) in self.rows.iter().enumerate() {
+                            let selected = self.selected == Some(i);
+                            let hover = format!(
+                                "line {} of the file, {} empties, {} to move\n{}",
+                                row.line_number,
+                                row.position.empty_count(),
+                                row.position.side_to_move().name(),
+                                row.position.to_board_string()
+                            );
+                            if ui
+                                .selectable_label(selected, format!("#{}", i + 1))
+                                .on_hover_text(hover)
+                                .clicked()
+                            {
+                                commands.push(Command::ShowScriptPosition(i));
+                            }
+                            match &row.result {
+                                Some(res) => {
+                                    ui.monospace(res.outcome.to_string());
+                                    ui.monospace(
+                                        res.line.first().map_or("-".into(), |m| m.to_string()),
+                                    );
+                                }
+                                None => {
+                                    ui.label(if next == Some(Some(i)) {
+                                        "solving..."
+                                    } else {
+                                        "-"
+                                    });
+                                    ui.label("");
+                                }
+                            }
+                            if has_expected {
+                                self.expected_cell(ui, row);
+                            }
+                            match &row.result {
+                                Some(res) => {
+                                    ui.label(format!("{:.2} s", res.elapsed.as_secs_f64()));
+                                    ui.label(count(res.nodes));
+                                    if self.with_lines {
+                                        let moves: Vec<String> =
+                                            res.line.iter().map(|m| m.to_string()).collect();
+                                        let line = moves.join(" ");
+                                        ui.add(
+                                            egui::Label::new(
+                                                egui::RichText::new(&line).monospace(),
+                                            )
+                                            .truncate(),
+                                        )
+                                        .on_hover_text(line);
+                                    }
+                                }
+                                None => {
+                                    ui.label("");
+                                    ui.label("");
+                                    if self.with_lines {
+                                        ui.label("");
+                                    }
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+
+    /// The expected answer, with a tick when the result agrees and a cross when not.
+    fn expected_cell(&self, ui: &mut egui::Ui, row: &ScriptRow) {
+        let mut text = String::new();
+        if !row.expected_best.is_empty() {
+            let best: Vec<String> = row.expected_best.iter().map(|m| m.to_string()).collect();
+            text.push_str(&best.join("/"));
+        }
+        if let Some(e) = row.expected {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&format!("{e:+}"));
+        }
+        match self.check(row) {
+            Some(ok) => {
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 4.0;
+                    let color = if ok { TICK_GREEN } else { CROSS_RED };
+                    ui.colored_label(color, text);
+                    check_mark(ui, ok).on_hover_text(if ok {
+                        "The result agrees with the expected score"
+                    } else {
+                        "The result differs from the expected score"
+                    });
+                });
+            }
+            None => {
+                ui.label(text);
+            }
+        }
+    }
+
+    /// Does the row's result agree with its expected score (exact: the same score; WLD:
+    /// the same sign)? `None` when there is nothing to compare.
+    pub fn check(&self, row: &ScriptRow) -> Option<bool> {
+        let (res, e) = (row.result.as_ref()?, row.expected?);
+        Some(match self.mode {
+            SolveMode::Exact => res.score == e,
+            SolveMode::Wld => res.score.signum() == e.signum(),
+        })
+    }
+
+    /// How many results agree with their expected scores, of how many can be checked.
+    pub fn agreement(&self) -> (usize, usize) {
+        let checks: Vec<bool> = self.rows.iter().filter_map(|r| self.check(r)).collect();
+        (checks.iter().filter(|c| **c).count(), checks.len())
+    }
+}
+
+const TICK_GREEN: egui::Color32 = egui::Color32::from_rgb(0x70, 0xe0, 0x70);
+const CROSS_RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x70, 0x60);
+
+/// A painted ✓ or ✗ (the bundled fonts have neither glyph), read out as "✓ agrees" or
+/// "✗ differs".
+fn check_mark(ui: &mut egui::Ui, ok: bool) -> egui::Response {
+    let size = ui.text_style_height(&egui::TextStyle::Body);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    let r = rect.shrink(size * 0.18);
+    let stroke = egui::Stroke::new(2.0, if ok { TICK_GREEN } else { CROSS_RED });
+    let p = ui.painter();
+    if ok {
+        p.line_segment(
+            [
+                r.left_center(),
+                egui::pos2(r.left() + r.width() * 0.4, r.bottom()),
+            ],
+            stroke,
+        );
+        p.line_segment(
+            [
+                egui::pos2(r.left() + r.width() * 0.4, r.bottom()),
+                r.right_top(),
+            ],
+            stroke,
+        );
+    } else {
+        p.line_segment([r.left_top(), r.right_bottom()], stroke);
+        p.line_segment([r.right_top(), r.left_bottom()], stroke);
+    }
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::accesskit::Role::Label,
+            true,
+            if ok { "✓ agrees" } else { "✗ differs" },
+        )
+    });
+    response
+}
+
+/// A node count at a glance: 950, 12.3 k, 4.56 M, 1.23 G.
+fn count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1} k", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.2} M", n as f64 / 1e6),
+        _ => format!("{:.2} G", n as f64 / 1e9),
+    }
+}
+
+/// What a line says the answer is: its line number, score and best moves.
+pub type Expected = (usize, Option<i32>, Vec<Move>);
+
+/// Reads `best:G8` and `score:+18` from a script line's comment (FFO scripts have them;
+/// `best:` may list several moves separated by `/` or `,`).
+pub fn expected_from_comment(comment: &str) -> (Option<i32>, Vec<Move>) {
+    let mut score = None;
+    let mut best = Vec::new();
+    for word in comment.split_whitespace() {
+        let lower = word.to_ascii_lowercase();
+        if let Some(v) = lower.strip_prefix("score:") {
+            score = v.trim_start_matches('+').parse().ok();
+        } else if let Some(v) = lower.strip_prefix("best:") {
+            best = v
+                .split(['/', ','])
+                .filter_map(|m| Move::parse(m).ok())
+                .collect();
+        }
+    }
+    (score, best)
+}
+
+/// Reads an OBF file as script lines: each `board side; MOVE:score; ...` line is the
+/// position `board side` (the move fields are not part of the scrZebra output; their best
+/// score is returned per line number, to compare with the result); `%` comments are kept
+/// as in a script; blank lines and `#` comments give nothing.
+pub fn parse_obf(bytes: &[u8]) -> (Vec<NumberedLine>, Vec<Expected>) {
+    let mut lines = Vec::new();
+    let mut expected = Vec::new();
+    for (i, raw) in script::raw_lines(bytes).enumerate() {
+        let number = i + 1;
+        let text = String::from_utf8_lossy(raw);
+        let trimmed = text.trim();
+        let parsed = if trimmed.starts_with('#') {
+            Ok(ScriptLine::Blank)
+        } else if let Some((board, _fields)) = text.split_once(';') {
+            let entry = okapi_core::formats::obf::parse_line(&text).ok().flatten();
+            expected.push((
+                number,
+                entry.as_ref().and_then(|e| e.best_score()),
+                entry.map(|e| e.best_moves()).unwrap_or_default(),
+            ));
+            script::parse_line(board)
+        } else {
+            script::parse_line(&text)
+        };
+        let end = matches!(parsed, Ok(ScriptLine::End(_)));
+        lines.push(NumberedLine {
+            number,
+            raw: raw.to_vec(),
+            parsed,
+        });
+        if end {
+            break;
+        }
+    }
+    (lines, expected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obf_lines_become_positions_with_their_expected_score() {
+        let text = format!(
+            "# a comment\n% kept\n{} X; A2:+38; C7:+36;\n\n{} X; junk\nnot a board\n",
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
+        );
+        let job = ScriptJob::from_bytes(Path::new("x.obf"), text.as_bytes());
+        assert_eq!(job.rows.len(), 2);
+        assert_eq!(job.rows[0].line_number, 3);
+        assert_eq!(job.rows[0].expected, Some(38));
+        assert_eq!(
+            job.rows[1].expected, None,
+            "a bad move field gives no score"
+        );
+        assert_eq!(job.bad.len(), 1);
+        assert_eq!(job.bad[0].0, 6);
+        assert!(job.output().is_none(), "nothing solved yet");
+    }
+
+    #[test]
+    fn output_follows_the_script_line_by_line() {
+        let text = format!(
+            "% head\n{} X % c1\n\nbad line % c2\n% End of the endgame script\n{} O\n",
+            "-".repeat(63) + "X",
+            "-".repeat(64)
+        );
+        let mut job = ScriptJob::from_bytes(Path::new("x.scr"), text.as_bytes());
+        assert_eq!(job.rows.len(), 1, "nothing after the end marker");
+        assert_eq!(job.bad.len(), 1);
+        job.rows[0].result = Some(RowResult {
+            outcome: Outcome::exact(okapi_core::board::Color::Black, 64),
+            score: 64,
+            line: vec![],
+            nodes: 1,
+            elapsed: Duration::ZERO,
+        });
+        let out = String::from_utf8(job.output().unwrap()).unwrap();
+        let mut lines = out.lines();
+        assert_eq!(lines.next(), Some("% head"));
+        assert_eq!(lines.next(), Some("64 -  0      % c1"));
+        assert!(lines.next().unwrap().starts_with("% error: "));
+        assert_eq!(lines.next(), Some("% End of the endgame script"));
+        assert_eq!(lines.next(), None);
+        // Junk never panics.
+        let junk = ScriptJob::from_bytes(Path::new("j.scr"), &[0xff, 0x00, b'\n', b';', 0x80]);
+        assert_eq!(junk.rows.len(), 0);
+        let junk = ScriptJob::from_bytes(Path::new("j.obf"), &[0xff, b';', b'\n', 0x80]);
+        assert_eq!(junk.rows.len(), 0);
+    }
+
+    #[test]
+    fn ffo_comments_give_the_expected_result_and_it_is_checked() {
+        assert_eq!(
+            expected_from_comment("ffo#40 best:A2 score:+38"),
+            (Some(38), vec![Move::parse("a2").unwrap()])
+        );
+        assert_eq!(
+            expected_from_comment("best:g7/a4 score:-8"),
+            (
+                Some(-8),
+                vec![Move::parse("g7").unwrap(), Move::parse("a4").unwrap()]
+            )
+        );
+        assert_eq!(expected_from_comment("just a comment"), (None, vec![]));
+        let ffo = include_str!("../../../tests/data/ffo40-59.scr");
+        let mut job = ScriptJob::from_bytes(Path::new("ffo.scr"), ffo.as_bytes());
+        assert_eq!(job.rows[0].expected, Some(38));
+        assert_eq!(job.rows[0].expected_best, vec![Move::parse("a2").unwrap()]);
+        assert_eq!(job.agreement(), (0, 0), "nothing solved, nothing checked");
+        let result = |score| RowResult {
+            outcome: Outcome::exact(okapi_core::board::Color::Black, score),
+            score,
+            line: vec![],
+            nodes: 1,
+            elapsed: Duration::ZERO,
+        };
+        job.rows[0].result = Some(result(38));
+        job.rows[1].result = Some(result(2));
+        assert_eq!(job.check(&job.rows[0]), Some(true));
+        assert_eq!(job.check(&job.rows[1]), Some(false), "#41 is +0");
+        assert_eq!(job.agreement(), (1, 2));
+        // WLD compares the sign only
+        job.mode = SolveMode::Wld;
+        job.rows[0].result = Some(result(1));
+        assert_eq!(job.check(&job.rows[0]), Some(true));
+    }
+}

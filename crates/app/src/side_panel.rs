@@ -1,0 +1,474 @@
+//! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Game":
+//! the game, the engine settings, the solve, the move values, the moves; "Database": the
+//! games database for the position on the board ([`crate::database_panel`]). The board
+//! keeps its size and place whichever tab shows; the tab's contents scroll.
+
+use super::engine_events::Task;
+use super::level_picker::level_picker;
+use super::{App, Command, EvalsFor};
+use eframe::egui;
+use okapi_core::board::{Color, Position, Square};
+use okapi_core::game::clock::format_clock;
+use okapi_core::game::{Eval, seat_name};
+use okapi_core::search::SolveMode;
+use okapi_engine::mode_name;
+
+/// The tabs of the side panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum SideTab {
+    /// The game, the engine, the solve, the moves.
+    #[default]
+    Game,
+    /// The games database for the position on the board.
+    Database,
+}
+
+impl SideTab {
+    /// The tab's title, also its accessible name.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            SideTab::Game => "Game",
+            SideTab::Database => "Database",
+        }
+    }
+}
+
+impl App {
+    pub(super) fn side_panel(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("side")
+            .default_size(300.0)
+            .min_size(240.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    for tab in [SideTab::Game, SideTab::Database] {
+                        ui.selectable_value(&mut self.view.side_tab, tab, tab.title());
+                    }
+                });
+                ui.separator();
+                match self.view.side_tab {
+                    SideTab::Game => {
+                        egui::ScrollArea::vertical().show(ui, |ui| self.side_contents(ui));
+                    }
+                    SideTab::Database => self.database_contents(ui),
+                }
+            });
+    }
+
+    pub(super) fn setup_contents(&mut self, ui: &mut egui::Ui, pos: Position) {
+        ui.heading("Set up a position");
+        ui.label("Click a square: empty, black, white, empty.");
+        ui.label(format!("Black: {}", discs(pos.black_count())));
+        ui.label(format!("White: {}", discs(pos.white_count())));
+        ui.horizontal(|ui| {
+            ui.label("To move:");
+            for side in [Color::Black, Color::White] {
+                if ui.radio(pos.side_to_move() == side, side.name()).clicked() {
+                    self.commands.push(Command::SetupSide(side));
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Clear").clicked() {
+                self.commands.push(Command::SetupClear);
+            }
+            if ui.button("Standard").clicked() {
+                self.commands.push(Command::SetupStandard);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Done").clicked() {
+                self.commands.push(Command::SetupDone);
+            }
+            if ui.button("Cancel").clicked() {
+                self.commands.push(Command::SetupCancel);
+            }
+        });
+        ui.label(
+            egui::RichText::new(pos.to_board_string())
+                .monospace()
+                .small(),
+        );
+    }
+
+    pub(super) fn side_contents(&mut self, ui: &mut egui::Ui) {
+        if let Some(p) = self.view.setup {
+            self.setup_contents(ui, p);
+            return;
+        }
+        // Sections whose size changes come after the controls people click: nothing
+        // appears or disappears above a button (the layout stays put).
+        let pos = self.game().position();
+        self.game_section(ui, pos);
+        self.solve_section(ui, pos);
+        self.engine_section(ui, pos);
+        self.moves_section(ui);
+        self.move_values_section(ui);
+    }
+
+    /// The players, the discs, whose move or the result, the clock, and the game buttons.
+    fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
+        ui.heading("Okapi");
+        let seats = self.session.seats();
+        ui.label(format!("Black: {}", seat_name(seats[0])));
+        ui.label(format!("White: {}", seat_name(seats[1])));
+        ui.separator();
+        ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
+        ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
+        // One line: the result, a loss on time, or whose move it is.
+        let gold = egui::Color32::from_rgb(0xff, 0xc0, 0x40);
+        if let Some(side) = self.session.lost_on_time() {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{}'s time is up: {} wins on time",
+                    side.name(),
+                    side.opposite().name()
+                ))
+                .strong()
+                .color(gold),
+            );
+        } else if pos.is_game_over() {
+            let (b, w) = pos.final_counts();
+            let verdict = match b.cmp(&w) {
+                std::cmp::Ordering::Greater => format!("Game over: Black wins {b}-{w}"),
+                std::cmp::Ordering::Less => format!("Game over: White wins {w}-{b}"),
+                std::cmp::Ordering::Equal => format!("Game over: draw {b}-{w}"),
+            };
+            ui.label(egui::RichText::new(verdict).strong().color(gold));
+        } else {
+            ui.label(format!(
+                "Move {}: {} to move",
+                self.game().move_number(),
+                pos.side_to_move().name()
+            ));
+        }
+        if let Some(clock) = self.session.clock() {
+            ui.horizontal(|ui| {
+                ui.label("Clock:");
+                for side in [Color::Black, Color::White] {
+                    let text = format!("{} {}", side.name(), format_clock(clock.left(side)));
+                    let text = egui::RichText::new(text).monospace();
+                    ui.label(if clock.running() == Some(side) {
+                        text.strong()
+                    } else {
+                        text.weak()
+                    });
+                }
+            });
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.game().can_undo(), egui::Button::new("Undo"))
+                .clicked()
+            {
+                self.commands.push(Command::Undo);
+            }
+            if ui
+                .add_enabled(self.game().can_redo(), egui::Button::new("Redo"))
+                .clicked()
+            {
+                self.commands.push(Command::Redo);
+            }
+            if ui
+                .add_enabled(self.game().can_undo(), egui::Button::new("First"))
+                .clicked()
+            {
+                self.commands.push(Command::First);
+            }
+            if ui
+                .add_enabled(self.game().can_redo(), egui::Button::new("Last"))
+                .clicked()
+            {
+                self.commands.push(Command::Last);
+            }
+        });
+        // Below Undo/Redo, and there for the whole game against the engine (enabled when
+        // the engine is to move and waits), so it never pushes other buttons around.
+        if self.session.seats().iter().any(|s| s.is_engine()) {
+            let engine_waits = self.session.seat_to_move().is_engine()
+                && self.engine.task != Task::Thinking
+                && !self.session.is_over();
+            if ui
+                .add_enabled(engine_waits, egui::Button::new("Let the engine move"))
+                .on_disabled_hover_text("When the engine is to move and waits (after a Stop, or from an earlier position)")
+                .clicked()
+            {
+                self.commands.push(Command::EngineMove);
+            }
+        }
+        ui.separator();
+    }
+
+    /// The solve buttons and, in a block of fixed height, the proven result and line.
+    fn solve_section(&mut self, ui: &mut egui::Ui, pos: Position) {
+        let open = !pos.is_game_over();
+        ui.horizontal(|ui| {
+            for (mode, label) in [
+                (SolveMode::Exact, "Solve exact"),
+                (SolveMode::Wld, "Solve WLD"),
+            ] {
+                let mut b = ui.add_enabled(open, egui::Button::new(label));
+                if let Some(w) = super::status_bar::long_solve_warning(pos.empty_count(), mode) {
+                    b = b.on_hover_text(w);
+                }
+                if b.clicked() {
+                    self.request_solve(mode);
+                }
+            }
+            if ui
+                .add_enabled(self.engine.task != Task::Idle, egui::Button::new("Stop"))
+                .clicked()
+            {
+                self.commands.push(Command::Stop);
+            }
+        });
+        self.solved_section(ui, pos);
+        ui.separator();
+    }
+
+    /// The engine's settings, in a section that folds away.
+    fn engine_section(&mut self, ui: &mut egui::Ui, pos: Position) {
+        egui::CollapsingHeader::new("Engine")
+            .default_open(true)
+            .show(ui, |ui| self.engine_settings(ui, pos));
+    }
+
+    fn engine_settings(&mut self, ui: &mut egui::Ui, pos: Position) {
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            changed |= ui
+                .checkbox(&mut self.settings.show_evals, "Show move values")
+                .changed();
+            if ui
+                .button("Hint")
+                .on_hover_text("Value the moves of this position once")
+                .clicked()
+            {
+                self.commands.push(Command::Hint);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("For:");
+            for (v, name) in [
+                (EvalsFor::Both, "both"),
+                (EvalsFor::Black, "Black"),
+                (EvalsFor::White, "White"),
+            ] {
+                changed |= ui
+                    .radio_value(&mut self.settings.evals_for, v, name)
+                    .changed();
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Show values on");
+            ui.add(
+                egui::DragValue::new(&mut self.settings.best_only)
+                    .range(0..=10)
+                    .custom_formatter(|n, _| {
+                        if n < 0.5 {
+                            "all".into()
+                        } else {
+                            format!("the best {n:.0}")
+                        }
+                    })
+                    .custom_parser(|t| {
+                        let t = t.trim().trim_start_matches("the best").trim();
+                        if t == "all" {
+                            Some(0.0)
+                        } else {
+                            t.parse().ok()
+                        }
+                    }),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Values only on the best moves (ties included), the others marked as legal; 0: all",
+            );
+            ui.label("moves");
+        });
+        ui.horizontal(|ui| {
+            changed |= level_picker(ui, "side-level", &mut self.settings.level);
+        });
+        self.engine_lines_view(ui);
+        ui.horizontal(|ui| {
+            ui.label("Values:");
+            changed |= ui
+                .radio_value(&mut self.settings.eval_mode, SolveMode::Exact, "exact")
+                .changed();
+            changed |= ui
+                .radio_value(&mut self.settings.eval_mode, SolveMode::Wld, "WLD")
+                .changed();
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Solve moves from");
+            changed |= ui
+                .add(egui::DragValue::new(&mut self.settings.solve_limit).range(0..=30))
+                .labelled_by(label.id)
+                .changed();
+            ui.label("empties");
+        });
+        if changed {
+            self.position_changed();
+        }
+        // Where this position's values come from, in one line (the details on hover).
+        let (source, details) = if pos.empty_count() <= self.settings.solve_limit {
+            (
+                "values are proven (solved)",
+                "Within the limit: every move is solved to the end of the game.",
+            )
+        } else {
+            (
+                "values from the search (depth@confidence)",
+                "Above the limit: the midgame search on the trained evaluation values the moves, \
+                 tagged depth@confidence: 14@95% is 14 moves deep, with a selective search that \
+                 is right 95% of the time. It goes deeper until you move or press Stop.",
+            )
+        };
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(format!("{} empties: {source}", pos.empty_count()))
+                    .small()
+                    .weak(),
+            )
+            .truncate(),
+        )
+        .on_hover_text(details);
+    }
+
+    /// The proven result and line of this position, in three lines that are always
+    /// there (empty until a solve), so nothing below moves when a solve ends.
+    fn solved_section(&mut self, ui: &mut egui::Ui, pos: Position) {
+        let solved = self.session.proven_here().cloned();
+        let Some(s) = solved else {
+            ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
+            ui.label("");
+            ui.add_enabled(false, egui::Button::new("Play best move"));
+            return;
+        };
+        let side = pos.side_to_move();
+        let text = match (s.mode, s.score.signum()) {
+            (_, 0) => "a draw".to_string(),
+            (SolveMode::Exact, 1) => format!("{} wins by {}", side.name(), s.score),
+            (SolveMode::Exact, _) => format!("{} wins by {}", side.opposite().name(), -s.score),
+            (SolveMode::Wld, 1) => format!("{} wins", side.name()),
+            (SolveMode::Wld, _) => format!("{} wins", side.opposite().name()),
+        };
+        ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
+        let line: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
+        ui.add(egui::Label::new(format!("Line: {}", line.join(" "))).truncate());
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(
+                    !self.session.seat_to_move().is_engine(),
+                    egui::Button::new("Play best move"),
+                )
+                .clicked()
+            {
+                self.commands.push(Command::PlayBest);
+            }
+            if let Some(stats) = self.solve_stats {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} nodes in {:.2} s",
+                        stats.nodes,
+                        stats.elapsed.as_secs_f64()
+                    ))
+                    .small(),
+                );
+            }
+        });
+    }
+
+    /// The values of the legal moves, strongest source first, in a section that folds.
+    fn move_values_section(&mut self, ui: &mut egui::Ui) {
+        ui.separator();
+        egui::CollapsingHeader::new("Move values")
+            .default_open(true)
+            .show(ui, |ui| {
+                if self.move_evals.is_empty() {
+                    ui.label(egui::RichText::new("none yet").weak());
+                }
+                let mut evals: Vec<(Square, Eval)> =
+                    self.move_evals.iter().map(|(s, e)| (*s, *e)).collect();
+                evals.sort_by_key(|(s, e)| {
+                    (std::cmp::Reverse(e.source), std::cmp::Reverse(e.value), *s)
+                });
+                for (sq, e) in evals {
+                    ui.label(format!("{sq}: {} ({})", e.label(), e.source));
+                }
+            });
+    }
+
+    /// The moves and what the game analysis found.
+    fn moves_section(&mut self, ui: &mut egui::Ui) {
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.strong("Moves");
+            let can = !self.game().is_empty();
+            if ui
+                .add_enabled(can, egui::Button::new("Analyse game"))
+                .clicked()
+            {
+                self.commands.push(Command::AnalyseGame);
+            }
+        });
+        self.move_list(ui);
+        self.analysis_summary(ui);
+    }
+
+    /// Practice: the weakened engine's candidates for its last move, on request. The
+    /// checkbox is there whenever the level is weakened, so it never comes and goes.
+    pub(super) fn engine_lines_view(&mut self, ui: &mut egui::Ui) {
+        let ply = self.game().ply();
+        let weakened = matches!(self.settings.level, okapi_core::search::level::Level::Search(s) if s.temperature > 0.0);
+        let lines = self.engine_lines.as_ref().filter(|lines| {
+            ply > 0
+                && self.game().position_at(ply - 1) == lines.position
+                && self.game().moves()[ply - 1] == lines.played
+                && !lines.candidates.is_empty()
+        });
+        if !weakened && lines.is_none() {
+            return;
+        }
+        ui.checkbox(&mut self.settings.show_lines, "Show the engine's lines");
+        let Some(lines) = lines else {
+            if self.settings.show_lines {
+                ui.label(
+                    egui::RichText::new("(after the engine's move)")
+                        .weak()
+                        .small(),
+                );
+            }
+            return;
+        };
+        if !self.settings.show_lines {
+            return;
+        }
+        egui::Grid::new("engine-lines")
+            .striped(true)
+            .show(ui, |ui| {
+                ui.strong("move");
+                ui.strong("value");
+                ui.strong("chance");
+                ui.end_row();
+                for (mv, eval, chance) in &lines.candidates {
+                    let text = format!("{mv}");
+                    if *mv == lines.played {
+                        ui.strong(format!("{text} (played)"));
+                    } else {
+                        ui.label(text);
+                    }
+                    ui.label(format!("{} ({})", eval.label(), eval.source));
+                    ui.label(format!("{:.0}%", chance * 100.0));
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+pub(super) fn discs(n: u32) -> String {
+    if n == 1 {
+        "1 disc".into()
+    } else {
+        format!("{n} discs")
+    }
+}

@@ -1,0 +1,120 @@
+//! The new game window: who plays each colour (a person, or Okapi at its own level),
+//! where the game starts (the standard opening or the position on the board), the clock.
+
+use crate::level_picker::level_picker;
+use crate::{App, Command};
+use eframe::egui;
+use okapi_core::game::Seat;
+use okapi_core::search::level::Level;
+
+/// What the new game window holds while open.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct NewGameForm {
+    /// Whether Okapi plays each colour (Black, White), and at which level.
+    pub engine: [bool; 2],
+    pub levels: [Level; 2],
+    pub minutes: u32,
+    /// Start from the position on the board rather than the standard opening.
+    pub from_here: bool,
+}
+
+impl NewGameForm {
+    /// The form for the game on the board: its seats (engine seats at their levels, the
+    /// app's level otherwise), the last clock.
+    pub(crate) fn for_seats(seats: [Seat; 2], default_level: Level, minutes: u32) -> NewGameForm {
+        let level = |s: Seat| match s {
+            Seat::Engine(l) => l,
+            Seat::Human => default_level,
+        };
+        NewGameForm {
+            engine: seats.map(|s| s.is_engine()),
+            levels: seats.map(level),
+            minutes,
+            from_here: false,
+        }
+    }
+
+    fn seats(&self) -> [Seat; 2] {
+        [0, 1].map(|i| {
+            if self.engine[i] {
+                Seat::Engine(self.levels[i])
+            } else {
+                Seat::Human
+            }
+        })
+    }
+}
+
+impl App {
+    /// File > New game: starts a game once Start is clicked.
+    pub(crate) fn new_game_window(&mut self, ctx: &egui::Context) {
+        let Some(mut form) = self.view.new_game else {
+            return;
+        };
+        let mut open = true;
+        let mut start = false;
+        let board_is_start = self.game().position() == okapi_core::board::Position::start();
+        egui::Window::new("New game")
+            .default_pos([200.0, 80.0])
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                egui::Grid::new("new-game-seats")
+                    .num_columns(3)
+                    .spacing([12.0, 8.0])
+                    .show(ui, |ui| {
+                        for (i, colour) in ["Black", "White"].iter().enumerate() {
+                            ui.label(format!("{colour}:"));
+                            ui.horizontal(|ui| {
+                                ui.radio_value(&mut form.engine[i], false, "Human")
+                                    .on_hover_text(format!("You play {colour}"));
+                                ui.radio_value(&mut form.engine[i], true, format!("Okapi plays {colour}"));
+                            });
+                            ui.add_enabled_ui(form.engine[i], |ui| {
+                                level_picker(ui, &format!("new-game-level-{colour}"), &mut form.levels[i]);
+                            });
+                            ui.end_row();
+                        }
+                    });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    ui.label("Start from:");
+                    ui.radio_value(&mut form.from_here, false, "the standard opening");
+                    ui.add_enabled_ui(!board_is_start, |ui| {
+                        ui.radio_value(&mut form.from_here, true, "the position on the board")
+                            .on_hover_text("A set-up, opened or pasted position, or any point of the game");
+                    });
+                });
+                ui.horizontal(|ui| {
+                    let label = ui.label("Clock, minutes per side (0: none):");
+                    ui.add(egui::DragValue::new(&mut form.minutes).range(0..=180))
+                        .labelled_by(label.id);
+                });
+                ui.label(
+                    egui::RichText::new(format!(
+                        "Numbered levels search that many moves ahead; timed ones think that long a move. \
+                         A temperature above 0 weakens the engine for practice: it draws its move \
+                         by value (higher plays worse). At full strength it plays perfectly from {} empties on.",
+                        self.settings.solve_limit
+                    ))
+                    .small(),
+                );
+                start = ui.button("Start").clicked();
+            });
+        self.view.new_game = open.then_some(form);
+        if start {
+            // The level of the last engine seat is offered again next time.
+            if let Some(i) = (0..2).rev().find(|&i| form.engine[i]) {
+                self.settings.level = form.levels[i];
+            }
+            let seats = form.seats();
+            self.commands.push(Command::NewGame {
+                black: seats[0],
+                white: seats[1],
+                minutes: form.minutes,
+                from_here: form.from_here && !board_is_start,
+            });
+        }
+    }
+}

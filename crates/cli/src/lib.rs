@@ -1,0 +1,414 @@
+//! The command line.
+//!
+//! - `okapi` with no arguments opens the desktop app;
+//! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]` is
+//!   scrZebra's endgame script solver, flag for flag ([`compat`], parsed by hand:
+//!   single-dash words);
+//! - subcommands with long options (clap): `solve`, `perft`, `bench`, `train`, `nboard`,
+//!   `match`, `console`, `book`, `app`.
+
+pub mod bench;
+pub mod book;
+pub mod compat;
+pub mod console;
+pub mod match_players;
+pub mod match_sprt;
+pub mod matches;
+pub mod memory;
+pub mod midbench;
+pub mod nboard;
+pub mod perft;
+pub mod script_run;
+pub mod script_shards;
+pub mod train;
+pub mod units;
+
+use clap::{Parser, Subcommand};
+use okapi_core::board::Position;
+use script_run::{Feedback, RunStats, ScriptOptions};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "okapi",
+    version,
+    about = "Okapi: an Othello analyser, endgame solver and opponent",
+    long_about = "Okapi: an Othello analyser, endgame solver and opponent.\n\n\
+        With no arguments, opens the desktop app.\n\n\
+        scrZebra's script solver is also accepted exactly as scrZebra spells it:\n  \
+        okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]\n\
+        (`okapi solve` does the same with long options and writes the same file)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: CliCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CliCommand {
+    /// Solve the positions of an endgame script (scrZebra format) exactly or win/draw/loss.
+    ///
+    /// Writes one line per input line, in the scrZebra format, flushed position by
+    /// position: comments copied, results as `63 -  1` (Black - White, empties to the
+    /// winner) or `Black win`/`Draw`/`White win`, optionally the line, then the trailing
+    /// comment. Bad lines are reported with their number on standard error and get a
+    /// `% error:` line; the rest is still solved and the exit status is 1.
+    ///
+    /// With --threads N, positions under 20 empties are solved N at a time and larger
+    /// ones with N threads each; the file is the same for any N. A long script can be
+    /// split across machines with --shard K/N, and the shard outputs merged back with
+    /// --merge into exactly the file one run writes.
+    Solve(SolveArgs),
+    /// Count the leaves of the game tree from the start position, depth by depth.
+    ///
+    /// A pass counts as a ply and a finished game is a leaf (the published counts: 4, 12,
+    /// 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800).
+    Perft(PerftArgs),
+    /// Solve FFO test positions one by one (on all cores, or --threads N) and report speed and correctness.
+    ///
+    /// Per position: number, empties, best move, score, expected score with OK or WRONG,
+    /// time, nodes and nodes/s; then the totals and the median time. The table is
+    /// cleared before each position. Exit status 1 if any answer is wrong.
+    Bench(BenchArgs),
+    /// Train Okapi's data artifacts: the evaluation weights and the ProbCut model.
+    #[command(subcommand)]
+    Train(train::TrainCommand),
+    /// The opening book: build it from game records, show a position's book moves, figures.
+    #[command(subcommand)]
+    Book(book::BookCommand),
+    /// Open the desktop app, optionally with a game or script file.
+    App {
+        /// A file to open.
+        file: Option<PathBuf>,
+    },
+    /// Speak the NBoard protocol (version 2) on standard input and output, as an engine.
+    Nboard(nboard::NboardArgs),
+    /// Play two engines against each other from balanced openings, both colours each.
+    Match(matches::MatchArgs),
+    /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
+    #[command(alias = "play")]
+    Console(console::ConsoleArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The script to solve; with --merge, the shard outputs to merge (all N of them).
+    #[arg(required = true, value_name = "INPUT")]
+    pub input: Vec<PathBuf>,
+    /// Where to write the results (truncated first); standard output if not given.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Win/draw/loss only (scrZebra's -wld 1).
+    #[arg(long)]
+    pub wld: bool,
+    /// Also write the proven line: optimal (exact) or semi-optimal (WLD) (-line 1).
+    #[arg(long, alias = "lines")]
+    pub line: bool,
+    /// Hash table of about 16 * 2^N bytes (-h N).
+    #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
+    pub hash_bits: u32,
+    /// Threads, 1 or more (-n N); default: all the cores. Positions under 20 empties are
+    /// solved N at a time, one thread each; larger ones one at a time with N threads.
+    #[arg(long, value_name = "N", value_parser = units::parse_threads)]
+    pub threads: Option<usize>,
+    /// Solve only shard K of N (K from 1): the positions whose index i (0-based, bad
+    /// position lines counted) has i mod N = K-1. The output is a shard output (each
+    /// result with its input line number); merge the N of them with --merge.
+    #[arg(long, value_name = "K/N", value_parser = units::parse_shard)]
+    pub shard: Option<units::Shard>,
+    /// Merge the shard outputs given as INPUT (shards 1/N to N/N, any order) into OUT:
+    /// exactly the file the unsharded run writes.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["output", "wld", "line", "hash_bits", "threads", "shard", "quiet"])]
+    pub merge: Option<PathBuf>,
+    /// No progress bar and no summary; only errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Count up to this depth.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// Also list the count under each first move at the last depth.
+    #[arg(long)]
+    pub divide: bool,
+    /// Start from this position instead (64 squares a1..h8, then the side to move).
+    #[arg(long, value_name = "BOARD")]
+    pub position: Option<String>,
+    /// Play every move down to the leaves (flips computed at the last ply too) instead of
+    /// counting the last ply's moves: measures move making.
+    #[arg(long)]
+    pub full: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// First FFO position.
+    #[arg(long, default_value_t = 40)]
+    pub from: u32,
+    /// Last FFO position.
+    #[arg(long, default_value_t = 59)]
+    pub to: u32,
+    /// Hash table of about 16 * 2^N bytes.
+    #[arg(long, value_name = "N", default_value_t = 23, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
+    pub hash_bits: u32,
+    /// Solve each position this many times and show its median time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub runs: u32,
+    /// Read the positions from this script (answers in `ffo#NN best:.. score:..` comments)
+    /// or OBF file instead of the FFO files in tests/data; --from/--to still select.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// Benchmark the midgame search instead: time and nodes to each of --depths on the
+    /// middle-game positions of tests/data/midgame36.scr (or --file).
+    #[arg(long)]
+    pub midgame: bool,
+    /// Depths for --midgame.
+    #[arg(long, value_delimiter = ',', default_values_t = [12, 16, 20], value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depths: Vec<u32>,
+    /// ProbCut level for --midgame: 0..4 (73%..100%), 5 = none.
+    #[arg(long, default_value_t = 2)]
+    pub selectivity: usize,
+    /// Solve without the evaluation: moves ordered by mobility and parity alone, no
+    /// selective passes. More nodes, each cheaper: the raw speed of the search.
+    #[arg(long, conflicts_with = "midgame")]
+    pub plain: bool,
+    /// Threads each solve (or, with --midgame, each search) uses (default: all cores).
+    #[arg(long, value_name = "N", value_parser = units::parse_threads)]
+    pub threads: Option<usize>,
+}
+
+/// Exit status of a command that returns a `Result`: errors go to standard error.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Entry point of the `okapi` binary.
+pub fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.len() <= 1 {
+        return run_app(None);
+    }
+    if args[1..].iter().any(|a| a == "-script") {
+        return compat::main(&args[1..]);
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        CliCommand::Solve(a) => solve(a),
+        CliCommand::Perft(a) => {
+            let position = match a.position.as_deref().map(Position::parse).transpose() {
+                Ok(p) => p.unwrap_or_else(Position::start),
+                Err(e) => {
+                    eprintln!("okapi: --position: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            perft::run(&position, a.depth, a.divide, a.full);
+            ExitCode::SUCCESS
+        }
+        CliCommand::Bench(a) => bench(a),
+        CliCommand::Train(c) => report(train::run(c)),
+        CliCommand::Book(c) => report(book::run(c)),
+        CliCommand::App { file } => run_app(file),
+        CliCommand::Nboard(a) => nboard::main(a),
+        CliCommand::Match(a) => matches::main(a),
+        CliCommand::Console(a) => console::main(a),
+    }
+}
+
+fn solve(a: SolveArgs) -> ExitCode {
+    if let Some(output) = &a.merge {
+        return report(script_shards::merge(&a.input, output));
+    }
+    let [input] = &a.input[..] else {
+        eprintln!(
+            "okapi: solve takes one script ({} given); several files are for --merge",
+            a.input.len()
+        );
+        return ExitCode::from(2);
+    };
+    let feedback = if a.quiet {
+        Feedback::Quiet
+    } else {
+        Feedback::Progress
+    };
+    let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
+    let threads = a
+        .threads
+        .unwrap_or_else(okapi_core::search::available_threads);
+    let mut opts = ScriptOptions::new(a.wld, a.line, hash_bits, threads, feedback);
+    opts.shard = a.shard;
+    finish_script_run(script_run::run_script(input, a.output.as_deref(), &opts))
+}
+
+/// Exit status of a script run: 0 all fine, 1 some bad lines, 2 the run failed.
+fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
+    match result {
+        Ok(stats) if stats.errors == 0 => ExitCode::SUCCESS,
+        Ok(stats) => {
+            eprintln!(
+                "okapi: {} bad line{} (see above)",
+                stats.errors,
+                if stats.errors == 1 { "" } else { "s" }
+            );
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn bench(a: BenchArgs) -> ExitCode {
+    let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
+    if a.midgame {
+        let path = a
+            .file
+            .clone()
+            .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
+        let threads = a
+            .threads
+            .unwrap_or_else(okapi_core::search::available_threads);
+        return report(midbench::run(
+            &path,
+            &a.depths,
+            a.selectivity,
+            hash_bits,
+            threads,
+        ));
+    }
+    let positions = match &a.file {
+        Some(path) => bench::load(path).map(|ps| {
+            ps.into_iter()
+                .filter(|p| (a.from..=a.to).contains(&p.number))
+                .collect()
+        }),
+        None => bench::load_ffo(a.from, a.to),
+    };
+    let positions: Vec<_> = match positions {
+        Ok(ps) => ps,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    if positions.is_empty() {
+        eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
+        return ExitCode::from(2);
+    }
+    let threads = a
+        .threads
+        .unwrap_or_else(okapi_core::search::available_threads);
+    match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
+        Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(feature = "gui")]
+fn run_app(file: Option<PathBuf>) -> ExitCode {
+    match okapi_app::run(file) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("okapi: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn run_app(_file: Option<PathBuf>) -> ExitCode {
+    eprintln!(
+        "okapi: this build has no desktop app (built without the `gui` feature); \
+         see `okapi --help` for the command line"
+    );
+    ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn subcommands_parse() {
+        let cli = Cli::try_parse_from([
+            "okapi",
+            "solve",
+            "in.scr",
+            "-o",
+            "out",
+            "--wld",
+            "--line",
+            "--hash-bits",
+            "20",
+        ])
+        .unwrap();
+        match cli.command {
+            CliCommand::Solve(a) => {
+                assert!(a.wld && a.line && a.hash_bits == 20 && !a.quiet && a.threads.is_none())
+            }
+            other => panic!("{other:?}"),
+        }
+        let cli = Cli::try_parse_from(["okapi", "solve", "in", "--threads", "3", "--shard", "2/3"])
+            .unwrap();
+        match cli.command {
+            CliCommand::Solve(a) => {
+                assert_eq!(a.threads, Some(3));
+                assert_eq!(a.shard, Some(units::Shard { index: 1, count: 3 }));
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            &["okapi", "solve", "in", "--threads", "0"][..],
+            &["okapi", "solve", "in", "--threads", "x"],
+            &["okapi", "solve", "in", "--shard", "0/3"],
+            &["okapi", "solve", "in", "--shard", "4/3"],
+            &["okapi", "solve", "in", "--shard", "1/0"],
+            &["okapi", "solve", "in", "--shard", "x"],
+            &["okapi", "solve", "a", "b", "--merge", "out", "--wld"],
+        ] {
+            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+        assert!(Cli::try_parse_from(["okapi", "solve", "in", "--hash-bits", "31"]).is_err());
+        let cli = Cli::try_parse_from(["okapi", "bench", "--from", "40", "--to", "44"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            CliCommand::Bench(BenchArgs {
+                from: 40,
+                to: 44,
+                ..
+            })
+        ));
+        assert!(Cli::try_parse_from(["okapi", "perft", "0"]).is_err());
+    }
+}

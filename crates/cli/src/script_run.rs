@@ -1,0 +1,341 @@
+//! Solving a script file: shared by the scrZebra compatibility form (`okapi -script`) and
+//! `okapi solve`, so both write identical files, whatever the threads and however the
+//! run is split into shards.
+
+use super::script_shards::{self, ShardHeader};
+use super::units::{Shard, fmt_duration, fmt_rate};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use okapi_core::board::{Move, Position};
+use okapi_core::formats::script::{self, BadLine, ScriptLine};
+use okapi_core::search::SolveMode;
+use okapi_engine::script_solve::{self, ScriptRunError, ScriptSettings, ScriptSolution};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// What the user sees while a script is solved (the output file is the same either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feedback {
+    /// scrZebra's `-e 1`: each board, its result and the summary on standard output.
+    Echo,
+    /// `okapi solve`: a progress bar on standard error when it is a terminal, then the
+    /// summary on standard error.
+    Progress,
+    /// Nothing but errors.
+    Quiet,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScriptOptions {
+    pub mode: SolveMode,
+    pub lines: bool,
+    /// Table of about `16 << hash_bits` bytes.
+    pub hash_bits: u32,
+    /// Threads: small positions solved this many at a time, large ones with this many
+    /// threads each (see [`script_solve::solve_in_order`]).
+    pub threads: usize,
+    /// Solve only this shard's positions and write a shard output
+    /// ([`super::script_shards`]) instead of the script output.
+    pub shard: Option<Shard>,
+    pub feedback: Feedback,
+}
+
+impl ScriptOptions {
+    /// The settings both command-line forms have: WLD or exact, lines, table size,
+    /// threads; no shard.
+    pub fn new(
+        wld: bool,
+        lines: bool,
+        hash_bits: u32,
+        threads: usize,
+        feedback: Feedback,
+    ) -> ScriptOptions {
+        let mode = if wld {
+            SolveMode::Wld
+        } else {
+            SolveMode::Exact
+        };
+        ScriptOptions {
+            mode,
+            lines,
+            hash_bits,
+            threads,
+            shard: None,
+            feedback,
+        }
+    }
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    pub positions: usize,
+    pub errors: usize,
+    /// Wall-clock time of the solving: with several threads, less than the sum of the
+    /// positions' own times.
+    pub total_time: Duration,
+    /// The longest solve and the input line of its position.
+    pub largest: Option<(Duration, usize)>,
+    pub nodes: u64,
+}
+
+/// Solves the script `input`, writing results to `output` (standard output if `None`)
+/// line by line in input order, each flushed as soon as it and every line before it are
+/// done, so nothing solved is lost on interruption. The file is the same whatever
+/// `opts.threads`.
+///
+/// Bad lines are reported on standard error as `IN:LINE: reason` and get a `% error:`
+/// line; they are counted in [`RunStats::errors`] and do not stop the run. Only I/O
+/// failures (unreadable input, unwritable output) are errors of the run itself.
+///
+/// With `opts.shard`, only that shard's positions are solved (positions and bad position
+/// lines are numbered together, in input order) and the output is a shard output.
+pub fn run_script(
+    input: &Path,
+    output: Option<&Path>,
+    opts: &ScriptOptions,
+) -> anyhow::Result<RunStats> {
+    let bytes = okapi_core::formats::read_capped(input, okapi_core::formats::MAX_SCRIPT_FILE)
+        .with_context(|| format!("cannot read the script {}", input.display()))?;
+    let lines = script::parse_script(&bytes);
+    if let Some(path) = output {
+        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        anyhow::ensure!(
+            !same(input, path),
+            "the output file {} is the input file",
+            path.display()
+        );
+    }
+    // Which lines this run writes: positions and bad lines are numbered together, and a
+    // shard owns those of its numbers; comments go with the first shard.
+    let mut entry = 0;
+    let owned: Vec<bool> = lines
+        .iter()
+        .map(|line| match &line.parsed {
+            Ok(ScriptLine::Position { .. }) | Err(_) => {
+                entry += 1;
+                opts.shard.is_none_or(|s| s.contains(entry - 1))
+            }
+            Ok(ScriptLine::Blank) => false,
+            Ok(_) => opts.shard.is_none_or(|s| s.index == 0),
+        })
+        .collect();
+    let mut out: Box<dyn Write> = match output {
+        Some(path) => Box::new(BufWriter::new(File::create(path).with_context(|| {
+            format!("cannot create the output file {}", path.display())
+        })?)),
+        None => Box::new(io::stdout().lock()),
+    };
+    let out_name: PathBuf = output
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| "standard output".into());
+    let write_err = |e: io::Error| {
+        anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
+    };
+    if let Some(shard) = opts.shard {
+        let header = ShardHeader {
+            shard,
+            input: script_shards::input_hash(&bytes),
+            outputs: lines
+                .iter()
+                .filter(|l| !matches!(l.parsed, Ok(ScriptLine::Blank)))
+                .count(),
+            own: owned.iter().filter(|&&o| o).count(),
+            mode: opts.mode,
+            lines: opts.lines,
+        };
+        writeln!(out, "{}", header.to_line())
+            .and_then(|_| out.flush())
+            .map_err(write_err)?;
+    }
+    // The positions to solve, and the input line of each.
+    let (at, positions): (Vec<usize>, Vec<Position>) = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, line)| match &line.parsed {
+            Ok(ScriptLine::Position { position, .. }) if owned[i] => Some((i, *position)),
+            _ => None,
+        })
+        .unzip();
+
+    let bar = match opts.feedback {
+        Feedback::Progress if io::stderr().is_terminal() => {
+            let bar = ProgressBar::with_draw_target(
+                Some(positions.len() as u64),
+                ProgressDrawTarget::stderr(),
+            );
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",
+                )
+                .expect("a valid progress template"),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            Some(bar)
+        }
+        _ => None,
+    };
+    let show_next = |k: usize| {
+        if let (Some(bar), Some(&i)) = (&bar, at.get(k)) {
+            bar.set_message(format!(
+                "line {}, {} empties",
+                lines[i].number,
+                positions[k].empty_count()
+            ));
+        }
+    };
+    show_next(0);
+
+    let mut stats = RunStats::default();
+    // The lines before `upto` not written yet: comments, bad lines and blank lines (the
+    // positions among them are written as they are solved, in order).
+    let mut written = 0;
+    let mut write_upto = |upto: usize,
+                          solved: Option<&ScriptSolution>,
+                          stats: &mut RunStats,
+                          out: &mut Box<dyn Write>|
+     -> anyhow::Result<()> {
+        let end = if solved.is_some() { upto + 1 } else { upto };
+        for (i, line) in lines.iter().enumerate().take(end).skip(written) {
+            if !owned[i] {
+                continue;
+            }
+            let result = match &line.parsed {
+                Err(BadLine { error, .. }) => {
+                    stats.errors += 1;
+                    let msg = format!("{}:{}: {error}", input.display(), line.number);
+                    match &bar {
+                        Some(bar) => bar.suspend(|| eprintln!("{msg}")),
+                        None => eprintln!("{msg}"),
+                    }
+                    None
+                }
+                Ok(ScriptLine::Position { .. }) => {
+                    let solved = solved
+                        .filter(|_| i == upto)
+                        .expect("positions come in order");
+                    Some(solved.script_result(opts.lines))
+                }
+                Ok(_) => None,
+            };
+            // Comments and the end marker are copied with their bytes as in the input,
+            // whatever the encoding; blank lines give nothing.
+            let Some(bytes) = script::output_line(line, result) else {
+                continue;
+            };
+            let bytes = match opts.shard {
+                Some(_) => script_shards::record(line.number, &bytes),
+                None => [&bytes[..], b"\n"].concat(),
+            };
+            out.write_all(&bytes)
+                .and_then(|_| out.flush())
+                .map_err(write_err)?;
+        }
+        written = end;
+        Ok(())
+    };
+
+    let settings = ScriptSettings {
+        mode: opts.mode,
+        lines: opts.lines,
+        hash_bits: opts.hash_bits,
+        threads: opts.threads,
+    };
+    let start = Instant::now();
+    let run = script_solve::solve_in_order(
+        &positions,
+        &settings,
+        &Arc::new(AtomicBool::new(false)),
+        |k, solved| {
+            let line = &lines[at[k]];
+            stats.positions += 1;
+            stats.nodes += solved.solution.nodes;
+            if stats
+                .largest
+                .is_none_or(|(t, _)| solved.solution.elapsed > t)
+            {
+                stats.largest = Some((solved.solution.elapsed, line.number));
+            }
+            if opts.feedback == Feedback::Echo {
+                println!("Line {}:\n{}", line.number, positions[k]);
+                println!("{}\n", describe(&solved));
+            }
+            write_upto(at[k], Some(&solved), &mut stats, &mut out)?;
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+            show_next(k + 1);
+            Ok(())
+        },
+    );
+    stats.total_time = start.elapsed();
+    match run {
+        Ok(()) => {}
+        Err(ScriptRunError::Receiver(e)) => return Err(e),
+        Err(ScriptRunError::Stopped) => anyhow::bail!("the solver was stopped"),
+    }
+    write_upto(lines.len(), None, &mut stats, &mut out)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match opts.feedback {
+        Feedback::Echo => println!("{}", stats.summary()),
+        Feedback::Progress => eprintln!("{}", stats.summary()),
+        Feedback::Quiet => {}
+    }
+    Ok(stats)
+}
+
+/// The human summary of a solved position that `okapi solve` prints.
+fn describe(solved: &ScriptSolution) -> String {
+    let best = match solved.solution.best_move {
+        Some(Move::Pass) => "pass".to_string(),
+        Some(m) => m.to_string(),
+        None => "none (game over)".to_string(),
+    };
+    let score = match solved.mode {
+        SolveMode::Exact => format!("{:+}", solved.solution.score),
+        SolveMode::Wld => {
+            ["loss", "draw", "win"][(solved.solution.score.signum() + 1) as usize].to_string()
+        }
+    };
+    format!(
+        "Result: {}  best move {best}  score {score} for the side to move  {} nodes in {} ({})",
+        solved.outcome,
+        solved.solution.nodes,
+        fmt_duration(solved.solution.elapsed),
+        fmt_rate(solved.solution.nodes, solved.solution.elapsed)
+    )
+}
+
+impl RunStats {
+    /// The end-of-run summary: positions, total and largest time, nodes, nodes per second.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} position{} solved",
+            self.positions,
+            if self.positions == 1 { "" } else { "s" }
+        );
+        if self.errors > 0 {
+            s.push_str(&format!(
+                ", {} bad line{}",
+                self.errors,
+                if self.errors == 1 { "" } else { "s" }
+            ));
+        }
+        s.push_str(&format!("\nTotal time {}", fmt_duration(self.total_time)));
+        if let Some((t, line)) = self.largest {
+            s.push_str(&format!(", largest {} (line {line})", fmt_duration(t)));
+        }
+        s.push_str(&format!(
+            "\nNodes {} ({})",
+            self.nodes,
+            fmt_rate(self.nodes, self.total_time)
+        ));
+        s
+    }
+}

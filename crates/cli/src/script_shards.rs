@@ -1,0 +1,312 @@
+//! Shard outputs of a script run split across machines (`okapi solve --shard K/N`), and
+//! their merge back into the file the unsharded run writes (`okapi solve --merge`).
+//!
+//! A shard output is a header line, then one record per output line the shard owns:
+//!
+//! ```text
+//! okapi-script-shard 1 shard=2/3 input=5f0c6a1b9d2e4f70 outputs=120 own=40 mode=exact line=0
+//! 7 38 - 26      % Ah! This one is closer.
+//! ```
+//!
+//! A record is the input line number, a space, and the output line's bytes as the
+//! unsharded run writes them. `input` is a 64-bit FNV-1a hash of the input file, so
+//! shards of different scripts are not merged together; `outputs` counts the output
+//! lines of the whole run and `own` this shard's, so an interrupted shard is caught.
+//! Shard K of N owns the positions (bad position lines included) whose index `i` in the
+//! input satisfies `i mod N == K - 1`; shard 1 also owns the comments.
+
+use super::units::{Shard, parse_shard};
+use anyhow::{Context, bail, ensure};
+use okapi_core::search::SolveMode;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The first word of a shard output, and the version of its layout.
+pub const MAGIC: &str = "okapi-script-shard";
+pub const VERSION: u32 = 1;
+
+/// What a shard output says of itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardHeader {
+    pub shard: Shard,
+    /// FNV-1a hash of the input file's bytes.
+    pub input: u64,
+    /// Output lines of the whole (unsharded) run.
+    pub outputs: usize,
+    /// Output lines of this shard.
+    pub own: usize,
+    pub mode: SolveMode,
+    pub lines: bool,
+}
+
+impl ShardHeader {
+    /// The header line, without its line end.
+    pub fn to_line(&self) -> String {
+        let mode = match self.mode {
+            SolveMode::Exact => "exact",
+            SolveMode::Wld => "wld",
+        };
+        format!(
+            "{MAGIC} {VERSION} shard={} input={:016x} outputs={} own={} mode={mode} line={}",
+            self.shard,
+            self.input,
+            self.outputs,
+            self.own,
+            u8::from(self.lines)
+        )
+    }
+
+    /// Reads a header line.
+    pub fn parse(line: &str) -> Result<ShardHeader, String> {
+        let mut words = line.split(' ');
+        if words.next() != Some(MAGIC) {
+            return Err("not a shard output of `okapi solve --shard`".into());
+        }
+        match words.next() {
+            Some(v) if v == VERSION.to_string() => {}
+            other => {
+                return Err(format!(
+                    "shard output version {} (this okapi reads version {VERSION})",
+                    other.unwrap_or("missing")
+                ));
+            }
+        }
+        let fields: BTreeMap<&str, &str> = words.filter_map(|w| w.split_once('=')).collect();
+        let field = |key: &str| {
+            fields
+                .get(key)
+                .copied()
+                .ok_or_else(|| format!("the header has no {key}="))
+        };
+        let number = |key: &str| -> Result<usize, String> {
+            field(key)?
+                .parse()
+                .map_err(|_| format!("the header's {key}= is not a number"))
+        };
+        Ok(ShardHeader {
+            shard: parse_shard(field("shard")?)?,
+            input: u64::from_str_radix(field("input")?, 16)
+                .map_err(|_| "the header's input= is not a hash".to_string())?,
+            outputs: number("outputs")?,
+            own: number("own")?,
+            mode: match field("mode")? {
+                "exact" => SolveMode::Exact,
+                "wld" => SolveMode::Wld,
+                other => return Err(format!("unknown mode={other}")),
+            },
+            lines: match field("line")? {
+                "0" => false,
+                "1" => true,
+                other => return Err(format!("line={other}: expected 0 or 1")),
+            },
+        })
+    }
+}
+
+/// The 64-bit FNV-1a hash of `bytes`: enough to tell two scripts apart, not a checksum
+/// against tampering.
+pub fn input_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// One record: the input line number and the output bytes, with the line end.
+pub fn record(line_number: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut out = format!("{line_number} ").into_bytes();
+    out.extend_from_slice(bytes);
+    out.push(b'\n');
+    out
+}
+
+/// A shard output read back.
+struct ShardFile {
+    path: PathBuf,
+    header: ShardHeader,
+    /// Input line number and output bytes, in input order.
+    records: Vec<(usize, Vec<u8>)>,
+}
+
+fn read_shard(path: &Path) -> anyhow::Result<ShardFile> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let name = path.display();
+    let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+    let mut lines = body.split(|&b| b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    let header = std::str::from_utf8(first)
+        .map_err(|_| "not a shard output of `okapi solve --shard`".to_string())
+        .and_then(ShardHeader::parse)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let mut records: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let at = i + 2;
+        let space = line.iter().position(|&b| b == b' ');
+        let number = space
+            .and_then(|s| std::str::from_utf8(&line[..s]).ok())
+            .and_then(|n| n.parse::<usize>().ok())
+            .with_context(|| format!("{name}:{at}: not a record (line number, space, result)"))?;
+        if records.last().is_some_and(|(n, _)| *n >= number) {
+            bail!("{name}:{at}: input line {number} is out of order");
+        }
+        let rest = &line[space.expect("found above") + 1..];
+        records.push((number, rest.to_vec()));
+    }
+    ensure!(
+        records.len() == header.own,
+        "{name}: shard {} is incomplete: {} of its {} lines (was its run interrupted?)",
+        header.shard,
+        records.len(),
+        header.own
+    );
+    Ok(ShardFile {
+        path: path.to_path_buf(),
+        header,
+        records,
+    })
+}
+
+/// Merges the outputs of shards 1/N to N/N into `output`: exactly the file the unsharded
+/// run writes. Refuses a missing, repeated, incomplete or foreign shard.
+pub fn merge(shards: &[PathBuf], output: &Path) -> anyhow::Result<()> {
+    ensure!(!shards.is_empty(), "no shard outputs to merge");
+    let files = shards
+        .iter()
+        .map(|p| read_shard(p))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let first = &files[0];
+    let count = first.header.shard.count;
+    let mut by_index: Vec<Option<&ShardFile>> = vec![None; count];
+    for f in &files {
+        let same_run = ShardHeader {
+            shard: first.header.shard,
+            own: first.header.own,
+            ..f.header.clone()
+        } == first.header;
+        ensure!(
+            same_run && f.header.shard.count == count,
+            "{} and {} are shards of different runs (another script, shard count, mode or line setting)",
+            first.path.display(),
+            f.path.display()
+        );
+        let slot = &mut by_index[f.header.shard.index];
+        if let Some(other) = slot {
+            bail!(
+                "shard {} is given twice: {} and {}",
+                f.header.shard,
+                other.path.display(),
+                f.path.display()
+            );
+        }
+        *slot = Some(f);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| by_index[i].is_none())
+        .map(|i| Shard { index: i, count }.to_string())
+        .collect();
+    ensure!(
+        missing.is_empty(),
+        "shard{} {} {} missing",
+        if missing.len() == 1 { "" } else { "s" },
+        missing.join(", "),
+        if missing.len() == 1 { "is" } else { "are" }
+    );
+    let mut merged: BTreeMap<usize, &[u8]> = BTreeMap::new();
+    for f in &files {
+        for (number, bytes) in &f.records {
+            ensure!(
+                merged.insert(*number, bytes).is_none(),
+                "input line {number} is in two shards ({} among them)",
+                f.path.display()
+            );
+        }
+    }
+    ensure!(
+        merged.len() == first.header.outputs,
+        "the shards hold {} of the run's {} output lines",
+        merged.len(),
+        first.header.outputs
+    );
+    let mut out = Vec::new();
+    for bytes in merged.values() {
+        out.extend_from_slice(bytes);
+        out.push(b'\n');
+    }
+    okapi_core::formats::write_atomic(output, &out)
+        .with_context(|| format!("cannot write {}", output.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(k: usize) -> ShardHeader {
+        ShardHeader {
+            shard: Shard {
+                index: k - 1,
+                count: 2,
+            },
+            input: 0x5f0c_6a1b_9d2e_4f70,
+            outputs: 3,
+            own: if k == 1 { 2 } else { 1 },
+            mode: SolveMode::Wld,
+            lines: true,
+        }
+    }
+
+    #[test]
+    fn header_round_trip() {
+        let h = header(2);
+        let line = h.to_line();
+        assert_eq!(
+            line,
+            "okapi-script-shard 1 shard=2/2 input=5f0c6a1b9d2e4f70 outputs=3 own=1 mode=wld line=1"
+        );
+        assert_eq!(ShardHeader::parse(&line), Ok(h));
+        assert!(ShardHeader::parse("63 -  1").is_err());
+        assert!(
+            ShardHeader::parse("okapi-script-shard 2 shard=1/2")
+                .unwrap_err()
+                .contains("version 2")
+        );
+        assert!(ShardHeader::parse(&line.replace("shard=2/2", "shard=3/2")).is_err());
+    }
+
+    #[test]
+    fn merge_puts_lines_back_in_order_and_refuses_bad_sets() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, h: &ShardHeader, recs: &[(usize, &str)]| {
+            let mut bytes = format!("{}\n", h.to_line()).into_bytes();
+            for (n, r) in recs {
+                bytes.extend(record(*n, r.as_bytes()));
+            }
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            p
+        };
+        let one = write("s1", &header(1), &[(1, "% c"), (2, "Black win   a1")]);
+        let two = write("s2", &header(2), &[(4, "Draw      % x")]);
+        let out = dir.path().join("out");
+        merge(&[two.clone(), one.clone()], &out).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "% c\nBlack win   a1\nDraw      % x\n"
+        );
+        let err = |shards: &[PathBuf]| format!("{:#}", merge(shards, &out).unwrap_err());
+        assert!(err(std::slice::from_ref(&one)).contains("shard 2/2 is missing"));
+        assert!(err(&[one.clone(), one.clone()]).contains("given twice"));
+        let short = write("short", &header(2), &[]);
+        assert!(err(&[one.clone(), short]).contains("incomplete: 0 of its 1 lines"));
+        let foreign = write(
+            "foreign",
+            &ShardHeader {
+                input: 1,
+                ..header(2)
+            },
+            &[(4, "Draw")],
+        );
+        assert!(err(&[one.clone(), foreign]).contains("different runs"));
+        let not = dir.path().join("not");
+        std::fs::write(&not, "63 -  1\n").unwrap();
+        assert!(err(&[not]).contains("not a shard output"));
+    }
+}

@@ -1,0 +1,527 @@
+//! A book build split across machines: each shard searches its share of the build's
+//! search blocks ([`super::build::Plan::search_blocks`]: block `b` is shard `b mod N`'s) and
+//! writes a *part*; [`merge`] puts the parts together into the very book the whole build
+//! makes, or refuses, naming the file, parts that do not belong together.
+//!
+//! # Part format (little-endian)
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `OKAPIBKS` |
+//! | 2 | format version (1) |
+//! | 4, 4 | shard index (0-based), shard count |
+//! | 4 × 5 | max ply, min games, depth, selectivity, check games |
+//! | 8 | check margin (f64) |
+//! | 4, 4 | hash bits, block |
+//! | 8 | fingerprint of the evaluation ([`evaluation_fingerprint`]) |
+//! | 8, 8 | games read, distinct positions seen |
+//! | 4, 4 | book positions `n`, searched positions `m` |
+//! | 4 | length `L` of the compressed payload |
+//! | L | zlib payload: `n` × (player u64, opponent u64, games u32, sum of results i64), then `m` × (position number u32, alternative square u8 (255 none), value i16, source u8), then searches, checked, deepened, nodes (u64 each) and search seconds (f64) |
+//! | 8 | FNV-1a checksum of the header and the uncompressed payload |
+//!
+//! Every part holds the whole table of book positions, so the merge needs no game records
+//! and checks that all parts were counted from the same ones.
+
+use super::build::{BuildOptions, BuildReport, Counted, Plan, Searched, finish};
+use super::{Alternative, Book, BookSource, NO_SQUARE};
+use crate::board::Board;
+use crate::eval::weights::{FNV_OFFSET, UnsealError, fnv1a, le_u16, le_u32, seal, unseal};
+use crate::search::Evaluate;
+use std::collections::HashMap;
+use std::time::Duration;
+
+pub const MAGIC: &[u8; 8] = b"OKAPIBKS";
+pub const VERSION: u16 = 1;
+const HEADER_LEN: usize = 8 + 2 + 8 + 20 + 8 + 8 + 8 + 16 + 8 + 4;
+const COUNTED_BYTES: usize = 8 + 8 + 4 + 8;
+const SEARCHED_BYTES: usize = 4 + 1 + 2 + 1;
+const STATS_BYTES: usize = 5 * 8;
+
+/// One shard's share of a book build.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookPart {
+    /// 0-based.
+    pub shard_index: u32,
+    pub shard_count: u32,
+    pub options: BuildOptions,
+    /// Fingerprint of the evaluation weights the searches used.
+    pub weights: u64,
+    pub games: u64,
+    pub positions_seen: u64,
+    /// Every book position with its games (not only the shard's).
+    pub counts: Vec<Counted>,
+    /// The shard's searches.
+    pub searched: Searched,
+    /// Time the shard's searches took.
+    pub elapsed: Duration,
+}
+
+/// Why a part file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PartError {
+    #[error("not a book shard part (no {} header)", String::from_utf8_lossy(MAGIC))]
+    Magic,
+    #[error("book shard part version {0} is not supported (expected {VERSION})")]
+    Version(u16),
+    #[error("book shard part is truncated or malformed: {0}")]
+    Malformed(String),
+    #[error(
+        "book shard part checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
+    )]
+    Checksum { stored: u64, computed: u64 },
+}
+
+/// Why parts cannot be merged; `file` names the part at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("no parts to merge")]
+    NoParts,
+    #[error("{file}: {source}")]
+    Part { file: String, source: PartError },
+    #[error("{file} does not belong with {first}: {what}")]
+    Mismatch {
+        file: String,
+        first: String,
+        what: String,
+    },
+    #[error("{file} and {other} are both shard {shard}")]
+    Duplicate {
+        file: String,
+        other: String,
+        shard: String,
+    },
+    #[error(
+        "shard {shard} is missing: no part given is that shard (the parts are of {count} shards)"
+    )]
+    Missing { shard: String, count: u32 },
+    #[error("{file}: {what}")]
+    Damaged { file: String, what: String },
+}
+
+/// A fingerprint of an evaluation: FNV-1a of the values it gives the positions of 64
+/// fixed random games (about 3,800 positions, every phase). Shards searching with other
+/// weights give other values, and their parts are refused by [`merge`].
+pub fn evaluation_fingerprint<E: Evaluate + ?Sized>(eval: &E) -> u64 {
+    // A fixed xorshift sequence: the positions must never change.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut hash = FNV_OFFSET;
+    for _ in 0..64 {
+        let mut b = Board::START;
+        while !b.is_game_over() {
+            hash = fnv1a(hash, &eval.evaluate(&b).to_le_bytes());
+            let moves = b.moves();
+            if moves == 0 {
+                b = b.passed();
+                continue;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut m = moves;
+            for _ in 0..x % moves.count_ones() as u64 {
+                m &= m - 1;
+            }
+            b = b.play(m.trailing_zeros()).expect("a legal move");
+        }
+    }
+    hash
+}
+
+fn shard_name(index: u32, count: u32) -> String {
+    format!("{}/{count}", index + 1)
+}
+
+impl BookPart {
+    /// The shard's part of a build of `plan`.
+    pub fn new(
+        shard_index: usize,
+        shard_count: usize,
+        options: &BuildOptions,
+        weights: u64,
+        plan: &Plan,
+        searched: Searched,
+        elapsed: Duration,
+    ) -> BookPart {
+        BookPart {
+            shard_index: shard_index as u32,
+            shard_count: shard_count as u32,
+            options: options.clone(),
+            weights,
+            games: plan.games as u64,
+            positions_seen: plan.positions_seen as u64,
+            counts: plan.counts(),
+            searched,
+            elapsed,
+        }
+    }
+
+    fn header(&self, payload_len: u32) -> Vec<u8> {
+        let o = &self.options;
+        let mut h = Vec::with_capacity(HEADER_LEN);
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&VERSION.to_le_bytes());
+        for x in [
+            self.shard_index,
+            self.shard_count,
+            o.max_ply,
+            o.min_games,
+            o.depth,
+            o.selectivity as u32,
+            o.check_games,
+        ] {
+            h.extend_from_slice(&x.to_le_bytes());
+        }
+        h.extend_from_slice(&o.check_margin.to_bits().to_le_bytes());
+        h.extend_from_slice(&o.hash_bits.to_le_bytes());
+        h.extend_from_slice(&o.block.to_le_bytes());
+        for x in [self.weights, self.games, self.positions_seen] {
+            h.extend_from_slice(&x.to_le_bytes());
+        }
+        h.extend_from_slice(&(self.counts.len() as u32).to_le_bytes());
+        h.extend_from_slice(&(self.searched.alternatives.len() as u32).to_le_bytes());
+        h.extend_from_slice(&payload_len.to_le_bytes());
+        debug_assert_eq!(h.len(), HEADER_LEN);
+        h
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut raw = Vec::with_capacity(
+            self.counts.len() * COUNTED_BYTES
+                + self.searched.alternatives.len() * SEARCHED_BYTES
+                + STATS_BYTES,
+        );
+        for c in &self.counts {
+            raw.extend_from_slice(&c.player.to_le_bytes());
+            raw.extend_from_slice(&c.opponent.to_le_bytes());
+            raw.extend_from_slice(&c.games.to_le_bytes());
+            raw.extend_from_slice(&c.sum.to_le_bytes());
+        }
+        for &(i, alt) in &self.searched.alternatives {
+            raw.extend_from_slice(&i.to_le_bytes());
+            raw.push(alt.map_or(NO_SQUARE, |a| a.square));
+            raw.extend_from_slice(&alt.map_or(0i16, |a| a.value).to_le_bytes());
+            raw.push(alt.map_or(0, |a| a.source.to_byte()));
+        }
+        let s = &self.searched;
+        for x in [
+            s.searches as u64,
+            s.checked as u64,
+            s.deepened as u64,
+            s.nodes,
+        ] {
+            raw.extend_from_slice(&x.to_le_bytes());
+        }
+        raw.extend_from_slice(&self.elapsed.as_secs_f64().to_bits().to_le_bytes());
+        seal(&raw, |len| self.header(len))
+    }
+
+    /// Reads a part's bytes, checking the checksum and every field.
+    pub fn from_bytes(bytes: &[u8]) -> Result<BookPart, PartError> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(PartError::Magic);
+        }
+        if bytes.len() < HEADER_LEN + 8 {
+            return Err(PartError::Malformed(format!(
+                "{} bytes, shorter than a header",
+                bytes.len()
+            )));
+        }
+        let version = le_u16(bytes, 8);
+        if version != VERSION {
+            return Err(PartError::Version(version));
+        }
+        let u32_at = |i: usize| le_u32(bytes, i);
+        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        let shard_index = u32_at(10);
+        let shard_count = u32_at(14);
+        if shard_index >= shard_count {
+            return Err(PartError::Malformed(format!(
+                "shard index {shard_index} of {shard_count}"
+            )));
+        }
+        let selectivity = u32_at(30);
+        let check_margin = f64::from_bits(u64_at(38));
+        let depth = u32_at(26);
+        if selectivity > 5 || depth > 60 || !check_margin.is_finite() {
+            return Err(PartError::Malformed("build options out of range".into()));
+        }
+        let options = BuildOptions {
+            max_ply: u32_at(18),
+            min_games: u32_at(22),
+            depth,
+            selectivity: selectivity as usize,
+            check_games: u32_at(34),
+            check_margin,
+            hash_bits: u32_at(46),
+            block: u32_at(50),
+        };
+        let weights = u64_at(54);
+        let games = u64_at(62);
+        let positions_seen = u64_at(70);
+        let n = u32_at(78) as usize;
+        let m = u32_at(82) as usize;
+        let payload_len = u32_at(86) as usize;
+        if bytes.len() != HEADER_LEN + payload_len + 8 {
+            return Err(PartError::Malformed(format!(
+                "{} bytes, the header says {}",
+                bytes.len(),
+                HEADER_LEN + payload_len + 8
+            )));
+        }
+        let expected = n
+            .checked_mul(COUNTED_BYTES)
+            .and_then(|a| m.checked_mul(SEARCHED_BYTES).map(|b| a + b + STATS_BYTES))
+            .filter(|&x| x <= 1 << 31)
+            .ok_or_else(|| PartError::Malformed(format!("{n} positions is too many")))?;
+        let raw = unseal(bytes, HEADER_LEN, payload_len, expected).map_err(|e| match e {
+            UnsealError::Decompress(e) => {
+                PartError::Malformed(format!("the payload does not decompress: {e}"))
+            }
+            UnsealError::Length(got) => PartError::Malformed(format!(
+                "the payload has {got} bytes, the header needs {expected}"
+            )),
+            UnsealError::Checksum { stored, computed } => PartError::Checksum { stored, computed },
+        })?;
+        let r64 = |i: usize| u64::from_le_bytes(raw[i..i + 8].try_into().expect("8 bytes"));
+        let r32 = |i: usize| u32::from_le_bytes(raw[i..i + 4].try_into().expect("4 bytes"));
+        let counts = (0..n)
+            .map(|k| {
+                let at = k * COUNTED_BYTES;
+                Counted {
+                    player: r64(at),
+                    opponent: r64(at + 8),
+                    games: r32(at + 16),
+                    sum: r64(at + 20) as i64,
+                }
+            })
+            .collect();
+        let mut searched = Searched::default();
+        let base = n * COUNTED_BYTES;
+        for k in 0..m {
+            let at = base + k * SEARCHED_BYTES;
+            let i = r32(at);
+            let alt = match raw[at + 4] {
+                NO_SQUARE => None,
+                sq if sq < 64 => Some(Alternative {
+                    square: sq,
+                    value: i16::from_le_bytes([raw[at + 5], raw[at + 6]]),
+                    source: BookSource::from_byte(raw[at + 7]).ok_or_else(|| {
+                        PartError::Malformed(format!("searched position {k}: bad source"))
+                    })?,
+                }),
+                _ => {
+                    return Err(PartError::Malformed(format!(
+                        "searched position {k}: bad square"
+                    )));
+                }
+            };
+            searched.alternatives.push((i, alt));
+        }
+        let stats = base + m * SEARCHED_BYTES;
+        searched.searches = r64(stats) as usize;
+        searched.checked = r64(stats + 8) as usize;
+        searched.deepened = r64(stats + 16) as usize;
+        searched.nodes = r64(stats + 24);
+        let secs = f64::from_bits(r64(stats + 32));
+        Ok(BookPart {
+            shard_index,
+            shard_count,
+            options,
+            weights,
+            games,
+            positions_seen,
+            counts,
+            searched,
+            elapsed: Duration::try_from_secs_f64(secs).unwrap_or_default(),
+        })
+    }
+}
+
+/// The book the whole build makes, from the parts of all its shards (`(file name, part)`,
+/// in any order), and the build's report (`elapsed`: the shards' search time added up).
+/// Refused, naming the file, when a part is of another build (options, weights, records,
+/// number of shards), a shard comes twice or is missing, or a part does not hold exactly
+/// its share of the searches.
+pub fn merge(parts: &[(String, BookPart)]) -> Result<(Book, BuildReport), MergeError> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err(MergeError::NoParts);
+    };
+    let mut by_shard: HashMap<u32, &str> = HashMap::new();
+    for (name, part) in parts {
+        let differs = |what: String| MergeError::Mismatch {
+            file: name.clone(),
+            first: first_name.clone(),
+            what,
+        };
+        if part.shard_count != first.shard_count {
+            return Err(differs(format!(
+                "it is shard {} of a split into {}, {first_name} of a split into {}",
+                shard_name(part.shard_index, part.shard_count),
+                part.shard_count,
+                first.shard_count
+            )));
+        }
+        if part.options != first.options {
+            return Err(differs(format!(
+                "other build options ({:?} against {:?})",
+                part.options, first.options
+            )));
+        }
+        if part.weights != first.weights {
+            return Err(differs("its searches used other evaluation weights".into()));
+        }
+        if part.games != first.games
+            || part.positions_seen != first.positions_seen
+            || part.counts != first.counts
+        {
+            return Err(differs(format!(
+                "it was counted from other game records ({} games, {} book positions against {} and {})",
+                part.games,
+                part.counts.len(),
+                first.games,
+                first.counts.len()
+            )));
+        }
+        if let Some(other) = by_shard.insert(part.shard_index, name) {
+            return Err(MergeError::Duplicate {
+                file: name.clone(),
+                other: other.to_string(),
+                shard: shard_name(part.shard_index, part.shard_count),
+            });
+        }
+    }
+    if let Some(k) = (0..first.shard_count).find(|k| !by_shard.contains_key(k)) {
+        return Err(MergeError::Missing {
+            shard: shard_name(k, first.shard_count),
+            count: first.shard_count,
+        });
+    }
+    let plan = Plan::from_counts(
+        first.counts.clone(),
+        first.games as usize,
+        first.positions_seen as usize,
+    )
+    .map_err(|what| MergeError::Damaged {
+        file: first_name.clone(),
+        what,
+    })?;
+    let blocks = plan.search_blocks(&first.options);
+    let count = first.shard_count as usize;
+    for (name, part) in parts {
+        let share: Vec<u32> = blocks
+            .iter()
+            .enumerate()
+            .filter(|(b, _)| b % count == part.shard_index as usize)
+            .flat_map(|(_, block)| block.iter().copied())
+            .collect();
+        let held: Vec<u32> = part.searched.alternatives.iter().map(|a| a.0).collect();
+        if held != share {
+            return Err(MergeError::Damaged {
+                file: name.clone(),
+                what: format!(
+                    "shard {} holds {} searched positions, not the {} of its share",
+                    shard_name(part.shard_index, part.shard_count),
+                    held.len(),
+                    share.len()
+                ),
+            });
+        }
+    }
+    let searched: Vec<Searched> = parts.iter().map(|(_, p)| p.searched.clone()).collect();
+    let (book, mut report) = finish(plan, &first.options, &searched);
+    report.elapsed = parts.iter().map(|(_, p)| p.elapsed).sum();
+    Ok((book, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::build::{build, search};
+    use crate::eval::Evaluator;
+    use crate::formats::records::wthor;
+
+    fn options() -> BuildOptions {
+        BuildOptions {
+            max_ply: 8,
+            min_games: 3,
+            depth: 2,
+            hash_bits: 12,
+            block: 3,
+            ..BuildOptions::default()
+        }
+    }
+
+    fn parts(count: usize) -> Vec<(String, BookPart)> {
+        let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
+        let games = wthor::parse(bytes).unwrap().1.games;
+        let eval = Evaluator::embedded();
+        let plan = Plan::new(&games, &options());
+        (0..count)
+            .map(|k| {
+                let s = search(&plan, &options(), &eval, k, count, &mut |_, _| {});
+                let part = BookPart::new(k, count, &options(), 7, &plan, s, Duration::ZERO);
+                (format!("part{}", k + 1), part)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parts_round_trip_and_merge_into_the_whole_build() {
+        let parts = parts(3);
+        for (_, p) in &parts {
+            assert_eq!(&BookPart::from_bytes(&p.to_bytes()).unwrap(), p);
+        }
+        let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
+        let games = wthor::parse(bytes).unwrap().1.games;
+        let whole = build(&games, &options(), &Evaluator::embedded(), &mut |_, _| {}).0;
+        let mut shuffled = parts.clone();
+        shuffled.rotate_left(1);
+        let (merged, report) = merge(&shuffled).unwrap();
+        assert_eq!(merged.to_bytes(), whole.to_bytes());
+        assert!(report.searches > 3, "more than one block to split");
+    }
+
+    #[test]
+    fn parts_that_do_not_belong_are_refused_by_name() {
+        let parts = parts(3);
+        let err = |p: &[(String, BookPart)]| merge(p).unwrap_err().to_string();
+        assert!(err(&parts[..2]).contains("shard 3/3 is missing"));
+        let mut twice = parts.clone();
+        twice[2] = (String::from("again"), parts[1].1.clone());
+        assert!(err(&twice).contains("again and part2 are both shard 2/3"));
+        let mut other = parts.clone();
+        other[1].1.options.depth = 3;
+        assert!(err(&other).contains("part2 does not belong with part1: other build options"));
+        let mut other = parts.clone();
+        other[2].1.weights = 8;
+        assert!(err(&other).contains("part3 does not belong with part1: its searches used other"));
+        let mut other = parts.clone();
+        other[2].1.counts[0].games += 1;
+        assert!(err(&other).contains("part3 does not belong with part1: it was counted"));
+        let mut other = parts.clone();
+        other[1].1.shard_count = 4;
+        assert!(err(&other).contains("part2 does not belong with part1: it is shard 2/4"));
+        let mut cut = parts.clone();
+        cut[0].1.searched.alternatives.pop();
+        assert!(err(&cut).contains("part1: shard 1/3 holds"));
+        assert!(matches!(merge(&[]), Err(MergeError::NoParts)));
+
+        let bytes = parts[0].1.to_bytes();
+        let mut corrupt = bytes.clone();
+        let n = corrupt.len();
+        corrupt[n - 3] ^= 1;
+        assert!(matches!(
+            BookPart::from_bytes(&corrupt),
+            Err(PartError::Checksum { .. }) | Err(PartError::Malformed(_))
+        ));
+        assert!(matches!(
+            BookPart::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(PartError::Malformed(_))
+        ));
+        assert!(matches!(
+            BookPart::from_bytes(b"OKAPIBOK and more"),
+            Err(PartError::Magic)
+        ));
+    }
+}

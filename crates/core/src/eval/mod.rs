@@ -1,0 +1,268 @@
+//! The evaluation: base-3 indexed patterns (the edge-table idea of 1986, generalised as
+//! Logistello, Zebra and Edax do), one weight set per game phase, trained by Okapi
+//! itself (`okapi train eval`, in the `train` layer above) and shipped in `coeffs/`.
+//!
+//! Values are the side to move's expected final disc difference in 1/[`SCALE`] disc.
+//!
+//! Two ways to evaluate:
+//! - [`Evaluator::evaluate`] computes all pattern indices from the two bitboards;
+//! - [`EvalState`] keeps the indices and updates them as discs are placed and flipped
+//!   ([`EvalState::make_move`] / [`EvalState::undo_move`]), evaluated by
+//!   [`Evaluator::evaluate_state`].
+//!
+//! ```
+//! use okapi::board::Board;
+//! use okapi::eval::{Evaluator, EvalState};
+//! let eval = Evaluator::embedded();
+//! let board = Board::START;
+//! let mut state = EvalState::new(&board);
+//! assert_eq!(eval.evaluate(&board), eval.evaluate_state(&state));
+//! let f = board.flips(37); // f5
+//! state.make_move(37, f);
+//! assert_eq!(eval.evaluate_state(&state), eval.evaluate(&board.after(37, f)));
+//! ```
+
+pub mod features;
+pub mod patterns;
+pub mod weights;
+
+use crate::board::Board;
+use patterns::{IndexVector, NUM_INSTANCES, PatternSet};
+use std::path::Path;
+use weights::{WeightFile, WeightFileError};
+
+/// Evaluation units per disc.
+pub const SCALE: i32 = 128;
+/// Evaluations are clamped to +-64 discs.
+pub const MAX_EVAL: i32 = 64 * SCALE;
+
+/// The shipped weight file's name under `coeffs/`.
+pub const SHIPPED_FILE: &str = "okapi-eval.bin";
+static SHIPPED: &[u8] = include_bytes!("../../../../coeffs/okapi-eval.bin");
+
+/// Trained pattern weights, ready to evaluate.
+#[derive(Clone)]
+pub struct Evaluator {
+    phases: usize,
+    phase_width: u32,
+    weights_per_phase: usize,
+    /// `[phase][weight]`, indices read with digit 1 = the side to move's disc.
+    weights: Vec<i16>,
+    bias: Vec<i32>,
+    /// Weight offset of each instance inside a view.
+    offsets: [u32; NUM_INSTANCES],
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("phases", &self.phases)
+            .field("phase_width", &self.phase_width)
+            .field("weights_per_phase", &self.weights_per_phase)
+            .finish()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read weight file {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("weight file {path}: {source}")]
+    Format {
+        path: String,
+        source: WeightFileError,
+    },
+}
+
+impl Evaluator {
+    /// The weights shipped in `coeffs/` (compiled into the binary).
+    pub fn embedded() -> Evaluator {
+        Evaluator::from_weight_file(
+            WeightFile::from_bytes(SHIPPED).expect("the shipped weight file is valid"),
+        )
+    }
+
+    /// Loads a weight file.
+    pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Evaluator::from_bytes(&bytes).map_err(|source| LoadError::Format {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightFileError> {
+        Ok(Evaluator::from_weight_file(WeightFile::from_bytes(bytes)?))
+    }
+
+    /// Builds the evaluator from stored weights.
+    pub fn from_weight_file(file: WeightFile) -> Evaluator {
+        let set = PatternSet::get();
+        let n = set.weights_per_phase;
+        let phases = file.phases as usize;
+        let weights = file.weights;
+        let mut offsets = [0u32; NUM_INSTANCES];
+        for (k, o) in offsets.iter_mut().enumerate() {
+            *o = set.offset_of(k) as u32;
+        }
+        Evaluator {
+            phases,
+            phase_width: file.phase_width as u32,
+            weights_per_phase: n,
+            weights,
+            bias: file.bias.iter().map(|&b| b as i32).collect(),
+            offsets,
+        }
+    }
+
+    /// Phase of a position with `empties` empty squares.
+    #[inline]
+    pub fn phase(&self, empties: u32) -> usize {
+        ((empties / self.phase_width) as usize).min(self.phases - 1)
+    }
+
+    pub fn phases(&self) -> usize {
+        self.phases
+    }
+
+    #[inline(always)]
+    fn sum(&self, empties: u32, idx: &IndexVector) -> i32 {
+        let phase = self.phase(empties);
+        let base = phase * self.weights_per_phase;
+        let w = &self.weights[base..base + self.weights_per_phase];
+        let mut sum = self.bias[phase];
+        for k in 0..NUM_INSTANCES {
+            sum += w[self.offsets[k] as usize + idx.0[k] as usize] as i32;
+        }
+        sum.clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// The side to move's expected final disc difference, in 1/[`SCALE`] disc, with all
+    /// pattern indices computed from the bitboards.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let idx = PatternSet::get().index_vector(board.player, board.opponent);
+        self.sum(board.empty_count(), &idx)
+    }
+
+    /// The same value from incrementally kept indices.
+    #[inline(always)]
+    pub fn evaluate_state(&self, state: &EvalState) -> i32 {
+        self.sum(state.empties, &state.indices[state.mover])
+    }
+
+    /// [`evaluate_state`](Self::evaluate_state) of the position after the side to move
+    /// plays `sq` flipping `flipped`, without changing `state`. Only the index set that
+    /// evaluation reads (the opponent's, who moves next) is updated, on a copy: a search's
+    /// last ply needs neither the other set nor an undo.
+    #[inline(always)]
+    pub fn evaluate_after(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
+        let set = PatternSet::get();
+        let mut idx = state.indices[state.mover ^ 1];
+        // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
+        idx.add_scaled(&set.digits[sq as usize], 2);
+        idx.add_scaled(&set.digit_sum(flipped), 1);
+        self.sum(state.empties - 1, &idx)
+    }
+
+    /// The evaluation in discs (for display).
+    pub fn evaluate_discs(&self, board: &Board) -> f64 {
+        self.evaluate(board) as f64 / SCALE as f64
+    }
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::embedded()
+    }
+}
+
+/// Pattern indices kept up to date move by move.
+///
+/// Two index sets ([`IndexVector`]s) are kept: `indices[mover]` from the side to move's
+/// view (digit 1 = its disc), the other from the opponent's. A move updates both and
+/// hands the move over (flipping `mover` rather than swapping the arrays, which cost more
+/// than the update), so the evaluator always reads the mover's set with a single weight
+/// table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalState {
+    indices: [IndexVector; 2],
+    mover: usize,
+    pub empties: u32,
+}
+
+impl EvalState {
+    pub fn new(board: &Board) -> EvalState {
+        let (own, other) = PatternSet::get().index_vectors_both(board.player, board.opponent);
+        EvalState {
+            indices: [own, other],
+            mover: 0,
+            empties: board.empty_count(),
+        }
+    }
+
+    /// The side to move plays `sq`, flipping `flipped` (as given by `Board::flips`).
+    #[inline(always)]
+    pub fn make_move(&mut self, sq: u32, flipped: u64) {
+        let set = PatternSet::get();
+        let placed = &set.digits[sq as usize];
+        let turned = set.digit_sum(flipped);
+        let (own, other) = self.views();
+        // The mover's new disc is digit 1 in its own view, 2 in the other; a flipped disc
+        // goes from 2 to 1 in the mover's view and from 1 to 2 in the other.
+        own.add_scaled(placed, 1);
+        own.sub(&turned);
+        other.add_scaled(placed, 2);
+        other.add_scaled(&turned, 1);
+        self.mover ^= 1;
+        self.empties -= 1;
+    }
+
+    /// Undoes [`make_move`](Self::make_move) with the same arguments.
+    #[inline(always)]
+    pub fn undo_move(&mut self, sq: u32, flipped: u64) {
+        let set = PatternSet::get();
+        self.mover ^= 1;
+        self.empties += 1;
+        let placed = &set.digits[sq as usize];
+        let turned = set.digit_sum(flipped);
+        let (own, other) = self.views();
+        own.sub(placed);
+        own.add_scaled(&turned, 1);
+        other.add_scaled(placed, 2u16.wrapping_neg()); // -2 modulo 2^16
+        other.sub(&turned);
+    }
+
+    /// The side to move passes (undo by passing again).
+    #[inline]
+    pub fn pass(&mut self) {
+        self.mover ^= 1;
+    }
+
+    /// The mover's index set and the other side's.
+    #[inline(always)]
+    fn views(&mut self) -> (&mut IndexVector, &mut IndexVector) {
+        let [a, b] = &mut self.indices;
+        if self.mover == 0 { (a, b) } else { (b, a) }
+    }
+
+    /// The indices from the current side to move's view (they equal
+    /// `PatternSet::indices` of the current board).
+    pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
+        self.indices[self.mover].instances()
+    }
+}
+
+/// The shipped evaluation, loaded once per process and shared by every search.
+pub fn shared() -> std::sync::Arc<Evaluator> {
+    static SHARED: std::sync::OnceLock<std::sync::Arc<Evaluator>> = std::sync::OnceLock::new();
+    SHARED
+        .get_or_init(|| std::sync::Arc::new(Evaluator::embedded()))
+        .clone()
+}

@@ -1,0 +1,791 @@
+//! The game record: a start position and a tree of moves (the main line and its
+//! variations), each move with its value when known, a cursor, and the players, date and
+//! comment.
+//!
+//! The record always has one *current line*: the moves from the start to the cursor,
+//! then on along the variation last chosen at each branch (the main line by default).
+//! Plies are counted along the current line, passes included, so every ply is explicit.
+//! Playing a move at the cursor that differs from the recorded continuation starts a
+//! variation; nothing is ever erased except by [`Game::delete_variation`].
+//!
+//! ```
+//! use okapi::board::{Move, Position};
+//! use okapi::game::Game;
+//! let mv = |s| Move::parse(s).unwrap();
+//! let mut game = Game::new(Position::start());
+//! for m in ["f5", "d6", "c3"] {
+//!     game.play(mv(m), None).unwrap();
+//! }
+//! game.go_to(1);
+//! game.play(mv("f6"), None).unwrap(); // a variation at ply 1
+//! assert_eq!(game.moves(), vec![mv("f5"), mv("f6")]);
+//! assert_eq!(game.alternatives(1), vec![mv("d6"), mv("f6")]);
+//! game.promote_line(); // f5 f6 becomes the main line
+//! assert_eq!(game.main_line(), vec![mv("f5"), mv("f6")]);
+//! ```
+
+use super::value::Eval;
+use crate::board::{Move, PlayError, Position, Square};
+use crate::search::level::Level;
+
+/// A node of the move tree; [`Game::root`] is the start position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Node {
+    /// The move that leads here (unused at the root).
+    mv: Move,
+    /// Its value for the side that made it, if known.
+    eval: Option<Eval>,
+    /// The position after the move (the start position at the root).
+    position: Position,
+    parent: Option<NodeId>,
+    /// Continuations, the main one first.
+    children: Vec<NodeId>,
+    /// Index into `children` of the continuation the current line follows.
+    chosen: usize,
+}
+
+/// A game: start position, the move tree, the cursor, and what is known about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    nodes: Vec<Node>,
+    cursor: NodeId,
+    /// The current line: the nodes after the root, in order (recomputed on each change).
+    line: Vec<NodeId>,
+    /// The players' names as the file gives them.
+    pub black: String,
+    pub white: String,
+    /// Who plays each colour (Black, White) when the game goes on.
+    pub seats: [Seat; 2],
+    /// The clock each side had, when the game was played with one.
+    pub time_per_side: Option<std::time::Duration>,
+    pub date: String,
+    pub comment: String,
+}
+
+/// Who plays a colour: a person, or the engine at its own level.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Seat {
+    #[default]
+    Human,
+    Engine(Level),
+}
+
+impl Seat {
+    /// `human`, or `okapi:` and the level as [`Level::parse`] reads it (`okapi:8`,
+    /// `okapi:greedy`, `okapi:12t1.5`, `okapi:5s`).
+    pub fn label(&self) -> String {
+        match self {
+            Seat::Human => "human".into(),
+            Seat::Engine(level) => format!("okapi:{}", level.name()),
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Seat, String> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("human") {
+            return Ok(Seat::Human);
+        }
+        match t.strip_prefix("okapi:") {
+            Some(level) => Level::parse(level).map(Seat::Engine),
+            None => Err(format!(
+                "'{t}' is not a player: 'human' or 'okapi:' with a level (okapi:8)"
+            )),
+        }
+    }
+
+    pub fn is_engine(&self) -> bool {
+        matches!(self, Seat::Engine(_))
+    }
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new(Position::start())
+    }
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            nodes: vec![Node {
+                mv: Move::Pass,
+                eval: None,
+                position: start,
+                parent: None,
+                children: Vec::new(),
+                chosen: 0,
+            }],
+            cursor: NodeId(0),
+            line: Vec::new(),
+            black: String::new(),
+            white: String::new(),
+            seats: [Seat::Human; 2],
+            time_per_side: None,
+            date: today(),
+            comment: String::new(),
+        }
+    }
+
+    /// A record of `moves` from `start` (passes explicit), the cursor at the end; on an
+    /// illegal move, its index and why.
+    pub fn from_moves(start: Position, moves: &[Move]) -> Result<Game, (usize, PlayError)> {
+        let mut game = Game::new(start);
+        for (i, &mv) in moves.iter().enumerate() {
+            game.play(mv, None).map_err(|e| (i, e))?;
+        }
+        Ok(game)
+    }
+
+    fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    pub fn start(&self) -> Position {
+        self.nodes[0].position
+    }
+
+    /// The position at the cursor.
+    pub fn position(&self) -> Position {
+        self.node(self.cursor).position
+    }
+
+    /// Plies up to the cursor (passes included).
+    pub fn ply(&self) -> usize {
+        self.line
+            .iter()
+            .position(|&id| id == self.cursor)
+            .map_or(0, |i| i + 1)
+    }
+
+    /// Plies on the current line, the part after the cursor included.
+    pub fn len(&self) -> usize {
+        self.line.len()
+    }
+
+    /// No move recorded at all.
+    pub fn is_empty(&self) -> bool {
+        self.nodes[0].children.is_empty()
+    }
+
+    /// The moves of the current line.
+    pub fn moves(&self) -> Vec<Move> {
+        self.line.iter().map(|&id| self.node(id).mv).collect()
+    }
+
+    /// The move at ply `i` of the current line.
+    pub fn move_at(&self, i: usize) -> Option<Move> {
+        self.line.get(i).map(|&id| self.node(id).mv)
+    }
+
+    /// The moves up to the cursor.
+    pub fn played(&self) -> Vec<Move> {
+        self.line[..self.ply()]
+            .iter()
+            .map(|&id| self.node(id).mv)
+            .collect()
+    }
+
+    /// The known values of the current line's moves, for their movers.
+    pub fn evals(&self) -> Vec<Option<Eval>> {
+        self.line.iter().map(|&id| self.node(id).eval).collect()
+    }
+
+    /// The value of the move at ply `i` of the current line.
+    pub fn eval_at(&self, i: usize) -> Option<Eval> {
+        self.line.get(i).and_then(|&id| self.node(id).eval)
+    }
+
+    /// The position before ply `i` of the current line (`0..=len()`).
+    pub fn position_at(&self, i: usize) -> Position {
+        match i {
+            0 => self.start(),
+            _ => self.node(self.line[i - 1]).position,
+        }
+    }
+
+    /// The last disc placed before the cursor (passes skipped).
+    pub fn last_move(&self) -> Option<Square> {
+        self.line[..self.ply()]
+            .iter()
+            .rev()
+            .find_map(|&id| match self.node(id).mv {
+                Move::Play(sq) => Some(sq),
+                Move::Pass => None,
+            })
+    }
+
+    /// The move number of the next disc as players count it: the discs on the board
+    /// less the four of the start, plus one — so a game started from a later position
+    /// goes on counting from there (every move adds exactly one disc).
+    pub fn move_number(&self) -> usize {
+        let p = self.position();
+        ((p.black_count() + p.white_count()) as usize)
+            .saturating_sub(3)
+            .max(1)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.cursor != NodeId(0)
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.ply() < self.line.len()
+    }
+
+    /// Plays `mv` at the cursor. A move already recorded there is followed (its value
+    /// updated when `eval` is at least as strong); any other move starts a variation
+    /// (the main line when nothing was recorded there).
+    pub fn play(&mut self, mv: Move, eval: Option<Eval>) -> Result<(), PlayError> {
+        let mut position = self.position();
+        position.play_move(mv)?;
+        let here = self.cursor;
+        let existing = self
+            .node(here)
+            .children
+            .iter()
+            .position(|&c| self.node(c).mv == mv);
+        let index = match existing {
+            Some(index) => index,
+            None => {
+                let id = NodeId(self.nodes.len() as u32);
+                self.nodes.push(Node {
+                    mv,
+                    eval: None,
+                    position,
+                    parent: Some(here),
+                    children: Vec::new(),
+                    chosen: 0,
+                });
+                self.node_mut(here).children.push(id);
+                self.node(here).children.len() - 1
+            }
+        };
+        let child = self.node(here).children[index];
+        self.node_mut(here).chosen = index;
+        if let Some(eval) = eval {
+            let slot = &mut self.node_mut(child).eval;
+            if slot.is_none_or(|old| eval.replaces(&old)) {
+                *slot = Some(eval);
+            }
+        }
+        self.cursor = child;
+        self.relink();
+        Ok(())
+    }
+
+    /// Passes for the side to move if it has no move and the game goes on; returns whether
+    /// it passed.
+    pub fn pass_if_needed(&mut self) -> bool {
+        if self.position().must_pass() {
+            self.play(Move::Pass, None).expect("a forced pass is legal");
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Steps back one ply; false at the start.
+    pub fn undo(&mut self) -> bool {
+        match self.node(self.cursor).parent {
+            Some(parent) => {
+                self.cursor = parent;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Steps forward one ply along the current line; false at its end.
+    pub fn redo(&mut self) -> bool {
+        match self.line.get(self.ply()) {
+            Some(&next) => {
+                self.cursor = next;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves the cursor to ply `i` of the current line (clamped to it).
+    pub fn go_to(&mut self, i: usize) {
+        let i = i.min(self.line.len());
+        self.cursor = if i == 0 { NodeId(0) } else { self.line[i - 1] };
+    }
+
+    /// Records the value of the move at ply `i` of the current line if it is not weaker
+    /// than what is known.
+    pub fn set_eval(&mut self, i: usize, eval: Eval) {
+        if let Some(&id) = self.line.get(i) {
+            let slot = &mut self.node_mut(id).eval;
+            if slot.is_none_or(|old| eval.replaces(&old)) {
+                *slot = Some(eval);
+            }
+        }
+    }
+
+    /// The game's result when the current line ends with the game over: (Black, White)
+    /// discs, empties to the winner.
+    pub fn result(&self) -> Option<(u32, u32)> {
+        let last = self.position_at(self.line.len());
+        last.is_game_over().then(|| last.final_counts())
+    }
+
+    /// The current line as a transcript, `f5d6c3...`, passes left out (readers put them
+    /// back).
+    pub fn transcript(&self) -> String {
+        transcript_of(&self.moves())
+    }
+
+    // --- Variations ---------------------------------------------------------------
+
+    /// The moves recorded at ply `i` of the current line, the main one first (one move
+    /// where there is no variation, none past the line's end).
+    pub fn alternatives(&self, i: usize) -> Vec<Move> {
+        if i >= self.line.len() {
+            return Vec::new();
+        }
+        let parent = if i == 0 { NodeId(0) } else { self.line[i - 1] };
+        self.node(parent)
+            .children
+            .iter()
+            .map(|&c| self.node(c).mv)
+            .collect()
+    }
+
+    /// Does the current line branch at ply `i` (more than one move recorded there)?
+    pub fn branches_at(&self, i: usize) -> bool {
+        self.alternatives(i).len() > 1
+    }
+
+    /// Is the current line the main line?
+    pub fn on_main_line(&self) -> bool {
+        self.line
+            .iter()
+            .all(|&id| self.node(self.parent_of(id)).children[0] == id)
+    }
+
+    /// Is ply `i` of the current line on the main line (all its branches main)?
+    pub fn is_main_at(&self, i: usize) -> bool {
+        self.line[..(i + 1).min(self.line.len())]
+            .iter()
+            .all(|&id| self.node(self.parent_of(id)).children[0] == id)
+    }
+
+    /// Switches the current line at ply `i` to the recorded move `mv` and puts the
+    /// cursor after it; false when `mv` is not recorded there.
+    pub fn choose(&mut self, i: usize, mv: Move) -> bool {
+        if i > self.line.len() {
+            return false;
+        }
+        let parent = if i == 0 { NodeId(0) } else { self.line[i - 1] };
+        let Some(index) = self
+            .node(parent)
+            .children
+            .iter()
+            .position(|&c| self.node(c).mv == mv)
+        else {
+            return false;
+        };
+        self.node_mut(parent).chosen = index;
+        self.cursor = self.node(parent).children[index];
+        self.relink();
+        true
+    }
+
+    /// Makes the current line the main line: at each of its branches its move comes
+    /// first.
+    pub fn promote_line(&mut self) {
+        for k in 0..self.line.len() {
+            let id = self.line[k];
+            let parent = self.parent_of(id);
+            let children = &mut self.node_mut(parent).children;
+            let at = children.iter().position(|&c| c == id).expect("linked");
+            children.remove(at);
+            children.insert(0, id);
+            self.node_mut(parent).chosen = 0;
+        }
+        self.relink();
+    }
+
+    /// Deletes the move at ply `i` of the current line with everything after it. The
+    /// current line then follows the main continuation there, if any; a cursor inside
+    /// the deleted part goes back to ply `i`. False past the line's end.
+    pub fn delete_variation(&mut self, i: usize) -> bool {
+        let Some(&doomed) = self.line.get(i) else {
+            return false;
+        };
+        if self.ply() > i {
+            self.go_to(i);
+        }
+        let parent = self.parent_of(doomed);
+        self.node_mut(parent).children.retain(|&c| c != doomed);
+        self.node_mut(parent).chosen = 0;
+        self.compact();
+        self.relink();
+        true
+    }
+
+    // --- The tree, for writers -------------------------------------------------------
+
+    /// The start position's node.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The continuations of `node`, the main one first.
+    pub fn children(&self, node: NodeId) -> &[NodeId] {
+        &self.node(node).children
+    }
+
+    /// The move leading to `node` (`None` at the root).
+    pub fn move_of(&self, node: NodeId) -> Option<Move> {
+        (node != NodeId(0)).then(|| self.node(node).mv)
+    }
+
+    /// The value of the move leading to `node`.
+    pub fn eval_of(&self, node: NodeId) -> Option<Eval> {
+        self.node(node).eval
+    }
+
+    /// Sets the value of the move leading to `node` (readers restoring a file).
+    pub fn set_eval_of(&mut self, node: NodeId, eval: Option<Eval>) {
+        if node != NodeId(0) {
+            self.node_mut(node).eval = eval;
+        }
+    }
+
+    /// The position after the move leading to `node` (the start at the root).
+    pub fn position_of(&self, node: NodeId) -> Position {
+        self.node(node).position
+    }
+
+    /// The node at the cursor.
+    pub fn cursor(&self) -> NodeId {
+        self.cursor
+    }
+
+    /// The main line's moves from the start.
+    pub fn main_line(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let mut at = NodeId(0);
+        while let Some(&next) = self.node(at).children.first() {
+            moves.push(self.node(next).mv);
+            at = next;
+        }
+        moves
+    }
+
+    /// Number of moves in the whole tree (every variation).
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len() - 1
+    }
+
+    /// Puts the cursor on `node`, the current line through it.
+    pub fn go_to_node(&mut self, node: NodeId) {
+        if node.index() >= self.nodes.len() {
+            return;
+        }
+        let mut at = node;
+        while let Some(parent) = self.node(at).parent {
+            let index = self
+                .node(parent)
+                .children
+                .iter()
+                .position(|&c| c == at)
+                .expect("linked");
+            self.node_mut(parent).chosen = index;
+            at = parent;
+        }
+        self.cursor = node;
+        self.relink();
+    }
+
+    fn parent_of(&self, id: NodeId) -> NodeId {
+        self.node(id).parent.expect("only the root has no parent")
+    }
+
+    /// Recomputes the current line: the path to the cursor, then the chosen
+    /// continuations.
+    fn relink(&mut self) {
+        let mut path = Vec::new();
+        let mut at = self.cursor;
+        while let Some(parent) = self.node(at).parent {
+            path.push(at);
+            at = parent;
+        }
+        path.reverse();
+        let mut at = self.cursor;
+        loop {
+            let node = self.node(at);
+            let Some(&next) = node
+                .children
+                .get(node.chosen)
+                .or_else(|| node.children.first())
+            else {
+                break;
+            };
+            path.push(next);
+            at = next;
+        }
+        self.line = path;
+    }
+
+    /// Drops the nodes no longer reachable from the root, renumbering the rest.
+    fn compact(&mut self) {
+        let mut keep = vec![false; self.nodes.len()];
+        let mut stack = vec![NodeId(0)];
+        while let Some(id) = stack.pop() {
+            keep[id.index()] = true;
+            stack.extend(self.node(id).children.iter().copied());
+        }
+        let mut renumber = vec![u32::MAX; self.nodes.len()];
+        let mut next = 0;
+        for (i, &k) in keep.iter().enumerate() {
+            if k {
+                renumber[i] = next;
+                next += 1;
+            }
+        }
+        let map = |id: NodeId| NodeId(renumber[id.index()]);
+        let old = std::mem::take(&mut self.nodes);
+        for (i, mut node) in old.into_iter().enumerate() {
+            if !keep[i] {
+                continue;
+            }
+            node.parent = node.parent.map(map);
+            for c in &mut node.children {
+                *c = map(*c);
+            }
+            node.chosen = node.chosen.min(node.children.len().saturating_sub(1));
+            self.nodes.push(node);
+        }
+        self.cursor = if keep[self.cursor.index()] {
+            map(self.cursor)
+        } else {
+            NodeId(0)
+        };
+    }
+}
+
+/// Moves as a transcript, `f5d6c3...`, passes left out.
+pub fn transcript_of(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .filter(|m| **m != Move::Pass)
+        .map(|m| m.to_string())
+        .collect()
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to a Gregorian date (the well-known era-based conversion).
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::EvalSource;
+    use proptest::prelude::*;
+
+    fn mv(s: &str) -> Move {
+        Move::parse(s).unwrap()
+    }
+
+    fn line(game: &Game) -> String {
+        transcript_of(&game.moves())
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn undo_redo_and_variations() {
+        let mut g = Game::default();
+        g.play(mv("f5"), None).unwrap();
+        g.play(mv("d6"), None).unwrap();
+        assert_eq!(g.ply(), 2);
+        assert_eq!(g.last_move(), Some(Square::parse("d6").unwrap()));
+        assert!(g.undo());
+        assert_eq!(g.position().black_count(), 4);
+        assert!(g.can_redo());
+        // the recorded move is followed
+        g.play(mv("d6"), None).unwrap();
+        assert_eq!(g.len(), 2);
+        assert_eq!(g.tree_size(), 2);
+        g.undo();
+        // another move starts a variation and keeps the main line
+        g.play(mv("f6"), None).unwrap();
+        assert_eq!(line(&g), "f5f6");
+        assert_eq!(g.main_line(), vec![mv("f5"), mv("d6")]);
+        assert_eq!(g.alternatives(1), vec![mv("d6"), mv("f6")]);
+        assert!(!g.on_main_line());
+        assert!(g.is_main_at(0) && !g.is_main_at(1));
+        assert!(!g.redo());
+        assert!(g.play(mv("a1"), None).is_err());
+        // back on the main line; redo follows the chosen variation
+        assert!(g.choose(1, mv("d6")));
+        assert_eq!(line(&g), "f5d6");
+        g.go_to(1);
+        assert!(g.choose(1, mv("f6")));
+        g.go_to(1);
+        assert!(g.redo());
+        assert_eq!(g.last_move(), Some(Square::parse("f6").unwrap()));
+        g.go_to(0);
+        assert_eq!(g.position(), Position::start());
+        assert_eq!(g.move_number(), 1);
+        assert_eq!(line(&g), "f5f6", "the line keeps the variation chosen");
+        // A game from a later position counts on from it.
+        g.go_to(2);
+        let later = Game::new(g.position());
+        assert_eq!(later.move_number(), 3);
+    }
+
+    #[test]
+    fn promote_and_delete() {
+        let mut g = Game::default();
+        for m in ["f5", "d6", "c3"] {
+            g.play(mv(m), None).unwrap();
+        }
+        g.go_to(1);
+        g.play(mv("f6"), None).unwrap();
+        g.play(mv("e6"), None).unwrap();
+        g.promote_line();
+        assert!(g.on_main_line());
+        assert_eq!(transcript_of(&g.main_line()), "f5f6e6");
+        assert_eq!(g.alternatives(1), vec![mv("f6"), mv("d6")]);
+        // delete the variation (now second): the line was on the main line, so choose it
+        assert!(g.choose(1, mv("d6")));
+        assert_eq!(g.ply(), 2);
+        assert!(g.delete_variation(1));
+        assert_eq!(g.ply(), 1, "the cursor leaves the deleted part");
+        assert_eq!(line(&g), "f5f6e6");
+        assert_eq!(g.tree_size(), 3);
+        assert_eq!(g.alternatives(1), vec![mv("f6")]);
+        // deleting the main continuation at ply 2 leaves the game at two plies
+        assert!(g.delete_variation(2));
+        assert_eq!(line(&g), "f5f6");
+        assert!(!g.delete_variation(5));
+    }
+
+    #[test]
+    fn evals_kept_by_strength() {
+        let mut g = Game::default();
+        let exact = Eval {
+            value: 2,
+            source: EvalSource::Exact,
+        };
+        g.play(mv("f5"), Some(exact)).unwrap();
+        g.set_eval(
+            0,
+            Eval {
+                value: 1,
+                source: EvalSource::Wld,
+            },
+        );
+        assert_eq!(g.eval_at(0), Some(exact));
+        g.undo();
+        g.play(
+            mv("f5"),
+            Some(Eval {
+                value: 0,
+                source: EvalSource::Heuristic { depth: 3 },
+            }),
+        )
+        .unwrap();
+        assert_eq!(g.eval_at(0), Some(exact));
+    }
+
+    #[test]
+    fn forced_pass_and_result() {
+        // Black (b1) has no move; White (a1) plays c1 and wipes Black out.
+        let start = Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap();
+        let mut g = Game::new(start);
+        assert!(g.pass_if_needed());
+        g.play(mv("c1"), None).unwrap();
+        assert_eq!(g.moves(), vec![Move::Pass, mv("c1")]);
+        assert_eq!(g.result(), Some((0, 64)));
+        assert_eq!(g.transcript(), "c1");
+    }
+
+    proptest! {
+        /// Random walks of play / undo / redo / go-to / choose / promote / delete keep the
+        /// record consistent: each position on the current line follows from the one
+        /// before by the recorded move, and the cursor is on the line.
+        #[test]
+        fn random_edits_keep_the_tree_consistent(ops in proptest::collection::vec((0u8..8, 0u8..64), 0..120)) {
+            let mut g = Game::default();
+            for (op, arg) in ops {
+                match op {
+                    0..=2 => {
+                        let legal: Vec<_> = g.position().legal_moves().iter().collect();
+                        if legal.is_empty() {
+                            g.pass_if_needed();
+                        } else {
+                            let sq = legal[arg as usize % legal.len()];
+                            g.play(Move::Play(sq), None).unwrap();
+                        }
+                    }
+                    3 => { g.undo(); }
+                    4 => { g.redo(); }
+                    5 => g.go_to(arg as usize % (g.len() + 1)),
+                    6 => {
+                        if !g.is_empty() {
+                            let i = arg as usize % g.len();
+                            let alts = g.alternatives(i);
+                            let pick = alts[arg as usize % alts.len()];
+                            prop_assert!(g.choose(i, pick));
+                        }
+                    }
+                    _ => {
+                        if arg % 2 == 0 { g.promote_line(); }
+                        else if !g.is_empty() { g.delete_variation(arg as usize % g.len()); }
+                    }
+                }
+                let moves = g.moves();
+                prop_assert!(g.ply() <= g.len());
+                prop_assert_eq!(g.position(), g.position_at(g.ply()));
+                let mut p = g.start();
+                for (i, m) in moves.iter().enumerate() {
+                    prop_assert_eq!(p, g.position_at(i));
+                    p.play_move(*m).unwrap();
+                }
+                prop_assert_eq!(p, g.position_at(g.len()));
+            }
+        }
+    }
+}

@@ -1,0 +1,765 @@
+//! The engine thread's side: takes requests in order, skips superseded ones, serves each
+//! on one search state, and ends each with one final event.
+
+use super::choice::{self, BookPolicy};
+use super::script_solve::{self, ScriptRunError, ScriptSettings};
+use super::{
+    ANALYSIS_SELECTIVITY, DEFAULT_SOLVE_LIMIT, EngineOptions, Event, GAME_ANALYSIS_DEPTH, Line,
+    Request, mode_name,
+};
+use crossbeam_channel::{Receiver, Sender};
+use okapi_core::board::{BitBoard, Board, Move, Position, Square};
+use okapi_core::book::BookMove;
+use okapi_core::eval::Evaluator;
+use okapi_core::game::{Eval, EvalSource};
+use okapi_core::search::level::Level;
+use okapi_core::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, SolveMode};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub(super) struct Outbox {
+    pub(super) events: Sender<Event>,
+    pub(super) notify: Box<dyn Fn() + Send>,
+    /// Whether the request being served has sent its final event.
+    pub(super) ended: Cell<bool>,
+}
+
+impl Outbox {
+    fn send(&self, event: Event) {
+        if event.is_final() {
+            self.ended.set(true);
+        }
+        let _ = self.events.send(event);
+        (self.notify)();
+    }
+}
+
+pub(super) fn run(
+    options: EngineOptions,
+    evaluation: &'static Evaluator,
+    requests: Receiver<Request>,
+    out: Outbox,
+    stop: Arc<AtomicBool>,
+    latest: Arc<AtomicU64>,
+    stopped_upto: Arc<AtomicU64>,
+) {
+    let mut solve_limit = DEFAULT_SOLVE_LIMIT;
+    let mut hash_bits = options.hash_bits;
+    let mut use_book = true;
+    let mut threads = options.threads.max(1);
+    // The one random generator of the engine, kept across requests and restarts.
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+    while let Ok(request) = requests.recv() {
+        if let Request::Configure {
+            solve_limit: limit,
+            hash_bits: bits,
+            book,
+            threads: count,
+        } = request
+        {
+            solve_limit = limit;
+            use_book = book;
+            threads = count.max(1);
+            if bits != hash_bits {
+                hash_bits = bits;
+                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+            }
+            worker.search.set_threads(threads);
+            continue;
+        }
+        let generation = request.generation().unwrap_or(0);
+        stop.store(false, Ordering::SeqCst);
+        if generation < latest.load(Ordering::SeqCst) {
+            continue; // a newer request is queued
+        }
+        if generation <= stopped_upto.load(Ordering::SeqCst) {
+            // Stopped before it started.
+            out.send(Event::Stopped { generation });
+            continue;
+        }
+        worker.solve_limit = solve_limit;
+        worker.use_book = use_book;
+        out.ended.set(false);
+        let start = Instant::now();
+        let nodes_before = worker.search.nodes();
+        let result =
+            std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &mut rng, &out)));
+        match result {
+            Ok(()) if !out.ended.get() => out.send(Event::Finished {
+                generation,
+                nodes: worker.search.nodes().saturating_sub(nodes_before),
+                elapsed: start.elapsed(),
+            }),
+            Ok(()) => {}
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                out.send(Event::Error {
+                    generation,
+                    message: format!("the engine failed: {what}"),
+                });
+                // The search state may be half-updated: start afresh.
+                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+            }
+        }
+    }
+}
+
+struct Worker {
+    search: MidgameSearch<'static, Evaluator>,
+    /// The engine's stop flag (the searches poll it).
+    stop: Arc<AtomicBool>,
+    solve_limit: u32,
+    use_book: bool,
+}
+
+impl Worker {
+    /// Fresh search state evaluating with `evaluation`; every search it makes (the
+    /// midgame search, its endgame solver, the script solvers) uses `threads`.
+    fn new(
+        stop: Arc<AtomicBool>,
+        hash_bits: u32,
+        threads: usize,
+        evaluation: &'static Evaluator,
+    ) -> Worker {
+        let mut search = MidgameSearch::new(evaluation, hash_bits, stop.clone());
+        search
+            .solver()
+            .set_evaluator(Some(Arc::new(super::KeptEvaluation(evaluation))));
+        search.set_threads(threads);
+        Worker {
+            search,
+            stop,
+            solve_limit: DEFAULT_SOLVE_LIMIT,
+            use_book: true,
+        }
+    }
+
+    /// The book's moves of `board` when the book is on and knows the position.
+    fn book_moves(&self, board: &Board) -> Vec<BookMove> {
+        if self.use_book {
+            okapi_core::book::shipped().moves(board)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn serve(&mut self, request: Request, rng: &mut ChaCha8Rng, out: &Outbox) {
+        match request {
+            Request::Analyse {
+                generation,
+                position,
+                mode,
+            } => self.analyse(generation, position, mode, out),
+            Request::Solve {
+                generation,
+                position,
+                mode,
+            } => self.solve(generation, position, mode, out),
+            Request::Play {
+                generation,
+                position,
+                level,
+                time,
+                book,
+            } => {
+                let book = match book {
+                    Some(randomness) => BookPolicy::Within(randomness),
+                    None => BookPolicy::Off,
+                };
+                self.play(generation, position, level, time, book, rng, out)
+            }
+            Request::Hint {
+                generation,
+                position,
+                level,
+                count,
+                book,
+            } => self.hint(generation, position, level, count, book, out),
+            Request::ValuePositions {
+                generation,
+                positions,
+                level,
+            } => self.value_positions(generation, &positions, level, out),
+            Request::AnalyseGame { generation, plies } => self.analyse_game(generation, plies, out),
+            Request::SolveScript {
+                generation,
+                positions,
+                mode,
+                lines,
+                hash_bits,
+            } => self.solve_script(generation, &positions, mode, lines, hash_bits, out),
+            Request::Crash { .. } => panic!("a deliberate crash requested to test error handling"),
+            Request::Configure { .. } => {}
+        }
+    }
+
+    /// Streams a value for every legal move: the midgame search's values depth by depth
+    /// (shallow ones at once), then, within the solver's reach, the proven values; above
+    /// it the search deepens until stopped or superseded.
+    fn analyse(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
+        let start = Instant::now();
+        let board = position.board();
+        let nodes0 = self.search.nodes();
+        if board.moves() == 0 {
+            out.send(Event::AnalysisDone {
+                generation,
+                nodes: 0,
+                elapsed: start.elapsed(),
+            });
+            return;
+        }
+        // Book values first: they rank above the live search's, which still values the
+        // moves the book does not know.
+        let book = self.book_moves(&board);
+        for m in &book {
+            out.send(Event::MoveValue {
+                generation,
+                square: m.square,
+                eval: choice::book_eval(m),
+            });
+        }
+        if let Some(best) = book.first() {
+            out.send(Event::Progress {
+                generation,
+                message: format!(
+                    "book: {} {:+} ({} games, {})",
+                    best.square,
+                    choice::book_eval(best).value,
+                    best.games,
+                    best.source
+                ),
+                nodes: 0,
+                elapsed: start.elapsed(),
+            });
+        }
+        let solvable = board.empty_count() <= self.solve_limit;
+        // Within the solver's reach a few plies give instant values that the proofs then
+        // replace.
+        let depth = if solvable { 4 } else { 60 };
+        if self
+            .stream_midgame(generation, board, depth, start, out)
+            .is_err()
+        {
+            out.send(Event::Stopped { generation });
+            return;
+        }
+        if solvable {
+            let source = match mode {
+                SolveMode::Exact => EvalSource::Exact,
+                SolveMode::Wld => EvalSource::Wld,
+            };
+            for square in BitBoard(board.moves()) {
+                let child = board.after(square.index(), board.flips(square.index()));
+                let (alpha, beta) = if mode == SolveMode::Exact {
+                    (-64, 64)
+                } else {
+                    (-1, 1)
+                };
+                let value = match solve_child(self.search.solver(), child, alpha, beta) {
+                    Ok(v) => v,
+                    Err(_) => {
+                        out.send(Event::Stopped { generation });
+                        return;
+                    }
+                };
+                let value = if mode == SolveMode::Wld {
+                    value.signum()
+                } else {
+                    value
+                };
+                out.send(Event::MoveValue {
+                    generation,
+                    square,
+                    eval: Eval { value, source },
+                });
+                out.send(Event::Progress {
+                    generation,
+                    message: format!(
+                        "{source} solve, {} empties: {square} done",
+                        board.empty_count()
+                    ),
+                    nodes: self.search.nodes() - nodes0,
+                    elapsed: start.elapsed(),
+                });
+            }
+            // The principal line, proven: cheap now that the table holds every move's tree.
+            match self.search.solver().solve(board, mode, true) {
+                Ok(s) => {
+                    out.send(Event::Solved {
+                        generation,
+                        mode,
+                        score: s.score,
+                        line: s.line,
+                        nodes: s.nodes,
+                        elapsed: s.elapsed,
+                    });
+                }
+                Err(_) => {
+                    out.send(Event::Stopped { generation });
+                    return;
+                }
+            }
+        }
+        out.send(Event::AnalysisDone {
+            generation,
+            nodes: self.search.nodes() - nodes0,
+            elapsed: start.elapsed(),
+        });
+    }
+
+    /// Every legal move's midgame value at depth 1, 2, ... up to `max_depth`, each sent as
+    /// soon as it is known, with progress: the best move's line so far, the depth and the
+    /// search speed.
+    fn stream_midgame(
+        &mut self,
+        generation: u64,
+        board: Board,
+        max_depth: u32,
+        start: Instant,
+        out: &Outbox,
+    ) -> Result<(), okapi_core::search::Stopped> {
+        self.search.set_selectivity(ANALYSIS_SELECTIVITY);
+        let confidence = self.search.confidence();
+        let nodes0 = self.search.nodes();
+        let last_depth = max_depth.min(board.empty_count().saturating_sub(1)).max(1);
+        // The node count is read between depths (the search holds it while it runs), so
+        // the speed shown is that of the last finished depth.
+        let mut counted = (0, Duration::ZERO);
+        let mut best: Option<MoveValue> = None;
+        for depth in 1..=last_depth {
+            let mut best_here: Option<MoveValue> = None;
+            let limits = Limits::depth(depth);
+            // Each call re-runs the shallower depths, from the table: only the new depth
+            // is sent.
+            self.search.analyze_moves(board, limits, |v| {
+                if v.source != (SearchSource::Midgame { depth }) {
+                    return;
+                }
+                let Move::Play(square) = v.mv else { return };
+                out.send(Event::MoveValue {
+                    generation,
+                    square,
+                    eval: eval_of(v, confidence),
+                });
+                if best_here.as_ref().is_none_or(|b| v.value > b.value) {
+                    best_here = Some(v.clone());
+                }
+                let shown = best_here.as_ref().or(best.as_ref()).expect("a value");
+                out.send(Event::Progress {
+                    generation,
+                    message: line_message(shown, confidence),
+                    nodes: counted.0,
+                    elapsed: counted.1,
+                });
+            })?;
+            best = best_here.or(best);
+            counted = (self.search.nodes() - nodes0, start.elapsed());
+        }
+        if let Some(b) = &best {
+            out.send(Event::Progress {
+                generation,
+                message: line_message(b, confidence),
+                nodes: counted.0,
+                elapsed: counted.1,
+            });
+        }
+        Ok(())
+    }
+
+    /// Values each move played against the best: exact within the solver's reach (one
+    /// solve for the best value, one window search for the move played), by the midgame
+    /// search above ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
+    fn analyse_game(
+        &mut self,
+        generation: u64,
+        plies: Vec<(usize, Position, Square)>,
+        out: &Outbox,
+    ) {
+        let start = Instant::now();
+        let total = plies.len();
+        let nodes_before = self.search.nodes();
+        // From the end: the endgame is exact and fast, and fills the table for earlier plies.
+        for (done, (ply, position, played)) in plies.into_iter().rev().enumerate() {
+            let board = position.board();
+            if board.moves() & played.bit() == 0 {
+                out.send(Event::Error {
+                    generation,
+                    message: format!("ply {}: {played} is not legal", ply + 1),
+                });
+                return;
+            }
+            let result = if board.empty_count() <= self.solve_limit {
+                let solver = self.search.solver();
+                solver
+                    .solve(board, SolveMode::Exact, false)
+                    .and_then(|best| {
+                        let child = board.after(played.index(), board.flips(played.index()));
+                        let value = solve_child(solver, child, -64, 64)?;
+                        let best_move = match best.best_move {
+                            Some(Move::Play(sq)) => sq,
+                            _ => played,
+                        };
+                        Ok((
+                            Eval {
+                                value,
+                                source: EvalSource::Exact,
+                            },
+                            Eval {
+                                value: best.score,
+                                source: EvalSource::Exact,
+                            },
+                            best_move,
+                        ))
+                    })
+            } else {
+                self.search.set_selectivity(ANALYSIS_SELECTIVITY);
+                let confidence = self.search.confidence();
+                let mut values: Vec<MoveValue> = Vec::new();
+                let limits = Limits::depth(GAME_ANALYSIS_DEPTH);
+                self.search
+                    .analyze_moves(board, limits, |v| {
+                        match values.iter_mut().find(|x| x.mv == v.mv) {
+                            Some(x) => *x = v.clone(),
+                            None => values.push(v.clone()),
+                        }
+                    })
+                    .map(|()| {
+                        let best = values.iter().max_by_key(|v| v.value).expect("a legal move");
+                        let played_value = values
+                            .iter()
+                            .find(|v| v.mv == Move::Play(played))
+                            .unwrap_or(best);
+                        let best_move = match best.mv {
+                            Move::Play(sq) => sq,
+                            Move::Pass => played,
+                        };
+                        (
+                            eval_of(played_value, confidence),
+                            eval_of(best, confidence),
+                            best_move,
+                        )
+                    })
+            };
+            match result {
+                Ok((played, best, best_move)) => {
+                    out.send(Event::PlyAnalysed {
+                        generation,
+                        ply,
+                        played,
+                        best,
+                        best_move,
+                    });
+                    out.send(Event::Progress {
+                        generation,
+                        message: format!("game analysis: {} of {total} moves", done + 1),
+                        nodes: self.search.nodes() - nodes_before,
+                        elapsed: start.elapsed(),
+                    });
+                }
+                Err(_) => {
+                    out.send(Event::Stopped { generation });
+                    return;
+                }
+            }
+        }
+        out.send(Event::AnalysisDone {
+            generation,
+            nodes: self.search.nodes() - nodes_before,
+            elapsed: start.elapsed(),
+        });
+    }
+
+    /// A script's positions, with the command line's own solving code and the engine's
+    /// threads; results in input order.
+    fn solve_script(
+        &mut self,
+        generation: u64,
+        positions: &[Position],
+        mode: SolveMode,
+        lines: bool,
+        hash_bits: u32,
+        out: &Outbox,
+    ) {
+        let start = Instant::now();
+        let settings = ScriptSettings {
+            mode,
+            lines,
+            hash_bits,
+            threads: self.search.threads(),
+        };
+        let progress = |next: usize, nodes: u64| {
+            if let Some(position) = positions.get(next) {
+                out.send(Event::Progress {
+                    generation,
+                    message: format!(
+                        "position {} of {}, {} empties",
+                        next + 1,
+                        positions.len(),
+                        position.empty_count()
+                    ),
+                    nodes,
+                    elapsed: start.elapsed(),
+                });
+            }
+        };
+        progress(0, 0);
+        let mut nodes = 0;
+        let run = script_solve::solve_in_order(positions, &settings, &self.stop, |index, s| {
+            nodes += s.solution.nodes;
+            out.send(Event::ScriptSolved {
+                generation,
+                index,
+                outcome: s.outcome,
+                score: s.solution.score,
+                line: s.solution.line,
+                nodes: s.solution.nodes,
+                elapsed: s.solution.elapsed,
+            });
+            progress(index + 1, nodes);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        match run {
+            Ok(()) => out.send(Event::ScriptDone {
+                generation,
+                nodes,
+                elapsed: start.elapsed(),
+            }),
+            Err(ScriptRunError::Stopped) => out.send(Event::Stopped { generation }),
+            Err(ScriptRunError::Receiver(never)) => match never {},
+        }
+    }
+
+    fn solve(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
+        out.send(Event::Progress {
+            generation,
+            message: format!(
+                "solving {} empties ({})",
+                position.empty_count(),
+                mode_name(mode)
+            ),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        });
+        match self.search.solver().solve(position.board(), mode, true) {
+            Ok(s) => out.send(Event::Solved {
+                generation,
+                mode,
+                score: s.score,
+                line: s.line,
+                nodes: s.nodes,
+                elapsed: s.elapsed,
+            }),
+            Err(_) => out.send(Event::Stopped { generation }),
+        }
+    }
+
+    /// The engine player's move at `level` (see [`choice::choose`]).
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &mut self,
+        generation: u64,
+        position: Position,
+        level: Level,
+        time: Option<Duration>,
+        book: BookPolicy,
+        rng: &mut ChaCha8Rng,
+        out: &Outbox,
+    ) {
+        let mut on_line = |line: Line| out.send(Event::Line { generation, line });
+        match choice::choose(
+            &mut self.search,
+            position,
+            level,
+            time,
+            book,
+            rng,
+            &mut on_line,
+        ) {
+            Ok(c) => out.send(Event::Played {
+                generation,
+                mv: c.mv,
+                eval: c.eval,
+                discs: c.discs,
+                pv: c.pv,
+                book: c.book,
+                candidates: c.candidates,
+            }),
+            Err(choice::NoChoice::Stopped) => out.send(Event::Stopped { generation }),
+            Err(choice::NoChoice::Nothing(why)) => out.send(Event::Error {
+                generation,
+                message: why.into(),
+            }),
+        }
+    }
+
+    /// The best `count` moves with their lines, depth by depth; the book's in the book.
+    fn hint(
+        &mut self,
+        generation: u64,
+        position: Position,
+        level: Level,
+        count: usize,
+        book: bool,
+        out: &Outbox,
+    ) {
+        let board = position.board();
+        if board.moves() == 0 {
+            out.send(Event::Error {
+                generation,
+                message: "no legal move to value".into(),
+            });
+            return;
+        }
+        if book {
+            // In the book, its best moves are the hint (the moves it does not list are no
+            // better than its searched alternative).
+            let moves = okapi_core::book::shipped().moves(&board);
+            if !moves.is_empty() {
+                let moves = moves.into_iter().take(count.max(1)).collect();
+                out.send(Event::BookMoves { generation, moves });
+                return;
+            }
+        }
+        let (limits, selectivity) = choice::search_limits(&level);
+        self.search.set_selectivity(selectivity);
+        let confidence = self.search.confidence();
+        let send = |v: &MoveValue| {
+            out.send(Event::Line {
+                generation,
+                line: choice::line_of(v, confidence),
+            })
+        };
+        let result = if count <= 1 {
+            self.search.best_move(board, limits, send).map(|_| ())
+        } else {
+            // Every move's value, depth by depth; the best `count` of each round are told.
+            let moves = board.moves().count_ones() as usize;
+            let mut round: Vec<MoveValue> = Vec::new();
+            self.search.analyze_moves(board, limits, |v| {
+                round.push(v.clone());
+                if round.len() == moves {
+                    round.sort_by_key(|m| std::cmp::Reverse(m.value));
+                    for v in round.iter().take(count) {
+                        send(v);
+                    }
+                    round.clear();
+                }
+            })
+        };
+        if result.is_err() {
+            out.send(Event::Stopped { generation });
+        }
+    }
+
+    /// Each position's value for its side to move at `level`'s limits (final counts when
+    /// the game is over; through the pass when the side to move must pass).
+    fn value_positions(
+        &mut self,
+        generation: u64,
+        positions: &[Position],
+        level: Level,
+        out: &Outbox,
+    ) {
+        let (limits, selectivity) = choice::search_limits(&level);
+        self.search.set_selectivity(selectivity);
+        let confidence = self.search.confidence();
+        for (index, position) in positions.iter().enumerate() {
+            let board = position.board();
+            let (value, sign) = if board.moves() == 0 && board.passed().moves() == 0 {
+                let exact = board.final_score();
+                out.send(Event::PositionValue {
+                    generation,
+                    index,
+                    discs: exact as f64,
+                    eval: Eval {
+                        value: exact,
+                        source: EvalSource::Exact,
+                    },
+                });
+                continue;
+            } else if board.moves() == 0 {
+                (self.search.best_move(board.passed(), limits, |_| {}), -1)
+            } else {
+                (self.search.best_move(board, limits, |_| {}), 1)
+            };
+            match value {
+                Ok(r) => {
+                    let mut eval = eval_of(&r.best, confidence);
+                    eval.value *= sign;
+                    out.send(Event::PositionValue {
+                        generation,
+                        index,
+                        discs: f64::from(sign * r.best.value) / SCALE as f64,
+                        eval,
+                    });
+                }
+                Err(_) => {
+                    out.send(Event::Stopped { generation });
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A search value as the app shows and keeps it: discs (rounded) or W/D/L, with its source.
+pub(super) fn eval_of(v: &MoveValue, confidence: u32) -> Eval {
+    match v.source {
+        SearchSource::Exact => Eval {
+            value: v.value / SCALE,
+            source: EvalSource::Exact,
+        },
+        SearchSource::Wld => Eval {
+            value: v.value.signum(),
+            source: EvalSource::Wld,
+        },
+        SearchSource::Midgame { depth } => Eval {
+            value: (v.value as f64 / SCALE as f64).round() as i32,
+            source: EvalSource::Midgame {
+                depth: depth.min(255) as u8,
+                confidence: confidence.min(100) as u8,
+            },
+        },
+    }
+}
+
+/// The status line of the live analysis: depth@confidence, the best value, its line.
+fn line_message(best: &MoveValue, confidence: u32) -> String {
+    let depth = match best.source {
+        SearchSource::Midgame { depth } => format!("depth {depth}@{confidence}%"),
+        SearchSource::Wld => "WLD".into(),
+        SearchSource::Exact => "exact".into(),
+    };
+    let line: Vec<String> = best.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "{depth}: {:+.2} {}",
+        best.value as f64 / SCALE as f64,
+        line.join(" ")
+    )
+}
+
+/// The exact value of playing into `child`, from the mover's view (inside the window).
+fn solve_child(
+    solver: &mut okapi_core::search::EndgameSolver,
+    child: Board,
+    alpha: i32,
+    beta: i32,
+) -> Result<i32, okapi_core::search::Stopped> {
+    if child.moves() == 0 {
+        if child.passed().moves() == 0 {
+            return Ok(-child.final_score());
+        }
+        return solver.search_window(child.passed(), alpha, beta);
+    }
+    solver.search_window(child, -beta, -alpha).map(|v| -v)
+}

@@ -1,0 +1,17 @@
+//! Training Okapi's data artifacts, a library layer above the engine's core: it reads
+//! game records ([`okapi_core::formats`]), searches ([`okapi_core::search`]) and evaluates
+//! ([`okapi_core::eval`]), and returns what it fitted and measured. It takes plain option
+//! structs and prints nothing: `okapi train eval` / `okapi train probcut` (in `cli`)
+//! hold the command-line options, the progress display and the printing.
+//!
+//! - [`eval_fit`]: the pattern weights (`coeffs/okapi-eval.bin`) and their report;
+//! - [`probcut_fit`]: the Multi-ProbCut error model (`coeffs/probcut.json`);
+//! - [`selfplay`]: self-play games labelled by Okapi's searches, a store the fitter can
+//!   read alongside the game records;
+//! - [`search_labels`]: training positions valued by Okapi's own search, kept in a
+//!   resumable cache.
+
+pub mod eval_fit;
+pub mod probcut_fit;
+pub mod search_labels;
+pub mod selfplay;
