@@ -7,6 +7,7 @@ use super::engine_events::PlyAnalysis;
 use eframe::egui;
 use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
+use okapi_core::game::openings;
 
 /// How bad a move was, by the discs it lost against the best move (for its mover).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -72,6 +73,13 @@ impl App {
         }
         ui.separator();
         ui.strong("Game analysis");
+        let line = self.game().moves();
+        if let Some(opening) = openings::opening_of_line(self.game().start(), &line) {
+            ui.label(format!(
+                "Opening: {} (its position after move {})",
+                opening.name, opening.ply
+            ));
+        }
         for side in [Color::Black, Color::White] {
             let lost: Vec<&(usize, PlyAnalysis)> = analysed
                 .iter()
@@ -192,6 +200,9 @@ impl App {
             rich.append(&mark, 4.0, small(severity.color()));
             name += &format!(" ?{mark}");
         }
+        if let Some(opening) = openings::opening_name(&game.position_at(i + 1)) {
+            name += &format!(" — {opening}");
+        }
         let current = self.game().ply() == i + 1;
         let r = ui.selectable_label(current, rich);
         r.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
@@ -203,6 +214,23 @@ impl App {
         {
             self.commands.push(Command::GoTo(i + 1));
         }
+    }
+
+    /// The last cell of a move-list row: the names of the openings the row's moves reach
+    /// (where the name changes), cut to the column with the whole on hover.
+    fn opening_cell(&self, ui: &mut egui::Ui, row: &[Option<usize>; 2]) {
+        let names: Vec<&str> = row
+            .iter()
+            .flatten()
+            .filter_map(|&i| openings::opening_name(&self.game().position_at(i + 1)))
+            .collect();
+        if names.is_empty() {
+            ui.label("");
+            return;
+        }
+        let text = names.join(", then ");
+        ui.add(egui::Label::new(egui::RichText::new(&text).small().italics()).truncate())
+            .on_hover_text(format!("Opening: {text}"));
     }
 
     pub(super) fn move_list(&mut self, ui: &mut egui::Ui) {
@@ -240,13 +268,14 @@ impl App {
             .auto_shrink([false, true])
             .show(ui, |ui| {
                 egui::Grid::new("move-list-grid")
-                    .num_columns(3)
+                    .num_columns(4)
                     .striped(true)
                     .min_col_width(70.0)
                     .show(ui, |ui| {
                         ui.weak("#");
                         ui.weak("Black moves");
                         ui.weak("White moves");
+                        ui.weak("Opening");
                         ui.end_row();
                         for (r, row) in rows.iter().enumerate() {
                             ui.weak(format!("{}", r + 1));
@@ -258,6 +287,7 @@ impl App {
                                     }
                                 }
                             }
+                            self.opening_cell(ui, row);
                             ui.end_row();
                         }
                     });

@@ -7,6 +7,8 @@
 //! assert_eq!(transform(a1, Symmetry::FlipVertical), 1 << 56);
 //! ```
 
+use super::Board;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Symmetry {
     Identity,
@@ -93,6 +95,19 @@ pub const fn transform(b: u64, s: Symmetry) -> u64 {
         Symmetry::Rotate180 => flip_vertical(flip_horizontal(b)),
         Symmetry::Rotate270 => flip_diagonal(flip_vertical(b)),
     }
+}
+
+/// The canonical form of `b` under the 8 symmetries (the smallest `(player, opponent)`),
+/// and the symmetry that maps `b` to it.
+pub fn canonical(b: &Board) -> (Board, Symmetry) {
+    let mut best = (*b, Symmetry::Identity);
+    for s in &Symmetry::ALL[1..] {
+        let t = Board::new(transform(b.player, *s), transform(b.opponent, *s));
+        if (t.player, t.opponent) < (best.0.player, best.0.opponent) {
+            best = (t, *s);
+        }
+    }
+    best
 }
 
 #[cfg(test)]
