@@ -73,9 +73,10 @@ pub struct Openings<'a> {
     list: Vec<Opening<'a>>,
     /// The named positions: the opening whose line ends there.
     named: HashMap<Key, usize>,
-    /// Every position on a named line (the start excluded), with the openings whose line
-    /// passes through it, each with the ply it is reached at (`1..=moves.len()`).
-    through: HashMap<Key, Vec<(usize, usize)>>,
+    /// Every position on a named line (the start excluded) that is not named itself, with
+    /// the next named position along each line through it: the names, nearest first (by
+    /// moves to go), without repeats. Built once, so a hover is one lookup.
+    ahead: HashMap<Key, Vec<&'a str>>,
 }
 
 /// The opening a line is in: the deepest named position on it.
@@ -143,18 +144,12 @@ impl<'a> Openings<'a> {
             }
             let mut moves = Vec::with_capacity(moves_text.len() / 2);
             let mut p = Position::start();
-            let index = openings.list.len();
             for k in 0..moves_text.len() / 2 {
                 let text = &moves_text[2 * k..2 * k + 2];
                 let sq = Square::parse(text).map_err(|e| bad(e.to_string()))?;
                 p.play(sq)
                     .map_err(|e| bad(format!("move {} ({text}): {e}", k + 1)))?;
                 moves.push(sq);
-                openings
-                    .through
-                    .entry(key(&p))
-                    .or_default()
-                    .push((index, k + 1));
             }
             if let Some(&other) = openings.named.get(&key(&p)) {
                 return Err(bad(format!(
@@ -162,8 +157,41 @@ impl<'a> Openings<'a> {
                     openings.list[other].name
                 )));
             }
-            openings.named.insert(key(&p), index);
+            openings.named.insert(key(&p), openings.list.len());
             openings.list.push(Opening { name, moves });
+        }
+        // Once every named position is known (a later line may name a position in the
+        // middle of an earlier one): along each line, from its end back, the next named
+        // position after each unnamed one.
+        let mut ahead: HashMap<Key, Vec<(usize, &'a str)>> = HashMap::new();
+        for opening in &openings.list {
+            let mut positions = Vec::with_capacity(opening.moves.len());
+            let mut p = Position::start();
+            for &sq in &opening.moves {
+                p.play(sq).expect("checked legal above");
+                positions.push(key(&p));
+            }
+            let mut next: Option<(usize, &'a str)> = None;
+            for (ply, k) in positions.iter().enumerate().rev() {
+                match openings.named.get(k) {
+                    Some(&i) => next = Some((ply, openings.list[i].name)),
+                    None => {
+                        if let Some((at, name)) = next {
+                            ahead.entry(*k).or_default().push((at - ply, name));
+                        }
+                    }
+                }
+            }
+        }
+        for (k, mut names) in ahead {
+            names.sort();
+            let mut unique: Vec<&'a str> = Vec::with_capacity(names.len());
+            for (_, name) in names {
+                if !unique.contains(&name) {
+                    unique.push(name);
+                }
+            }
+            openings.ahead.insert(k, unique);
         }
         Ok(openings)
     }
@@ -204,29 +232,8 @@ impl<'a> Openings<'a> {
         if let Some(name) = self.name(&next) {
             return Some(LeadsTo::Named(name));
         }
-        let through = self.through.get(&key(&next))?;
-        // Along each line through `next`, the first named position after it.
-        let mut ahead: Vec<(usize, &'a str)> = Vec::new();
-        for &(index, ply) in through {
-            let opening = &self.list[index];
-            let mut p = Position::start();
-            for &sq in &opening.moves[..ply] {
-                p.play(sq).ok()?;
-            }
-            for (k, &sq) in opening.moves[ply..].iter().enumerate() {
-                p.play(sq).ok()?;
-                if let Some(name) = self.name(&p) {
-                    if !ahead.iter().any(|&(_, n)| n == name) {
-                        ahead.push((k + 1, name));
-                    }
-                    break;
-                }
-            }
-        }
-        ahead.sort_by_key(|&(depth, _)| depth);
-        Some(LeadsTo::Towards(
-            ahead.into_iter().map(|(_, name)| name).collect(),
-        ))
+        let ahead = self.ahead.get(&key(&next))?;
+        Some(LeadsTo::Towards(ahead.clone()))
     }
 }
 
