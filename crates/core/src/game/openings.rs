@@ -12,11 +12,11 @@
 //!   database panel shows for a row; see [`opening_name`]).
 //! - [`Openings::of_line`]: the opening a game is in: the **deepest named position on the
 //!   game's line so far**. A game that has left the named lines keeps the last name it had
-//!   (after f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 it is still "Comp'Oth"), as WZebra shows it: a
-//!   player asks "which opening was this game?", and the answer does not vanish at the
-//!   first move off the book line. The name is the *last* named position on the line, not
-//!   the longest line of the list: a game that leaves a named line and transposes into
-//!   another named position later is in the later one.
+//!   (after f5 d6 c3 d3 c4 g5 g6, off every named line, it is still "Tiger"), as WZebra
+//!   shows it: a player asks "which opening was this game?", and the answer does not
+//!   vanish at the first move off the book line. The name is the *last* named position on
+//!   the line, not the longest line of the list: a game that leaves a named line and
+//!   transposes into another named position later is in the later one.
 //! - [`Openings::leads_to`]: for a legal move, the name of the position it makes, or if
 //!   that position is not named but lies on named lines, the next names along them
 //!   (after f5, the move d6 "leads to: Perpendicular Opening"; from the start, f5 leads
@@ -404,7 +404,8 @@ mod tests {
         let at = |line: &str| o.of_line(start, &moves(line)).unwrap();
         assert_eq!(at("f5d6").name, "Perpendicular Opening");
         assert_eq!(at("f5d6c3d3c4f4f6f3").name, "Comp'Oth");
-        // e6 e7 leave the named lines: still Comp'Oth, from ply 8
+        // e6 e7 name nothing (the line goes on towards the F.A.T. Draw): still Comp'Oth,
+        // from ply 8
         assert_eq!(
             at("f5d6c3d3c4f4f6f3e6e7"),
             LineOpening {
@@ -412,7 +413,20 @@ mod tests {
                 ply: 8
             }
         );
-        // the deepest: Rose, not Ralle which the Rose's line passes through
+        // off every named line (g5 g6 after the Tiger): still the Tiger
+        assert_eq!(
+            at("f5d6c3d3c4g5g6"),
+            LineOpening {
+                name: "Tiger",
+                ply: 5
+            }
+        );
+        assert_eq!(
+            o.leads_to(&play(&moves("f5d6c3d3c4")), Square::parse("g5").unwrap()),
+            None
+        );
+        // the deepest of the names on the line: the Rose at ply 10, not the Perpendicular
+        // Opening at ply 2
         assert_eq!(at("f5d6c5f4e3c6d3f6e6d7").name, "Rose");
         // the mirror image of the Rose from e6 (f5 d6 ... turned in the a1-h8 diagonal)
         let mirrored = sym("f5d6c5f4e3c6d3f6e6d7", Symmetry::FlipDiagonal);
