@@ -217,20 +217,41 @@ impl App {
     }
 
     /// The last cell of a move-list row: the names of the openings the row's moves reach
-    /// (where the name changes), cut to the column with the whole on hover.
-    fn opening_cell(&self, ui: &mut egui::Ui, row: &[Option<usize>; 2]) {
-        let names: Vec<&str> = row
+    /// (where the name changes), cut to what is left of the list's width (so the side
+    /// panel, and the board beside it, never change size for a long name), the whole with
+    /// the move that reaches it on hover.
+    fn opening_cell(
+        &self,
+        ui: &mut egui::Ui,
+        row: &[Option<usize>; 2],
+        numbers: &[usize],
+        right: f32,
+    ) {
+        let game = self.game();
+        let reached: Vec<(usize, &str)> = row
             .iter()
             .flatten()
-            .filter_map(|&i| openings::opening_name(&self.game().position_at(i + 1)))
+            .filter_map(|&i| openings::opening_name(&game.position_at(i + 1)).map(|n| (i, n)))
             .collect();
-        if names.is_empty() {
+        if reached.is_empty() {
             ui.label("");
             return;
         }
-        let text = names.join(", then ");
-        ui.add(egui::Label::new(egui::RichText::new(&text).small().italics()).truncate())
-            .on_hover_text(format!("Opening: {text}"));
+        let text = reached
+            .iter()
+            .map(|&(_, name)| name)
+            .collect::<Vec<_>>()
+            .join(", then ");
+        let hover = reached
+            .iter()
+            .map(|&(i, name)| {
+                let mv = game.move_at(i).map_or(String::new(), |m| m.to_string());
+                format!("{}. {mv}: {name}", numbers[i])
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        fitted_label(ui, egui::RichText::new(text).small().italics(), right)
+            .on_hover_text(format!("Opening reached by {hover}"));
     }
 
     pub(super) fn move_list(&mut self, ui: &mut egui::Ui) {
@@ -267,15 +288,22 @@ impl App {
             .max_height(MOVE_LIST_HEIGHT)
             .auto_shrink([false, true])
             .show(ui, |ui| {
+                // The openings' column takes what is left up to here, never more.
+                let right = ui.max_rect().right();
                 egui::Grid::new("move-list-grid")
                     .num_columns(4)
                     .striped(true)
-                    .min_col_width(70.0)
                     .show(ui, |ui| {
                         ui.weak("#");
-                        ui.weak("Black moves");
-                        ui.weak("White moves");
-                        ui.weak("Opening");
+                        // The move columns at least 70 points wide, as before the
+                        // openings' column came.
+                        for title in ["Black moves", "White moves"] {
+                            ui.add_sized(
+                                [70.0, ui.spacing().interact_size.y],
+                                egui::Label::new(egui::RichText::new(title).weak()),
+                            );
+                        }
+                        fitted_label(ui, egui::RichText::new("Opening").weak(), right);
                         ui.end_row();
                         for (r, row) in rows.iter().enumerate() {
                             ui.weak(format!("{}", r + 1));
@@ -287,7 +315,7 @@ impl App {
                                     }
                                 }
                             }
-                            self.opening_cell(ui, row);
+                            self.opening_cell(ui, row, &numbers, right);
                             ui.end_row();
                         }
                     });
@@ -351,6 +379,16 @@ impl App {
             }
         });
     }
+}
+
+/// A one-line label cut short (with "…") to end at `right` at the latest.
+fn fitted_label(ui: &mut egui::Ui, text: egui::RichText, right: f32) -> egui::Response {
+    let width = (right - ui.cursor().left()).max(0.0);
+    ui.allocate_ui(egui::vec2(width, ui.spacing().interact_size.y), |ui| {
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(text).truncate())
+    })
+    .inner
 }
 
 /// `1 move`, `2 moves`, `1 inaccuracy`, `3 inaccuracies`.
