@@ -108,10 +108,7 @@ fn the_opening_is_named_under_the_board_and_by_command() {
     );
     assert!(out.contains("opening: Tiger\n"), "{out}");
     // after e7 f7 the game has left the Tiger's lines but is still in the Tiger
-    assert!(
-        out.contains("opening: Tiger (after move 5, left since)"),
-        "{out}"
-    );
+    assert!(out.contains("opening: Tiger (reached at move 5)"), "{out}");
     // one move before the Rose: d7 leads to it
     assert!(out.contains("  d7 leads to: Rose"), "{out}");
 }

@@ -79,8 +79,8 @@ impl App {
             "The named opening of this position (Robert Gatliff's list)".to_string()
         } else {
             format!(
-                "The last named position on the line, after its move {}; the game has left it \
-                 since (Robert Gatliff's list)",
+                "The last named position on the line so far, reached at move {} (Robert \
+                 Gatliff's list)",
                 opening.ply
             )
         };

@@ -173,7 +173,9 @@ impl<W: Write> Console<W> {
     fn opening(&mut self) {
         let text = match openings::opening_at_cursor(self.session.game()) {
             Some(o) if o.ply == self.session.game().ply() => format!("opening: {}", o.name),
-            Some(o) => format!("opening: {} (after move {}, left since)", o.name, o.ply),
+            // Later moves named nothing (yet): the game may still be on a longer named
+            // line, or off them all.
+            Some(o) => format!("opening: {} (reached at move {})", o.name, o.ply),
             None => "opening: none named yet".to_string(),
         };
         self.say(&text);
