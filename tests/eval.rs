@@ -88,7 +88,7 @@ fn shipped_file_loads_with_a_valid_checksum_and_is_trained() {
     ));
     // The file on disk and the embedded copy are the same weights.
     let loaded = Evaluator::load(&shipped_path()).unwrap();
-    let embedded = Evaluator::embedded();
+    let embedded = Evaluator::shipped();
     let mut rng = Rng(99);
     for _ in 0..200 {
         let plies = (rng.next() % 60) as usize;
@@ -100,7 +100,7 @@ fn shipped_file_loads_with_a_valid_checksum_and_is_trained() {
 
 #[test]
 fn evaluation_is_symmetric() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let mut rng = Rng(0x5eed);
     for _ in 0..500 {
         let plies = (rng.next() % 61) as usize;
@@ -115,7 +115,7 @@ fn evaluation_is_symmetric() {
 
 #[test]
 fn evaluation_is_sensible() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     // The start position is about even.
     assert!(
         eval.evaluate(&Board::START).abs() < 4 * SCALE,
@@ -174,7 +174,7 @@ fn evaluation_is_sensible() {
 
 #[test]
 fn incremental_indices_match_from_scratch_after_random_games() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let set = PatternSet::get();
     let mut rng = Rng(0xdead_beef);
     for _ in 0..300 {

@@ -30,8 +30,8 @@ use okapi_core::eval::Evaluator;
 use okapi_core::game::Eval;
 use okapi_core::search::SolveMode;
 use okapi_core::search::level::Level;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -48,77 +48,14 @@ pub const GAME_ANALYSIS_DEPTH: u32 = 12;
 /// (weighted towards the best): some variety against people, never a known loss of more.
 pub const BOOK_RANDOMNESS: f64 = 1.5;
 
-static EVALUATOR: OnceLock<&'static Evaluator> = OnceLock::new();
-
-/// The trained evaluation, loaded once and shared by every search of the process: the
-/// shipped weights unless [`use_weights`] chose a file first. The shipped weights are
-/// [`okapi_core::eval::shared`]'s copy, the one endgame solvers order with by default, so the
-/// process decompresses them once, not twice.
-pub fn evaluator() -> &'static Evaluator {
-    EVALUATOR.get_or_init(|| {
-        let shipped: &'static std::sync::Arc<Evaluator> =
-            Box::leak(Box::new(okapi_core::eval::shared()));
-        shipped
-    })
-}
-
-/// Why other weights could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum WeightsError {
-    #[error(transparent)]
-    Load(#[from] okapi_core::eval::LoadError),
-    #[error("the evaluation was already in use; choose the weights before the first search")]
-    AlreadyInUse,
-}
-
-/// Uses the weights of `path` (an `okapi train` output) instead of the shipped ones for
-/// every engine of the process. Must come before the first search.
-pub fn use_weights(path: &std::path::Path) -> Result<(), WeightsError> {
-    if EVALUATOR.get().is_some() {
-        return Err(WeightsError::AlreadyInUse);
-    }
-    let e: &'static Evaluator = Box::leak(Box::new(Evaluator::load(path)?));
-    EVALUATOR.set(e).map_err(|_| WeightsError::AlreadyInUse)
-}
-
-/// Weight files loaded by [`load_weights`], each once, kept for the life of the process.
-static LOADED: std::sync::Mutex<Vec<(std::path::PathBuf, &'static Evaluator)>> =
-    std::sync::Mutex::new(Vec::new());
-
-/// The evaluation of the weight file `path` (an `okapi train` output), for an engine of its
-/// own ([`Engine::spawn_evaluating`]) beside engines on other weights: a match of two weight
-/// files. Loaded once per process and kept for its life, as the shipped weights are, so a
-/// file asked for again (the same file by another path too) is not loaded twice.
-pub fn load_weights(
-    path: &std::path::Path,
-) -> Result<&'static Evaluator, okapi_core::eval::LoadError> {
-    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&(_, e)) = loaded.iter().find(|(p, _)| *p == key) {
-        return Ok(e);
-    }
-    let e: &'static Evaluator = Box::leak(Box::new(Evaluator::load(path)?));
-    loaded.push((key, e));
-    Ok(e)
-}
-
-/// An evaluation kept for the life of the process, in the shared form the endgame solver
-/// orders its moves with.
-struct KeptEvaluation(&'static Evaluator);
-
-impl okapi_core::search::Evaluate for KeptEvaluation {
-    fn evaluate(&self, board: &okapi_core::board::Board) -> i32 {
-        self.0.evaluate(board)
-    }
-
-    fn patterns(&self) -> Option<&Evaluator> {
-        Some(self.0)
-    }
-}
-
 /// How an engine starts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EngineOptions {
+    /// The evaluation every search of the engine uses: its midgame search, the endgame
+    /// solver's move ordering, the script solvers ([`Evaluator::shipped`] by default; a
+    /// weight file with `Arc::new(Evaluator::load(path)?)`). Engines on different
+    /// weights run side by side.
+    pub evaluator: Arc<Evaluator>,
     /// Transposition table of `16 << hash_bits` bytes (changed later by
     /// [`Request::Configure`]).
     pub hash_bits: u32,
@@ -136,6 +73,7 @@ impl Default for EngineOptions {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x0CA9, |d| d.as_nanos() as u64);
         EngineOptions {
+            evaluator: Evaluator::shipped(),
             hash_bits: 20,
             seed,
             threads: okapi_core::search::available_threads(),
@@ -399,17 +337,6 @@ impl Engine {
 
     /// Starts the engine thread with these options; `notify` is called after every event.
     pub fn spawn_with(options: EngineOptions, notify: impl Fn() + Send + 'static) -> Engine {
-        Engine::spawn_evaluating(options, evaluator(), notify)
-    }
-
-    /// Starts an engine that evaluates with `evaluation` (from [`load_weights`]) instead
-    /// of the process's [`evaluator`]: its midgame search and its endgame solver's move
-    /// ordering both use it. Engines on different weights run side by side.
-    pub fn spawn_evaluating(
-        options: EngineOptions,
-        evaluation: &'static Evaluator,
-        notify: impl Fn() + Send + 'static,
-    ) -> Engine {
         let (req_tx, req_rx) = unbounded::<Request>();
         let (ev_tx, ev_rx) = unbounded::<Event>();
         let stop = Arc::new(AtomicBool::new(false));
@@ -428,7 +355,6 @@ impl Engine {
                 };
                 worker::run(
                     options,
-                    evaluation,
                     req_rx,
                     out,
                     worker_stop,
@@ -630,7 +556,7 @@ mod tests {
             .collect();
         assert_eq!(exact.len(), pos.legal_moves().len() as usize);
         let best = exact.iter().map(|v| v.1).max().unwrap();
-        let root = EndgameSolver::new(18)
+        let root = EndgameSolver::new(18, Some(okapi_core::eval::Evaluator::shipped()))
             .solve(pos.board(), SolveMode::Exact, false)
             .unwrap();
         assert_eq!(best, root.score);
@@ -654,7 +580,7 @@ mod tests {
         }
         assert!(p.is_game_over(), "the line runs to the end");
         // each value checked independently
-        let mut solver = EndgameSolver::new(18);
+        let mut solver = EndgameSolver::new(18, Some(okapi_core::eval::Evaluator::shipped()));
         for (sq, v) in exact {
             let mut p = pos;
             p.play(sq).unwrap();

@@ -476,7 +476,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         // The shipped weights as the endgame solvers already hold them (decompressed once).
         let searcher = match &args.search.weights {
             Some(path) => std::sync::Arc::new(Evaluator::load(path)?),
-            None => okapi_core::eval::shared(),
+            None => Evaluator::shipped(),
         };
         let started = Instant::now();
         let values = search_labels::label(&boards, &searcher, &args.search, &mut *progress)?;
@@ -680,7 +680,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         .filter(|s| s.board.empty_count() == args.solve_empties)
         .collect();
     let stride = (solve_pool.len() / args.solve.max(1)).max(1);
-    let mut solver = EndgameSolver::new(21);
+    let mut solver = EndgameSolver::new(21, Some(okapi_core::eval::Evaluator::shipped()));
     let mut solved = Mae::default();
     let solve_start = Instant::now();
     for s in solve_pool.iter().step_by(stride).take(args.solve) {

@@ -26,7 +26,7 @@ pub struct Sample {
 
 /// Searches each position at every deep depth in `depths` and at its shallow depth,
 /// without ProbCut, and records the differences.
-pub fn collect<E: Evaluate + ?Sized>(
+pub fn collect<E: Evaluate + Clone>(
     eval: &E,
     positions: &[Board],
     depths: std::ops::RangeInclusive<u32>,
@@ -163,8 +163,10 @@ pub fn run(
     mut progress: impl FnMut(usize, usize),
 ) -> anyhow::Result<ProbCutFit> {
     let eval = match &args.weights {
-        Some(p) => Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?,
-        None => Evaluator::embedded(),
+        Some(p) => std::sync::Arc::new(
+            Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?,
+        ),
+        None => Evaluator::shipped(),
     };
     let mut pool = Vec::new();
     for path in &args.games {
@@ -218,6 +220,7 @@ mod tests {
     use okapi_core::board::moves;
 
     /// Disc difference plus mobility: an evaluation whose errors the fit can model.
+    #[derive(Clone)]
     struct TestEval;
     impl Evaluate for TestEval {
         fn evaluate(&self, b: &Board) -> i32 {

@@ -146,7 +146,7 @@ pub fn read_cache(
 /// The value of one position: a depth-`depth` search, or an exact solve at or below
 /// `exact_empties` empties, in 1/[`SCALE`] discs for the side to move.
 pub fn search_value(
-    search: &mut MidgameSearch<'_, Evaluator>,
+    search: &mut MidgameSearch<std::sync::Arc<Evaluator>>,
     board: Board,
     options: &SearchLabelOptions,
 ) -> i32 {
@@ -166,7 +166,7 @@ pub fn search_value(
 /// cache when it is done), and returns every board's value in 1/[`SCALE`] discs.
 pub fn label(
     boards: &[Board],
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     options: &SearchLabelOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<i16>> {
@@ -319,7 +319,7 @@ mod tests {
 
     #[test]
     fn values_do_not_depend_on_threads_order_or_cache() {
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         let boards = boards();
         assert!(boards.len() > 60);
         let one = label(&boards, &eval, &options(None, 1), &mut |_| {}).unwrap();

@@ -217,7 +217,7 @@ impl SelfPlayGame {
 }
 
 /// Plays game `index` of `options.seed`.
-pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
+pub fn play_game(eval: &Arc<Evaluator>, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     rng.set_stream(index as u64);
     let (lo, hi) = options.random_plies;
@@ -402,7 +402,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<SelfPlaySample>> {
 /// number of games in the store.
 pub fn append(
     path: &Path,
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     options: &SelfPlayOptions,
     progress: &mut dyn FnMut(&SelfPlayGame),
 ) -> Result<usize> {
@@ -604,7 +604,7 @@ pub fn read_part(bytes: &[u8]) -> Result<(PartHeader, Vec<SelfPlayGame>)> {
 /// whole share).
 pub fn append_shard(
     path: &Path,
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     header: &PartHeader,
     progress: &mut dyn FnMut(&SelfPlayGame),
 ) -> Result<usize> {

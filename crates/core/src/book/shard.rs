@@ -102,7 +102,7 @@ pub enum MergeError {
 /// A fingerprint of an evaluation: FNV-1a of the values it gives the positions of 64
 /// fixed random games (about 3,800 positions, every phase). Shards searching with other
 /// weights give other values, and their parts are refused by [`merge`].
-pub fn evaluation_fingerprint<E: Evaluate + ?Sized>(eval: &E) -> u64 {
+pub fn evaluation_fingerprint<E: Evaluate + Clone>(eval: &E) -> u64 {
     // A fixed xorshift sequence: the positions must never change.
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut hash = FNV_OFFSET;
@@ -455,7 +455,7 @@ mod tests {
     fn parts(count: usize) -> Vec<(String, BookPart)> {
         let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
         let games = wthor::parse(bytes).unwrap().1.games;
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         let plan = Plan::new(&games, &options());
         (0..count)
             .map(|k| {
@@ -474,7 +474,7 @@ mod tests {
         }
         let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
         let games = wthor::parse(bytes).unwrap().1.games;
-        let whole = build(&games, &options(), &Evaluator::embedded(), &mut |_, _| {}).0;
+        let whole = build(&games, &options(), &Evaluator::shipped(), &mut |_, _| {}).0;
         let mut shuffled = parts.clone();
         shuffled.rotate_left(1);
         let (merged, report) = merge(&shuffled).unwrap();

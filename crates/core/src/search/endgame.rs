@@ -170,7 +170,7 @@ pub struct EndgameSolver {
     /// thousands of them, and a count of search nodes alone let a Stop wait 100 ms.
     next_poll: u64,
     /// The evaluation that orders moves at high empties; [`quick_eval`] without one.
-    evaluator: Option<Arc<dyn Evaluate>>,
+    evaluator: Option<Arc<crate::eval::Evaluator>>,
     /// ProbCut level of the current pass (an index into [`probcut::LEVELS`]), or
     /// [`NO_CUT`] for the exact search.
     endcut: usize,
@@ -212,13 +212,21 @@ pub(crate) fn cpu_has_fast_path() -> bool {
 }
 
 impl EndgameSolver {
-    /// A solver with a table of about `16 << hash_bits` bytes.
-    pub fn new(hash_bits: u32) -> EndgameSolver {
-        EndgameSolver::with_stop(hash_bits, Arc::new(AtomicBool::new(false)))
+    /// A solver with a table of about `16 << hash_bits` bytes that orders its moves at
+    /// high empties with `evaluator`'s shallow searches and runs its selective passes on
+    /// it (`None`: mobility and corners, no selective passes; about 3x the nodes on FFO
+    /// 40-49). Programs that want the shipped weights pass
+    /// `Some(Evaluator::shipped())`.
+    pub fn new(hash_bits: u32, evaluator: Option<Arc<crate::eval::Evaluator>>) -> EndgameSolver {
+        EndgameSolver::with_stop(hash_bits, Arc::new(AtomicBool::new(false)), evaluator)
     }
 
-    /// A solver that gives up when `stop` becomes true.
-    pub fn with_stop(hash_bits: u32, stop: Arc<AtomicBool>) -> EndgameSolver {
+    /// A solver that gives up when `stop` becomes true (see [`EndgameSolver::new`]).
+    pub fn with_stop(
+        hash_bits: u32,
+        stop: Arc<AtomicBool>,
+        evaluator: Option<Arc<crate::eval::Evaluator>>,
+    ) -> EndgameSolver {
         EndgameSolver {
             tt: Arc::new(TranspositionTable::with_bits(hash_bits)),
             nodes: 0,
@@ -226,7 +234,7 @@ impl EndgameSolver {
             stopped: false,
             deadline: None,
             next_poll: 0,
-            evaluator: Some(crate::eval::shared()),
+            evaluator,
             endcut: NO_CUT,
             tag: NO_SELECTIVITY,
             probcut: ProbCutModel::default(),
@@ -294,12 +302,6 @@ impl EndgameSolver {
     /// solves and the bench keep the table's move first.
     pub fn set_canonical_lines(&mut self, canonical: bool) {
         self.canonical_lines = canonical;
-    }
-
-    /// Orders moves at high empties with this evaluation's shallow searches (the shipped
-    /// evaluation by default; `None` falls back to mobility and corners).
-    pub fn set_evaluator(&mut self, evaluator: Option<Arc<dyn Evaluate>>) {
-        self.evaluator = evaluator;
     }
 
     /// Makes the solves give up (`Stopped`) once `deadline` has passed, as the stop flag
@@ -498,16 +500,8 @@ impl EndgameSolver {
         let margin = (probcut::LEVELS[self.endcut].0 * sigma) as i32;
         let high = (alpha + 1) * SCALE + margin;
         let low = alpha * SCALE - margin;
-        match e.patterns() {
-            Some(ev) => {
-                let leaf = &mut Patterns::new(ev, b, 1);
-                self.probcut_tests(b, depth, alpha, high, low, leaf)
-            }
-            None => {
-                let leaf = &mut ByBoard(|x: Board| e.evaluate(&x));
-                self.probcut_tests(b, depth, alpha, high, low, leaf)
-            }
-        }
+        let leaf = &mut Patterns::new(&e, b, 1);
+        self.probcut_tests(b, depth, alpha, high, low, leaf)
     }
 
     /// ProbCut's two tests, with `leaf` standing at `b` (both searches leave it there):
@@ -783,20 +777,12 @@ impl EndgameSolver {
         match evaluator.as_deref() {
             // The children's pattern indices by update from the parent's rather than from
             // scratch at every leaf.
-            Some(e) => match e.patterns() {
-                Some(ev) => self.sort_children(
-                    b,
-                    list,
-                    depth,
-                    &mut Patterns::new(ev, b, PATTERN_EVAL_DIVISOR),
-                ),
-                None => self.sort_children(
-                    b,
-                    list,
-                    depth,
-                    &mut ByBoard(|x: Board| e.evaluate(&x) / PATTERN_EVAL_DIVISOR),
-                ),
-            },
+            Some(e) => self.sort_children(
+                b,
+                list,
+                depth,
+                &mut Patterns::new(e, b, PATTERN_EVAL_DIVISOR),
+            ),
             None => self.sort_children(b, list, depth, &mut ByBoard(quick_eval)),
         }
     }
@@ -1569,7 +1555,7 @@ mod tests {
         // Both copies of the search functions: portable, and the fast one if this CPU
         // can run it.
         for fast_path in [false, cpu_has_fast_path()] {
-            let mut solver = EndgameSolver::new(16);
+            let mut solver = EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()));
             solver.fast_path = fast_path;
             agrees_with_negamax(&mut solver);
         }
@@ -1583,7 +1569,11 @@ mod tests {
                 assert_eq!(s.score, want, "{b:?}");
                 let end = replay(b, &s.line);
                 // The final board from the root's side: flip sign if an odd number of plies.
-                let sign = if s.line.len().is_multiple_of(2) { 1 } else { -1 };
+                let sign = if s.line.len().is_multiple_of(2) {
+                    1
+                } else {
+                    -1
+                };
                 assert_eq!(
                     sign * end.final_score(),
                     want,
@@ -1636,7 +1626,7 @@ mod tests {
 
     #[test]
     fn windows_and_null_windows_bound_the_value() {
-        let mut solver = EndgameSolver::new(16);
+        let mut solver = EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()));
         for b in random_positions(4242, 40, 12) {
             let v = solver.solve(b, SolveMode::Exact, false).unwrap().score;
             for alpha in [-65, -9, -1, 0, 1, 7, 64] {
@@ -1654,7 +1644,7 @@ mod tests {
 
     #[test]
     fn game_over_and_forced_pass() {
-        let mut solver = EndgameSolver::new(10);
+        let mut solver = EndgameSolver::new(10, Some(crate::eval::Evaluator::shipped()));
         // Full board: score only.
         let full = Board::new(0x0000_FFFF_FFFF_FFFF, 0xFFFF_0000_0000_0000);
         let s = solver.solve(full, SolveMode::Exact, true).unwrap();
@@ -1676,7 +1666,8 @@ mod tests {
     #[test]
     fn stop_flag_stops() {
         let stop = Arc::new(AtomicBool::new(true));
-        let mut solver = EndgameSolver::with_stop(16, stop.clone());
+        let mut solver =
+            EndgameSolver::with_stop(16, stop.clone(), Some(crate::eval::Evaluator::shipped()));
         let b = random_positions(5, 1, 24)[0];
         assert_eq!(solver.solve(b, SolveMode::Exact, false), Err(Stopped));
         stop.store(false, Ordering::Relaxed);
@@ -1693,9 +1684,8 @@ mod tests {
         // evaluation it runs none. Both must agree on the value, and both lines must
         // reach it.
         for b in random_positions(11, 3, SELECTIVE_PASSES_EMPTIES) {
-            let mut with_passes = EndgameSolver::new(18);
-            let mut plain = EndgameSolver::new(18);
-            plain.set_evaluator(None);
+            let mut with_passes = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+            let mut plain = EndgameSolver::new(18, None);
             for mode in [SolveMode::Exact, SolveMode::Wld] {
                 let a = with_passes.solve(b, mode, true).unwrap();
                 let p = plain.solve(b, mode, true).unwrap();
@@ -1716,8 +1706,8 @@ mod tests {
         }
         for empties in [12, 16, 19] {
             for b in random_positions(empties as u64 * 31, 3, empties) {
-                let mut fast = EndgameSolver::new(18);
-                let mut portable = EndgameSolver::new(18);
+                let mut fast = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+                let mut portable = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
                 portable.fast_path = false;
                 let f = fast.solve(b, SolveMode::Exact, true).unwrap();
                 let p = portable.solve(b, SolveMode::Exact, true).unwrap();
@@ -1734,7 +1724,7 @@ mod tests {
     /// empties, in every search from 10), so that small positions exercise the parallel
     /// search: split points, cuts that abort helpers, helpful owners.
     fn eager_parallel(hash_bits: u32) -> EndgameSolver {
-        let mut solver = EndgameSolver::new(hash_bits);
+        let mut solver = EndgameSolver::new(hash_bits, Some(crate::eval::Evaluator::shipped()));
         solver.set_threads(2);
         solver.set_canonical_lines(true);
         solver.parallel_min_empties = 10;
@@ -1755,11 +1745,10 @@ mod tests {
     /// FFO 20-39).
     #[test]
     fn wide_agreement_at_14_to_22_empties() {
-        let mut default = EndgameSolver::new(20);
+        let mut default = EndgameSolver::new(20, Some(crate::eval::Evaluator::shipped()));
         default.set_canonical_lines(true);
         let mut parallel = eager_parallel(20);
-        let mut plain = EndgameSolver::new(20);
-        plain.set_evaluator(None);
+        let mut plain = EndgameSolver::new(20, None);
         let mut check = |b: Board| {
             let exact = default.solve(b, SolveMode::Exact, true).unwrap();
             let wld = default.solve(b, SolveMode::Wld, true).unwrap();
@@ -1834,8 +1823,8 @@ mod tests {
 
     #[test]
     fn two_threads_agree_with_one_and_share_the_nodes() {
-        let mut one = EndgameSolver::new(18);
-        let mut two = EndgameSolver::new(18);
+        let mut one = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+        let mut two = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
         two.set_threads(2);
         let mut helper_nodes = 0;
         for b in random_positions(99, 4, 22) {
@@ -1853,8 +1842,8 @@ mod tests {
         // (A WLD solve after the exact one may end on the table's entries alone.)
         assert!(helper_nodes > 0, "the helper did nothing");
         // Below the threads' threshold a solve runs on one thread, node for node.
-        let mut one = EndgameSolver::new(18);
-        let mut two = EndgameSolver::new(18);
+        let mut one = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+        let mut two = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
         two.set_threads(2);
         let b = random_positions(7, 1, 12)[0];
         let a = one.solve(b, SolveMode::Exact, true).unwrap();
@@ -1867,7 +1856,8 @@ mod tests {
     fn stop_reaches_every_thread_at_once() {
         for threads in [1, 2] {
             let stop = Arc::new(AtomicBool::new(false));
-            let mut solver = EndgameSolver::with_stop(20, stop.clone());
+            let mut solver =
+                EndgameSolver::with_stop(20, stop.clone(), Some(crate::eval::Evaluator::shipped()));
             solver.set_threads(threads);
             // Far too many empties to finish before the stop.
             let b = random_positions(5, 1, 32)[0];
@@ -1893,7 +1883,7 @@ mod tests {
             let b = random_positions(5, 1, 18)[0];
             assert_eq!(
                 solver.solve(b, SolveMode::Exact, false).unwrap().score,
-                EndgameSolver::new(16)
+                EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()))
                     .solve(b, SolveMode::Exact, false)
                     .unwrap()
                     .score
