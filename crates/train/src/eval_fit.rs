@@ -651,9 +651,8 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
     {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = args.out.with_extension("tmp");
-    std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    okapi_core::formats::write_atomic(&args.out, &bytes)
+        .with_context(|| format!("writing {}", args.out.display()))?;
     let load_start = Instant::now();
     let eval = Evaluator::load(&args.out)?;
     let load_time = load_start.elapsed();
@@ -772,7 +771,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         let _ = writeln!(report, "| {p} | {} |", cells.join(" | "));
     }
     let _ = writeln!(report, "\nTotal run time {:.1?}.", start.elapsed());
-    std::fs::write(&args.report, &report)
+    okapi_core::formats::write_atomic(&args.report, report.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;
     Ok(EvalFitReport { markdown: report })
 }

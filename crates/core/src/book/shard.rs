@@ -26,6 +26,7 @@
 use super::build::{BuildOptions, BuildReport, Counted, Plan, Searched, finish};
 use super::{Alternative, Book, BookSource, NO_SQUARE};
 use crate::board::Board;
+use crate::board::random::{XorShift64, nth_bit};
 use crate::eval::weights::{FNV_OFFSET, UnsealError, fnv1a, le_u16, le_u32, seal, unseal};
 use crate::search::Evaluate;
 use std::collections::HashMap;
@@ -103,8 +104,8 @@ pub enum MergeError {
 /// fixed random games (about 3,800 positions, every phase). Shards searching with other
 /// weights give other values, and their parts are refused by [`merge`].
 pub fn evaluation_fingerprint<E: Evaluate + Clone>(eval: &E) -> u64 {
-    // A fixed xorshift sequence: the positions must never change.
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    // A fixed sequence: the positions must never change.
+    let mut rng = XorShift64::from_state(0x9E37_79B9_7F4A_7C15);
     let mut hash = FNV_OFFSET;
     for _ in 0..64 {
         let mut b = Board::START;
@@ -115,14 +116,8 @@ pub fn evaluation_fingerprint<E: Evaluate + Clone>(eval: &E) -> u64 {
                 b = b.passed();
                 continue;
             }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut m = moves;
-            for _ in 0..x % moves.count_ones() as u64 {
-                m &= m - 1;
-            }
-            b = b.play(m.trailing_zeros()).expect("a legal move");
+            let sq = nth_bit(moves, rng.below(moves.count_ones() as u64));
+            b = b.play(sq).expect("a legal move");
         }
     }
     hash

@@ -1793,7 +1793,7 @@ mod tests {
         }
         // Positions where the side to move must pass, met in random games.
         let mut forced = Vec::new();
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::board::random::XorShift64::from_state(0x2545_F491_4F6C_DD1D);
         while forced.len() < 40 {
             let mut b = Board::START;
             while !b.is_game_over() && b.empty_count() >= 14 {
@@ -1805,14 +1805,7 @@ mod tests {
                     b = b.passed();
                     continue;
                 }
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                let mut m = mv;
-                for _ in 0..s % mv.count_ones() as u64 {
-                    m &= m - 1;
-                }
-                let sq = m.trailing_zeros();
+                let sq = crate::board::random::nth_bit(mv, rng.below(mv.count_ones() as u64));
                 b = b.after(sq, b.flips(sq));
             }
         }
