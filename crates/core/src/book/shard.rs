@@ -25,9 +25,11 @@
 
 use super::build::{BuildOptions, BuildReport, Counted, Plan, Searched, finish};
 use super::{Alternative, Book, BookSource, NO_SQUARE};
+use crate::binary::{
+    FNV_OFFSET, HeaderError, UnsealError, check_header, fnv1a, le_u32, seal, unseal,
+};
 use crate::board::Board;
 use crate::board::random::{XorShift64, nth_bit};
-use crate::eval::weights::{FNV_OFFSET, UnsealError, fnv1a, le_u16, le_u32, seal, unseal};
 use crate::search::Evaluate;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -71,6 +73,18 @@ pub enum PartError {
         "book shard part checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
     Checksum { stored: u64, computed: u64 },
+}
+
+impl From<HeaderError> for PartError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => PartError::Magic,
+            HeaderError::Version { found, .. } => PartError::Version(found),
+            HeaderError::Short { len, .. } => {
+                PartError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
 }
 
 /// Why parts cannot be merged; `file` names the part at fault.
@@ -213,19 +227,13 @@ impl BookPart {
 
     /// Reads a part's bytes, checking the checksum and every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<BookPart, PartError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(PartError::Magic);
-        }
-        if bytes.len() < HEADER_LEN + 8 {
-            return Err(PartError::Malformed(format!(
-                "{} bytes, shorter than a header",
-                bytes.len()
-            )));
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(PartError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "a book shard part",
+        )?;
         let u32_at = |i: usize| le_u32(bytes, i);
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let shard_index = u32_at(10);
