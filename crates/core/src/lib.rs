@@ -12,6 +12,8 @@
 //! app (`okapi-app`) and the command line (`okapi-cli`) are crates built on this one; it uses
 //! no command-line or GUI crate.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod book;
 pub mod eval;

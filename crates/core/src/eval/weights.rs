@@ -22,31 +22,52 @@
 use super::patterns::{PATTERN_SET_ID, PatternSet};
 use std::io::{Read, Write};
 
+/// The first 8 bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"OKAPIEVW";
+/// The weight file format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 24;
 
+/// Why a weight file cannot be read; the text says it to a user.
 #[derive(Debug, thiserror::Error)]
 pub enum WeightFileError {
+    /// The file is too short to hold a header or does not start with `OKAPIEVW`.
     #[error("not an Okapi weight file (bad magic)")]
     Magic,
+    /// A weight file of another format version (the one in the file).
     #[error("weight file version {0} is not supported (expected {VERSION})")]
     Version(u16),
+    /// Weights for another pattern set than this build's: its indices mean other squares.
     #[error("weight file is for pattern set {found}, this build uses {expected}")]
-    PatternSet { found: u16, expected: u16 },
+    PatternSet {
+        /// The pattern set id in the file.
+        found: u16,
+        /// This build's ([`PATTERN_SET_ID`]).
+        expected: u16,
+    },
+    /// The header and the data disagree; says how.
     #[error("weight file is truncated or malformed: {0}")]
     Malformed(String),
+    /// The checksum at the end of the file does not match its contents: the file is corrupt.
     #[error(
         "weight file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        /// The checksum stored after the payload.
+        stored: u64,
+        /// The checksum of what was read.
+        computed: u64,
+    },
 }
 
 /// Weights as stored: per phase a bias and one weight per pattern index (player view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightFile {
+    /// Number of phases `P`.
     pub phases: u16,
+    /// Empty squares per phase `W`: a position's phase is `min(empties / W, P - 1)`.
     pub phase_width: u16,
+    /// Weights per phase (the pattern set's [`PatternSet::weights_per_phase`]).
     pub weights_per_phase: u32,
     /// `phases` entries.
     pub bias: Vec<i16>,
@@ -54,11 +75,14 @@ pub struct WeightFile {
     pub weights: Vec<i16>,
 }
 
+/// The 64-bit FNV-1a hash of `bytes`, continuing from `hash` (start from [`FNV_OFFSET`]):
+/// the checksum of Okapi's binary files, chosen because it is a few lines and needs no crate.
 pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
     })
 }
+/// The FNV-1a 64-bit offset basis, the hash of nothing.
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Why [`unseal`] refused a payload.
@@ -68,8 +92,11 @@ pub enum UnsealError {
     Decompress(String),
     /// It decompresses to this many bytes, not the expected number.
     Length(usize),
+    /// The checksum does not match the header and the uncompressed payload.
     Checksum {
+        /// The checksum stored after the payload.
         stored: u64,
+        /// The checksum of what was read.
         computed: u64,
     },
 }
@@ -103,9 +130,6 @@ pub fn unseal(
     Ok(raw)
 }
 
-/// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
-/// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
-/// the FNV-1a checksum of the header and the uncompressed payload.
 /// The little-endian `u16` at byte `at` of a header (the caller has checked its length).
 pub(crate) fn le_u16(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
@@ -116,6 +140,9 @@ pub(crate) fn le_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
+/// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
+/// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
+/// the FNV-1a checksum of the header and the uncompressed payload.
 pub fn seal(raw: &[u8], header: impl FnOnce(u32) -> Vec<u8>) -> Vec<u8> {
     let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     enc.write_all(raw).expect("in-memory write");
@@ -152,10 +179,13 @@ impl WeightFile {
         raw
     }
 
+    /// The file's bytes (the layout in the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         seal(&self.raw_payload(), |len| self.header(len).to_vec())
     }
 
+    /// Reads a weight file's bytes, checking everything: a corrupt or foreign file is refused
+    /// with the reason, never half-read.
     pub fn from_bytes(bytes: &[u8]) -> Result<WeightFile, WeightFileError> {
         if bytes.len() < HEADER_LEN + 8 || &bytes[..8] != MAGIC {
             return Err(WeightFileError::Magic);

@@ -6,7 +6,7 @@
 //! `%` or `#` are skipped.
 //!
 //! ```
-//! use okapi::formats::obf::parse_line;
+//! use okapi_core::formats::obf::parse_line;
 //! let e = parse_line("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;")
 //!     .unwrap()
 //!     .unwrap();

@@ -16,8 +16,8 @@
 //! by the callers (capped by [`super::MAX_SCRIPT_FILE`]).
 //!
 //! ```
-//! use okapi::board::Color;
-//! use okapi::formats::script::{format_result, Outcome};
+//! use okapi_core::board::Color;
+//! use okapi_core::formats::script::{format_result, Outcome};
 //! let outcome = Outcome::exact(Color::White, -12);
 //! assert_eq!(format_result(outcome, None, Some("% Ah!")), "38 - 26      % Ah!");
 //! assert_eq!(format_result(Outcome::wld(Color::White, -1), None, None), "Black win");

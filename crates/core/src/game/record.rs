@@ -9,8 +9,8 @@
 //! variation; nothing is ever erased except by [`Game::delete_variation`].
 //!
 //! ```
-//! use okapi::board::{Move, Position};
-//! use okapi::game::Game;
+//! use okapi_core::board::{Move, Position};
+//! use okapi_core::game::Game;
 //! let mv = |s| Move::parse(s).unwrap();
 //! let mut game = Game::new(Position::start());
 //! for m in ["f5", "d6", "c3"] {

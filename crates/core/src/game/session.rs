@@ -7,9 +7,9 @@
 //! only its own input and output.
 //!
 //! ```
-//! use okapi::board::{Color, Move, Position};
-//! use okapi::game::{Game, Next, Seat, Session};
-//! use okapi::search::level::Level;
+//! use okapi_core::board::{Color, Move, Position};
+//! use okapi_core::game::{Game, Next, Seat, Session};
+//! use okapi_core::search::level::Level;
 //! let mut s = Session::new(Game::new(Position::start()), [Seat::Human, Seat::Engine(Level::numbered(4))]);
 //! s.play(Move::parse("f5").unwrap(), None).unwrap();
 //! // White is the engine: the front end asks it for a move.
