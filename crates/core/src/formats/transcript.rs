@@ -31,6 +31,7 @@ pub struct TranscriptError {
     pub number: usize,
     /// The move as written.
     pub text: String,
+    /// Why it cannot be played or read (not a move, illegal here).
     pub reason: String,
 }
 
