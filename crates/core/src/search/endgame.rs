@@ -130,6 +130,7 @@ fn stability_cutoff(b: Board, alpha: i32, n: u32) -> Option<i32> {
     (bound <= alpha).then_some(bound)
 }
 
+/// What a solve proves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SolveMode {
     /// The exact final disc difference.
@@ -147,7 +148,9 @@ pub struct Solution {
     pub best_move: Option<Move>,
     /// A proven line: optimal (exact) or semi-optimal (WLD), to the end of the game.
     pub line: Vec<Move>,
+    /// Nodes the solve searched, all its threads together.
     pub nodes: u64,
+    /// Wall time of the solve.
     pub elapsed: Duration,
 }
 
@@ -156,6 +159,27 @@ pub struct Solution {
 #[error("the search was stopped")]
 pub struct Stopped;
 
+/// The endgame solver (see the module doc). It keeps its transposition table from one
+/// solve to the next, so consecutive solves along a game reuse each other's work.
+///
+/// ```
+/// use okapi_core::board::Position;
+/// use okapi_core::eval::Evaluator;
+/// use okapi_core::search::{EndgameSolver, SolveMode};
+/// // FFO #2: 14 empties, Black to move; a4 wins by 10.
+/// let pos = Position::parse(
+///     "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X",
+/// )
+/// .unwrap();
+/// let mut solver = EndgameSolver::new(20, Some(Evaluator::shipped()));
+/// let exact = solver.solve(pos.board(), SolveMode::Exact, true).unwrap();
+/// assert_eq!(exact.score, 10);
+/// assert_eq!(exact.best_move.unwrap().to_string(), "a4");
+/// assert_eq!(exact.line.first(), exact.best_move.as_ref());
+/// // Win/draw/loss only: a narrower window, fewer nodes.
+/// let wld = solver.solve(pos.board(), SolveMode::Wld, false).unwrap();
+/// assert_eq!(wld.score, 1);
+/// ```
 pub struct EndgameSolver {
     /// Shared with the helper threads of a parallel solve.
     tt: Arc<TranspositionTable>,
@@ -288,6 +312,7 @@ impl EndgameSolver {
         self.threads = threads.max(1);
     }
 
+    /// How many threads a solve may use.
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -316,6 +341,8 @@ impl EndgameSolver {
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
+    /// The flag that stops the solves when set: raise it from another thread to cut a solve
+    /// short (the solve answers [`Stopped`]).
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
