@@ -6,7 +6,7 @@
 //! |-------|-------|
 //! | 8     | magic `OKAPIEVW` |
 //! | 2     | format version (1) |
-//! | 2     | pattern set id ([`PATTERN_SET_ID`](super::patterns::PATTERN_SET_ID)) |
+//! | 2     | pattern set id ([`PATTERN_SET_ID`]) |
 //! | 2     | number of phases `P` |
 //! | 2     | empties per phase `W` (phase of a position = `min(empties / W, P - 1)`) |
 //! | 4     | weights per phase `N` (must equal the pattern set's) |

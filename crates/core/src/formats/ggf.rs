@@ -17,7 +17,7 @@
 //!
 //! Errors ([`GgfError`]) give the line and column of the property at fault.
 //!
-//! Writing ([`write`], [`write_record`]): the main line (GGF has no variations), names,
+//! Writing ([`write()`], [`write_record`]): the main line (GGF has no variations), names,
 //! date, comment and clock, `RE` when the line ends the game, special characters escaped.
 
 use super::TextPos;

@@ -1,7 +1,7 @@
 //! The endgame solver: exact score or win/draw/loss, with a proven line.
 //!
 //! Layers, from the root down:
-//! - [`EndgameSolver::pvs`]: principal variation search with a full window at PV nodes;
+//! - `pvs`: principal variation search with a full window at PV nodes;
 //! - `nws`: null-window search with stability cut-off and move ordering (hash move,
 //!   then fewest opponent replies with corners counted twice, then the mover's discs
 //!   made safe at the corners, then quadrant parity; an evaluation search on top from
@@ -21,7 +21,7 @@
 //!
 //! With [`EndgameSolver::set_threads`] above 1, solves from `PARALLEL_MIN_EMPTIES` up
 //! run on several threads that share the table, by Young Brothers Wait
-//! ([`super::parallel`]); `nws` opens the split points.
+//! (`search/parallel.rs`); `nws` opens the split points.
 //!
 //! Scores are final disc differences from the side to move's view with the empties
 //! given to the winner, so every score is even. Null-window functions take `alpha`
