@@ -21,7 +21,7 @@ impl Square {
         Square(index as u8)
     }
 
-    /// The square with this index, or `None` if `index >= 64` (for indices read from files).
+    /// The square with this index, or `None` if `index >= 64`: [`Square::new`] without the panic.
     #[inline]
     pub const fn try_new(index: u32) -> Option<Square> {
         if index < 64 {

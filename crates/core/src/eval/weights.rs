@@ -76,7 +76,7 @@ pub struct WeightFile {
 }
 
 /// The 64-bit FNV-1a hash of `bytes`, continuing from `hash` (start from [`FNV_OFFSET`]):
-/// the checksum of Okapi's binary files, chosen because it is a few lines and needs no crate.
+/// the checksum of Okapi's binary files (weights, book, book shard parts).
 pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)

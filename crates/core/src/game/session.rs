@@ -39,11 +39,13 @@ pub enum SessionError {
     /// This colour's time ran out (the colour's name): the game is over for play.
     #[error("{0} lost on time")]
     LostOnTime(&'static str),
-    /// A person tried to move while an engine seat is to move (the colour's name).
+    /// [`Session::play`] (a person's move) while an engine seat is to move in a game being
+    /// played (the colour's name).
     #[error("it is the engine's turn ({0} to move)")]
     NotYourTurn(&'static str),
-    /// The engine answered for another position than the one at the cursor (the position
-    /// changed while it thought): its move is dropped.
+    /// The engine answered for another position than the one at the cursor, or the side to
+    /// move is no longer an engine seat (things changed while it thought): its move is
+    /// dropped.
     #[error("the engine's move came for a position no longer on the board")]
     StaleEngineMove,
     /// The move is not legal here.

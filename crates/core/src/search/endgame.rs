@@ -176,7 +176,7 @@ pub struct Stopped;
 /// assert_eq!(exact.score, 10);
 /// assert_eq!(exact.best_move.unwrap().to_string(), "a4");
 /// assert_eq!(exact.line.first(), exact.best_move.as_ref());
-/// // Win/draw/loss only: a narrower window, fewer nodes.
+/// // Win/draw/loss only: a search in the window (-1, 1).
 /// let wld = solver.solve(pos.board(), SolveMode::Wld, false).unwrap();
 /// assert_eq!(wld.score, 1);
 /// ```

@@ -122,8 +122,7 @@ impl Level {
         self
     }
 
-    /// The level as [`Level::parse`] reads it (`8`, `12t1.5`, `5s`, `greedy`): what files and
-    /// menus show.
+    /// The level as [`Level::parse`] reads it (`8`, `12t1.5`, `5s`, `greedy`).
     pub fn name(&self) -> String {
         match self {
             Level::Random => "random".into(),
