@@ -149,13 +149,8 @@ fn incremental_search_is_the_from_scratch_search() {
 #[test]
 fn incremental_evaluation_follows_random_games() {
     let eval = Evaluator::shipped();
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = okapi::board::random::XorShift64::from_state(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     for _ in 0..200 {
         let mut b = Board::START;
         let mut state = EvalState::new(&b);

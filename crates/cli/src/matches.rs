@@ -559,9 +559,8 @@ impl Side {
 }
 
 fn save_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("ggf.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    okapi_core::formats::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 pub fn main(a: MatchArgs) -> ExitCode {

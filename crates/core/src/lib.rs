@@ -88,6 +88,7 @@
 
 #![warn(missing_docs)]
 
+pub mod binary;
 pub mod board;
 pub mod book;
 pub mod eval;

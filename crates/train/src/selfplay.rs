@@ -50,6 +50,7 @@
 //! | 4 | hash bits |
 
 use anyhow::{Context, Result, bail, ensure};
+use okapi_core::binary::check_header;
 use okapi_core::board::{Board, Move, Square};
 use okapi_core::eval::{Evaluator, SCALE};
 use okapi_core::search::{Limits, MidgameSearch, SearchSource};
@@ -335,11 +336,7 @@ fn parse(bytes: &[u8]) -> Result<(Vec<SelfPlayGame>, usize)> {
     if bytes.is_empty() {
         return Ok((Vec::new(), 0));
     }
-    ensure!(
-        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
-        "not a self-play store (no {} header)",
-        String::from_utf8_lossy(MAGIC)
-    );
+    check_header(bytes, MAGIC, None, MAGIC.len(), "a self-play store")?;
     let mut at = MAGIC.len();
     let mut games = Vec::new();
     while at < bytes.len() {
@@ -514,19 +511,16 @@ impl PartHeader {
     /// The header at the start of a part's bytes.
     fn parse(bytes: &[u8]) -> Result<PartHeader> {
         ensure!(
-            bytes.len() >= PART_MAGIC.len() && &bytes[..PART_MAGIC.len()] == PART_MAGIC,
-            "not a self-play shard part (no {} header){}",
-            String::from_utf8_lossy(PART_MAGIC),
-            if bytes.starts_with(MAGIC) {
-                ": it is a store"
-            } else {
-                ""
-            }
+            !bytes.starts_with(MAGIC),
+            "not a self-play shard part: it is a store"
         );
-        ensure!(
-            bytes.len() >= PART_HEADER_LEN,
-            "the part header is cut short"
-        );
+        check_header(
+            bytes,
+            PART_MAGIC,
+            None,
+            PART_HEADER_LEN,
+            "a self-play shard part",
+        )?;
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
         let header = PartHeader {
