@@ -2245,8 +2245,12 @@ mod tests {
             let stopped_at = stopper.join().unwrap();
             assert_eq!(r, Err(Stopped));
             let delay = answered.saturating_duration_since(stopped_at);
+            // Every thread must see the stop (one that missed it would solve on for
+            // minutes). The bound is not a latency figure (well under a millisecond on an
+            // idle machine): on a runner loaded twentyfold the threads took up to 0.3 s to
+            // be scheduled.
             assert!(
-                delay < Duration::from_millis(50),
+                delay < Duration::from_secs(2),
                 "{threads} threads: {delay:?}"
             );
             // And the solver works again once the flag is down.
