@@ -46,15 +46,23 @@ static SHIPPED_TEXT: &str = include_str!("../../../../assets/openings.txt");
 /// the same line separated by `/`, as the source writes them: "Aubrey/Tanaka").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening<'a> {
+    /// The name as the list writes it ("Aubrey/Tanaka").
     pub name: &'a str,
+    /// The line from the standard start, Black first, no passes.
     pub moves: Vec<Square>,
 }
 
 /// Why a list of openings was not read: the line (from 1) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningListError {
+    /// A line of the list that is not an opening.
     #[error("line {line}: {reason}")]
-    Bad { line: usize, reason: String },
+    Bad {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// The position key: the canonical side-relative board under the 8 symmetries and the
@@ -82,6 +90,7 @@ pub struct Openings<'a> {
 /// The opening a line is in: the deepest named position on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineOpening<'a> {
+    /// The opening's name.
     pub name: &'a str,
     /// The ply whose position is named: the line's first `ply` moves reach it.
     pub ply: usize,
