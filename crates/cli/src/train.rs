@@ -176,8 +176,8 @@ impl TrainArgs {
 
 /// `okapi train eval`: progress on standard error, the report on standard output.
 fn run_eval(args: &TrainArgs) -> anyhow::Result<()> {
-    let report = eval_fit::run(&args.options(), &mut |line| eprintln!("{line}"))?;
-    println!("{}", report.markdown);
+    let report = eval_fit::run(&args.options(), &mut |line| errln!("{line}"))?;
+    outln!("{}", report.markdown);
     Ok(())
 }
 
@@ -235,25 +235,29 @@ fn run_probcut(args: &ProbCutArgs) -> anyhow::Result<()> {
     }
     let fitted = fitted?;
     let model = fitted.model;
-    println!(
+    outln!(
         "{} samples from {} positions",
-        fitted.samples, fitted.positions
+        fitted.samples,
+        fitted.positions
     );
-    println!(
+    outln!(
         "model: sigma = {:.3} + {:.4} * empties + {:.3} * shallow + {:.3} * deep (discs)",
-        model.k, model.a, model.b, model.c
+        model.k,
+        model.a,
+        model.b,
+        model.c
     );
-    println!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
+    outln!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
     for n in [20, 30, 40, 50] {
         for d in [4, 8, 12, 16] {
-            println!(
+            outln!(
                 "{n:>7} {d:>6} {:>6.2}",
                 model.sigma(n, shallow_depth(d), d) as f64 / SCALE as f64
             );
         }
     }
     probcut_fit::write_model(&model, &args.out)?;
-    println!("wrote {}", args.out.display());
+    outln!("wrote {}", args.out.display());
     Ok(())
 }
 
@@ -319,7 +323,7 @@ fn run_merge_stores(args: &MergeStoresArgs) -> anyhow::Result<()> {
         parts.push((p.display().to_string(), bytes));
     }
     let merged = okapi_train::selfplay::merge_parts(&args.store, &parts)?;
-    println!(
+    outln!(
         "{}: {} games added from {} parts, {} games",
         args.store.display(),
         merged.added,
@@ -352,7 +356,7 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
     let start = std::time::Instant::now();
     let mut report = |g: &selfplay::SelfPlayGame| {
         let exact = g.labels.iter().filter(|l| l.is_exact()).count();
-        eprintln!(
+        errln!(
             "game {} of seed {}: {} moves, {} labels exact, start value {:+.2} ({:.1?})",
             g.index,
             g.seed,
@@ -372,7 +376,7 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
             shard_count: shard.count as u32,
         };
         let held = selfplay::append_shard(&args.store, &eval, &header, &mut report)?;
-        println!(
+        outln!(
             "{}: shard {}/{} of games {}..{} of seed {}: {held} games",
             args.store.display(),
             shard.index + 1,
@@ -384,6 +388,6 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let total = selfplay::append(&args.store, &eval, &options, &mut report)?;
-    println!("{}: {total} games", args.store.display());
+    outln!("{}: {total} games", args.store.display());
     Ok(())
 }

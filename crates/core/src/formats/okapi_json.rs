@@ -382,6 +382,16 @@ fn play_line(
         nodes.push(game.cursor());
     }
     for (k, e) in evals.iter().enumerate() {
+        // A value is a disc difference (or 1/0/-1 for a WLD proof): anything else is a
+        // damaged file, and the app would draw its graph with a grid line every few
+        // discs up to it (1e9: a hang at every start from the autosave).
+        let limit = if e.source == EvalSource::Wld { 1 } else { 64 };
+        if e.value.abs() > limit {
+            return Err(JsonError::Bad {
+                place: format!("{prefix}evals[{k}].value"),
+                reason: format!("{} is not a value from -{limit} to {limit}", e.value),
+            });
+        }
         let Some(&node) = nodes.get(e.ply) else {
             return Err(JsonError::Bad {
                 place: format!("{prefix}evals[{k}]"),
@@ -538,6 +548,14 @@ mod tests {
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"time_per_side":-1}"#,
                 "time_per_side",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"evals":[{"ply":0,"value":1000000000,"source":"exact"}]}"#,
+                "evals[0].value: 1000000000 is not a value from -64 to 64",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"evals":[{"ply":0,"value":2,"source":"wld"}]}"#,
+                "evals[0].value: 2 is not a value from -1 to 1",
             ),
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"line":["d3"]}"#,
