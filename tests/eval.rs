@@ -213,3 +213,16 @@ fn incremental_indices_match_from_scratch_after_random_games() {
         }
     }
 }
+
+/// An endless file given as weights (`--weights /dev/zero`) is refused after reading
+/// just past the cap, not read until memory runs out.
+#[test]
+fn endless_weights_are_refused() {
+    let start = std::time::Instant::now();
+    let err = okapi::eval::Evaluator::load(std::path::Path::new("/dev/zero"))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("file too large (over 64 MB)"), "{err}");
+    assert!(start.elapsed().as_secs() < 10);
+}

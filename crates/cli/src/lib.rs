@@ -40,6 +40,8 @@ pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
+#[cfg(feature = "gui")]
+pub mod install;
 pub mod match_players;
 pub mod match_sprt;
 pub mod matches;
@@ -119,6 +121,10 @@ pub enum CliCommand {
     /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
     #[command(alias = "play")]
     Console(console::ConsoleArgs),
+    /// Put Okapi in the desktop's applications menu: writes the desktop entry
+    /// ~/.local/share/applications/okapi.desktop and its icon (Linux and the BSDs).
+    #[cfg(feature = "gui")]
+    InstallDesktop(install::InstallArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -261,6 +267,8 @@ pub fn main() -> ExitCode {
         CliCommand::Nboard(a) => nboard::main(a),
         CliCommand::Match(a) => matches::main(a),
         CliCommand::Console(a) => console::main(a),
+        #[cfg(feature = "gui")]
+        CliCommand::InstallDesktop(a) => report(install::run(a, okapi_app::ICON_PNG)),
     }
 }
 

@@ -32,6 +32,30 @@ pub fn non_negative_discs(text: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A parser of a number from `lo` to `hi` (`what` names it in the message): for the
+/// options whose values are counts, depths or rates, so `--positions 4294967295` (a
+/// 64 GB allocation) or `--max-depth 1000` (a search for ever) is refused at once with
+/// what is allowed. NaN is outside every range.
+pub fn number_in<T>(
+    lo: T,
+    hi: T,
+    what: &'static str,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| {
+        let v: T = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{text}' is not {what}"))?;
+        if !(v >= lo && v <= hi) {
+            return Err(format!("'{text}': give {what} from {lo} to {hi}"));
+        }
+        Ok(v)
+    }
+}
+
 /// The longest `okapi match --move-timeout`: a day. Longer is no limit at all, and a
 /// time of 1e30 s or `inf` does not fit a duration (it panicked).
 pub const MAX_MOVE_TIMEOUT: f64 = 86_400.0;
@@ -119,6 +143,27 @@ mod tests {
         assert_eq!(non_negative_discs("0"), Ok(0.0));
         for bad in ["nan", "NaN", "-1", "inf", "x", ""] {
             assert!(non_negative_discs(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn numbers_in_a_range() {
+        let positions = number_in(1usize, 100_000, "a number of positions");
+        assert_eq!(positions("300"), Ok(300));
+        assert_eq!(
+            positions("0"),
+            Err("'0': give a number of positions from 1 to 100000".into())
+        );
+        assert!(positions("4294967295").is_err());
+        assert!(positions("18446744073709551616").is_err());
+        assert_eq!(
+            positions("x"),
+            Err("'x' is not a number of positions".into())
+        );
+        let rate = number_in(0.0f32, 1.0, "a rate");
+        assert_eq!(rate("0.5"), Ok(0.5));
+        for bad in ["nan", "inf", "-0.1", "1.1"] {
+            assert!(rate(bad).is_err(), "{bad}");
         }
     }
 
