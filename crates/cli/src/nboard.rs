@@ -168,6 +168,10 @@ struct Protocol {
     last_stats: (u64, f64),
     /// False once the host stops reading: everything ends.
     host_reads: bool,
+    /// The session played a forced pass the host has not sent: hosts send games ending
+    /// where the side to move must pass and expect the engine to answer `go` with the
+    /// pass (`=== PA`), then send it back as `move PA`.
+    owed_pass: bool,
 }
 
 impl Protocol {
@@ -211,7 +215,9 @@ impl Protocol {
                     match okapi_core::formats::ggf::read(text) {
                         Ok(mut game) => {
                             game.go_to(game.len());
+                            let plies = game.len();
                             self.session = Session::new(game, [Seat::Human; 2]);
+                            self.owed_pass = self.session.game().len() > plies;
                         }
                         Err(e) => {
                             self.error(number, &format!("set game: {e}; the game is unchanged"))
@@ -248,11 +254,16 @@ impl Protocol {
         let mv_text = text.split('/').next().unwrap_or("");
         match Move::parse(mv_text) {
             Ok(mv) => {
-                if let Err(e) = self.session.play_any(mv, None) {
-                    self.error(
+                if mv == Move::Pass && std::mem::take(&mut self.owed_pass) {
+                    // The forced pass the session has played already.
+                    return;
+                }
+                match self.session.play_any(mv, None) {
+                    Ok(passed) => self.owed_pass = !passed.is_empty(),
+                    Err(e) => self.error(
                         number,
                         &format!("move {mv_text}: {e}; the game is unchanged"),
-                    );
+                    ),
                 }
             }
             Err(e) => self.error(number, &format!("move: {e}")),
@@ -270,10 +281,10 @@ impl Protocol {
                 if position.is_game_over() {
                     return self.error(number, "go: the game is over");
                 }
-                if position.must_pass() {
-                    // The host sends games without the forced pass and expects the engine
-                    // to play it: a move for the other colour here would be taken as this
-                    // side's move.
+                if self.owed_pass {
+                    // The side the host asks about must pass (the session has played the
+                    // pass already): a move for the other colour here would be taken as
+                    // this side's move.
                     self.say("=== PA/0.00/0.0");
                     self.say("status");
                     return;
@@ -574,6 +585,7 @@ pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
         searching: None,
         last_stats: (0, 0.0),
         host_reads: true,
+        owed_pass: false,
     };
     // Commands that wait for the search under way.
     let mut pending: VecDeque<(usize, String)> = VecDeque::new();

@@ -188,11 +188,11 @@ fn check_record(bytes: &[u8], header: &ShardHeader) -> Result<(), String> {
     let (outcome, line, _) = script::parse_result(text).map_err(|e| e.to_string())?;
     let exact = matches!(outcome, script::Outcome::Exact { .. });
     if exact != (header.mode == SolveMode::Exact) {
-        return Err(format!(
-            "a {} result in a {} run",
-            if exact { "exact" } else { "win/draw/loss" },
-            if exact { "win/draw/loss" } else { "exact" }
-        ));
+        return Err(if exact {
+            "an exact result in a win/draw/loss run".into()
+        } else {
+            "a win/draw/loss result in an exact run".into()
+        });
     }
     if line.is_some() && !header.lines {
         return Err("a line in a run without lines".into());
@@ -375,9 +375,10 @@ mod tests {
         let out = dir.path().join("out");
         let err = |shards: &[PathBuf], out: &Path| format!("{:#}", merge(shards, out).unwrap_err());
         // A WLD result in an exact run, a corrupt count, a result cut mid-line.
+        let e = err(&[one.clone(), two], &out);
         assert!(
-            err(&[one.clone(), two], &out)
-                .contains("s2:2: not a result line: a win/draw/loss result in an exact run")
+            e.contains("s2:2: not a result line: a win/draw/loss result in an exact run"),
+            "{e}"
         );
         let corrupt = write("c2", &exact(2), "4 917 - 47\n");
         assert!(err(&[one.clone(), corrupt], &out).contains("c2:2: not a result line"));
