@@ -381,6 +381,18 @@ fn install_desktop_writes_the_entry_and_the_icon() {
     );
     let icon = std::fs::read(dir.path().join("icons/hicolor/256x256/apps/okapi.png")).unwrap();
     assert_eq!(icon, okapi_app::ICON_PNG);
+    // freedesktop.org's own checker, where it is installed (desktop-file-utils).
+    if let Ok(v) = Command::new("desktop-file-validate")
+        .arg(dir.path().join("applications/okapi.desktop"))
+        .output()
+    {
+        assert!(
+            v.status.success() && v.stdout.is_empty(),
+            "{}{}",
+            String::from_utf8_lossy(&v.stdout),
+            String::from_utf8_lossy(&v.stderr)
+        );
+    }
 }
 
 /// Without a display the app says how to run it, in one line, instead of winit's error.

@@ -65,7 +65,6 @@ pub fn desktop_entry(exec: &Path, icon: &Path) -> String {
     format!(
         "[Desktop Entry]\n\
          Type=Application\n\
-         Version=1.5\n\
          Name=Okapi\n\
          GenericName=Othello analyser\n\
          Comment=Play and analyse Othello (Reversi): live move values, endgame solver, scripts\n\
