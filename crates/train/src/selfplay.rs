@@ -366,7 +366,7 @@ fn check_tail(tail: &[u8], at: usize, games: usize) -> Result<()> {
     }
     let len = u16::from_le_bytes([tail[0], tail[1]]) as usize;
     let plausible = len >= 30
-        && (len - 30) % 4 == 0
+        && (len - 30).is_multiple_of(4)
         && 2 + len <= MAX_RECORD
         && tail.len() < 2 + len
         && tail.get(2 + 29).is_none_or(|&n| len == 30 + 4 * n as usize);
