@@ -362,6 +362,36 @@ fn console_stop_ends_a_solve() {
     assert!(start.elapsed().as_secs() < 60);
 }
 
+/// A console solving when its host goes away (input and output both closed): the solve
+/// stops and the console ends, instead of solving 30 empties for minutes with nobody to
+/// read the answer.
+#[cfg(unix)]
+#[test]
+fn console_ends_a_solve_when_its_host_is_gone() {
+    let ffo = include_str!("data/ffo40-59.scr");
+    let line = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .nth(17)
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut child = okapi()
+        .args(["console", "--computer", "none", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "setboard {}\nsolve\n", &line[..66]).unwrap();
+    drop(stdin);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}
+
 /// The desktop entry and its icon, where the desktop looks for them.
 #[cfg(feature = "gui")]
 #[test]

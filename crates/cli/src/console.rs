@@ -91,6 +91,28 @@ struct Console<W: Write> {
     input: crossbeam_channel::Receiver<InputLine>,
     pending: std::collections::VecDeque<InputLine>,
     input_closed: bool,
+    /// The solve was stopped because nobody is left to read its answer.
+    stopping: bool,
+}
+
+/// Is standard output a pipe whose reader is gone? (Unix: `poll` reports an error on
+/// it.) Elsewhere, or for a terminal or a file, false.
+fn standard_output_closed() -> bool {
+    #[cfg(unix)]
+    {
+        let mut fd = libc::pollfd {
+            fd: 1,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, valid for the call; a zero timeout never blocks.
+        let n = unsafe { libc::poll(&mut fd, 1, 0) };
+        n == 1 && fd.revents & (libc::POLLERR | libc::POLLHUP) != 0
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 fn parse_computer(text: &str) -> Result<Computer, String> {
@@ -388,8 +410,10 @@ impl<W: Write> Console<W> {
             mode: SolveMode::Exact,
         });
         // Wait for the solve while reading the input: `stop` stops it, other lines (a
-        // piped `quit` too) run after it. At the end of the input the solve goes on: a piped session's
-        // `solve` is answered.
+        // piped `quit` too) run after it. At the end of the input the solve goes on (a
+        // piped session's `solve` is answered) unless nobody reads the answer either: a
+        // console whose input and output both closed (its host is gone) stops at once
+        // instead of solving for minutes or hours.
         let result = loop {
             let input = if self.input_closed {
                 crossbeam_channel::never()
@@ -413,8 +437,14 @@ impl<W: Write> Console<W> {
                     Ok(line) => self.pending.push_back(line),
                     Err(_) => self.input_closed = true,
                 },
+                default(std::time::Duration::from_millis(200)) => {}
+            }
+            if self.input_closed && !self.stopping && standard_output_closed() {
+                self.stopping = true;
+                self.engine.stop();
             }
         };
+        self.stopping = false;
         match (result, solved) {
             (Ok(()), Some((score, line, nodes, elapsed))) => {
                 let msg = format!(
@@ -599,6 +629,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         input: super::nboard::read_lines(input),
         pending: Default::default(),
         input_closed: false,
+        stopping: false,
     };
     c.reseat();
     c.say("Okapi console: type help for the commands");
