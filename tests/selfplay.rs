@@ -75,7 +75,7 @@ fn same_seed_same_bytes_and_append_grows_the_store() {
 /// losing every game after it). A device as a store is refused before it is read.
 #[test]
 fn a_damaged_record_length_is_refused_and_nothing_is_cut() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.bin");
     selfplay::append(&store, &eval, &tiny(3, 6), &mut |_| {}).unwrap();

@@ -987,8 +987,8 @@ mod tests {
         for opening in [without, with.join(" ")] {
             let moves = parse_transcript(&opening).unwrap();
             assert!(moves.contains(&Move::Pass));
-            let mut a = OkapiContestant::new(Level::Greedy, 10, 1, 1);
-            let mut b = OkapiContestant::new(Level::Greedy, 10, 2, 2);
+            let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
+            let mut b = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 2, 2, None);
             let r = play_game(&mut a, &mut b, &moves).unwrap();
             assert_eq!(r.game.moves()[..moves.len()], moves[..], "{opening}");
         }
