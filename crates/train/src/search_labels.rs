@@ -370,10 +370,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.bin");
         std::fs::write(&path, b"OKAPISP1 something else entirely").unwrap();
-        let err = read_cache(&path, &options(None, 1), 0).unwrap_err();
-        assert!(
-            err.to_string().contains("not a search-label cache"),
-            "{err}"
+        let err = format!("{:#}", read_cache(&path, &options(None, 1), 0).unwrap_err());
+        assert!(err.contains("not a search-label cache"), "{err}");
+        // A device is refused before it is read (`/dev/zero` never ends).
+        let err = format!(
+            "{:#}",
+            read_cache(Path::new("/dev/zero"), &options(None, 1), 0).unwrap_err()
         );
+        assert!(err.contains("not a regular file"), "{err}");
     }
 }
