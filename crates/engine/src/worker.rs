@@ -159,7 +159,8 @@ impl Worker {
                 generation,
                 position,
                 mode,
-            } => self.analyse(generation, position, mode, out),
+                max_depth,
+            } => self.analyse(generation, position, mode, max_depth, out),
             Request::Solve {
                 generation,
                 position,
@@ -205,8 +206,15 @@ impl Worker {
 
     /// Streams a value for every legal move: the midgame search's values depth by depth
     /// (shallow ones at once), then, within the solver's reach, the proven values; above
-    /// it the search deepens until stopped or superseded.
-    fn analyse(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
+    /// it the search deepens to `max_depth` (`None`: until stopped or superseded).
+    fn analyse(
+        &mut self,
+        generation: u64,
+        position: Position,
+        mode: SolveMode,
+        max_depth: Option<u32>,
+        out: &Outbox,
+    ) {
         let start = Instant::now();
         let board = position.board();
         let nodes0 = self.search.nodes();
@@ -245,7 +253,11 @@ impl Worker {
         let solvable = board.empty_count() <= self.solve_limit;
         // Within the solver's reach a few plies give instant values that the proofs then
         // replace.
-        let depth = if solvable { 4 } else { 60 };
+        let depth = if solvable {
+            4
+        } else {
+            max_depth.unwrap_or(60).clamp(1, 60)
+        };
         if self
             .stream_midgame(generation, board, depth, start, out)
             .is_err()
@@ -377,8 +389,10 @@ impl Worker {
     }
 
     /// Values each move played against the best: exact within the solver's reach (one
-    /// solve for the best value, one window search for the move played), by the midgame
-    /// search above ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
+    /// solve for the best value, one window search for the move played); a book move in
+    /// a book position by the book's values (what the board shows there: a move the book
+    /// values as its best loses nothing); otherwise by the midgame search
+    /// ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
     fn analyse_game(
         &mut self,
         generation: u64,
@@ -398,6 +412,8 @@ impl Worker {
                 });
                 return;
             }
+            let book = self.book_moves(&board);
+            let in_book = book.iter().find(|m| m.square == played).copied();
             let result = if board.empty_count() <= self.solve_limit {
                 let solver = self.search.solver();
                 solver
@@ -421,6 +437,9 @@ impl Worker {
                             best_move,
                         ))
                     })
+            } else if let (Some(m), Some(best)) = (in_book, book.first()) {
+                // The book lists its moves best first.
+                Ok((choice::book_eval(&m), choice::book_eval(best), best.square))
             } else {
                 self.search.set_selectivity(ANALYSIS_SELECTIVITY);
                 let confidence = self.search.confidence();
