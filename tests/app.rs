@@ -204,7 +204,7 @@ fn exact_values_appear_on_the_squares() {
     // then the proven principal line, without asking
     step_until(&mut h, "the principal line", |app| !app.engine_busy());
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
-    assert!(h.query_by_label_contains("Line: g8").is_some());
+    assert!(h.query_by_label_contains("Line: 47. g8").is_some());
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn solve_shows_the_proven_line_and_it_can_be_played() {
     h.run_steps(1);
     step_until(&mut h, "the solve", |app| !app.engine_busy());
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
-    let line = text_of(&h.get_by_label_contains("Line: g8"));
+    let line = text_of(&h.get_by_label_contains("Line: 47. g8"));
     assert!(line.split_whitespace().count() > 10, "{line}");
     h.get_by_label("Play best move").click();
     h.run_steps(2);
@@ -314,6 +314,9 @@ fn a_bad_file_is_refused_with_a_message() {
     h.get_by_label("f5").click();
     h.run_steps(2);
     h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(3);
+    // The move played is in no file: asked first.
+    h.get_by_label("Discard").click();
     h.run_steps(2);
     let err = text_of(&h.get_by_label_contains("Error: Could not open"));
     assert!(err.contains("move 2 (a1)"), "{err}");
@@ -398,7 +401,8 @@ fn paste_a_transcript_and_copy_it_back() {
 #[test]
 fn set_up_a_position_and_play_from_it() {
     let mut h = harness();
-    h.get_by_label("Game").click();
+    // The menu (the side panel has a tab of the same name, after it)
+    h.get_all_by_label("Game").next().unwrap().click();
     h.run_steps(2);
     h.get_by_label("Set up a position...").click();
     // the closing menu fades out over a few frames before the panel below takes clicks
@@ -880,6 +884,9 @@ fn the_game_clock_sets_the_engine_time() {
     );
     // Without a clock there is no allotment.
     new_game(&mut h, Seat::Human, Seat::Human);
+    h.run_steps(3);
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
     assert_eq!(h.state().engine_move_time(), None);
 }
 
@@ -1121,9 +1128,11 @@ fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_player
         from_here: true,
     });
     h.run_steps(1);
-    assert_eq!(h.state().game().start(), here);
+    // The game goes on from here: the two moves stay.
+    assert_eq!(h.state().game().position(), here);
+    assert_eq!(h.state().game().ply(), 2);
     step_until(&mut h, "the engine's move as Black", |app| {
-        app.game().ply() == 1
+        app.game().ply() == 3
     });
     h.state_mut().apply(Command::SaveTo(path.clone()));
     // Reopened: the same players, the engine's turn again after a take-back.
@@ -1131,7 +1140,7 @@ fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_player
     h2.state_mut().apply(Command::OpenPath(path));
     h2.run_steps(1);
     assert_eq!(h2.state().session.seats()[0], Seat::Engine(Level::Greedy));
-    assert_eq!(h2.state().game().start(), here);
+    assert_eq!(h2.state().game().position_at(2), here);
 }
 
 #[test]
@@ -1382,11 +1391,11 @@ fn a_script_shows_the_expected_results_with_a_tick() {
     h.get_by_label("#1").click();
     h.run_steps(3);
     // the main board's solve shows the line; the panel only when asked
-    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 1);
+    assert_eq!(h.query_all_by_label_contains("Line: 47. g8").count(), 1);
     assert!(has_label(&h, "Tick \"with lines\" for the proven line."));
     h.get_by_label("with lines").click();
     h.run_steps(3);
-    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 2);
+    assert_eq!(h.query_all_by_label_contains("Line: 47. g8").count(), 2);
     assert!(
         h.state().script.as_ref().unwrap().is_complete(),
         "no new solve needed"
@@ -1524,7 +1533,17 @@ fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked
     assert!(!h.state().has_unsaved_changes());
     // Discard lets a game go, once asked.
     let before = h.state().game().tree_size();
-    h.state_mut().apply(Command::Undo);
+    // Back to a turn of the person's with a choice of moves.
+    let game = h.state().game().clone();
+    let choice = (0..game.len())
+        .rev()
+        .find(|&p| {
+            let position = game.position_at(p);
+            position.side_to_move() == okapi_core::board::Color::Black
+                && position.legal_moves().len() >= 2
+        })
+        .expect("a turn with a choice");
+    h.state_mut().apply(Command::GoTo(choice));
     h.state_mut().apply(Command::NextMoveAsVariation);
     let here = h.state().game().position();
     let side_line = here

@@ -550,11 +550,14 @@ fn replaces_the_game(command: &Command, game: &Game) -> bool {
         Command::NewGame {
             from_here: true, ..
         } => !keeps_all,
+        // Text that is no game is refused with a message: nothing to ask.
+        Command::Paste(text) => {
+            okapi_core::formats::read_game(text).is_ok() || Position::parse(text).is_ok()
+        }
         _ => matches!(
             command,
             Command::NewGame { .. }
                 | Command::OpenPath(_)
-                | Command::Paste(_)
                 | Command::SetupDone
                 | Command::ShowScriptPosition(_)
                 | Command::Quit

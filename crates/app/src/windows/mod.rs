@@ -45,9 +45,10 @@ impl App {
             _ => "Go on",
         };
         let game = self.game();
+        let moves = game.tree_size();
         let detail = format!(
-            "The game on the board has changes that are not saved ({} moves in all{}).",
-            game.tree_size(),
+            "The game on the board has changes that are not saved ({moves} move{} in all{}).",
+            if moves == 1 { "" } else { "s" },
             match &self.file {
                 Some(path) => format!(", last saved as {}", path.display()),
                 None => ", never saved".into(),
