@@ -236,16 +236,19 @@ impl Worker {
                 eval: choice::book_eval(m),
             });
         }
-        if let Some(best) = book.first() {
+        let book_note = book.first().map(|best| {
+            format!(
+                "book: {} {:+} ({} games, {})",
+                best.square,
+                choice::book_eval(best).value,
+                best.games,
+                best.source
+            )
+        });
+        if let Some(note) = &book_note {
             out.send(Event::Progress {
                 generation,
-                message: format!(
-                    "book: {} {:+} ({} games, {})",
-                    best.square,
-                    choice::book_eval(best).value,
-                    best.games,
-                    best.source
-                ),
+                message: note.clone(),
                 nodes: 0,
                 elapsed: start.elapsed(),
             });
@@ -259,7 +262,7 @@ impl Worker {
             max_depth.unwrap_or(60).clamp(1, 60)
         };
         if self
-            .stream_midgame(generation, board, depth, start, out)
+            .stream_midgame(generation, board, depth, book_note.as_deref(), start, out)
             .is_err()
         {
             out.send(Event::Stopped { generation });
@@ -331,15 +334,24 @@ impl Worker {
 
     /// Every legal move's midgame value at depth 1, 2, ... up to `max_depth`, each sent as
     /// soon as it is known, with progress: the best move's line so far, the depth and the
-    /// search speed.
+    /// search speed. In a book position (`book_note`: the book's best move) the progress
+    /// keeps the book's word and adds only the depth: the board shows the book's values,
+    /// and the search's best line moving under them would contradict it.
     fn stream_midgame(
         &mut self,
         generation: u64,
         board: Board,
         max_depth: u32,
+        book_note: Option<&str>,
         start: Instant,
         out: &Outbox,
     ) -> Result<(), okapi_core::search::Stopped> {
+        let message = |best: &MoveValue, confidence: u32| match (book_note, best.source) {
+            (Some(note), SearchSource::Midgame { depth }) => {
+                format!("{note}; the other moves searched to depth {depth}")
+            }
+            _ => line_message(best, confidence),
+        };
         self.search.set_selectivity(ANALYSIS_SELECTIVITY);
         let confidence = self.search.confidence();
         let nodes0 = self.search.nodes();
@@ -369,7 +381,7 @@ impl Worker {
                 let shown = best_here.as_ref().or(best.as_ref()).expect("a value");
                 out.send(Event::Progress {
                     generation,
-                    message: line_message(shown, confidence),
+                    message: message(shown, confidence),
                     nodes: counted.0,
                     elapsed: counted.1,
                 });
@@ -380,7 +392,7 @@ impl Worker {
         if let Some(b) = &best {
             out.send(Event::Progress {
                 generation,
-                message: line_message(b, confidence),
+                message: message(b, confidence),
                 nodes: counted.0,
                 elapsed: counted.1,
             });
