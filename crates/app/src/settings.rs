@@ -33,6 +33,9 @@ pub struct Settings {
     /// Engine against engine: the pause between two engine moves, in seconds, so a
     /// person can follow the game.
     pub engine_move_pause: f32,
+    /// The live analysis of the board stops at this midgame depth (0: it deepens until
+    /// the position changes or Stop); within the solve limit it stops once proven.
+    pub analysis_depth: u32,
 }
 
 impl Default for Settings {
@@ -53,6 +56,7 @@ impl Default for Settings {
             best_only: 0,
             debug: false,
             engine_move_pause: 0.5,
+            analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
         }
     }
 }
@@ -100,6 +104,11 @@ pub fn check_hash_bits(bits: u32) -> Result<u32, String> {
 }
 
 impl Settings {
+    /// The depth the live analysis stops at, if any.
+    pub fn analysis_limit(&self) -> Option<u32> {
+        (self.analysis_depth > 0).then_some(self.analysis_depth.min(60))
+    }
+
     /// The settings file and the autosaved game, in the platform's directories.
     pub fn paths() -> Option<(PathBuf, PathBuf)> {
         let dirs = directories::ProjectDirs::from("", "", "Okapi")?;
