@@ -11,6 +11,7 @@ pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
+pub mod ladder;
 pub mod match_players;
 pub mod match_sprt;
 pub mod matches;
@@ -90,6 +91,8 @@ pub enum CliCommand {
     /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
     #[command(alias = "play")]
     Console(console::ConsoleArgs),
+    /// The levels' Elo table (data/levels-elo.json) from tools/level-ladder's match results.
+    LadderFit(ladder::LadderFitArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -232,6 +235,7 @@ pub fn main() -> ExitCode {
         CliCommand::Nboard(a) => nboard::main(a),
         CliCommand::Match(a) => matches::main(a),
         CliCommand::Console(a) => console::main(a),
+        CliCommand::LadderFit(a) => report(ladder::run(&a)),
     }
 }
 

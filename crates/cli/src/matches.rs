@@ -107,6 +107,11 @@ pub struct MatchArgs {
     /// Evaluation weights for every Okapi engine instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Okapi levels at full strength solve exactly from this many empties (WLD as
+    /// early), as the app plays them with its "Solve moves from N empties" setting (20 by
+    /// default); 0 (the default): the level's own solving depths, as the console plays it.
+    #[arg(long, value_name = "EMPTIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub solve_from: u32,
     /// Okapi engines play from the opening book while it knows the position. Off by
     /// default: the games start from balanced openings, and the match measures the search.
     #[arg(long)]
@@ -492,6 +497,11 @@ impl Side {
                         "--{flag}-okapi plays through the console, which plays without the book: drop --book"
                     );
                 }
+                if a.solve_from > 0 {
+                    bail!(
+                        "--{flag}-okapi plays through the console, which solves at the level's own depths: drop --solve-from"
+                    );
+                }
                 Ok(Side::Binary {
                     path,
                     level: l,
@@ -502,7 +512,9 @@ impl Side {
                 bail!("--{flag}-okapi needs {letter}'s level (--{flag} 8, --{flag} 0.05s)")
             }
             (Some(l), None, None) => Ok(Side::Level {
-                level: Level::parse(&l).map_err(|e| anyhow!(e))?,
+                level: Level::parse(&l)
+                    .map_err(|e| anyhow!(e))?
+                    .solving_from(a.solve_from),
                 weights,
             }),
             (None, None, None) => {
