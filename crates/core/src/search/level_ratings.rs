@@ -159,12 +159,19 @@ const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
 /// curvature of the likelihood at its maximum (its inverse Hessian), so a level far from
 /// the anchor in the ladder carries the errors of the steps between. Best first.
 pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, RatingsError> {
-    // The players, each with the name and setting it was first seen under.
+    // The players, each with the name and the smallest setting it was seen under (a
+    // level that plays the same under any setting is told as the console plays it).
     let mut players: Vec<(Level, String, u32)> = Vec::new();
     let mut index = |name: &str, sf: u32| -> Result<usize, RatingsError> {
         let level = effective(name, sf)?;
         Ok(match players.iter().position(|p| p.0 == level) {
-            Some(i) => i,
+            Some(i) => {
+                if sf < players[i].2 {
+                    players[i].1 = name.to_string();
+                    players[i].2 = sf;
+                }
+                i
+            }
             None => {
                 players.push((level, name.to_string(), sf));
                 players.len() - 1
@@ -454,9 +461,12 @@ mod tests {
             solve_from: 20,
             ..r[0].clone()
         });
+        r.swap(0, 1);
         let f = fit(&r, "random").unwrap();
         assert_eq!(f.len(), 2);
         assert_eq!(f[0].games, 200);
+        // Told with the smallest setting it played under.
+        assert_eq!((f[0].solve_from, f[1].solve_from), (0, 0));
         let table = LevelRatings {
             anchor: "random".into(),
             measured: String::new(),
