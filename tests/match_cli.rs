@@ -440,3 +440,33 @@ fn ladder_fit_rates_the_levels_of_a_results_file() {
     assert!(!ok && err.contains("r.csv:1:"), "{err}");
     assert!(!missing.exists());
 }
+
+#[cfg(unix)]
+#[test]
+fn an_okapi_binary_gets_the_match_threads() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let args_file = tmp.path().join("args");
+    let wrapper = tmp.path().join("okapi-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
+            args_file.display(),
+            env!("CARGO_BIN_EXE_okapi")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&args_file);
+        let mut args = vec!["match", "--a", "1", "--b", "1", "--games", "2"];
+        args.extend(["--b-okapi", wrapper.to_str().unwrap()]);
+        args.extend(extra);
+        let (ok, out, err) = okapi(&args);
+        assert!(ok, "{out}{err}");
+        std::fs::read_to_string(&args_file).unwrap()
+    };
+    assert!(run(&["--threads", "1"]).contains("--threads 1"));
+    assert!(!run(&[]).contains("--threads"));
+}

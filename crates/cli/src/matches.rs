@@ -64,7 +64,8 @@ pub struct MatchArgs {
     pub b_cmd: Option<String>,
     /// Engine A is this other Okapi binary (e.g. versions/90e27f8/okapi, from
     /// tools/build-version) playing A's level (a depth or a time per move) through its
-    /// console, without the book, exactly as the match plays a level itself.
+    /// console, without the book, exactly as the match plays a level itself (with
+    /// --threads N passed on; without it the console searches on all the cores).
     #[arg(long, value_name = "BINARY", conflicts_with = "a_cmd")]
     pub a_okapi: Option<PathBuf>,
     /// Engine B is this other Okapi binary playing B's level.
@@ -541,6 +542,7 @@ impl Side {
                 level,
                 weights.as_deref(),
                 seed,
+                a.threads,
                 timeout,
             )?),
             Side::Level {
