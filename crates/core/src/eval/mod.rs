@@ -11,8 +11,8 @@
 //!   [`Evaluator::evaluate_state`].
 //!
 //! ```
-//! use okapi::board::Board;
-//! use okapi::eval::{Evaluator, EvalState};
+//! use okapi_core::board::Board;
+//! use okapi_core::eval::{Evaluator, EvalState};
 //! let eval = Evaluator::embedded();
 //! let board = Board::START;
 //! let mut state = EvalState::new(&board);
@@ -63,16 +63,23 @@ impl std::fmt::Debug for Evaluator {
     }
 }
 
+/// Why [`Evaluator::load`] failed; the text names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("cannot read weight file {path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file was read but is not a valid weight file.
     #[error("weight file {path}: {source}")]
     Format {
+        /// The file.
         path: String,
+        /// What is wrong with it.
         source: WeightFileError,
     },
 }
@@ -110,6 +117,7 @@ impl Evaluator {
         })
     }
 
+    /// Reads the bytes of a weight file (the layout in [`weights`]), checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightFileError> {
         Ok(Evaluator::from_weight_file(WeightFile::from_bytes(bytes)?))
     }
@@ -140,6 +148,7 @@ impl Evaluator {
         ((empties / self.phase_width) as usize).min(self.phases - 1)
     }
 
+    /// How many phases the weights have.
     pub fn phases(&self) -> usize {
         self.phases
     }
@@ -207,10 +216,12 @@ impl Default for Evaluator {
 pub struct EvalState {
     indices: [IndexVector; 2],
     mover: usize,
+    /// Empty squares of the position the indices describe.
     pub empties: u32,
 }
 
 impl EvalState {
+    /// The indices of `board`, computed from scratch, `board.player` to move.
     pub fn new(board: &Board) -> EvalState {
         let (own, other) = PatternSet::get().index_vectors_both(board.player, board.opponent);
         EvalState {

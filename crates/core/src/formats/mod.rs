@@ -49,7 +49,9 @@ pub const MAX_BOOK_FILE: u64 = 512 << 20;
 /// A place in a text: 1-based line and column (in characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct TextPos {
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub column: usize,
 }
 
@@ -80,13 +82,22 @@ impl fmt::Display for TextPos {
 /// Reading a user's file failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
+    /// The file could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file holds more than the limit: refused before it fills memory.
     #[error("{path}: file too large (over {} MB)", limit >> 20)]
-    TooLarge { path: PathBuf, limit: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 /// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
@@ -109,7 +120,9 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 /// Why [`read_capped_from`] stopped.
 #[derive(Debug)]
 pub enum CapError {
+    /// Reading failed.
     Io(std::io::Error),
+    /// The stream holds more than the limit.
     TooLarge,
 }
 
@@ -157,14 +170,19 @@ impl Format {
 /// Why a game file was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum GameFileError {
+    /// The file could not be read (see [`ReadError`]).
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// The file holds nothing but blanks.
     #[error("the file is empty")]
     Empty,
+    /// It starts with `{` but is not a game in Okapi's JSON.
     #[error(transparent)]
     Json(#[from] okapi_json::JsonError),
+    /// It holds `(;` but is not a GGF game.
     #[error(transparent)]
     Ggf(#[from] ggf::GgfError),
+    /// Anything else is read as a transcript, and this one is not.
     #[error(transparent)]
     Transcript(#[from] transcript::TranscriptError),
 }

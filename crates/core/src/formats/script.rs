@@ -16,8 +16,8 @@
 //! by the callers (capped by [`super::MAX_SCRIPT_FILE`]).
 //!
 //! ```
-//! use okapi::board::Color;
-//! use okapi::formats::script::{format_result, Outcome};
+//! use okapi_core::board::Color;
+//! use okapi_core::formats::script::{format_result, Outcome};
 //! let outcome = Outcome::exact(Color::White, -12);
 //! assert_eq!(format_result(outcome, None, Some("% Ah!")), "38 - 26      % Ah!");
 //! assert_eq!(format_result(Outcome::wld(Color::White, -1), None, None), "Black win");
@@ -40,7 +40,9 @@ pub enum ScriptLine {
     Blank,
     /// A position to solve, and its trailing comment (from `%` to the end of the line).
     Position {
+        /// The position and the side to move.
         position: Position,
+        /// The trailing comment, from its `%` to the end of the line, if any.
         comment: Option<String>,
     },
 }
@@ -48,8 +50,10 @@ pub enum ScriptLine {
 /// Why a position line holds no valid position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
+    /// The board and side are not a board string (see [`Position::parse`]).
     #[error(transparent)]
     Board(#[from] ParseBoardError),
+    /// Words after the side to move that are not a comment (the words found).
     #[error("unexpected text '{0}' after the side to move (a trailing comment starts with %)")]
     TextAfterSide(String),
     /// No game reaches a board without discs (the four centre discs are never removed);
@@ -61,16 +65,20 @@ pub enum LineError {
 /// A position line that could not be parsed; its trailing comment is kept for the output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadLine {
+    /// What is wrong with the line.
     pub error: LineError,
+    /// Its trailing comment, from its `%`, if any.
     pub comment: Option<String>,
 }
 
 /// One line of a script with its 1-based line number.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NumberedLine {
+    /// The line number, from 1.
     pub number: usize,
     /// The line as it is in the file, without its line end.
     pub raw: Vec<u8>,
+    /// The line as read, or why it holds no valid position.
     pub parsed: Result<ScriptLine, BadLine>,
 }
 
@@ -213,8 +221,11 @@ pub fn output_line(
 /// Win, draw or loss, said from Black's side as the script format does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wld {
+    /// Black wins.
     BlackWin,
+    /// Neither wins: 32-32.
     Draw,
+    /// White wins.
     WhiteWin,
 }
 
@@ -222,7 +233,12 @@ pub enum Wld {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Final disc counts under perfect play, empties to the winner (they sum to 64).
-    Exact { black: u32, white: u32 },
+    Exact {
+        /// Black's final disc count.
+        black: u32,
+        /// White's final disc count.
+        white: u32,
+    },
     /// Only who wins.
     Wld(Wld),
 }
@@ -289,7 +305,9 @@ pub fn format_result(outcome: Outcome, line: Option<&[Move]>, comment: Option<&s
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("character {offset}: {reason}")]
 pub struct ResultLineError {
+    /// The character offset, from 0.
     pub offset: usize,
+    /// What is wrong there.
     pub reason: String,
 }
 

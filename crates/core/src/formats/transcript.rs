@@ -11,7 +11,7 @@
 //! Writing: the squares of the current line, lowercase, passes left out.
 //!
 //! ```
-//! use okapi::formats::transcript;
+//! use okapi_core::formats::transcript;
 //! let game = transcript::read("1. f5 d6 2. C3").unwrap();
 //! assert_eq!(transcript::write(&game), "f5d6c3");
 //! let err = transcript::read("f5 d6 a1").unwrap_err();
@@ -31,6 +31,7 @@ pub struct TranscriptError {
     pub number: usize,
     /// The move as written.
     pub text: String,
+    /// Why it cannot be played or read (not a move, illegal here).
     pub reason: String,
 }
 

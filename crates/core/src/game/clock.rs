@@ -5,6 +5,8 @@ use crate::search::Limits;
 use crate::search::level::allot_time;
 use std::time::{Duration, Instant};
 
+/// Time left for Black and White, with at most one side's time running. Time is read
+/// from [`Instant`] when asked, so nothing ticks in the background.
 #[derive(Clone, Debug)]
 pub struct Clock {
     left: [Duration; 2],
@@ -49,6 +51,7 @@ impl Clock {
         self.running = Some((side, now));
     }
 
+    /// Stops the running time, if any, keeping what is left.
     pub fn stop(&mut self) {
         self.stop_at(Instant::now());
     }
@@ -60,6 +63,7 @@ impl Clock {
         }
     }
 
+    /// The colour whose time runs, if any.
     pub fn running(&self) -> Option<Color> {
         self.running.map(|(s, _)| s)
     }

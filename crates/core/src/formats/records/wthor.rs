@@ -14,25 +14,38 @@ use super::{
 use crate::board::Square;
 use std::path::Path;
 
+/// Bytes of the file header.
 pub const HEADER_LEN: usize = 16;
+/// Bytes of one game record.
 pub const RECORD_LEN: usize = 68;
 
 /// The header of a `.wtb` file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WthorHeader {
+    /// Number of games the header announces.
     pub games: u32,
+    /// The year of the games.
     pub year: u16,
+    /// The board size as written (8, or 0 in old files, which means 8).
     pub board_size: u8,
+    /// Empty squares of the position the theoretical scores are from (22 or 24).
     pub theoretical_depth: u8,
 }
 
 /// A file that is not a WTHOR game file at all (as opposed to a bad game inside one).
 #[derive(Debug, thiserror::Error)]
 pub enum WthorError {
+    /// The file could not be read.
     #[error(transparent)]
     Read(#[from] crate::formats::ReadError),
+    /// The header or the file length is not a WTHOR game file's.
     #[error("not a WTHOR game file: byte {offset}: {reason}")]
-    Format { offset: usize, reason: String },
+    Format {
+        /// The byte offset at fault.
+        offset: usize,
+        /// What is wrong there.
+        reason: String,
+    },
 }
 
 /// Parses the header; refuses files that are not 8x8 game files.
