@@ -15,15 +15,21 @@ use std::sync::OnceLock;
 /// One pairing of the ladder: A's results against B over `wins + draws + losses` games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairingResult {
+    /// Level A as `Level::parse` reads it.
     pub a: String,
+    /// Level B.
     pub b: String,
     /// The solve setting both sides played under (see the module's notes).
     pub solve_from: u32,
+    /// A's wins.
     pub wins: u32,
+    /// Draws.
     pub draws: u32,
+    /// A's losses.
     pub losses: u32,
-    /// Mean seconds a move of each side.
+    /// Mean seconds a move of A.
     pub a_seconds: f64,
+    /// Mean seconds a move of B.
     pub b_seconds: f64,
 }
 
@@ -40,9 +46,11 @@ pub struct LevelRating {
     pub level: String,
     /// The solve setting it was measured under.
     pub solve_from: u32,
-    /// Elo above the anchor, and the 95% interval.
+    /// Elo above the anchor.
     pub elo: f64,
+    /// The 95% interval's lower end.
     pub low: f64,
+    /// The 95% interval's upper end.
     pub high: f64,
     /// Games the level played in the ladder.
     pub games: u32,
@@ -59,23 +67,33 @@ pub struct LevelRatings {
     pub measured: String,
     /// The commands that regenerate the table.
     pub command: String,
+    /// The levels, best first.
     pub levels: Vec<LevelRating>,
 }
 
+/// What is wrong with a results file, a ladder or a ratings table.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum RatingsError {
+    /// A results file's line: the file, the line's number (from 1) and what is wrong.
     #[error("{source_name}:{line}: {message}")]
     BadLine {
+        /// The file's name as given.
         source_name: String,
+        /// The line's number, from 1.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
+    /// A table's level that `Level::parse` does not read, and why.
     #[error("level '{0}' is not a level: {1}")]
     BadLevel(String, String),
+    /// A level that no chain of pairings ties to the anchor.
     #[error("no pairing ties level {0} to the anchor {1}: the ladder needs a game between them")]
     Disconnected(String, String),
+    /// The anchor is in no pairing.
     #[error("the anchor {0} played no game")]
     NoAnchor(String),
+    /// The table's JSON, with the parser's message.
     #[error("the ratings table is not valid JSON: {0}")]
     Json(String),
 }
@@ -331,6 +349,7 @@ fn solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
 }
 
 impl LevelRatings {
+    /// Reads a table (`data/levels-elo.json`'s format), checking that its levels parse.
     pub fn from_json(text: &str) -> Result<LevelRatings, RatingsError> {
         let table: LevelRatings =
             serde_json::from_str(text).map_err(|e| RatingsError::Json(e.to_string()))?;
