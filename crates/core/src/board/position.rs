@@ -112,6 +112,11 @@ pub enum ParseBoardError {
         /// Its column in the text, from 1.
         column: usize,
     },
+    /// No game reaches a board without discs (the four centre discs are never removed);
+    /// calling it a 32-32 draw would answer a question nobody asked. Refused here, the one
+    /// reader of board strings, so scripts, GGF, Okapi JSON, the console and the app agree.
+    #[error("impossible position: the board has no discs")]
+    NoDiscs,
 }
 
 /// A position with absolute colours, the side to move, and its Zobrist key.
@@ -339,6 +344,9 @@ impl Position {
                 });
             }
         };
+        if black | white == 0 {
+            return Err(ParseBoardError::NoDiscs);
+        }
         Ok(Position::from_discs(black, white, side))
     }
 
@@ -464,6 +472,11 @@ mod tests {
         // non-ASCII counts one column a character
         let err = Position::parse(&format!("é{} X", "-".repeat(63))).unwrap_err();
         assert!(matches!(err, ParseBoardError::BadSquare { column: 1, .. }));
+        assert_eq!(
+            Position::parse(&format!("{} X", "-".repeat(64))),
+            Err(ParseBoardError::NoDiscs)
+        );
+        assert!(Position::parse(&format!("X{} O", "-".repeat(63))).is_ok());
     }
 
     #[test]

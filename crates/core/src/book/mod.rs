@@ -494,6 +494,14 @@ impl Book {
             let alt = match raw[alt_squares + i] {
                 NO_SQUARE => None,
                 sq if sq < 64 => {
+                    // The alternative is a move of the entry's position: a square already
+                    // holding a disc (or any illegal one) would be offered to the player.
+                    if (player | opponent) >> sq & 1 != 0 {
+                        return Err(bad(i, "the alternative move is onto an occupied square"));
+                    }
+                    if Board::new(player, opponent).moves() >> sq & 1 == 0 {
+                        return Err(bad(i, "the alternative move is not legal"));
+                    }
                     let value = i16_at(alt_values + 2 * i);
                     if value.abs() > max_value {
                         return Err(bad(i, "alternative value out of range"));
@@ -609,8 +617,10 @@ mod tests {
     #[test]
     fn file_round_trip_and_corruption_refused() {
         let mut book = tiny();
+        // A legal move of the entry: the reader refuses any other.
+        let legal = book.entries[0].board().moves().trailing_zeros() as u8;
         book.entries[0].alt = Some(Alternative {
-            square: 19,
+            square: legal,
             value: -3,
             source: BookSource::Exact,
         });
@@ -643,5 +653,28 @@ mod tests {
         let mut v2 = bytes.clone();
         v2[8] = 2;
         assert!(matches!(Book::from_bytes(&v2), Err(BookError::Version(2))));
+    }
+
+    #[test]
+    fn a_move_onto_an_occupied_square_is_refused() {
+        let mut book = tiny();
+        let e = book.entries[0];
+        let occupied = (e.player | e.opponent).trailing_zeros() as u8;
+        book.entries[0].alt = Some(Alternative {
+            square: occupied,
+            value: 0,
+            source: BookSource::Exact,
+        });
+        let err = Book::from_bytes(&book.to_bytes()).unwrap_err().to_string();
+        assert!(
+            err.contains("entry 0: the alternative move is onto an occupied square"),
+            "{err}"
+        );
+        let empty_illegal = (0..64u8)
+            .find(|&sq| (e.player | e.opponent) >> sq & 1 == 0 && e.board().moves() >> sq & 1 == 0)
+            .unwrap();
+        book.entries[0].alt.as_mut().unwrap().square = empty_illegal;
+        let err = Book::from_bytes(&book.to_bytes()).unwrap_err().to_string();
+        assert!(err.contains("not legal"), "{err}");
     }
 }

@@ -84,6 +84,9 @@ pub enum LoadError {
     },
 }
 
+/// The most a weight file may hold: the shipped one is 2.7 MB compressed.
+pub const MAX_WEIGHT_FILE: u64 = 64 << 20;
+
 impl Evaluator {
     /// The weights shipped in `coeffs/` (compiled into the binary).
     pub fn embedded() -> Evaluator {
@@ -105,12 +108,24 @@ impl Evaluator {
             .clone()
     }
 
-    /// Loads a weight file.
+    /// Loads a weight file (at most [`MAX_WEIGHT_FILE`] bytes: `/dev/zero` given as
+    /// weights ends at once instead of filling memory).
     pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        use std::io::Read;
+        let io = |source| LoadError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_WEIGHT_FILE + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_WEIGHT_FILE {
+            return Err(io(std::io::Error::other(format!(
+                "file too large (over {} MB)",
+                MAX_WEIGHT_FILE >> 20
+            ))));
+        }
         Evaluator::from_bytes(&bytes).map_err(|source| LoadError::Format {
             path: path.display().to_string(),
             source,

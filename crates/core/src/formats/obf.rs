@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn no_fields_is_fine() {
-        let e = parse_line(&format!("{} X", "-".repeat(64)))
+        let e = parse_line(&format!("{}O X", "-".repeat(63)))
             .unwrap()
             .unwrap();
         assert!(e.moves.is_empty());
@@ -184,7 +184,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let text = format!("{} X;\n{} X; A2=3;\n", "-".repeat(64), "-".repeat(64));
+        let board = format!("{}O", "-".repeat(63));
+        let text = format!("{board} X;\n{board} X; A2=3;\n");
         let err = parse_file(text.as_bytes()).unwrap_err();
         assert_eq!(
             err,
@@ -209,7 +210,7 @@ mod tests {
             }))
         ));
         assert!(matches!(
-            parse_line(&format!("{} X; A2:+99;", "-".repeat(64))),
+            parse_line(&format!("{board} X; A2:+99;")),
             Err(ObfError::BadField { .. })
         ));
     }

@@ -381,6 +381,9 @@ fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> 
     })
 }
 
+/// The largest value a move can have: all 64 discs.
+const MAX_VALUE: i32 = 64;
+
 /// Plays `moves` from `base` with their evals; the nodes of the line.
 fn play_line(
     game: &mut Game,
@@ -403,6 +406,18 @@ fn play_line(
         nodes.push(game.cursor());
     }
     for (k, e) in evals.iter().enumerate() {
+        // A value is a disc difference (a WLD proof's sign too): anything beyond 64 is a
+        // damaged file, and the app would draw its graph with a grid line every few
+        // discs up to it (1e9: a hang at every start from the autosave).
+        if e.value.abs() > MAX_VALUE {
+            return Err(JsonError::Bad {
+                place: format!("{prefix}evals[{k}].value"),
+                reason: format!(
+                    "{} is not a value from -{MAX_VALUE} to {MAX_VALUE}",
+                    e.value
+                ),
+            });
+        }
         let Some(&node) = nodes.get(e.ply) else {
             return Err(JsonError::Bad {
                 place: format!("{prefix}evals[{k}]"),
@@ -559,6 +574,14 @@ mod tests {
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"time_per_side":-1}"#,
                 "time_per_side",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"evals":[{"ply":0,"value":1000000000,"source":"exact"}]}"#,
+                "evals[0].value: 1000000000 is not a value from -64 to 64",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"evals":[{"ply":0,"value":-65,"source":"wld"}]}"#,
+                "evals[0].value: -65 is not a value from -64 to 64",
             ),
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"line":["d3"]}"#,

@@ -56,10 +56,6 @@ pub enum LineError {
     /// Words after the side to move that are not a comment (the words found).
     #[error("unexpected text '{0}' after the side to move (a trailing comment starts with %)")]
     TextAfterSide(String),
-    /// No game reaches a board without discs (the four centre discs are never removed);
-    /// "solving" it as 32-32 would answer a question nobody asked.
-    #[error("impossible position: the board has no discs")]
-    NoDiscs,
 }
 
 /// A position line that could not be parsed; its trailing comment is kept for the output.
@@ -131,9 +127,6 @@ pub fn parse_line(line: &str) -> Result<ScriptLine, BadLine> {
     if !extra.is_empty() {
         return Err(bad(LineError::TextAfterSide(extra.join(" "))));
     }
-    if position.black_count() + position.white_count() == 0 {
-        return Err(bad(LineError::NoDiscs));
-    }
     Ok(ScriptLine::Position { position, comment })
 }
 
@@ -163,13 +156,27 @@ pub fn text_lines(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
     raw_lines(bytes).map(decode)
 }
 
-/// Splits bytes into lines without their line ends (`\n` or `\r\n`).
+/// Splits bytes into lines without their line ends: `\n`, `\r\n`, or a lone `\r` (old
+/// Mac files), so a file saved with any of them gives the same lines. A UTF-8 byte-order
+/// mark at the start (Windows editors write one) is not part of the first line.
 pub fn raw_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> + '_ {
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let empty = bytes.is_empty();
-    body.split(|&b| b == b'\n')
-        .filter(move |_| !empty)
-        .map(|raw| raw.strip_suffix(b"\r").unwrap_or(raw))
+    let mut rest = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        let line = &rest[..end];
+        let after = match rest.get(end..end + 2) {
+            Some(b"\r\n") => end + 2,
+            _ => (end + 1).min(rest.len()),
+        };
+        rest = &rest[after..];
+        Some(line)
+    })
 }
 
 /// UTF-8, or Latin-1 when the bytes are not valid UTF-8.
@@ -402,10 +409,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn byte_order_marks_and_every_line_end_give_the_same_lines() {
+        let want: Vec<&[u8]> = vec![b"% c", b"", b"x"];
+        for text in [
+            &b"% c\n\nx\n"[..],
+            b"% c\r\n\r\nx\r\n",
+            b"% c\r\rx\r",
+            b"% c\r\rx",
+            b"\xEF\xBB\xBF% c\n\nx",
+            b"\xEF\xBB\xBF% c\r\rx\r",
+        ] {
+            assert_eq!(raw_lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+        assert_eq!(raw_lines(b"").count(), 0);
+        assert_eq!(raw_lines(b"\n").collect::<Vec<_>>(), vec![&b""[..]]);
+        // A BOM script's first position and a CR-only script's positions are read.
+        let board = "XO---XXX-OOO-OOO-OOOOOO---OOXO---OOXOOO-OOXOOOOOXXXXX---XXXXXX-- X";
+        let bom = format!("\u{feff}{board}\n");
+        assert!(matches!(
+            parse_script(bom.as_bytes())[0].parsed,
+            Ok(ScriptLine::Position { .. })
+        ));
+        let cr = format!("% one\r{board}\r{board} % two\r");
+        let lines = parse_script(cr.as_bytes());
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[2].number, 3);
+        assert!(
+            lines[1..]
+                .iter()
+                .all(|l| matches!(l.parsed, Ok(ScriptLine::Position { .. })))
+        );
+    }
+
+    #[test]
     fn a_board_without_discs_is_refused() {
         let line = format!("{} X % empty", "-".repeat(64));
         let err = parse_line(&line).unwrap_err();
-        assert_eq!(err.error, LineError::NoDiscs);
+        assert_eq!(err.error, LineError::Board(ParseBoardError::NoDiscs));
         assert_eq!(err.comment.as_deref(), Some("% empty"));
         assert!(err.error.to_string().contains("no discs"));
     }
@@ -592,7 +632,7 @@ OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close po
 
     #[test]
     fn bad_lines_say_why() {
-        let board = "-".repeat(64);
+        let board = format!("{}X", "-".repeat(63));
         let err = |text: &str| parse_line(text).unwrap_err();
         assert_eq!(
             err(&format!("{} X", &board[1..])).error,
