@@ -347,3 +347,127 @@ fn games_played_at_once_are_told_in_order_and_replay_alike() {
     assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
     assert_eq!(results(&out), results(&run()));
 }
+
+#[test]
+fn solve_from_plays_levels_as_the_app_does_and_is_refused_for_a_console_binary() {
+    // Level 1 solving from 12 empties plays its last 12 moves perfectly, so the games are
+    // not those of level 1 as the console plays it (they can be in one opening's two
+    // games, where the first side to go wrong had lost by 12 empties: several openings,
+    // fixed seeds and one thread give the same games on every run).
+    let args = |solve: &'static str| {
+        vec![
+            "match",
+            "--a",
+            "1",
+            "--b",
+            "1",
+            "--games",
+            "8",
+            "--threads",
+            "1",
+            "--solve-from",
+            solve,
+        ]
+    };
+    let (ok, plain, err) = okapi(&args("0"));
+    assert!(ok, "{err}");
+    let (ok, solving, err) = okapi(&args("12"));
+    assert!(ok, "{err}");
+    let games = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("game "))
+            .map(|l| l.split("time").next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(games(&plain).len(), 8);
+    assert_ne!(games(&plain), games(&solving), "{plain}\n{solving}");
+    let (ok, _, err) = okapi(&[
+        "match",
+        "--a",
+        "1",
+        "--b",
+        "1",
+        "--b-okapi",
+        env!("CARGO_BIN_EXE_okapi"),
+        "--solve-from",
+        "20",
+    ]);
+    assert!(!ok && err.contains("drop --solve-from"), "{err}");
+}
+
+#[test]
+fn ladder_fit_rates_the_levels_of_a_results_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("r.csv");
+    std::fs::write(
+        &results,
+        "random,greedy,0,60,23,0,37,0.001,0.001\ngreedy,2,0,60,10,0,50,0.003,0.004\nrandom,2,0,60,2,0,58,0.001,0.004\n",
+    )
+    .unwrap();
+    let out_file = tmp.path().join("levels.json");
+    let (ok, out, err) = okapi(&[
+        "ladder-fit",
+        results.to_str().unwrap(),
+        "--out",
+        out_file.to_str().unwrap(),
+        "--measured",
+        "a test",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("greedy") && out.contains("95% interval"),
+        "{out}"
+    );
+    let table = okapi_core::search::level_ratings::LevelRatings::from_json(
+        &std::fs::read_to_string(&out_file).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(table.measured, "a test");
+    let elo = |l: &str| {
+        let level = okapi_core::search::level::Level::parse(l).unwrap();
+        table.find(&level, 0).unwrap().elo
+    };
+    assert_eq!(elo("random"), 0.0);
+    assert!(elo("greedy") > 50.0 && elo("2") > elo("greedy") + 200.0);
+    // A bad line is told with its file and number, and nothing is written.
+    std::fs::write(&results, "random,greedy,0,60,23,0,36,0.001,0.001\n").unwrap();
+    let missing = tmp.path().join("none.json");
+    let (ok, _, err) = okapi(&[
+        "ladder-fit",
+        results.to_str().unwrap(),
+        "--out",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("r.csv:1:"), "{err}");
+    assert!(!missing.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_okapi_binary_gets_the_match_threads() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let args_file = tmp.path().join("args");
+    let wrapper = tmp.path().join("okapi-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
+            args_file.display(),
+            env!("CARGO_BIN_EXE_okapi")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&args_file);
+        let mut args = vec!["match", "--a", "1", "--b", "1", "--games", "2"];
+        args.extend(["--b-okapi", wrapper.to_str().unwrap()]);
+        args.extend(extra);
+        let (ok, out, err) = okapi(&args);
+        assert!(ok, "{out}{err}");
+        std::fs::read_to_string(&args_file).unwrap()
+    };
+    assert!(run(&["--threads", "1"]).contains("--threads 1"));
+    assert!(!run(&[]).contains("--threads"));
+}

@@ -62,7 +62,8 @@ fn hint_gives_search_lines_for_several_moves() {
         w[2].parse::<f64>().unwrap();
         assert!(w[1].len() >= 2 && w[1].len().is_multiple_of(2), "{l}");
     }
-    assert!(lines.iter().any(|l| l.ends_with(" 3")), "{out}");
+    // The depth, with the level's ProbCut confidence (numbered levels cut at 95%).
+    assert!(lines.iter().any(|l| l.ends_with(" 3@95%")), "{out}");
 }
 
 /// A game played by taking the first legal move until `empties` squares are left.

@@ -2,14 +2,22 @@
 
 use eframe::egui;
 use okapi_core::search::level::Level;
+use okapi_core::search::level_ratings::LevelRatings;
 use std::time::Duration;
 
 /// Timed levels offered in the pickers, in seconds a move.
 const TIMED_LEVELS: [f64; 6] = [1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
 
 /// Picks an engine level: random, greedy, numbered 1..30, timed; and, for numbered
-/// levels, a temperature (discs) that weakens the engine for practice. True if changed.
-pub(super) fn level_picker(ui: &mut egui::Ui, id: &str, level: &mut Level) -> bool {
+/// levels, a temperature (discs) that weakens the engine for practice. Each level shows
+/// its Elo where the ladder measured it, playing as the app does (solving from
+/// `solve_limit` empties). True if changed.
+pub(super) fn level_picker(
+    ui: &mut egui::Ui,
+    id: &str,
+    level: &mut Level,
+    solve_limit: u32,
+) -> bool {
     let before = *level;
     let temperature = match level {
         Level::Search(s) => s.temperature,
@@ -30,10 +38,14 @@ pub(super) fn level_picker(ui: &mut egui::Ui, id: &str, level: &mut Level) -> bo
         ),
         other => other.name(),
     };
+    let rated_name = |l: &Level| match LevelRatings::shipped().find(l, solve_limit) {
+        Some(r) => format!("{}  ≈ {:.0}", base_name(l), r.elo),
+        None => base_name(l),
+    };
     let selected = base_name(level);
     egui::ComboBox::new(id, "Engine level")
-        .selected_text(selected.clone())
-        .width(120.0)
+        .selected_text(rated_name(level))
+        .width(150.0)
         .show_ui(ui, |ui| {
             for mut choice in choices {
                 if let Level::Search(s) = &mut choice
@@ -42,7 +54,10 @@ pub(super) fn level_picker(ui: &mut egui::Ui, id: &str, level: &mut Level) -> bo
                     s.temperature = temperature;
                 }
                 let name = base_name(&choice);
-                if ui.selectable_label(name == selected, name).clicked() {
+                if ui
+                    .selectable_label(name == selected, rated_name(&choice))
+                    .clicked()
+                {
                     *level = choice;
                 }
             }
@@ -61,4 +76,24 @@ pub(super) fn level_picker(ui: &mut egui::Ui, id: &str, level: &mut Level) -> bo
         .on_hover_text("0: full strength. Above: the engine draws its move with chance exp(value/temperature); higher plays worse.");
     }
     *level != before
+}
+
+/// The level's place on the Elo scale (random = 0) and what it does, in small text under
+/// the picker.
+pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) {
+    let table = LevelRatings::shipped();
+    let strength = match table.find(level, solve_limit) {
+        Some(r) => format!(
+            "Strength {} on Okapi's scale ({} = 0; 95% interval), from games between the levels.",
+            r.text(),
+            table.anchor
+        ),
+        None => "Strength not measured at this level and setting.".to_string(),
+    };
+    let effective = level.solving_from(solve_limit);
+    ui.label(egui::RichText::new(format!("{} {strength}", effective.description())).small())
+        .on_hover_text(format!(
+            "Measured: {}\nRegenerate: {}",
+            table.measured, table.command
+        ));
 }

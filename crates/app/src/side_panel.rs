@@ -4,7 +4,7 @@
 //! keeps its size and place whichever tab shows; the tab's contents scroll.
 
 use super::engine_events::Task;
-use super::level_picker::level_picker;
+use super::level_picker::{level_picker, level_summary};
 use super::{App, Command, EvalsFor};
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
@@ -286,9 +286,11 @@ impl App {
             );
             ui.label("moves");
         });
+        let solve_limit = self.settings.solve_limit;
         ui.horizontal(|ui| {
-            changed |= level_picker(ui, "side-level", &mut self.settings.level);
+            changed |= level_picker(ui, "side-level", &mut self.settings.level, solve_limit);
         });
+        level_summary(ui, &self.settings.level, solve_limit);
         self.engine_lines_view(ui);
         ui.horizontal(|ui| {
             ui.label("Values:");

@@ -548,6 +548,15 @@ impl<W: Write> Console<W> {
                     self.reseat();
                     let msg = format!("level {}", l.name());
                     self.say(&msg);
+                    // Only when a level is set: a bare `level` answers one line, which
+                    // `okapi match --a-okapi` reads as its marker.
+                    let rating = okapi_core::search::level_ratings::LevelRatings::shipped()
+                        .find(&l, 0)
+                        .map_or("strength not measured".to_string(), |r| {
+                            format!("{} on Okapi's scale (random = 0)", r.text())
+                        });
+                    let msg = format!("  {rating}. {}", l.description());
+                    self.say(&msg);
                 }
                 Some(Err(e)) => self.say(&format!("error: {e}")),
                 None => {

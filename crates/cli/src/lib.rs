@@ -40,6 +40,7 @@ pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
+pub mod ladder;
 #[cfg(feature = "gui")]
 pub mod install;
 pub mod match_players;
@@ -121,6 +122,8 @@ pub enum CliCommand {
     /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
     #[command(alias = "play")]
     Console(console::ConsoleArgs),
+    /// The levels' Elo table (data/levels-elo.json) from tools/level-ladder's match results.
+    LadderFit(ladder::LadderFitArgs),
     /// Put Okapi in the desktop's applications menu: writes the desktop entry
     /// ~/.local/share/applications/okapi.desktop and its icon (Linux and the BSDs).
     #[cfg(feature = "gui")]
@@ -267,6 +270,7 @@ pub fn main() -> ExitCode {
         CliCommand::Nboard(a) => nboard::main(a),
         CliCommand::Match(a) => matches::main(a),
         CliCommand::Console(a) => console::main(a),
+        CliCommand::LadderFit(a) => report(ladder::run(&a)),
         #[cfg(feature = "gui")]
         CliCommand::InstallDesktop(a) => report(install::run(a, okapi_app::ICON_PNG)),
     }

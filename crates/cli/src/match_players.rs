@@ -202,11 +202,17 @@ impl OkapiBinaryPlayer {
         level: &str,
         weights: Option<&Path>,
         seed: u64,
+        threads: Option<usize>,
         timeout: Duration,
     ) -> anyhow::Result<OkapiBinaryPlayer> {
         let mut cmd = Command::new(binary);
         cmd.args(["console", "--computer", "none", "--level", level, "--seed"])
             .arg(seed.to_string());
+        // The match's --threads: without it the console searches on all the cores, and a
+        // one-thread match against it was one thread against two (and not reproducible).
+        if let Some(n) = threads {
+            cmd.arg("--threads").arg(n.to_string());
+        }
         if let Some(w) = weights {
             cmd.arg("--weights").arg(w);
         }

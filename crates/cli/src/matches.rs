@@ -64,7 +64,8 @@ pub struct MatchArgs {
     pub b_cmd: Option<String>,
     /// Engine A is this other Okapi binary (e.g. versions/90e27f8/okapi, from
     /// tools/build-version) playing A's level (a depth or a time per move) through its
-    /// console, without the book, exactly as the match plays a level itself.
+    /// console, without the book, exactly as the match plays a level itself (with
+    /// --threads N passed on; without it the console searches on all the cores).
     #[arg(long, value_name = "BINARY", conflicts_with = "a_cmd")]
     pub a_okapi: Option<PathBuf>,
     /// Engine B is this other Okapi binary playing B's level.
@@ -108,6 +109,11 @@ pub struct MatchArgs {
     /// Evaluation weights for every Okapi engine instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Okapi levels at full strength solve exactly from this many empties (WLD as
+    /// early), as the app plays them with its "Solve moves from N empties" setting (20 by
+    /// default); 0 (the default): the level's own solving depths, as the console plays it.
+    #[arg(long, value_name = "EMPTIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub solve_from: u32,
     /// Okapi engines play from the opening book while it knows the position. Off by
     /// default: the games start from balanced openings, and the match measures the search.
     #[arg(long)]
@@ -486,6 +492,11 @@ impl Side {
                         "--{flag}-okapi plays through the console, which plays without the book: drop --book"
                     );
                 }
+                if a.solve_from > 0 {
+                    bail!(
+                        "--{flag}-okapi plays through the console, which solves at the level's own depths: drop --solve-from"
+                    );
+                }
                 Ok(Side::Binary {
                     path,
                     level: l,
@@ -496,7 +507,9 @@ impl Side {
                 bail!("--{flag}-okapi needs {letter}'s level (--{flag} 8, --{flag} 0.05s)")
             }
             (Some(l), None, None) => {
-                let level = Level::parse(&l).map_err(|e| anyhow!(e))?;
+                let level = Level::parse(&l)
+                    .map_err(|e| anyhow!(e))?
+                    .solving_from(a.solve_from);
                 Ok(match weights.or_else(|| a.weights.clone()) {
                     Some(path) => Side::Level {
                         level,
@@ -535,6 +548,7 @@ impl Side {
                 level,
                 weights.as_deref(),
                 seed,
+                a.threads,
                 timeout,
             )?),
             Side::Level {

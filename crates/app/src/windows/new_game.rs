@@ -1,7 +1,7 @@
 //! The new game window: who plays each colour (a person, or Okapi at its own level),
 //! where the game starts (the standard opening or the position on the board), the clock.
 
-use crate::level_picker::level_picker;
+use crate::level_picker::{level_picker, level_summary};
 use crate::{App, Command};
 use eframe::egui;
 use okapi_core::game::Seat;
@@ -54,6 +54,7 @@ impl App {
         let mut open = true;
         let mut start = false;
         let board_is_start = self.game().position() == okapi_core::board::Position::start();
+        let solve_limit = self.settings.solve_limit;
         egui::Window::new("New game")
             .default_pos([200.0, 80.0])
             .open(&mut open)
@@ -72,11 +73,24 @@ impl App {
                                 ui.radio_value(&mut form.engine[i], true, format!("Okapi plays {colour}"));
                             });
                             ui.add_enabled_ui(form.engine[i], |ui| {
-                                level_picker(ui, &format!("new-game-level-{colour}"), &mut form.levels[i]);
+                                level_picker(
+                                    ui,
+                                    &format!("new-game-level-{colour}"),
+                                    &mut form.levels[i],
+                                    solve_limit,
+                                );
                             });
                             ui.end_row();
                         }
                     });
+                for (i, colour) in ["Black", "White"].iter().enumerate() {
+                    if form.engine[i] {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(egui::RichText::new(format!("{colour}:")).small());
+                            level_summary(ui, &form.levels[i], solve_limit);
+                        });
+                    }
+                }
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label("Start from:");

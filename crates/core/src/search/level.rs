@@ -5,7 +5,7 @@
 
 use super::Stopped;
 use super::midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE};
-use super::probcut::NO_CUT;
+use super::probcut::{LEVELS, NO_CUT};
 use crate::board::{Board, Move, Square};
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ pub struct SearchLevel {
 
 impl Level {
     /// WZebra-style numbered levels: depth `n`, exact from 1.5 n (at most n + 10, and
-    /// at most 24) empties, WLD two empties earlier; selective search from depth 10.
+    /// at most 24) empties, WLD two empties earlier; selective search (ProbCut at 95%).
     pub fn numbered(n: u32) -> Level {
         let n = n.clamp(1, 60);
         // Capped: an exact solve from 30+ empties takes far too long for a move.
@@ -46,7 +46,12 @@ impl Level {
                 wld_empties: exact + 2,
                 time: None,
             },
-            selectivity: if n >= 10 { 2 } else { NO_CUT },
+            // ProbCut at 95% at every depth (it never cuts below `probcut::MIN_DEPTH`);
+            // it was full width below 10, and depth 8 cost three times NTest's time. At
+            // depth 8, on 40 WTHOR 2017 positions from 50 to 26 empties (okapi bench
+            // --midgame), 594 k nodes instead of 2.61 M; against the full-width depth 8 at
+            // equal depth, 200 games: see the README's strength notes.
+            selectivity: 2,
             temperature: 0.0,
         })
     }
@@ -70,10 +75,36 @@ impl Level {
     }
 
     /// Parses `random`, `greedy`, a number (`12`), or `12t1.5` (depth 12, temperature
-    /// 1.5 discs), or `5s` (five seconds a move).
+    /// 1.5 discs), or `5s` (five seconds a move); a search level may end with `@C`, the
+    /// ProbCut confidence instead of the level's own (`8@99`, `0.1s@95`: C one of 73, 87,
+    /// 95, 99, 100) or `@full` for a full-width search.
     pub fn parse(text: &str) -> Result<Level, String> {
-        let t = text.trim().to_ascii_lowercase();
-        match t.as_str() {
+        let lower = text.trim().to_ascii_lowercase();
+        let Some((t, confidence)) = lower.split_once('@') else {
+            return Level::parse_plain(text, &lower);
+        };
+        let selectivity = match confidence {
+            "full" => NO_CUT,
+            c => LEVELS
+                .iter()
+                .position(|l| c.parse() == Ok(l.1))
+                .ok_or_else(|| {
+                    format!(
+                        "'{text}': the confidence after @ is one of 73, 87, 95, 99, 100 or full"
+                    )
+                })?,
+        };
+        match Level::parse_plain(text, t)? {
+            Level::Search(mut s) => {
+                s.selectivity = selectivity;
+                Ok(Level::Search(s))
+            }
+            _ => Err(format!("'{text}': only search levels have a confidence")),
+        }
+    }
+
+    fn parse_plain(text: &str, t: &str) -> Result<Level, String> {
+        match t {
             "random" => return Ok(Level::Random),
             "greedy" => return Ok(Level::Greedy),
             _ => {}
@@ -87,7 +118,7 @@ impl Level {
         }
         let (depth, temp) = match t.split_once('t') {
             Some((d, tmp)) => (d, Some(tmp)),
-            None => (t.as_str(), None),
+            None => (t, None),
         };
         let n: u32 = depth.parse().map_err(|_| format!("'{text}' is not a level (random, greedy, a depth like 12, 12t1.5, or a time like 5s)"))?;
         if n == 0 || n > 60 {
@@ -122,21 +153,73 @@ impl Level {
         self
     }
 
-    /// The level as [`Level::parse`] reads it (`8`, `12t1.5`, `5s`, `greedy`).
+    /// What the level does, in one plain sentence for a player choosing it.
+    pub fn description(&self) -> String {
+        let s = match self {
+            Level::Random => return "Plays any legal move at random.".into(),
+            Level::Greedy => {
+                return "Plays the move that flips the most discs, looking no further.".into();
+            }
+            Level::Search(s) => s,
+        };
+        let think = match s.limits.time {
+            Some(t) => format!(
+                "Thinks {} s a move, as many moves ahead as that allows",
+                t.as_secs_f64()
+            ),
+            None if s.limits.depth == 1 => "Looks one move ahead".into(),
+            None => format!("Looks {} moves ahead", s.limits.depth),
+        };
+        let prune = if s.selectivity < NO_CUT
+            && (s.limits.time.is_some() || s.limits.depth >= super::probcut::MIN_DEPTH)
+        {
+            ", skipping lines that look clearly lost"
+        } else {
+            ""
+        };
+        if s.temperature > 0.0 {
+            // The chance of a move a given number of discs worse than the best, relative
+            // to the best's: exp(-discs / temperature).
+            let worse = |discs: f64| 100.0 * (-discs / s.temperature).exp();
+            format!(
+                "{think}{prune}, then draws its move at random, favouring the better ones: a move 2 discs worse than the best is played {:.0}% as often, one 10 discs worse {:.0}% as often.",
+                worse(2.0),
+                worse(10.0)
+            )
+        } else {
+            format!(
+                "{think}{prune}, and plays perfectly from {} empty squares on.",
+                s.limits.exact_empties
+            )
+        }
+    }
+
+    /// The level as [`Level::parse`] reads it (`8`, `12t1.5`, `5s`, `greedy`, `8@99`).
     pub fn name(&self) -> String {
         match self {
             Level::Random => "random".into(),
             Level::Greedy => "greedy".into(),
             Level::Search(s) => {
-                let base = match s.limits.time {
-                    Some(t) => format!("{}s", t.as_secs_f64()),
-                    None => format!("{}", s.limits.depth),
+                let (mut name, default) = match s.limits.time {
+                    Some(t) => (format!("{}s", t.as_secs_f64()), Level::timed(t)),
+                    None => (
+                        format!("{}", s.limits.depth),
+                        Level::numbered(s.limits.depth),
+                    ),
                 };
                 if s.temperature > 0.0 {
-                    format!("{base}t{}", s.temperature)
-                } else {
-                    base
+                    name += &format!("t{}", s.temperature);
                 }
+                // The confidence only when it is not the level's own.
+                if let Level::Search(d) = default
+                    && d.selectivity != s.selectivity
+                {
+                    match LEVELS.get(s.selectivity) {
+                        Some(l) => name += &format!("@{}", l.1),
+                        None => name += "@full",
+                    }
+                }
+                name
             }
         }
     }
@@ -287,6 +370,66 @@ mod tests {
     use super::*;
     use crate::board::Square;
     use crate::search::SearchSource;
+
+    #[test]
+    fn descriptions_say_what_the_level_does() {
+        assert!(Level::Random.description().contains("at random"));
+        assert!(Level::Greedy.description().contains("flips the most"));
+        let six = Level::numbered(6).description();
+        assert!(
+            six.starts_with("Looks 6 moves ahead") && six.contains("from 9 empty"),
+            "{six}"
+        );
+        assert!(six.contains("skipping"), "{six}");
+        // ProbCut never cuts at depth 1 or 2.
+        assert!(!Level::numbered(2).description().contains("skipping"));
+        assert!(
+            Level::parse("12@full")
+                .unwrap()
+                .description()
+                .contains("ahead, and plays")
+        );
+        assert!(
+            Level::numbered(6)
+                .solving_from(20)
+                .description()
+                .contains("from 20 empty")
+        );
+        let warm = Level::parse("8t2").unwrap().description();
+        // exp(-1) and exp(-5).
+        assert!(
+            warm.contains("37% as often") && warm.contains("one 10 discs worse 1% as often"),
+            "{warm}"
+        );
+        assert!(
+            Level::parse("0.5s")
+                .unwrap()
+                .description()
+                .starts_with("Thinks 0.5 s a move")
+        );
+    }
+
+    #[test]
+    fn a_confidence_after_at_sets_probcut_and_names_the_level() {
+        let Ok(Level::Search(s)) = Level::parse("8@99") else {
+            panic!()
+        };
+        assert_eq!(LEVELS[s.selectivity].1, 99);
+        let Ok(Level::Search(f)) = Level::parse("12@full") else {
+            panic!()
+        };
+        assert_eq!(f.selectivity, NO_CUT);
+        for text in ["8@99", "12@full", "0.1s@95", "6t2@73"] {
+            assert_eq!(Level::parse(text).unwrap().name(), text);
+        }
+        // The level's own confidence is not written.
+        let own = Level::numbered(12);
+        assert_eq!(own.name(), "12");
+        assert_eq!(Level::parse(&own.name()), Ok(own));
+        for bad in ["8@98", "random@95", "8@", "@95"] {
+            assert!(Level::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn parse_levels() {

@@ -3,6 +3,7 @@
 
 pub mod endgame;
 pub mod level;
+pub mod level_ratings;
 pub mod midgame;
 pub mod ordering;
 mod parallel;

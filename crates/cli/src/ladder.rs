@@ -1,0 +1,60 @@
+//! `okapi ladder-fit`: the levels' Elo table (`data/levels-elo.json`) from the results of
+//! `tools/level-ladder`'s matches.
+
+use anyhow::Context;
+use okapi_core::search::level_ratings::{LevelRatings, fit, read_results};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct LadderFitArgs {
+    /// Results files written by tools/level-ladder (one pairing a line).
+    #[arg(required = true, value_name = "RESULTS.csv")]
+    pub results: Vec<PathBuf>,
+    /// Write the table to this file (atomically), e.g. data/levels-elo.json; without it
+    /// the table is only printed.
+    #[arg(long, value_name = "FILE.json")]
+    pub out: Option<PathBuf>,
+    /// The level at Elo 0.
+    #[arg(long, default_value = "random")]
+    pub anchor: String,
+    /// How and where the games were played, kept in the table for its reader.
+    #[arg(long, default_value = "")]
+    pub measured: String,
+}
+
+pub fn run(a: &LadderFitArgs) -> anyhow::Result<()> {
+    let mut results = Vec::new();
+    for path in &a.results {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        results.extend(read_results(&text, &path.display().to_string())?);
+    }
+    let levels = fit(&results, &a.anchor)?;
+    println!(
+        "{:<10} {:>5} {:>7} {:>16} {:>6} {:>10}",
+        "level", "solve", "Elo", "95% interval", "games", "s a move"
+    );
+    for l in &levels {
+        println!(
+            "{:<10} {:>5} {:>7.0} {:>7.0} .. {:<6.0} {:>6} {:>10.5}",
+            l.level, l.solve_from, l.elo, l.low, l.high, l.games, l.seconds_a_move
+        );
+    }
+    if let Some(out) = &a.out {
+        let table = LevelRatings {
+            anchor: a.anchor.clone(),
+            measured: a.measured.clone(),
+            command: format!(
+                "tools/level-ladder --solve-from 20 data/ladder/app.csv; tools/level-ladder --solve-from 0 data/ladder/console.csv; okapi ladder-fit data/ladder/*.csv --out {}",
+                out.display()
+            ),
+            levels,
+        };
+        let mut text = serde_json::to_string_pretty(&table)?;
+        text.push('\n');
+        okapi_core::formats::write_atomic(out, text.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
