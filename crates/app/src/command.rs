@@ -59,8 +59,21 @@ pub enum Command {
     CopyTranscript,
     /// Copies the position as a board string (64 squares and the side to move).
     CopyBoard,
+    /// Copies the game as GGF (the current line).
+    CopyGgf,
+    /// Copies the game as Okapi JSON (the whole tree).
+    CopyJson,
+    /// Edit › Paste: asks the system for the clipboard's text, which arrives as a
+    /// [`Command::Paste`] next frame.
+    PasteClipboard,
     /// Takes a pasted transcript, GGF or JSON game, or board string.
     Paste(String),
+    /// Set-up: the board string typed or pasted in the set-up field.
+    SetupText(String),
+    /// The settings window.
+    ShowSettings,
+    /// Help › First steps.
+    ShowFirstSteps,
     /// Panics in the engine thread, to show the error path works (Help menu).
     CrashEngine,
     /// Values every move played against the best move.
@@ -111,6 +124,12 @@ impl Command {
             Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
             Command::FlipView => K::new(M::COMMAND, Key::F),
             Command::Hint => K::new(M::COMMAND, Key::H),
+            // Ctrl+C is the text fields' copy; the game's copies take Shift.
+            Command::CopyTranscript => K::new(M::COMMAND | M::SHIFT, Key::C),
+            Command::CopyBoard => K::new(M::COMMAND | M::SHIFT, Key::B),
+            Command::PasteClipboard => K::new(M::COMMAND, Key::V),
+            Command::ShowSettings => K::new(M::COMMAND, Key::Comma),
+            Command::ShowFirstSteps => K::new(M::NONE, Key::F1),
             _ => return None,
         })
     }
@@ -133,13 +152,26 @@ impl Command {
             Command::Last => "Last position",
             Command::FlipView => "Flip the board",
             Command::Hint => "Hint: value the moves once",
+            Command::CopyTranscript => "Copy the moves as a transcript",
+            Command::CopyBoard => "Copy the position as a board string",
+            Command::PasteClipboard => "Paste a transcript, board string, GGF or Okapi JSON game",
+            Command::ShowSettings => "Settings",
+            Command::ShowFirstSteps => "First steps (help)",
             _ => "",
         }
     }
 
-    pub(super) const WITH_SHORTCUTS: [Command; 15] = [
+    /// Every command with a shortcut, in the order the keys are matched. Ctrl+V is listed
+    /// for the shortcut list but never matched as a key: the platform turns it into a
+    /// paste event with the clipboard's text ([`Command::Paste`]).
+    pub(super) const WITH_SHORTCUTS: [Command; 20] = [
         // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
         Command::OpenScript,
+        Command::CopyTranscript,
+        Command::CopyBoard,
+        Command::PasteClipboard,
+        Command::ShowSettings,
+        Command::ShowFirstSteps,
         Command::FlipView,
         Command::Hint,
         Command::Undo,
