@@ -71,7 +71,8 @@ impl App {
         egui::Window::new("First steps")
             .open(&mut open)
             .default_pos([60.0, 50.0])
-            .default_width(480.0)
+            // As tall as the window allows: the help reads without scrolling at 1280x900.
+            .default_size([480.0, ctx.content_rect().height() - 120.0])
             .collapsible(false)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical()
