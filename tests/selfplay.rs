@@ -22,7 +22,7 @@ fn tiny(seed: u64, games: u32) -> SelfPlayOptions {
 
 #[test]
 fn same_seed_same_bytes_and_append_grows_the_store() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a.bin"), dir.path().join("sub/b.bin"));
     assert_eq!(
@@ -72,7 +72,7 @@ fn same_seed_same_bytes_and_append_grows_the_store() {
 
 #[test]
 fn reader_round_trips_and_labels_are_searches() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.bin");
     let options = tiny(3, 2);
@@ -85,7 +85,7 @@ fn reader_round_trips_and_labels_are_searches() {
     let samples = read_samples(&path).unwrap();
     let moves: usize = games.iter().map(|g| g.moves.len()).sum();
     assert_eq!(samples.len(), moves + games.len());
-    let mut solver = EndgameSolver::new(16);
+    let mut solver = EndgameSolver::new(16, Some(okapi::eval::Evaluator::shipped()));
     for g in &games {
         let positions = g.positions().unwrap();
         assert_eq!(positions.len(), g.moves.len());
@@ -137,7 +137,7 @@ fn part_bytes(path: &std::path::Path) -> (String, Vec<u8>) {
 
 #[test]
 fn shards_merged_give_the_bytes_of_the_whole_run() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name);
     // The whole run: 2 games of seed 7, then 5 more (indices 2..7), one store.
@@ -189,7 +189,7 @@ fn shards_merged_give_the_bytes_of_the_whole_run() {
 
 #[test]
 fn a_killed_shard_goes_on_and_parts_that_do_not_belong_are_refused() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name);
     let run = tiny(5, 4);

@@ -1,4 +1,4 @@
-//! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Game":
+//! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Play":
 //! the game, the engine settings, the solve, the move values, the moves; "Database": the
 //! games database for the position on the board ([`crate::database_panel`]). The board
 //! keeps its size and place whichever tab shows; the tab's contents scroll.
@@ -29,7 +29,8 @@ impl SideTab {
     /// The tab's title, also its accessible name.
     pub(crate) fn title(self) -> &'static str {
         match self {
-            SideTab::Game => "Game",
+            // Not "Game": the menu of that name has it.
+            SideTab::Game => "Play",
             SideTab::Database => "Database",
             SideTab::Script => "Script",
         }

@@ -188,8 +188,8 @@ fn run_build(a: BuildArgs) -> Result<()> {
         }
     };
     let eval = match &a.weights {
-        Some(p) => Evaluator::load(p)?,
-        None => Evaluator::embedded(),
+        Some(p) => std::sync::Arc::new(Evaluator::load(p)?),
+        None => Evaluator::shipped(),
     };
     let files = if a.files.is_empty() {
         data_files(&a.data)?

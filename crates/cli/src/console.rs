@@ -548,15 +548,19 @@ impl<W: Write> Console<W> {
 
 /// Runs the console over any input and output (tests drive it with strings).
 pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result<(), String> {
-    if let Some(path) = &args.weights {
-        okapi_engine::use_weights(path).map_err(|e| e.to_string())?;
-    }
+    let evaluator = match &args.weights {
+        Some(path) => {
+            std::sync::Arc::new(okapi_core::eval::Evaluator::load(path).map_err(|e| e.to_string())?)
+        }
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     let level = Level::parse(&args.level)?;
     let threads = args
         .threads
         .unwrap_or_else(okapi_core::search::available_threads);
     let engine = Engine::spawn_with(
         EngineOptions {
+            evaluator,
             hash_bits: CONSOLE_HASH_BITS,
             seed: args.seed,
             threads,

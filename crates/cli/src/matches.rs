@@ -29,7 +29,7 @@ use okapi_core::eval::Evaluator;
 use okapi_core::game::{Game, Seat, Session};
 use okapi_core::search::level::Level;
 use okapi_core::search::{Limits, MidgameSearch, SCALE};
-use okapi_engine::{Engine, EngineOptions, Event, Request, evaluator};
+use okapi_engine::{Engine, EngineOptions, Event, Request};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
@@ -153,9 +153,19 @@ pub struct OkapiContestant {
 }
 
 impl OkapiContestant {
-    /// Its engine has a table of `16 << hash_bits` bytes and searches with `threads`.
-    pub fn new(level: Level, hash_bits: u32, threads: usize, seed: u64) -> OkapiContestant {
+    /// Its engine evaluates with `evaluator`, has a table of `16 << hash_bits` bytes
+    /// and searches with `threads`; `weights` names the weight file when it is not the
+    /// shipped one (shown in the match's report).
+    pub fn new(
+        level: Level,
+        evaluator: Arc<Evaluator>,
+        hash_bits: u32,
+        threads: usize,
+        seed: u64,
+        weights: Option<String>,
+    ) -> OkapiContestant {
         let options = EngineOptions {
+            evaluator,
             hash_bits,
             seed,
             threads,
@@ -164,34 +174,8 @@ impl OkapiContestant {
             level,
             engine: Engine::spawn_with(options, || {}),
             book: None,
-            weights: None,
+            weights,
         }
-    }
-
-    /// The level evaluating with the weights of file `weights` (loaded by
-    /// [`okapi_engine::load_weights`]).
-    pub fn with_weights(
-        level: Level,
-        hash_bits: u32,
-        threads: usize,
-        seed: u64,
-        weights: &Path,
-    ) -> anyhow::Result<OkapiContestant> {
-        let evaluation: &'static Evaluator = okapi_engine::load_weights(weights)?;
-        let options = EngineOptions {
-            hash_bits,
-            seed,
-            threads,
-        };
-        Ok(OkapiContestant {
-            level,
-            engine: Engine::spawn_evaluating(options, evaluation, || {}),
-            book: None,
-            weights: Some(weights.file_name().map_or_else(
-                || weights.display().to_string(),
-                |n| n.to_string_lossy().into(),
-            )),
-        })
     }
 
     /// Plays book moves (within `randomness` discs of the best) while the book knows the
@@ -278,7 +262,8 @@ fn canonical(p: &Position) -> (u64, u64) {
 /// board's symmetries, each balanced: a depth-6 search scores it within 2 discs.
 pub fn balanced_openings(count: usize, plies: u32, seed: u64) -> Vec<Vec<Move>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f70_656e);
-    let mut search = MidgameSearch::new(evaluator(), 16, Arc::new(AtomicBool::new(false)));
+    let mut search =
+        MidgameSearch::new(&Evaluator::shipped(), 16, Arc::new(AtomicBool::new(false)));
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut attempts = 0;
@@ -458,7 +443,10 @@ fn play_game_unless(
 enum Side {
     Level {
         level: Level,
-        weights: Option<PathBuf>,
+        /// The evaluation, loaded once for all of the side's games.
+        evaluator: Arc<Evaluator>,
+        /// The weight file's name when it is not the shipped one.
+        weights: Option<String>,
     },
     Nboard(String),
     Binary {
@@ -501,10 +489,27 @@ impl Side {
             (None, None, Some(_)) => {
                 bail!("--{flag}-okapi needs {letter}'s level (--{flag} 8, --{flag} 0.05s)")
             }
-            (Some(l), None, None) => Ok(Side::Level {
-                level: Level::parse(&l).map_err(|e| anyhow!(e))?,
-                weights,
-            }),
+            (Some(l), None, None) => {
+                let level = Level::parse(&l).map_err(|e| anyhow!(e))?;
+                Ok(match weights.or_else(|| a.weights.clone()) {
+                    Some(path) => Side::Level {
+                        level,
+                        evaluator: Arc::new(
+                            Evaluator::load(&path)
+                                .with_context(|| format!("loading {}", path.display()))?,
+                        ),
+                        weights: Some(path.file_name().map_or_else(
+                            || path.display().to_string(),
+                            |n| n.to_string_lossy().into(),
+                        )),
+                    },
+                    None => Side::Level {
+                        level,
+                        evaluator: Evaluator::shipped(),
+                        weights: None,
+                    },
+                })
+            }
             (None, None, None) => {
                 bail!("each engine needs a level (--a 8) or a command (--a-cmd ...)")
             }
@@ -526,17 +531,23 @@ impl Side {
                 seed,
                 timeout,
             )?),
-            Side::Level { level, weights } => {
+            Side::Level {
+                level,
+                evaluator,
+                weights,
+            } => {
                 // Games played at once share the cores.
                 let threads = a.threads.unwrap_or_else(|| {
                     (okapi_core::search::available_threads() / a.concurrency as usize).max(1)
                 });
-                let player = match weights {
-                    Some(w) => {
-                        OkapiContestant::with_weights(*level, a.hash_bits, threads, seed, w)?
-                    }
-                    None => OkapiContestant::new(*level, a.hash_bits, threads, seed),
-                };
+                let player = OkapiContestant::new(
+                    *level,
+                    evaluator.clone(),
+                    a.hash_bits,
+                    threads,
+                    seed,
+                    weights.clone(),
+                );
                 Box::new(if a.book {
                     player.with_book(a.book_randomness)
                 } else {
@@ -548,9 +559,8 @@ impl Side {
 }
 
 fn save_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("ggf.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    okapi_core::formats::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 pub fn main(a: MatchArgs) -> ExitCode {
@@ -683,9 +693,6 @@ impl Scoreboard<'_> {
 
 /// Plays the match and prints it; returns A's tally.
 pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
-    if let Some(path) = &a.weights {
-        okapi_engine::use_weights(path)?;
-    }
     let side_a = Side::new(
         'A',
         a.a.clone().or_else(|| a.a_level.clone()),
@@ -940,8 +947,8 @@ mod tests {
 
     #[test]
     fn greedy_against_random_plays_whole_games() {
-        let mut a = OkapiContestant::new(Level::Greedy, 10, 1, 1);
-        let mut b = OkapiContestant::new(Level::Random, 10, 2, 2);
+        let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
+        let mut b = OkapiContestant::new(Level::Random, Evaluator::shipped(), 10, 2, 2, None);
         let r = play_game(&mut a, &mut b, &parse_transcript("f5d6").unwrap()).unwrap();
         assert!(r.game.position().is_game_over());
         assert_eq!(r.black + r.white, 64);

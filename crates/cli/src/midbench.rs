@@ -43,7 +43,7 @@ pub fn run(
     }
     anyhow::ensure!(!depths.is_empty(), "--depths: no depth given");
     let positions = load_positions(path)?;
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let conf = okapi_core::search::probcut::LEVELS
         .get(selectivity)
         .map_or(100, |l| l.1);

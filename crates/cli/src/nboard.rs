@@ -126,6 +126,8 @@ pub struct NboardOptions {
     pub seed: u64,
     /// Threads of the engine's searches.
     pub threads: usize,
+    /// The evaluation of the engine's searches.
+    pub evaluator: std::sync::Arc<okapi_core::eval::Evaluator>,
 }
 
 impl Default for NboardOptions {
@@ -136,6 +138,7 @@ impl Default for NboardOptions {
             book: BookUse::On { randomness: 0.0 },
             seed: EngineOptions::default().seed,
             threads: okapi_core::search::available_threads(),
+            evaluator: okapi_core::eval::Evaluator::shipped(),
         }
     }
 }
@@ -447,12 +450,16 @@ pub struct NboardArgs {
 }
 
 pub fn main(a: NboardArgs) -> std::process::ExitCode {
-    if let Some(path) = &a.weights
-        && let Err(e) = okapi_engine::use_weights(path)
-    {
-        eprintln!("okapi nboard: {e}");
-        return std::process::ExitCode::from(2);
-    }
+    let evaluator = match &a.weights {
+        Some(path) => match okapi_core::eval::Evaluator::load(path) {
+            Ok(e) => std::sync::Arc::new(e),
+            Err(e) => {
+                eprintln!("okapi nboard: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        },
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     run(&NboardOptions {
         hash_bits: a.hash_bits,
         depth: a.depth,
@@ -466,6 +473,7 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
         threads: a
             .threads
             .unwrap_or_else(okapi_core::search::available_threads),
+        evaluator,
         ..NboardOptions::default()
     })
 }
@@ -527,6 +535,7 @@ pub fn run(opts: &NboardOptions) -> std::process::ExitCode {
 pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
     let engine = Engine::spawn_with(
         EngineOptions {
+            evaluator: opts.evaluator.clone(),
             hash_bits: opts.hash_bits,
             seed: opts.seed,
             threads: opts.threads,

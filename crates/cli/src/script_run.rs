@@ -244,6 +244,7 @@ pub fn run_script(
         lines: opts.lines,
         hash_bits: opts.hash_bits,
         threads: opts.threads,
+        evaluator: okapi_core::eval::Evaluator::shipped(),
     };
     let start = Instant::now();
     let run = script_solve::solve_in_order(

@@ -348,7 +348,7 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
         temperature: args.temperature,
         hash_bits: args.hash_bits,
     };
-    let eval = okapi_core::eval::Evaluator::embedded();
+    let eval = okapi_core::eval::Evaluator::shipped();
     let start = std::time::Instant::now();
     let mut report = |g: &selfplay::SelfPlayGame| {
         let exact = g.labels.iter().filter(|l| l.is_exact()).count();

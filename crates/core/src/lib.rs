@@ -12,6 +12,7 @@
 //! app (`okapi-app`) and the command line (`okapi-cli`) are crates built on this one; it uses
 //! no command-line or GUI crate.
 
+pub mod binary;
 pub mod board;
 pub mod book;
 pub mod eval;

@@ -41,7 +41,6 @@ impl Outbox {
 
 pub(super) fn run(
     options: EngineOptions,
-    evaluation: &'static Evaluator,
     requests: Receiver<Request>,
     out: Outbox,
     stop: Arc<AtomicBool>,
@@ -52,9 +51,10 @@ pub(super) fn run(
     let mut hash_bits = options.hash_bits;
     let mut use_book = true;
     let mut threads = options.threads.max(1);
+    let evaluation = options.evaluator;
     // The one random generator of the engine, kept across requests and restarts.
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+    let mut worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
@@ -68,7 +68,7 @@ pub(super) fn run(
             threads = count.max(1);
             if bits != hash_bits {
                 hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+                worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
             }
             worker.search.set_threads(threads);
             continue;
@@ -108,14 +108,14 @@ pub(super) fn run(
                     message: format!("the engine failed: {what}"),
                 });
                 // The search state may be half-updated: start afresh.
-                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+                worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
             }
         }
     }
 }
 
 struct Worker {
-    search: MidgameSearch<'static, Evaluator>,
+    search: MidgameSearch<Arc<Evaluator>>,
     /// The engine's stop flag (the searches poll it).
     stop: Arc<AtomicBool>,
     solve_limit: u32,
@@ -129,12 +129,9 @@ impl Worker {
         stop: Arc<AtomicBool>,
         hash_bits: u32,
         threads: usize,
-        evaluation: &'static Evaluator,
+        evaluation: &Arc<Evaluator>,
     ) -> Worker {
         let mut search = MidgameSearch::new(evaluation, hash_bits, stop.clone());
-        search
-            .solver()
-            .set_evaluator(Some(Arc::new(super::KeptEvaluation(evaluation))));
         search.set_threads(threads);
         Worker {
             search,
@@ -496,6 +493,7 @@ impl Worker {
             lines,
             hash_bits,
             threads: self.search.threads(),
+            evaluator: self.search.evaluation().clone(),
         };
         let progress = |next: usize, nodes: u64| {
             if let Some(position) = positions.get(next) {

@@ -86,7 +86,7 @@ pub fn fingerprint(eval: &Evaluator) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for empties in (1..60).step_by(3) {
         for b in okapi_core::board::random::random_positions(empties as u64, 8, empties) {
-            hash = okapi_core::eval::weights::fnv1a(hash, &eval.evaluate(&b).to_le_bytes());
+            hash = okapi_core::binary::fnv1a(hash, &eval.evaluate(&b).to_le_bytes());
         }
     }
     hash
@@ -113,13 +113,8 @@ pub fn read_cache(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(values),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-        bail!(
-            "{} is not a search-label cache (it does not start with {:?})",
-            path.display(),
-            "OKAPISL1"
-        );
-    }
+    okapi_core::binary::check_header(&bytes, MAGIC, None, HEADER_LEN, "a search-label cache")
+        .with_context(|| path.display().to_string())?;
     let want = header(options, print);
     if bytes[..HEADER_LEN] != want[..] {
         bail!(
@@ -146,7 +141,7 @@ pub fn read_cache(
 /// The value of one position: a depth-`depth` search, or an exact solve at or below
 /// `exact_empties` empties, in 1/[`SCALE`] discs for the side to move.
 pub fn search_value(
-    search: &mut MidgameSearch<'_, Evaluator>,
+    search: &mut MidgameSearch<std::sync::Arc<Evaluator>>,
     board: Board,
     options: &SearchLabelOptions,
 ) -> i32 {
@@ -166,7 +161,7 @@ pub fn search_value(
 /// cache when it is done), and returns every board's value in 1/[`SCALE`] discs.
 pub fn label(
     boards: &[Board],
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     options: &SearchLabelOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<i16>> {
@@ -319,7 +314,7 @@ mod tests {
 
     #[test]
     fn values_do_not_depend_on_threads_order_or_cache() {
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         let boards = boards();
         assert!(boards.len() > 60);
         let one = label(&boards, &eval, &options(None, 1), &mut |_| {}).unwrap();

@@ -50,6 +50,7 @@
 //! | 4 | hash bits |
 
 use anyhow::{Context, Result, bail, ensure};
+use okapi_core::binary::check_header;
 use okapi_core::board::{Board, Move, Square};
 use okapi_core::eval::{Evaluator, SCALE};
 use okapi_core::search::{Limits, MidgameSearch, SearchSource};
@@ -217,7 +218,7 @@ impl SelfPlayGame {
 }
 
 /// Plays game `index` of `options.seed`.
-pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
+pub fn play_game(eval: &Arc<Evaluator>, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     rng.set_stream(index as u64);
     let (lo, hi) = options.random_plies;
@@ -335,11 +336,7 @@ fn parse(bytes: &[u8]) -> Result<(Vec<SelfPlayGame>, usize)> {
     if bytes.is_empty() {
         return Ok((Vec::new(), 0));
     }
-    ensure!(
-        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
-        "not a self-play store (no {} header)",
-        String::from_utf8_lossy(MAGIC)
-    );
+    check_header(bytes, MAGIC, None, MAGIC.len(), "a self-play store")?;
     let mut at = MAGIC.len();
     let mut games = Vec::new();
     while at < bytes.len() {
@@ -402,7 +399,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<SelfPlaySample>> {
 /// number of games in the store.
 pub fn append(
     path: &Path,
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     options: &SelfPlayOptions,
     progress: &mut dyn FnMut(&SelfPlayGame),
 ) -> Result<usize> {
@@ -514,19 +511,16 @@ impl PartHeader {
     /// The header at the start of a part's bytes.
     fn parse(bytes: &[u8]) -> Result<PartHeader> {
         ensure!(
-            bytes.len() >= PART_MAGIC.len() && &bytes[..PART_MAGIC.len()] == PART_MAGIC,
-            "not a self-play shard part (no {} header){}",
-            String::from_utf8_lossy(PART_MAGIC),
-            if bytes.starts_with(MAGIC) {
-                ": it is a store"
-            } else {
-                ""
-            }
+            !bytes.starts_with(MAGIC),
+            "not a self-play shard part: it is a store"
         );
-        ensure!(
-            bytes.len() >= PART_HEADER_LEN,
-            "the part header is cut short"
-        );
+        check_header(
+            bytes,
+            PART_MAGIC,
+            None,
+            PART_HEADER_LEN,
+            "a self-play shard part",
+        )?;
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
         let header = PartHeader {
@@ -604,7 +598,7 @@ pub fn read_part(bytes: &[u8]) -> Result<(PartHeader, Vec<SelfPlayGame>)> {
 /// whole share).
 pub fn append_shard(
     path: &Path,
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     header: &PartHeader,
     progress: &mut dyn FnMut(&SelfPlayGame),
 ) -> Result<usize> {

@@ -302,7 +302,7 @@ pub struct Searched {
 
 /// Searches the blocks of `plan` whose number is `shard_index` modulo `shard_count`
 /// (all of them for 0 of 1). `progress(done, total)` is called as the searches go.
-pub fn search<E: Evaluate + ?Sized>(
+pub fn search<E: Evaluate + Clone>(
     plan: &Plan,
     opts: &BuildOptions,
     eval: &E,
@@ -362,7 +362,7 @@ pub fn search<E: Evaluate + ?Sized>(
 }
 
 /// Builds the book from `games`. `progress(done, total)` is called as the searches go.
-pub fn build<E: Evaluate + ?Sized>(
+pub fn build<E: Evaluate + Clone>(
     games: &[GameRecord],
     opts: &BuildOptions,
     eval: &E,

@@ -26,9 +26,9 @@
 pub mod build;
 pub mod shard;
 
+use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{BitBoard, Board, Square};
-use crate::eval::weights::{UnsealError, le_u16, le_u32, seal, unseal};
 use crate::search::SCALE;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -155,6 +155,18 @@ pub enum BookError {
         "book file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
     Checksum { stored: u64, computed: u64 },
+}
+
+impl From<HeaderError> for BookError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => BookError::Magic,
+            HeaderError::Version { found, .. } => BookError::Version(found),
+            HeaderError::Short { len, .. } => {
+                BookError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
 }
 
 /// A move from a position and what the book knows of it.
@@ -379,19 +391,13 @@ impl Book {
     /// Reads a book file's bytes, checking everything: a corrupt or foreign file is
     /// refused with the reason, never half-read.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(BookError::Magic);
-        }
-        if bytes.len() < HEADER_LEN + 8 {
-            return Err(BookError::Malformed(format!(
-                "{} bytes, shorter than a header",
-                bytes.len()
-            )));
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(BookError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "an Okapi book file",
+        )?;
         let info = BookInfo {
             max_ply: le_u16(bytes, 10),
             min_games: le_u32(bytes, 12),

@@ -25,8 +25,11 @@
 
 use super::build::{BuildOptions, BuildReport, Counted, Plan, Searched, finish};
 use super::{Alternative, Book, BookSource, NO_SQUARE};
+use crate::binary::{
+    FNV_OFFSET, HeaderError, UnsealError, check_header, fnv1a, le_u32, seal, unseal,
+};
 use crate::board::Board;
-use crate::eval::weights::{FNV_OFFSET, UnsealError, fnv1a, le_u16, le_u32, seal, unseal};
+use crate::board::random::{XorShift64, nth_bit};
 use crate::search::Evaluate;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -72,6 +75,18 @@ pub enum PartError {
     Checksum { stored: u64, computed: u64 },
 }
 
+impl From<HeaderError> for PartError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => PartError::Magic,
+            HeaderError::Version { found, .. } => PartError::Version(found),
+            HeaderError::Short { len, .. } => {
+                PartError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
+}
+
 /// Why parts cannot be merged; `file` names the part at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
@@ -102,9 +117,9 @@ pub enum MergeError {
 /// A fingerprint of an evaluation: FNV-1a of the values it gives the positions of 64
 /// fixed random games (about 3,800 positions, every phase). Shards searching with other
 /// weights give other values, and their parts are refused by [`merge`].
-pub fn evaluation_fingerprint<E: Evaluate + ?Sized>(eval: &E) -> u64 {
-    // A fixed xorshift sequence: the positions must never change.
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+pub fn evaluation_fingerprint<E: Evaluate + Clone>(eval: &E) -> u64 {
+    // A fixed sequence: the positions must never change.
+    let mut rng = XorShift64::from_state(0x9E37_79B9_7F4A_7C15);
     let mut hash = FNV_OFFSET;
     for _ in 0..64 {
         let mut b = Board::START;
@@ -115,14 +130,8 @@ pub fn evaluation_fingerprint<E: Evaluate + ?Sized>(eval: &E) -> u64 {
                 b = b.passed();
                 continue;
             }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut m = moves;
-            for _ in 0..x % moves.count_ones() as u64 {
-                m &= m - 1;
-            }
-            b = b.play(m.trailing_zeros()).expect("a legal move");
+            let sq = nth_bit(moves, rng.below(moves.count_ones() as u64));
+            b = b.play(sq).expect("a legal move");
         }
     }
     hash
@@ -218,19 +227,13 @@ impl BookPart {
 
     /// Reads a part's bytes, checking the checksum and every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<BookPart, PartError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(PartError::Magic);
-        }
-        if bytes.len() < HEADER_LEN + 8 {
-            return Err(PartError::Malformed(format!(
-                "{} bytes, shorter than a header",
-                bytes.len()
-            )));
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(PartError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "a book shard part",
+        )?;
         let u32_at = |i: usize| le_u32(bytes, i);
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let shard_index = u32_at(10);
@@ -455,7 +458,7 @@ mod tests {
     fn parts(count: usize) -> Vec<(String, BookPart)> {
         let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
         let games = wthor::parse(bytes).unwrap().1.games;
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         let plan = Plan::new(&games, &options());
         (0..count)
             .map(|k| {
@@ -474,7 +477,7 @@ mod tests {
         }
         let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
         let games = wthor::parse(bytes).unwrap().1.games;
-        let whole = build(&games, &options(), &Evaluator::embedded(), &mut |_, _| {}).0;
+        let whole = build(&games, &options(), &Evaluator::shipped(), &mut |_, _| {}).0;
         let mut shuffled = parts.clone();
         shuffled.rotate_left(1);
         let (merged, report) = merge(&shuffled).unwrap();

@@ -85,6 +85,19 @@ impl Evaluator {
         )
     }
 
+    /// The shipped weights (`coeffs/okapi-eval.bin`) as the one handle every search
+    /// shares: decompressed once per process, then each call is a reference count.
+    /// Searches and solvers take the evaluation they are given (`MidgameSearch::new`,
+    /// `EndgameSolver::new`); this is where a
+    /// program that wants the shipped one gets it.
+    pub fn shipped() -> std::sync::Arc<Evaluator> {
+        static SHIPPED_EVALUATOR: std::sync::OnceLock<std::sync::Arc<Evaluator>> =
+            std::sync::OnceLock::new();
+        SHIPPED_EVALUATOR
+            .get_or_init(|| std::sync::Arc::new(Evaluator::embedded()))
+            .clone()
+    }
+
     /// Loads a weight file.
     pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
         let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
@@ -257,12 +270,4 @@ impl EvalState {
     pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
         self.indices[self.mover].instances()
     }
-}
-
-/// The shipped evaluation, loaded once per process and shared by every search.
-pub fn shared() -> std::sync::Arc<Evaluator> {
-    static SHARED: std::sync::OnceLock<std::sync::Arc<Evaluator>> = std::sync::OnceLock::new();
-    SHARED
-        .get_or_init(|| std::sync::Arc::new(Evaluator::embedded()))
-        .clone()
 }

@@ -326,11 +326,9 @@ mod tests {
     #[test]
     fn fast_indices_match_reference_and_swap() {
         let set = PatternSet::get();
-        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut rng = crate::board::random::XorShift64::from_state(0x1234_5678_9abc_def1);
         for _ in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let occ = x.rotate_left(11) | x;
             let p = x & occ;
             let o = occ & !p;

@@ -20,7 +20,7 @@
 //! self-symmetry are equal.
 
 use super::patterns::{PATTERN_SET_ID, PatternSet};
-use std::io::{Read, Write};
+use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
 
 pub const MAGIC: &[u8; 8] = b"OKAPIEVW";
 pub const VERSION: u16 = 1;
@@ -42,6 +42,18 @@ pub enum WeightFileError {
     Checksum { stored: u64, computed: u64 },
 }
 
+impl From<HeaderError> for WeightFileError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => WeightFileError::Magic,
+            HeaderError::Version { found, .. } => WeightFileError::Version(found),
+            HeaderError::Short { len, .. } => {
+                WeightFileError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
+}
+
 /// Weights as stored: per phase a bias and one weight per pattern index (player view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightFile {
@@ -52,79 +64,6 @@ pub struct WeightFile {
     pub bias: Vec<i16>,
     /// `phases * weights_per_phase` entries, phase-major.
     pub weights: Vec<i16>,
-}
-
-pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
-    })
-}
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// Why [`unseal`] refused a payload.
-#[derive(Debug)]
-pub enum UnsealError {
-    /// The payload is not valid zlib (the message says why).
-    Decompress(String),
-    /// It decompresses to this many bytes, not the expected number.
-    Length(usize),
-    Checksum {
-        stored: u64,
-        computed: u64,
-    },
-}
-
-/// The uncompressed payload of a file laid out by [`seal`], checked: exactly `expected`
-/// bytes, and the checksum right. `bytes` must hold the header (`header_len` bytes), the
-/// payload (`payload_len`) and the 8-byte checksum.
-pub fn unseal(
-    bytes: &[u8],
-    header_len: usize,
-    payload_len: usize,
-    expected: usize,
-) -> Result<Vec<u8>, UnsealError> {
-    let mut raw = Vec::with_capacity(expected);
-    flate2::read::ZlibDecoder::new(&bytes[header_len..header_len + payload_len])
-        .take(expected as u64 + 1)
-        .read_to_end(&mut raw)
-        .map_err(|e| UnsealError::Decompress(e.to_string()))?;
-    if raw.len() != expected {
-        return Err(UnsealError::Length(raw.len()));
-    }
-    let stored = u64::from_le_bytes(
-        bytes[header_len + payload_len..]
-            .try_into()
-            .expect("8 bytes"),
-    );
-    let computed = fnv1a(fnv1a(FNV_OFFSET, &bytes[..header_len]), &raw);
-    if stored != computed {
-        return Err(UnsealError::Checksum { stored, computed });
-    }
-    Ok(raw)
-}
-
-/// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
-/// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
-/// the FNV-1a checksum of the header and the uncompressed payload.
-/// The little-endian `u16` at byte `at` of a header (the caller has checked its length).
-pub(crate) fn le_u16(bytes: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([bytes[at], bytes[at + 1]])
-}
-
-/// The little-endian `u32` at byte `at` of a header (the caller has checked its length).
-pub(crate) fn le_u32(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-}
-
-pub fn seal(raw: &[u8], header: impl FnOnce(u32) -> Vec<u8>) -> Vec<u8> {
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    enc.write_all(raw).expect("in-memory write");
-    let payload = enc.finish().expect("in-memory write");
-    let mut out = header(payload.len() as u32);
-    let checksum = fnv1a(fnv1a(FNV_OFFSET, &out), raw);
-    out.extend_from_slice(&payload);
-    out.extend_from_slice(&checksum.to_le_bytes());
-    out
 }
 
 impl WeightFile {
@@ -157,13 +96,13 @@ impl WeightFile {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<WeightFile, WeightFileError> {
-        if bytes.len() < HEADER_LEN + 8 || &bytes[..8] != MAGIC {
-            return Err(WeightFileError::Magic);
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(WeightFileError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "an Okapi weight file",
+        )?;
         let set_id = le_u16(bytes, 10);
         if set_id != PATTERN_SET_ID {
             return Err(WeightFileError::PatternSet {

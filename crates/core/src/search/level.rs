@@ -153,8 +153,8 @@ pub struct Choice {
 }
 
 /// Picks a move at `level`. `rng` gives uniform numbers in [0, 1).
-pub fn choose_move<E: Evaluate + ?Sized>(
-    search: &mut MidgameSearch<'_, E>,
+pub fn choose_move<E: Evaluate + Clone>(
+    search: &mut MidgameSearch<E>,
     board: Board,
     level: &Level,
     rng: &mut dyn FnMut() -> f64,

@@ -454,11 +454,10 @@ mod tests {
             for t in 0..2u64 {
                 let tt = &tt;
                 s.spawn(move || {
-                    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ t;
+                    let mut rng =
+                        crate::board::random::XorShift64::from_state(0x9E37_79B9_7F4A_7C15u64 ^ t);
                     for _ in 0..200_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = rng.next_u64();
                         // Few distinct keys, all in few buckets: many collisions.
                         let key = ((x % 64) << 20) | (x % 5);
                         let (score, best) = bounds_of(key);
