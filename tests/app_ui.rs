@@ -272,8 +272,7 @@ fn set_up_takes_a_typed_or_pasted_board_string() {
     assert_eq!(h.state().game().start(), expected);
 }
 
-/// A tab of the side panel (the menu bar has a "Game" too: the tab is the one further
-/// right).
+/// A tab of the side panel (by its name; the one furthest right if a menu shares it).
 fn tab<'a>(h: &'a Harness<'static, App>, name: &'a str) -> egui_kittest::Node<'a> {
     h.query_all_by_label(name)
         .max_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
@@ -332,8 +331,8 @@ fn the_board_keeps_its_size_and_place_whatever_the_side_shows() {
                 "{label} over the board"
             );
         }
-        tab(&h, "Game").click();
-        check(&mut h, "the Game tab again");
+        tab(&h, "Play").click();
+        check(&mut h, "the Play tab again");
         h.state_mut().apply(Command::EnterSetup);
         check(&mut h, "set-up");
         h.state_mut().apply(Command::SetupCancel);

@@ -1,7 +1,9 @@
 //! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Play":
 //! the game, the engine settings, the solve, the move values, the moves; "Database": the
-//! games database for the position on the board ([`crate::database_panel`]). The board
-//! keeps its size and place whichever tab shows; the tab's contents scroll.
+//! games database for the position on the board ([`crate::database_panel`]); "Script": the
+//! open endgame script, while there is one. The side area takes the width the board leaves
+//! ([`board_side`]): the board keeps its size and place whichever tab shows; the tab's
+//! contents scroll.
 
 use super::engine_events::Task;
 use super::level_picker::level_picker;
