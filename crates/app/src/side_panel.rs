@@ -81,7 +81,14 @@ impl App {
                             .show(ui, |ui| self.side_contents(ui));
                     }
                     SideTab::Database => self.database_contents(ui),
-                    SideTab::Script => self.script_contents(ui),
+                    SideTab::Script => {
+                        // The board's proven result and line above the list: a clicked
+                        // position shows its line here, beside the script.
+                        let pos = self.game().position();
+                        self.solved_section(ui, pos);
+                        ui.separator();
+                        self.script_contents(ui);
+                    }
                 }
             });
     }
