@@ -907,7 +907,7 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
-/// The responsiveness figures of the README: frame time while the engine searches, time
+/// The responsiveness figures of docs/development.md: frame time while the engine searches, time
 /// from a move to the first values on the board, time for Stop to take effect. A
 /// benchmark, not a test: it prints and asserts nothing about time.
 ///
@@ -1297,6 +1297,11 @@ fn a_file_dialog_that_cannot_be_shown_falls_back_to_a_path_field() {
     assert!(
         h.query_by_label_contains("No file dialog could be shown: type the path")
             .is_some()
+    );
+    // in plain words: the raw portal error is not shown to the player
+    assert!(
+        h.query_by_label_contains("no file dialog portal answered")
+            .is_none()
     );
     let field = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
     field.focus();

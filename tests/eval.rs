@@ -204,3 +204,16 @@ fn incremental_indices_match_from_scratch_after_random_games() {
         }
     }
 }
+
+/// An endless file given as weights (`--weights /dev/zero`) is refused after reading
+/// just past the cap, not read until memory runs out.
+#[test]
+fn endless_weights_are_refused() {
+    let start = std::time::Instant::now();
+    let Err(err) = okapi::eval::Evaluator::load(std::path::Path::new("/dev/zero")) else {
+        panic!("/dev/zero loaded as weights");
+    };
+    let err = err.to_string();
+    assert!(err.contains("file too large (over 64 MB)"), "{err}");
+    assert!(start.elapsed().as_secs() < 10);
+}

@@ -200,7 +200,12 @@ impl App {
                 }
             }
             Command::SetupDone => {
-                if let Some(p) = self.view.setup.take() {
+                // No game reaches a board without discs: it stays in set-up (as a board
+                // string with no discs is refused everywhere) rather than becoming a
+                // "32-32 draw".
+                if self.view.setup.is_some_and(|p| p.black() | p.white() == 0) {
+                    self.error = Some("Put at least one disc on the board.".into());
+                } else if let Some(p) = self.view.setup.take() {
                     // The players stay: a set-up position is played as the game was.
                     self.file = None;
                     let seats = self.session.seats();

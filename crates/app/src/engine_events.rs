@@ -142,11 +142,49 @@ impl App {
     }
 
     /// Keeps the game in progress (with what is known of it) across restarts.
-    pub(super) fn keep_game_in_progress(&self) {
+    pub(super) fn keep_game_in_progress(&mut self) {
         if let Some(path) = &self.autosave {
-            // Best effort: losing the autosave must not disturb play.
-            let _ = path.parent().map(std::fs::create_dir_all);
-            let _ = okapi_core::formats::save_game(self.game(), path);
+            // Play goes on whatever happens here, but a failure is said once (a read-only
+            // data folder lost every game silently), and again after it worked once more.
+            let result = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                Some(dir) => std::fs::create_dir_all(dir),
+                None => Ok(()),
+            }
+            .and_then(|()| okapi_core::formats::save_game(self.game(), path));
+            match result {
+                Ok(()) => self.autosave_failed = false,
+                Err(e) if !self.autosave_failed => {
+                    self.autosave_failed = true;
+                    self.error = Some(format!(
+                        "The game in progress cannot be kept for the next start ({}: {e}); save it with File › Save as",
+                        path.display()
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Brings back the game kept from the last run. One that cannot be read is moved
+    /// aside (not overwritten by the next autosave) and the reason is shown.
+    pub fn restore_game_in_progress(&mut self, saved: &std::path::Path) {
+        match okapi_core::formats::load_game(saved) {
+            Ok(game) => {
+                let seats = game.seats;
+                self.session = okapi_core::game::Session::new(game, seats);
+            }
+            Err(e) => {
+                let mut aside = saved.as_os_str().to_owned();
+                aside.push(".unreadable");
+                let aside = std::path::PathBuf::from(aside);
+                let kept = match std::fs::rename(saved, &aside) {
+                    Ok(()) => format!("it was moved to {}", aside.display()),
+                    Err(_) => "it is left as it is".to_string(),
+                };
+                self.error = Some(format!(
+                    "The game kept from last time could not be read ({e}); {kept}"
+                ));
+            }
         }
     }
 

@@ -42,10 +42,19 @@ use std::time::{Duration, Instant};
 
 /// Opens the app window, optionally with a game file; returns when it closes.
 pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
+    if let Some(problem) = missing_display(|name| std::env::var_os(name)) {
+        anyhow::bail!("{problem}");
+    }
     // The window comes back where and as large as it was ([`Settings::window`]).
     let saved = Settings::paths().map(|(settings, _)| Settings::load(&settings));
+    let mut viewport = viewport(saved.as_ref().and_then(|s| s.window));
+    // The icon is compiled in and checked by a test: a failure here is a bad build, and the
+    // window still opens with the system's default icon.
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON_PNG) {
+        viewport = viewport.with_icon(std::sync::Arc::new(icon));
+    }
     let options = eframe::NativeOptions {
-        viewport: viewport(saved.as_ref().and_then(|s| s.window)),
+        viewport,
         ..Default::default()
     };
     eframe::run_native(
@@ -64,13 +73,8 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
                     app.apply(Command::OpenScriptPath(path))
                 }
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
-                (None, Some(saved)) if saved.exists() => {
-                    // The game in progress comes back with its players.
-                    if let Ok(game) = okapi_core::formats::load_game(saved) {
-                        let seats = game.seats;
-                        app.session = Session::new(game, seats);
-                    }
-                }
+                // The game in progress comes back with its players.
+                (None, Some(saved)) if saved.exists() => app.restore_game_in_progress(saved),
                 _ => {}
             }
             app.position_changed();
@@ -78,7 +82,91 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| anyhow::anyhow!("the app window failed: {e}"))
+    .map_err(|e| anyhow::anyhow!("{}", window_failure(&e.to_string())))
+}
+
+/// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one
+/// `okapi install-desktop` puts beside the desktop entry.
+pub const ICON_PNG: &[u8] = include_bytes!("../../../assets/okapi.png");
+
+/// How to run the app where no display is, in one line.
+const RUN_WITHOUT_DISPLAY: &str = "run Okapi on a desktop, or without one under Xvfb: `Xvfb :99 & DISPLAY=:99 okapi` (the command line needs no display: okapi --help)";
+
+/// On Linux and the BSDs, a window needs an X11 or Wayland display: without one, the
+/// sentence saying so and how to run the app instead of winit's raw error. `var` reads
+/// the environment (tests give their own).
+pub fn missing_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<String> {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return None;
+    }
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    (!set("DISPLAY") && !set("WAYLAND_DISPLAY")).then(|| {
+        format!("no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): {RUN_WITHOUT_DISPLAY}")
+    })
+}
+
+/// The window could not be opened: winit's error, in one plain line when it is about the
+/// display (a DISPLAY naming no running server).
+pub fn window_failure(error: &str) -> String {
+    let lower = error.to_lowercase();
+    let about_display = ["display", "backend", "wayland", "x11", "xopen", "x server"]
+        .iter()
+        .any(|w| lower.contains(w));
+    let first_line = error.lines().next().unwrap_or("").trim();
+    if about_display {
+        format!("cannot open the window: no display answers ({first_line}); {RUN_WITHOUT_DISPLAY}")
+    } else {
+        format!("the app window failed: {first_line}")
+    }
+}
+
+#[cfg(test)]
+mod first_contact_tests {
+    use super::*;
+
+    #[test]
+    fn without_a_display_one_plain_line_says_how_to_run() {
+        let none = |_: &str| None;
+        if cfg!(any(target_os = "windows", target_os = "macos")) {
+            assert_eq!(missing_display(none), None);
+            return;
+        }
+        let said = missing_display(none).unwrap();
+        assert!(said.contains("Xvfb :99 & DISPLAY=:99 okapi"), "{said}");
+        assert!(!said.contains('\n'));
+        let x11 = |n: &str| (n == "DISPLAY").then(|| ":0".into());
+        assert_eq!(missing_display(x11), None);
+        let wayland = |n: &str| (n == "WAYLAND_DISPLAY").then(|| "wayland-0".into());
+        assert_eq!(missing_display(wayland), None);
+        let empty = |n: &str| (n == "DISPLAY").then(|| "".into());
+        assert!(missing_display(empty).is_some());
+    }
+
+    #[test]
+    fn a_display_error_is_one_plain_line() {
+        let winit = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set.\nmore";
+        let said = window_failure(winit);
+        assert!(
+            said.starts_with("cannot open the window: no display answers"),
+            "{said}"
+        );
+        assert!(said.contains("Xvfb"), "{said}");
+        assert!(!said.contains('\n'), "{said}");
+        let no_server = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:788: Failed to open connection to X server";
+        assert!(
+            window_failure(no_server).starts_with("cannot open the window: no display answers")
+        );
+        assert_eq!(
+            window_failure("out of memory"),
+            "the app window failed: out of memory"
+        );
+    }
+
+    #[test]
+    fn the_icon_is_a_square_png() {
+        let icon = eframe::icon_data::from_png_bytes(ICON_PNG).unwrap();
+        assert_eq!((icon.width, icon.height), (256, 256));
+    }
 }
 
 /// The main window: the size and place saved last time, else 1000x720 wherever the
@@ -136,6 +224,8 @@ pub struct App {
     paste_requested: bool,
     /// Where the game in progress is kept across restarts (set by [`run`]).
     autosave: Option<PathBuf>,
+    /// The last autosave failed (and the user was told).
+    autosave_failed: bool,
     /// The open endgame script, if any.
     pub script: Option<ScriptJob>,
     /// A second engine thread for scripts, started on the first solve: the board's own
@@ -205,6 +295,7 @@ impl App {
             clipboard_out: None,
             paste_requested: false,
             autosave: None,
+            autosave_failed: false,
             metrics: Metrics::default(),
         };
         app.position_changed();
@@ -378,8 +469,20 @@ impl App {
 
     /// Takes its settings from `path` (the defaults if it is missing or unreadable) and
     /// saves them there whenever they change.
+    /// Where the game in progress is kept for the next start (`None`: nowhere).
+    pub fn keep_game_at(&mut self, path: Option<PathBuf>) {
+        self.autosave = path;
+    }
+
     pub fn use_settings_file(&mut self, path: &Path) {
-        let settings = Settings::load(path);
+        let (settings, problems) = Settings::load_checked(path);
+        if !problems.is_empty() {
+            self.error = Some(format!(
+                "Settings file {}: {}",
+                path.display(),
+                problems.join("; ")
+            ));
+        }
         self.settings = settings.clone();
         self.settings_file = Some((path.to_path_buf(), settings));
     }

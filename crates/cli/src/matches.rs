@@ -96,8 +96,9 @@ pub struct MatchArgs {
     /// Save the games to this GGF file (rewritten atomically after each game).
     #[arg(long, value_name = "FILE.ggf")]
     pub save: Option<PathBuf>,
-    /// Give up on an external engine that takes longer than this per move (seconds).
-    #[arg(long, default_value_t = 600.0)]
+    /// Give up on an external engine that takes longer than this per move (seconds,
+    /// more than 0 and at most a day).
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS", value_parser = super::units::parse_move_timeout)]
     pub move_timeout: f64,
     /// Hash table of each Okapi engine: about 16 * 2^N bytes. The default, 20, is the
     /// table of `okapi console`, `okapi nboard` and the app: the same as an --a-okapi
@@ -398,6 +399,11 @@ fn play_game_unless(
 ) -> anyhow::Result<Option<GameResult>> {
     let mut session = Session::new(Game::default(), [Seat::Human; 2]);
     for &m in opening {
+        // The session plays forced passes itself: an opening that writes one out (as
+        // transcripts read back do) has it played already.
+        if m == Move::Pass && !session.position().must_pass() {
+            continue;
+        }
         session
             .play_any(m, None)
             .map_err(|e| anyhow!("opening: {m}: {e}"))?;
@@ -517,7 +523,7 @@ impl Side {
     }
 
     fn player(&self, a: &MatchArgs, seed: u64) -> anyhow::Result<Player> {
-        let timeout = Duration::from_secs_f64(a.move_timeout.max(0.01));
+        let timeout = Duration::from_secs_f64(a.move_timeout);
         Ok(match self {
             Side::Nboard(c) => Box::new(ExternalPlayer::start(c, a.cmd_depth, timeout)?),
             Side::Binary {
@@ -567,7 +573,7 @@ pub fn main(a: MatchArgs) -> ExitCode {
     match run(&a) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("okapi match: {e:#}");
+            errln!("okapi match: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -671,7 +677,7 @@ impl Scoreboard<'_> {
             t.draws,
             t.losses
         );
-        self.bar.suspend(|| println!("{line}"));
+        self.bar.suspend(|| outln!("{line}"));
         self.bar.inc(1);
         let llr = self
             .llr
@@ -714,7 +720,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
             .iter()
             .any(|s| matches!(s, Side::Binary { .. }))
     {
-        eprintln!(
+        errln!(
             "okapi match: note: an Okapi binary's console has a table of 2^20 entries; the match's Okapi levels have 2^{}",
             a.hash_bits
         );
@@ -742,7 +748,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         }
     };
     let (name_a, name_b) = (players[0].0.name(), players[0].1.name());
-    println!(
+    outln!(
         "match: A = {name_a}, B = {name_b}; {} games from {} openings, each with both colours{}",
         a.games,
         openings.len().min(pairs),
@@ -753,7 +759,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         }
     );
     if let Some(sprt) = &a.sprt {
-        println!("{sprt}");
+        outln!("{sprt}");
     }
     let bar = ProgressBar::with_draw_target(Some(a.games as u64), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -831,9 +837,9 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
 fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
     let per_move = |d: Duration, m: u32| d.as_secs_f64() / m.max(1) as f64;
     let (e, lo, hi) = elo_interval(t);
-    println!("---");
-    println!("A = {name_a}, B = {name_b}, {} games", t.games());
-    println!(
+    outln!("---");
+    outln!("A = {name_a}, B = {name_b}, {} games", t.games());
+    outln!(
         "A: {} wins, {} draws, {} losses: score {:.1}%",
         t.wins,
         t.draws,
@@ -841,25 +847,25 @@ fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
         100.0 * t.score()
     );
     if t.pentanomial.pairs() > 0 {
-        println!(
+        outln!(
             "pairs (one opening, both colours) by A's points: {}",
             t.pentanomial
         );
     }
-    println!(
+    outln!(
         "discs: A {}, B {} (average {:+.2} per game for A)",
         t.discs_a,
         t.discs_b,
         (t.discs_a as f64 - t.discs_b as f64) / t.games().max(1) as f64
     );
-    println!(
+    outln!(
         "time: A {:.3} s ({:.5} s/move), B {:.3} s ({:.5} s/move)",
         t.time_a.as_secs_f64(),
         per_move(t.time_a, t.moves_a),
         t.time_b.as_secs_f64(),
         per_move(t.time_b, t.moves_b)
     );
-    println!(
+    outln!(
         "Elo difference A - B: {} (95% interval {} .. {})",
         elo_text(e),
         elo_text(lo),
@@ -871,7 +877,7 @@ fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
 fn print_test(sprt: &Sprt, t: &Tally, llr: Option<(f64, Verdict)>) {
     let pairs = t.pentanomial.pairs();
     let Some((llr, verdict)) = llr else {
-        println!("SPRT: no complete pair of games, no ratio");
+        outln!("SPRT: no complete pair of games, no ratio");
         return;
     };
     let (lo, hi) = (sprt.lower_bound(), sprt.upper_bound());
@@ -888,7 +894,7 @@ fn print_test(sprt: &Sprt, t: &Tally, llr: Option<(f64, Verdict)>) {
             "no decision: LLR {llr:+.2} is still between {lo:+.2} and {hi:+.2} (more games needed)"
         ),
     };
-    println!("SPRT after {pairs} pairs: {text}");
+    outln!("SPRT after {pairs} pairs: {text}");
 }
 
 #[cfg(test)]
@@ -943,6 +949,49 @@ mod tests {
             })
             .collect();
         assert_eq!(keys.len(), 6);
+    }
+
+    #[test]
+    fn openings_through_a_forced_pass_are_played() {
+        // A random game's first forced pass with the game still on, and the move after.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let text = (0..10_000)
+            .find_map(|_| {
+                let mut p = Position::start();
+                let mut moves = Vec::new();
+                while !p.is_game_over() {
+                    if p.must_pass() {
+                        moves.push(Move::Pass);
+                        p.play_move(Move::Pass).unwrap();
+                        let next = p.legal_moves().iter().next().unwrap();
+                        moves.push(Move::Play(next));
+                        return Some(moves);
+                    }
+                    let legal: Vec<Square> = p.legal_moves().iter().collect();
+                    let sq = legal[rng.random_range(0..legal.len())];
+                    moves.push(Move::Play(sq));
+                    p.play(sq).unwrap();
+                }
+                None
+            })
+            .expect("a random game with a forced pass");
+        // With the pass left out or written out, as a file of openings may have it.
+        let without = okapi_core::formats::transcript::write_moves(&text);
+        let with: Vec<String> = text
+            .iter()
+            .map(|m| match m {
+                Move::Pass => "PA".to_string(),
+                m => m.to_string(),
+            })
+            .collect();
+        for opening in [without, with.join(" ")] {
+            let moves = parse_transcript(&opening).unwrap();
+            assert!(moves.contains(&Move::Pass));
+            let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
+            let mut b = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 2, 2, None);
+            let r = play_game(&mut a, &mut b, &moves).unwrap();
+            assert_eq!(r.game.moves()[..moves.len()], moves[..], "{opening}");
+        }
     }
 
     #[test]

@@ -95,8 +95,11 @@ pub enum UnsealError {
     Decompress(String),
     /// It decompresses to this many bytes, not the expected number.
     Length(usize),
+    /// The checksum does not match the header and the uncompressed payload.
     Checksum {
+        /// The checksum stored after the payload.
         stored: u64,
+        /// The checksum of what was read.
         computed: u64,
     },
 }

@@ -20,14 +20,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Positions with fewer empties than this are solved several at a time, one thread each;
 /// from this many up, one at a time with every thread. Measured one position at a time on
-/// one thread (FFO #1-#38, README "Threads in scripts"): 14-16 empties take 0.1-16 ms,
+/// one thread (FFO #1-#38, docs/engine.md "Threads in scripts"): 14-16 empties take 0.1-16 ms,
 /// 17-19 empties 23-170 ms, 20 empties 72-570 ms: below 20 a position is too short for a
 /// parallel search to pay, while several at once need nothing shared.
 pub const SMALL_POSITION_EMPTIES: u32 = 20;
 
 /// Table of the small positions: `16 << SMALL_TABLE_BITS` bytes (1 MB) per thread, or the
 /// run's own size if that is smaller, cleared before each. Nodes for FFO #1-#25 with
-/// 2^12 entries: 8.13 M; 2^14: 7.94 M; 2^16: 7.910 M; 2^20: 7.908 M (README "Threads in
+/// 2^12 entries: 8.13 M; 2^14: 7.94 M; 2^16: 7.910 M; 2^20: 7.908 M (docs/engine.md "Threads in
 /// scripts").
 pub const SMALL_TABLE_BITS: u32 = 16;
 
@@ -156,7 +156,7 @@ pub fn solve_in_order<E>(
     while next < positions.len() {
         if !is_small(&positions[next]) {
             // A new table rather than a cleared one: its memory is taken only as the
-            // search reaches it, where clearing touches all of it (README "Threads in
+            // search reaches it, where clearing touches all of it (docs/engine.md "Threads in
             // scripts": FFO #26-#34, user time as with the kept table at -h 18 and 24).
             let mut solver = CleanSolver::new(settings, settings.hash_bits, threads, stop);
             // On several threads the table's move depends on their timing: the line and

@@ -183,9 +183,15 @@ pub fn run(
         }
     }
     anyhow::ensure!(!pool.is_empty(), "no positions in the given games");
+    anyhow::ensure!(
+        args.positions >= 1 && args.max_depth >= MIN_DEPTH,
+        "nothing to fit: give at least one position and a depth of {MIN_DEPTH} or more"
+    );
     // A reproducible draw without replacement.
     let mut rng = XorShift64::seeded(args.seed);
-    let mut positions = Vec::with_capacity(args.positions);
+    // Never more than the pool holds (a capacity of `args.positions` aborted on a 64 GB
+    // allocation for --positions 4294967295).
+    let mut positions = Vec::with_capacity(args.positions.min(pool.len()));
     for _ in 0..args.positions.min(pool.len()) {
         let i = rng.below(pool.len() as u64) as usize;
         positions.push(pool.swap_remove(i));
@@ -195,6 +201,13 @@ pub fn run(
     let samples = collect(&eval, &positions, MIN_DEPTH..=args.max_depth, |i| {
         progress(i, total)
     });
+    // The model has four coefficients: fewer samples leave it undetermined (an all-zero
+    // model was written for --positions 0).
+    anyhow::ensure!(
+        samples.len() >= 4,
+        "only {} samples from {total} positions: too few to fit the model's 4 coefficients (give more positions or a deeper --max-depth)",
+        samples.len()
+    );
     Ok(ProbCutFit {
         model: fit(&samples),
         samples: samples.len(),

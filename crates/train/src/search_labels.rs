@@ -100,6 +100,10 @@ fn header(options: &SearchLabelOptions, print: u64) -> Vec<u8> {
     h
 }
 
+/// The most bytes a search-label cache may hold: a record per labelled position, far
+/// more than the millions of positions a fit takes.
+pub const MAX_CACHE: u64 = 4 << 30;
+
 /// The values a cache holds, keyed by board. A cache made with another depth, exact
 /// limit or evaluation is an error (its values would mean something else).
 pub fn read_cache(
@@ -108,11 +112,14 @@ pub fn read_cache(
     print: u64,
 ) -> Result<HashMap<(u64, u64), i16>> {
     let mut values = HashMap::new();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(values),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
+    let bytes = crate::selfplay::read_data_file(
+        path,
+        MAX_CACHE,
+        "a search-label cache is a file the labels are appended to",
+    )?;
+    if bytes.is_empty() {
+        return Ok(values);
+    }
     okapi_core::binary::check_header(&bytes, MAGIC, None, HEADER_LEN, "a search-label cache")
         .with_context(|| path.display().to_string())?;
     let want = header(options, print);
@@ -363,10 +370,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.bin");
         std::fs::write(&path, b"OKAPISP1 something else entirely").unwrap();
-        let err = read_cache(&path, &options(None, 1), 0).unwrap_err();
-        assert!(
-            err.to_string().contains("not a search-label cache"),
-            "{err}"
+        let err = format!("{:#}", read_cache(&path, &options(None, 1), 0).unwrap_err());
+        assert!(err.contains("not a search-label cache"), "{err}");
+        // A device is refused before it is read (`/dev/zero` never ends).
+        let err = format!(
+            "{:#}",
+            read_cache(Path::new("/dev/zero"), &options(None, 1), 0).unwrap_err()
         );
+        assert!(err.contains("not a regular file"), "{err}");
     }
 }

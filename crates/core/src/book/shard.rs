@@ -34,7 +34,9 @@ use crate::search::Evaluate;
 use std::collections::HashMap;
 use std::time::Duration;
 
+/// The first 8 bytes of a shard part file.
 pub const MAGIC: &[u8; 8] = b"OKAPIBKS";
+/// The part format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 8 + 2 + 8 + 20 + 8 + 8 + 8 + 16 + 8 + 4;
 const COUNTED_BYTES: usize = 8 + 8 + 4 + 8;
@@ -46,11 +48,15 @@ const STATS_BYTES: usize = 5 * 8;
 pub struct BookPart {
     /// 0-based.
     pub shard_index: u32,
+    /// How many shards the build is split into.
     pub shard_count: u32,
+    /// The build's options, the same in every part of one build.
     pub options: BuildOptions,
     /// Fingerprint of the evaluation weights the searches used.
     pub weights: u64,
+    /// Games read (the same in every part).
     pub games: u64,
+    /// Distinct positions up to `max_ply` in the games (the same in every part).
     pub positions_seen: u64,
     /// Every book position with its games (not only the shard's).
     pub counts: Vec<Counted>,
@@ -63,16 +69,25 @@ pub struct BookPart {
 /// Why a part file cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum PartError {
+    /// The file does not start with the part magic `OKAPIBKS`.
     #[error("not a book shard part (no {} header)", String::from_utf8_lossy(MAGIC))]
     Magic,
+    /// A part of another format version (the one in the file).
     #[error("book shard part version {0} is not supported (expected {VERSION})")]
     Version(u16),
+    /// The header and the data disagree, or a record holds impossible values; says which.
     #[error("book shard part is truncated or malformed: {0}")]
     Malformed(String),
+    /// The checksum at the end of the file does not match its contents: the file is corrupt.
     #[error(
         "book shard part checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        /// The checksum the file ends with.
+        stored: u64,
+        /// The checksum of what was read.
+        computed: u64,
+    },
 }
 
 impl From<HeaderError> for PartError {
@@ -90,28 +105,57 @@ impl From<HeaderError> for PartError {
 /// Why parts cannot be merged; `file` names the part at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
+    /// [`merge`] was given no part.
     #[error("no parts to merge")]
     NoParts,
+    /// A part file cannot be read.
     #[error("{file}: {source}")]
-    Part { file: String, source: PartError },
+    Part {
+        /// The part file.
+        file: String,
+        /// Why it cannot be read.
+        source: PartError,
+    },
+    /// A part is of another build than the first one (another split, other options,
+    /// weights or game records).
     #[error("{file} does not belong with {first}: {what}")]
     Mismatch {
+        /// The part at fault.
         file: String,
+        /// The first part, the one it was compared with.
         first: String,
+        /// What differs.
         what: String,
     },
+    /// Two parts are the same shard.
     #[error("{file} and {other} are both shard {shard}")]
     Duplicate {
+        /// The second part of that shard.
         file: String,
+        /// The first part of that shard.
         other: String,
+        /// The shard, as `k/N` (1-based).
         shard: String,
     },
+    /// No part given is this shard.
     #[error(
         "shard {shard} is missing: no part given is that shard (the parts are of {count} shards)"
     )]
-    Missing { shard: String, count: u32 },
+    Missing {
+        /// The missing shard, as `k/N` (1-based).
+        shard: String,
+        /// How many shards the build is split into.
+        count: u32,
+    },
+    /// A part reads but its contents do not add up: its table of positions is not a
+    /// book tree, or it does not hold exactly its share of the searches.
     #[error("{file}: {what}")]
-    Damaged { file: String, what: String },
+    Damaged {
+        /// The part at fault.
+        file: String,
+        /// What is wrong with it.
+        what: String,
+    },
 }
 
 /// A fingerprint of an evaluation: FNV-1a of the values it gives the positions of 64
@@ -194,6 +238,7 @@ impl BookPart {
         h
     }
 
+    /// The part file's bytes (the layout in the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut raw = Vec::with_capacity(
             self.counts.len() * COUNTED_BYTES

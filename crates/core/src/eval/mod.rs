@@ -11,8 +11,8 @@
 //!   [`Evaluator::evaluate_state`].
 //!
 //! ```
-//! use okapi::board::Board;
-//! use okapi::eval::{Evaluator, EvalState};
+//! use okapi_core::board::Board;
+//! use okapi_core::eval::{Evaluator, EvalState};
 //! let eval = Evaluator::embedded();
 //! let board = Board::START;
 //! let mut state = EvalState::new(&board);
@@ -63,19 +63,29 @@ impl std::fmt::Debug for Evaluator {
     }
 }
 
+/// Why [`Evaluator::load`] failed; the text names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("cannot read weight file {path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file was read but is not a valid weight file.
     #[error("weight file {path}: {source}")]
     Format {
+        /// The file.
         path: String,
+        /// What is wrong with it.
         source: WeightFileError,
     },
 }
+
+/// The most a weight file may hold: the shipped one is 2.7 MB compressed.
+pub const MAX_WEIGHT_FILE: u64 = 64 << 20;
 
 impl Evaluator {
     /// The weights shipped in `coeffs/` (compiled into the binary).
@@ -98,18 +108,31 @@ impl Evaluator {
             .clone()
     }
 
-    /// Loads a weight file.
+    /// Loads a weight file (at most [`MAX_WEIGHT_FILE`] bytes: `/dev/zero` given as
+    /// weights ends at once instead of filling memory).
     pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        use std::io::Read;
+        let io = |source| LoadError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_WEIGHT_FILE + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_WEIGHT_FILE {
+            return Err(io(std::io::Error::other(format!(
+                "file too large (over {} MB)",
+                MAX_WEIGHT_FILE >> 20
+            ))));
+        }
         Evaluator::from_bytes(&bytes).map_err(|source| LoadError::Format {
             path: path.display().to_string(),
             source,
         })
     }
 
+    /// Reads the bytes of a weight file (the layout in [`weights`]), checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightFileError> {
         Ok(Evaluator::from_weight_file(WeightFile::from_bytes(bytes)?))
     }
@@ -140,6 +163,7 @@ impl Evaluator {
         ((empties / self.phase_width) as usize).min(self.phases - 1)
     }
 
+    /// How many phases the weights have.
     pub fn phases(&self) -> usize {
         self.phases
     }
@@ -207,10 +231,12 @@ impl Default for Evaluator {
 pub struct EvalState {
     indices: [IndexVector; 2],
     mover: usize,
+    /// Empty squares of the position the indices describe.
     pub empties: u32,
 }
 
 impl EvalState {
+    /// The indices of `board`, computed from scratch, `board.player` to move.
     pub fn new(board: &Board) -> EvalState {
         let (own, other) = PatternSet::get().index_vectors_both(board.player, board.opponent);
         EvalState {

@@ -6,7 +6,7 @@
 //! |-------|-------|
 //! | 8     | magic `OKAPIEVW` |
 //! | 2     | format version (1) |
-//! | 2     | pattern set id ([`PATTERN_SET_ID`](super::patterns::PATTERN_SET_ID)) |
+//! | 2     | pattern set id ([`PATTERN_SET_ID`]) |
 //! | 2     | number of phases `P` |
 //! | 2     | empties per phase `W` (phase of a position = `min(empties / W, P - 1)`) |
 //! | 4     | weights per phase `N` (must equal the pattern set's) |
@@ -22,24 +22,42 @@
 use super::patterns::{PATTERN_SET_ID, PatternSet};
 use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
 
+/// The first 8 bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"OKAPIEVW";
+/// The weight file format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 24;
 
+/// Why a weight file cannot be read; the text says it to a user.
 #[derive(Debug, thiserror::Error)]
 pub enum WeightFileError {
+    /// The file does not start with `OKAPIEVW`: not a weight file.
     #[error("not an Okapi weight file (bad magic)")]
     Magic,
+    /// A weight file of another format version (the one in the file).
     #[error("weight file version {0} is not supported (expected {VERSION})")]
     Version(u16),
+    /// Weights for another pattern set than this build's: its indices mean other squares.
     #[error("weight file is for pattern set {found}, this build uses {expected}")]
-    PatternSet { found: u16, expected: u16 },
+    PatternSet {
+        /// The pattern set id in the file.
+        found: u16,
+        /// This build's ([`PATTERN_SET_ID`]).
+        expected: u16,
+    },
+    /// The header and the data disagree; says how.
     #[error("weight file is truncated or malformed: {0}")]
     Malformed(String),
+    /// The checksum at the end of the file does not match its contents: the file is corrupt.
     #[error(
         "weight file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        /// The checksum stored after the payload.
+        stored: u64,
+        /// The checksum of what was read.
+        computed: u64,
+    },
 }
 
 impl From<HeaderError> for WeightFileError {
@@ -57,8 +75,11 @@ impl From<HeaderError> for WeightFileError {
 /// Weights as stored: per phase a bias and one weight per pattern index (player view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightFile {
+    /// Number of phases `P`.
     pub phases: u16,
+    /// Empty squares per phase `W`: a position's phase is `min(empties / W, P - 1)`.
     pub phase_width: u16,
+    /// Weights per phase (the pattern set's [`PatternSet::weights_per_phase`]).
     pub weights_per_phase: u32,
     /// `phases` entries.
     pub bias: Vec<i16>,
@@ -91,10 +112,13 @@ impl WeightFile {
         raw
     }
 
+    /// The file's bytes (the layout in the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         seal(&self.raw_payload(), |len| self.header(len).to_vec())
     }
 
+    /// Reads a weight file's bytes, checking everything: a corrupt or foreign file is refused
+    /// with the reason, never half-read.
     pub fn from_bytes(bytes: &[u8]) -> Result<WeightFile, WeightFileError> {
         check_header(
             bytes,

@@ -26,20 +26,39 @@ use crate::board::{Color, Position, Square};
 /// Why a board string was not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardTextError {
+    /// Not 64 squares.
     #[error("a board has 64 squares, this has {squares}")]
-    Count { squares: usize },
+    Count {
+        /// The squares the text has.
+        squares: usize,
+    },
+    /// A character that is no disc and no empty square.
     #[error(
         "'{ch}' at square {square} is not a disc or an empty square (Black: X * B, White: O 0 W, empty: - . _)"
     )]
-    BadSquare { ch: char, square: Square },
+    BadSquare {
+        /// The character.
+        ch: char,
+        /// The square it stands for.
+        square: Square,
+    },
+    /// Letters of both the X/O and the b/w conventions.
     #[error(
         "ambiguous: it mixes the X/O and b/w conventions ({letters}), so which letter is which colour is unclear; use one convention"
     )]
-    Ambiguous { letters: String },
+    Ambiguous {
+        /// The disc letters found, in order of appearance.
+        letters: String,
+    },
+    /// No side to move after the squares.
     #[error("the side to move is missing: add X (Black) or O (White) after the 64 squares")]
     MissingSide,
+    /// A side to move that is no colour.
     #[error("'{side}' is not a side to move (X, *, B or Black; O, 0, W or White)")]
-    BadSide { side: String },
+    BadSide {
+        /// The side as written.
+        side: String,
+    },
 }
 
 /// The two families of disc letters: mixing them is ambiguous.

@@ -54,7 +54,9 @@ pub const MAX_BOOK_FILE: u64 = 512 << 20;
 /// A place in a text: 1-based line and column (in characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct TextPos {
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub column: usize,
 }
 
@@ -85,13 +87,22 @@ impl fmt::Display for TextPos {
 /// Reading a user's file failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
+    /// The file could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file holds more than the limit: refused before it fills memory.
     #[error("{path}: file too large (over {} MB)", limit >> 20)]
-    TooLarge { path: PathBuf, limit: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 /// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
@@ -114,7 +125,9 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 /// Why [`read_capped_from`] stopped.
 #[derive(Debug)]
 pub enum CapError {
+    /// Reading failed.
     Io(std::io::Error),
+    /// The stream holds more than the limit.
     TooLarge,
 }
 
@@ -162,18 +175,25 @@ impl Format {
 /// Why a game file was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum GameFileError {
+    /// The file could not be read (see [`ReadError`]).
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// The file holds nothing but blanks.
     #[error("the file is empty")]
     Empty,
+    /// It starts with `{` but is not a game in Okapi's JSON.
     #[error(transparent)]
     Json(#[from] okapi_json::JsonError),
+    /// It holds `(;` but is not a GGF game.
     #[error(transparent)]
     Ggf(#[from] ggf::GgfError),
+    /// It holds moves (`f5`), but they do not play as a transcript.
     #[error("as a transcript: {0}")]
     Transcript(#[from] transcript::TranscriptError),
+    /// It looks like a board string (mostly square characters), but is not one.
     #[error("as a board string: {0}")]
     Board(#[from] board_text::BoardTextError),
+    /// Nothing in it looks like a game or a board: prose, or another format.
     #[error(
         "it is none of: a transcript (f5d6c3...), a board string (64 squares and the side to move), a GGF game, an Okapi JSON game"
     )]
@@ -183,9 +203,13 @@ pub enum GameFileError {
 /// What a text holds, told by its content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// Okapi's JSON game (starts with `{`).
     OkapiJson,
+    /// A GGF game (holds `(;`).
     Ggf,
+    /// A board string ([`board_text`]).
     Board,
+    /// A transcript of moves ([`transcript`]).
     Transcript,
 }
 
@@ -236,8 +260,10 @@ fn has_move(t: &str) -> bool {
 /// What [`read_any`] read: a game, or a position to start from.
 #[derive(Clone, Debug)]
 pub enum Contents {
-    /// Boxed: a game is 265 bytes, a position 32 (clippy's large_enum_variant).
+    /// A game, and the format it was in. Boxed: a game is 265 bytes, a position 32
+    /// (clippy's large_enum_variant).
     Game(Box<Game>, Kind),
+    /// A position to start from.
     Board(Position),
 }
 
@@ -250,6 +276,7 @@ impl Contents {
         }
     }
 
+    /// What the text was.
     pub fn kind(&self) -> Kind {
         match self {
             Contents::Game(_, kind) => *kind,
@@ -301,8 +328,36 @@ pub fn write_game(game: &Game, format: Format) -> String {
 }
 
 /// Writes the game atomically in the format its file name asks for ([`Format::of_path`]).
+/// A game from a set-up position is refused as a transcript: a transcript holds moves
+/// from the standard start only, so the file would not open again (or open as another
+/// game).
 pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
-    write_atomic(path, write_game(game, Format::of_path(path)).as_bytes())
+    let format = Format::of_path(path);
+    if format == Format::Transcript && game.start() != crate::board::Position::start() {
+        return Err(std::io::Error::other(
+            "a transcript holds moves from the standard start only; save a game from a set-up position as .ggf or .json",
+        ));
+    }
+    write_atomic(path, write_game(game, format).as_bytes())
+}
+
+/// Are `a` and `b` the same file: the same device and inode (a hard link or another name
+/// of it counts), or, where that is not known, the same canonical path? A missing file
+/// is nobody's twin. Writers refuse an output that is one of their inputs: it would be
+/// truncated before it is read.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    }
 }
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames it over
@@ -348,6 +403,23 @@ mod tests {
     }
 
     #[test]
+    fn hard_links_and_other_names_are_the_same_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b, c) = (
+            tmp.path().join("a"),
+            tmp.path().join("b"),
+            tmp.path().join("c"),
+        );
+        std::fs::write(&a, "x").unwrap();
+        std::fs::write(&c, "x").unwrap();
+        std::fs::hard_link(&a, &b).unwrap();
+        assert!(same_file(&a, &b));
+        assert!(same_file(&a, &tmp.path().join(".").join("a")));
+        assert!(!same_file(&a, &c));
+        assert!(!same_file(&a, &tmp.path().join("missing")));
+    }
+
+    #[test]
     fn endless_files_are_refused_quickly() {
         let start = std::time::Instant::now();
         let err = load_game(Path::new("/dev/zero")).unwrap_err().to_string();
@@ -375,6 +447,19 @@ mod tests {
             .collect();
         assert!(leftovers.is_empty());
         assert!(matches!(read_game("  \n"), Err(GameFileError::Empty)));
+        // A set-up game is refused as a transcript (it would not open again), not as GGF.
+        let setup =
+            Game::new(crate::board::Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap());
+        let err = save_game(&setup, &dir.join("s.txt"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("standard start only"), "{err}");
+        assert!(!dir.join("s.txt").exists());
+        save_game(&setup, &dir.join("s.ggf")).unwrap();
+        assert_eq!(
+            load_game(&dir.join("s.ggf")).unwrap().start(),
+            setup.start()
+        );
         assert_eq!(
             read_game("\u{feff}f5").unwrap().moves(),
             vec![Move::parse("f5").unwrap()]

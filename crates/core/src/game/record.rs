@@ -9,8 +9,8 @@
 //! variation; nothing is ever erased except by [`Game::delete_variation`].
 //!
 //! ```
-//! use okapi::board::{Move, Position};
-//! use okapi::game::Game;
+//! use okapi_core::board::{Move, Position};
+//! use okapi_core::game::Game;
 //! let mv = |s| Move::parse(s).unwrap();
 //! let mut game = Game::new(Position::start());
 //! for m in ["f5", "d6", "c3"] {
@@ -60,22 +60,27 @@ pub struct Game {
     cursor: NodeId,
     /// The current line: the nodes after the root, in order (recomputed on each change).
     line: Vec<NodeId>,
-    /// The players' names as the file gives them.
+    /// Black's name as the file gives it.
     pub black: String,
+    /// White's name as the file gives it.
     pub white: String,
     /// Who plays each colour (Black, White) when the game goes on.
     pub seats: [Seat; 2],
     /// The clock each side had, when the game was played with one.
     pub time_per_side: Option<std::time::Duration>,
+    /// The date the game was played, as written (`YYYY-MM-DD` for games made here).
     pub date: String,
+    /// A free comment on the game.
     pub comment: String,
 }
 
 /// Who plays a colour: a person, or the engine at its own level.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Seat {
+    /// A person: the front end waits for a move.
     #[default]
     Human,
+    /// The engine at this level.
     Engine(Level),
 }
 
@@ -89,6 +94,8 @@ impl Seat {
         }
     }
 
+    /// Reads what [`Seat::label`] writes (`human`, case-insensitive, or `okapi:` and a level);
+    /// the error says what it expected.
     pub fn parse(text: &str) -> Result<Seat, String> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("human") {
@@ -102,6 +109,7 @@ impl Seat {
         }
     }
 
+    /// The seat is the engine's.
     pub fn is_engine(&self) -> bool {
         matches!(self, Seat::Engine(_))
     }
@@ -114,6 +122,7 @@ impl Default for Game {
 }
 
 impl Game {
+    /// A game from `start` with no move, two human seats, no clock, dated today.
     pub fn new(start: Position) -> Game {
         Game {
             nodes: vec![Node {
@@ -153,6 +162,7 @@ impl Game {
         &mut self.nodes[id.index()]
     }
 
+    /// The position the game starts from.
     pub fn start(&self) -> Position {
         self.nodes[0].position
     }
@@ -237,10 +247,12 @@ impl Game {
             .max(1)
     }
 
+    /// The cursor is not at the start: there is a move to take back.
     pub fn can_undo(&self) -> bool {
         self.cursor != NodeId(0)
     }
 
+    /// The current line goes on past the cursor: there is a move to replay.
     pub fn can_redo(&self) -> bool {
         self.ply() < self.line.len()
     }

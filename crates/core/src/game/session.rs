@@ -7,9 +7,9 @@
 //! only its own input and output.
 //!
 //! ```
-//! use okapi::board::{Color, Move, Position};
-//! use okapi::game::{Game, Next, Seat, Session};
-//! use okapi::search::level::Level;
+//! use okapi_core::board::{Color, Move, Position};
+//! use okapi_core::game::{Game, Next, Seat, Session};
+//! use okapi_core::search::level::Level;
 //! let mut s = Session::new(Game::new(Position::start()), [Seat::Human, Seat::Engine(Level::numbered(4))]);
 //! s.play(Move::parse("f5").unwrap(), None).unwrap();
 //! // White is the engine: the front end asks it for a move.
@@ -33,14 +33,22 @@ use std::time::Duration;
 /// Why a move was not played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
+    /// The game is over: no move can be played.
     #[error("the game is over")]
     GameOver,
+    /// This colour's time ran out (the colour's name): the game is over for play.
     #[error("{0} lost on time")]
     LostOnTime(&'static str),
+    /// [`Session::play`] (a person's move) while an engine seat is to move in a game being
+    /// played (the colour's name).
     #[error("it is the engine's turn ({0} to move)")]
     NotYourTurn(&'static str),
+    /// The engine answered for another position than the one at the cursor, or the side to
+    /// move is no longer an engine seat (things changed while it thought): its move is
+    /// dropped.
     #[error("the engine's move came for a position no longer on the board")]
     StaleEngineMove,
+    /// The move is not legal here.
     #[error(transparent)]
     Illegal(#[from] PlayError),
 }
@@ -52,13 +60,19 @@ pub enum Next {
     Over,
     /// The engine plays the side to move at `level`, in at most `time` when a clock runs.
     EngineMove {
+        /// The position to move in.
         position: Position,
+        /// The engine seat's level.
         level: Level,
+        /// The time to use, from the clock and the moves left ([`clock_allotment`]).
         time: Option<Duration>,
     },
     /// A person is to move, or the position is one of the record's (being reviewed): the
     /// engine may value the legal moves.
-    Values { position: Position },
+    Values {
+        /// The position whose moves to value.
+        position: Position,
+    },
 }
 
 /// A solved position's proven line, kept while the game follows it.
@@ -66,9 +80,11 @@ pub enum Next {
 pub struct ProvenLine {
     /// The position the line starts from (it moves along as the game follows it).
     pub position: Position,
+    /// Exact score or win/draw/loss.
     pub mode: SolveMode,
     /// The result for the side to move at `position` (discs, or 1/0/-1).
     pub score: i32,
+    /// The proven line from `position`, passes included.
     pub line: Vec<Move>,
 }
 
@@ -119,6 +135,7 @@ impl Session {
         Session::new(game, seats).with_clock(per_side)
     }
 
+    /// The game record.
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -134,23 +151,29 @@ impl Session {
         self.game
     }
 
+    /// Who plays each colour (Black, White).
     pub fn seats(&self) -> [Seat; 2] {
         self.game.seats
     }
 
+    /// Gives `color` to a person or the engine ([`Session::next`] then says what the
+    /// engine must be asked).
     pub fn set_seat(&mut self, color: Color, seat: Seat) {
         self.game.seats[color as usize] = seat;
         self.changed();
     }
 
+    /// The position at the cursor.
     pub fn position(&self) -> Position {
         self.game.position()
     }
 
+    /// Who plays the side to move.
     pub fn seat_to_move(&self) -> Seat {
         self.game.seats[self.position().side_to_move() as usize]
     }
 
+    /// The clock, when the game is played with one.
     pub fn clock(&self) -> Option<&Clock> {
         self.clock.as_ref()
     }
