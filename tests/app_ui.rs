@@ -104,7 +104,10 @@ fn copies_reach_the_clipboard_and_a_paste_is_told_apart() {
     ] {
         paste(&mut h, t);
         assert_eq!(h.state().game().transcript(), "f5d6c3d3", "{t}");
-        assert!(h.query_by_label("Pasted a transcript.").is_some(), "{t}");
+        assert!(
+            h.query_by_label_contains("Pasted a transcript.").is_some(),
+            "{t}"
+        );
     }
     // Each copy puts its text on the clipboard, in the format it names.
     let game = h.state().game().clone();
@@ -132,7 +135,10 @@ fn copies_reach_the_clipboard_and_a_paste_is_told_apart() {
         .collect();
     paste(&mut h, &format!("{} w", bw.join(" ")));
     assert_eq!(h.state().game().position(), p);
-    assert!(h.query_by_label("Pasted a board string.").is_some());
+    assert!(
+        h.query_by_label_contains("Pasted a board string.")
+            .is_some()
+    );
     // GGF and Okapi JSON, as other programs and Okapi write them.
     for (text, kind) in [
         (formats::write_game(&game, Format::Ggf), "a GGF game"),
@@ -265,7 +271,7 @@ fn set_up_takes_a_typed_or_pasted_board_string() {
     // A paste while typing in the field is the field's, not a new game.
     h.event(Event::Paste("f5".into()));
     h.run_steps(2);
-    assert!(h.query_by_label("Pasted a transcript.").is_none());
+    assert!(h.query_by_label_contains("Pasted a transcript.").is_none());
     h.get_by_label("Done").click();
     h.run_steps(2);
     let expected = Position::from_discs(p.black(), p.white(), Color::Black);

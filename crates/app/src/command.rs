@@ -25,6 +25,9 @@ pub enum Command {
     ChooseVariation(usize, okapi_core::board::Move),
     /// Makes the current line the main line.
     PromoteLine,
+    /// The next move played, when new at its place, goes after the moves recorded there
+    /// (a variation) instead of becoming the main line; again to take it back.
+    NextMoveAsVariation,
     /// Deletes the move at this ply of the current line and everything after it.
     DeleteVariation(usize),
     /// A new game: who plays each colour, minutes per side (0: no clock), and whether
@@ -66,6 +69,8 @@ pub enum Command {
     /// Edit › Paste: asks the system for the clipboard's text, which arrives as a
     /// [`Command::Paste`] next frame.
     PasteClipboard,
+    /// Copies this text (a proven line) to the clipboard.
+    CopyText(String),
     /// Takes a pasted transcript, GGF or JSON game, or board string.
     Paste(String),
     /// Set-up: the board string typed or pasted in the set-up field.
@@ -102,6 +107,8 @@ pub enum Command {
     CloseScript,
     /// Help > Keyboard shortcuts.
     ShowShortcuts,
+    /// Closes the app (after asking, when the game has unsaved changes).
+    Quit,
 }
 
 impl Command {
@@ -130,6 +137,8 @@ impl Command {
             Command::PasteClipboard => K::new(M::COMMAND, Key::V),
             Command::ShowSettings => K::new(M::COMMAND, Key::Comma),
             Command::ShowFirstSteps => K::new(M::NONE, Key::F1),
+            Command::NextMoveAsVariation => K::new(M::COMMAND | M::SHIFT, Key::A),
+            Command::Quit => K::new(M::COMMAND, Key::Q),
             _ => return None,
         })
     }
@@ -157,6 +166,10 @@ impl Command {
             Command::PasteClipboard => "Paste a transcript, board string, GGF or Okapi JSON game",
             Command::ShowSettings => "Settings",
             Command::ShowFirstSteps => "First steps (help)",
+            Command::NextMoveAsVariation => {
+                "Add the next move as a variation (the main line stays)"
+            }
+            Command::Quit => "Quit",
             _ => "",
         }
     }
@@ -164,11 +177,13 @@ impl Command {
     /// Every command with a shortcut, in the order the keys are matched. Ctrl+V is listed
     /// for the shortcut list but never matched as a key: the platform turns it into a
     /// paste event with the clipboard's text ([`Command::Paste`]).
-    pub(super) const WITH_SHORTCUTS: [Command; 20] = [
+    pub(super) const WITH_SHORTCUTS: [Command; 22] = [
         // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
         Command::OpenScript,
+        Command::NextMoveAsVariation,
         Command::CopyTranscript,
         Command::CopyBoard,
+        Command::Quit,
         Command::PasteClipboard,
         Command::ShowSettings,
         Command::ShowFirstSteps,

@@ -23,7 +23,7 @@ mod side_panel;
 mod status_bar;
 mod windows;
 
-use board_view::{BoardView, board_ui};
+use board_view::{BoardClick, BoardView, board_ui};
 pub use command::Command;
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
@@ -215,6 +215,9 @@ pub struct App {
     view: ViewState,
     dialogs: Box<dyn FileDialogs>,
     pub file: Option<PathBuf>,
+    /// The record as last opened, saved or started: the game has unsaved changes when
+    /// its moves differ from these ([`Game::same_record`]).
+    saved_record: Game,
     commands: Vec<Command>,
     /// Responsiveness figures shown in the status bar.
     pub metrics: Metrics,
@@ -267,6 +270,23 @@ struct ViewState {
     /// Where the board goes: the window less the bars and the side area, set by the side
     /// panel each frame from the window's size alone.
     board_area: Option<egui::Rect>,
+    /// A command that would replace a game with unsaved changes, waiting for Save,
+    /// Discard or Cancel.
+    unsaved_prompt: Option<Command>,
+    /// "Discard" was answered: the next game-replacing command goes ahead.
+    discard_confirmed: bool,
+    /// "Save" was answered: this command runs once the game is saved.
+    after_save: Option<Command>,
+    /// The next move played is added as a variation (Game › Add next move as variation).
+    next_as_variation: bool,
+    /// Closing was asked for and may go ahead (nothing unsaved, or an answer given).
+    close_now: bool,
+    /// The input time of the first frame that showed the engine's last move: a click
+    /// pressed before it was aimed at the board before that move (a book reply comes
+    /// between two quick clicks) and is not played.
+    position_shown_at: Option<f64>,
+    /// The input time of the frame in which the last pointer press began.
+    last_press_at: Option<f64>,
 }
 
 impl App {
@@ -291,6 +311,7 @@ impl App {
             view: ViewState::default(),
             dialogs,
             file: None,
+            saved_record: Game::default(),
             commands: Vec::new(),
             clipboard_out: None,
             paste_requested: false,
@@ -350,12 +371,21 @@ impl App {
         self.side_panel(ui);
         self.board_panel(ui);
         self.windows(ui);
+        if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
+            // The window's close button: asks first when the game has unsaved changes.
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.commands.push(Command::Quit);
+        }
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
         }
         // In the frame of the copy: the platform puts it on the system clipboard.
         if let Some(text) = self.clipboard_out.take() {
             ui.ctx().copy_text(text);
+        }
+        if self.view.close_now {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if self.take_dialog_failure() {
             ui.ctx().request_repaint();
@@ -387,12 +417,14 @@ impl App {
             {
                 continue;
             }
-            if let Some(k) = c.shortcut()
-                && ui.input_mut(|i| i.consume_shortcut(&k))
-            {
+            let Some(k) = c.shortcut() else { continue };
+            // Every press counts: quick presses can come in one frame (14 presses of
+            // Right step 14 plies).
+            let presses = ui.input_mut(|i| i.count_and_consume_key(k.modifiers, k.logical_key));
+            for _ in 0..presses {
                 match c {
                     Command::Solve(mode) => self.request_solve(mode),
-                    c => self.commands.push(c),
+                    ref c => self.commands.push(c.clone()),
                 }
             }
         }
@@ -428,8 +460,17 @@ impl App {
         } else {
             self.view.flip_animation = None;
         }
+        // The first frame that shows this position, and when the last press began: a
+        // click pressed before the board showed its position is not played.
+        let now = ui.input(|i| i.time);
+        let shown_at = *self.view.position_shown_at.get_or_insert(now);
+        if ui.input(|i| i.pointer.any_pressed()) {
+            self.view.last_press_at = Some(now);
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             let setup = self.view.setup.is_some();
+            let engine_to_move =
+                !setup && self.session.seat_to_move().is_engine() && !self.session.is_over();
             let view = BoardView {
                 position: self.view.setup.unwrap_or_else(|| self.game().position()),
                 last_move: if setup { None } else { self.game().last_move() },
@@ -437,6 +478,7 @@ impl App {
                 show_legal: !setup,
                 flipped: self.settings.flipped,
                 clickable: !setup && !self.session.seat_to_move().is_engine(),
+                engine_to_move,
                 setup,
                 flipping: if setup { None } else { flipping },
                 best_only: self.settings.best_only,
@@ -456,12 +498,27 @@ impl App {
                 egui::vec2(side, side),
             );
             ui.scope_builder(egui::UiBuilder::new().max_rect(square), |ui| {
-                if let Some(sq) = board_ui(ui, &view) {
-                    self.commands.push(if setup {
-                        Command::SetupSquare(sq)
-                    } else {
-                        Command::Play(sq)
-                    });
+                let pressed_before_shown = self.view.last_press_at.is_some_and(|t| t <= shown_at);
+                match board_ui(ui, &view) {
+                    Some(BoardClick::Square(sq)) if setup => {
+                        self.commands.push(Command::SetupSquare(sq))
+                    }
+                    Some(BoardClick::Square(sq)) if !pressed_before_shown => {
+                        self.commands.push(Command::Play(sq))
+                    }
+                    Some(BoardClick::Square(sq)) => {
+                        self.notice = Some(format!(
+                            "Not played: the click on {sq} began before Okapi's move was on \
+                             the board. Click again to play it."
+                        ));
+                    }
+                    Some(BoardClick::EngineToMove(sq)) => {
+                        self.notice = Some(format!(
+                            "Okapi is to move: the click on {sq} is not played. Wait for its \
+                             move (Esc stops it)."
+                        ));
+                    }
+                    None => {}
                 }
             });
         });

@@ -33,6 +33,9 @@ pub struct Settings {
     /// Engine against engine: the pause between two engine moves, in seconds, so a
     /// person can follow the game.
     pub engine_move_pause: f32,
+    /// The live analysis of the board stops at this midgame depth (0: it deepens until
+    /// the position changes or Stop); within the solve limit it stops once proven.
+    pub analysis_depth: u32,
     /// Letters and digits around the board.
     pub coordinates: bool,
     /// The board's colours.
@@ -125,6 +128,7 @@ impl Default for Settings {
             coordinates: true,
             board_colors: BoardColors::default(),
             window: None,
+            analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
         }
     }
 }
@@ -172,6 +176,11 @@ pub fn check_hash_bits(bits: u32) -> Result<u32, String> {
 }
 
 impl Settings {
+    /// The depth the live analysis stops at, if any.
+    pub fn analysis_limit(&self) -> Option<u32> {
+        (self.analysis_depth > 0).then_some(self.analysis_depth.min(60))
+    }
+
     /// The settings file and the autosaved game, in the platform's directories.
     pub fn paths() -> Option<(PathBuf, PathBuf)> {
         let dirs = directories::ProjectDirs::from("", "", "Okapi")?;

@@ -55,6 +55,7 @@ fn analysis_streams_exact_values_that_agree_with_the_solver() {
         generation: g,
         position: pos,
         mode: SolveMode::Exact,
+        max_depth: None,
     });
     let events = collect_until(&engine, |e| matches!(e, Event::AnalysisDone { .. }));
     let exact: Vec<(Square, i32)> = events
@@ -397,6 +398,7 @@ fn above_the_solve_limit_the_midgame_search_values_every_move_deeper_and_deeper(
         generation: g,
         position: pos,
         mode: SolveMode::Exact,
+        max_depth: None,
     });
     let mut depths: std::collections::HashMap<Square, u8> = Default::default();
     let events = collect_until(&engine, |e| {
@@ -441,6 +443,7 @@ fn in_the_book_the_analysis_gives_book_values_and_the_player_book_moves() {
         generation: g,
         position: p,
         mode: SolveMode::Exact,
+        max_depth: None,
     });
     let mut tagged = std::collections::HashMap::new();
     collect_until(&engine, |e| {

@@ -152,6 +152,13 @@ impl App {
                 .changed();
             ui.label(format!("of {cores} cores"));
         });
+        ui.horizontal(|ui| {
+            let label = ui.label("Live analysis stops at depth (0: never):");
+            changed |= ui
+                .add(egui::DragValue::new(&mut self.settings.analysis_depth).range(0..=60))
+                .labelled_by(label.id)
+                .changed();
+        });
         if ui.button("Restore the default settings").clicked() {
             // The window's place and the recent files are the user's, not settings to reset.
             let keep = (self.settings.window, self.settings.recent.clone());

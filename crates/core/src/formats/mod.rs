@@ -149,13 +149,18 @@ pub fn read_capped_from(reader: impl Read, limit: u64) -> Result<Vec<u8>, CapErr
 pub enum Format {
     /// Okapi's JSON: the whole tree, values, seats, cursor.
     OkapiJson,
-    /// GGF: the main line only.
+    /// GGF: one line (the current line, when the app saves).
     Ggf,
     /// A transcript of the current line, passes left out.
     Transcript,
 }
 
 impl Format {
+    /// Does the format keep every line of the record (not just one)?
+    pub fn keeps_variations(self) -> bool {
+        self == Format::OkapiJson
+    }
+
     /// The format a file name asks for: `.ggf`, `.txt`/`.trn` transcripts, anything else
     /// Okapi JSON.
     pub fn of_path(path: &Path) -> Format {
@@ -318,11 +323,12 @@ pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
     load_any(path).map(Contents::into_game)
 }
 
-/// The game as a file of `format`.
+/// The game as a file of `format`. A one-line format writes the current line (the line
+/// on screen, which after Undo and a new move is the game played), not the main line.
 pub fn write_game(game: &Game, format: Format) -> String {
     match format {
         Format::OkapiJson => okapi_json::write(game),
-        Format::Ggf => ggf::write(game) + "\n",
+        Format::Ggf => ggf::write(&game.with_current_line_as_main()) + "\n",
         Format::Transcript => transcript::write(game) + "\n",
     }
 }
