@@ -357,6 +357,10 @@ impl App {
         }
         self.poll_script_engine();
         self.queue_input_commands(ui);
+        // What the last frame copied: the platform puts it on the system clipboard.
+        if let Some(text) = self.clipboard_out.take() {
+            ui.ctx().copy_text(text);
+        }
         if std::mem::take(&mut self.paste_requested) {
             // The text comes back as a paste event next frame (and a paste command then).
             ui.ctx()
@@ -379,10 +383,6 @@ impl App {
         }
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
-        }
-        // In the frame of the copy: the platform puts it on the system clipboard.
-        if let Some(text) = self.clipboard_out.take() {
-            ui.ctx().copy_text(text);
         }
         if self.view.close_now {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
