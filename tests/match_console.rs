@@ -97,3 +97,18 @@ fn threads_are_set_on_the_command_line_and_by_command() {
     // The engine still answers after the change.
     assert!(out.contains("White plays"), "{out}");
 }
+
+#[test]
+fn the_opening_is_named_under_the_board_and_by_command() {
+    // The Tiger as its mirror image from e6 (f5 d6 c3 d3 c4 reflected in the a1-h8
+    // diagonal), then a move off the named lines: the name stays.
+    let out = console(
+        &["--level", "1", "--computer", "none"],
+        "e6\nf4\nc3\nc4\nd3\nopening\ne7\nf7\nopening\nnew\nf5\nd6\nc5\nf4\ne3\nc6\nd3\nf6\ne6\nopening\nquit\n",
+    );
+    assert!(out.contains("opening: Tiger\n"), "{out}");
+    // after e7 f7 the game has left the Tiger's lines but is still in the Tiger
+    assert!(out.contains("opening: Tiger (reached at move 5)"), "{out}");
+    // one move before the Rose: d7 leads to it
+    assert!(out.contains("  d7 leads to: Rose"), "{out}");
+}

@@ -5,6 +5,7 @@ use eframe::egui::{
     self, Align2, Color32, FontId, Pos2, Rect, Role, Sense, Stroke, Vec2, WidgetInfo,
 };
 use okapi_core::board::{Color, Position, Square};
+use okapi_core::game::openings::{self, LeadsTo};
 use okapi_core::game::{Eval, EvalSource};
 use std::collections::HashMap;
 
@@ -384,6 +385,15 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
                 None => "empty".to_string(),
             },
         };
+        // Where the move goes among the named openings: on hover, and in the square's
+        // accessible value when it makes a named position.
+        let leads = (is_legal && !view.setup)
+            .then(|| openings::leads_to(&view.position, sq))
+            .flatten();
+        let value = match &leads {
+            Some(LeadsTo::Named(name)) => format!("{value}, leads to: {name}"),
+            _ => value,
+        };
         response.widget_info(|| {
             let mut info = WidgetInfo::labeled(Role::Button, enabled, sq.to_string());
             info.current_text_value = Some(value.clone());
@@ -395,6 +405,11 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
         ui.ctx().accesskit_node_builder(response.id, |node| {
             node.set_description(description);
         });
+        let response = match &leads {
+            // At most four names: from the start every line passes through each move.
+            Some(leads) => response.on_hover_text(leads.text(4)),
+            None => response,
+        };
         if response.hovered() && view.engine_to_move && !view.setup {
             // The cue that clicks wait: the engine's move comes first.
             ui.ctx().set_cursor_icon(egui::CursorIcon::Progress);

@@ -7,6 +7,7 @@ use super::engine_events::PlyAnalysis;
 use eframe::egui;
 use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
+use okapi_core::game::openings;
 
 /// How bad a move was, by the discs it lost against the best move (for its mover).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -74,6 +75,13 @@ impl App {
         }
         ui.separator();
         ui.strong("Game analysis");
+        let line = self.game().moves();
+        if let Some(opening) = openings::opening_of_line(self.game().start(), &line) {
+            ui.label(format!(
+                "Opening: {} (its position after move {})",
+                opening.name, opening.ply
+            ));
+        }
         for side in [Color::Black, Color::White] {
             let lost: Vec<&(usize, PlyAnalysis)> = analysed
                 .iter()
@@ -194,6 +202,9 @@ impl App {
             rich.append(&mark, 4.0, small(severity.color()));
             name += &format!(" ?{mark}");
         }
+        if let Some(opening) = openings::opening_name(&game.position_at(i + 1)) {
+            name += &format!(" — {opening}");
+        }
         let current = self.game().ply() == i + 1;
         let r = ui.selectable_label(current, rich);
         r.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
@@ -213,6 +224,44 @@ impl App {
         {
             self.commands.push(Command::GoTo(i + 1));
         }
+    }
+
+    /// The last cell of a move-list row: the names of the openings the row's moves reach
+    /// (where the name changes), cut to what is left of the list's width (so the side
+    /// panel, and the board beside it, never change size for a long name), the whole with
+    /// the move that reaches it on hover.
+    fn opening_cell(
+        &self,
+        ui: &mut egui::Ui,
+        row: &[Option<usize>; 2],
+        numbers: &[usize],
+        right: f32,
+    ) {
+        let game = self.game();
+        let reached: Vec<(usize, &str)> = row
+            .iter()
+            .flatten()
+            .filter_map(|&i| openings::opening_name(&game.position_at(i + 1)).map(|n| (i, n)))
+            .collect();
+        if reached.is_empty() {
+            ui.label("");
+            return;
+        }
+        let text = reached
+            .iter()
+            .map(|&(_, name)| name)
+            .collect::<Vec<_>>()
+            .join(", then ");
+        let hover = reached
+            .iter()
+            .map(|&(i, name)| {
+                let mv = game.move_at(i).map_or(String::new(), |m| m.to_string());
+                format!("{}. {mv}: {name}", numbers[i])
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        fitted_label(ui, egui::RichText::new(text).small().italics(), right)
+            .on_hover_text(format!("Opening reached by {hover}"));
     }
 
     pub(super) fn move_list(&mut self, ui: &mut egui::Ui) {
@@ -252,11 +301,12 @@ impl App {
             .min_scrolled_height(height)
             .auto_shrink([false, true])
             .show(ui, |ui| {
+                // The openings' column takes what is left up to here, never more.
+                let right = ui.max_rect().right();
                 // Rows a pixel apart (not 3): two more rows in view at 1000x720.
                 egui::Grid::new("move-list-grid")
-                    .num_columns(3)
+                    .num_columns(4)
                     .striped(true)
-                    .min_col_width(70.0)
                     .spacing([8.0, 1.0])
                     .show(ui, |ui| {
                         // The start position heads the number column.
@@ -267,8 +317,15 @@ impl App {
                         {
                             self.commands.push(Command::GoTo(0));
                         }
-                        ui.weak("Black moves");
-                        ui.weak("White moves");
+                        // The move columns at least 70 points wide, as before the
+                        // openings' column came.
+                        for title in ["Black moves", "White moves"] {
+                            ui.add_sized(
+                                [70.0, ui.spacing().interact_size.y],
+                                egui::Label::new(egui::RichText::new(title).weak()),
+                            );
+                        }
+                        fitted_label(ui, egui::RichText::new("Opening").weak(), right);
                         ui.end_row();
                         for (r, row) in rows.iter().enumerate() {
                             row_rects.push(ui.weak(format!("{}", r + 1)).rect);
@@ -280,6 +337,7 @@ impl App {
                                     }
                                 }
                             }
+                            self.opening_cell(ui, row, &numbers, right);
                             ui.end_row();
                         }
                     });
@@ -352,6 +410,16 @@ impl App {
             }
         });
     }
+}
+
+/// A one-line label cut short (with "…") to end at `right` at the latest.
+fn fitted_label(ui: &mut egui::Ui, text: egui::RichText, right: f32) -> egui::Response {
+    let width = (right - ui.cursor().left()).max(0.0);
+    ui.allocate_ui(egui::vec2(width, ui.spacing().interact_size.y), |ui| {
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(text).truncate())
+    })
+    .inner
 }
 
 /// `1 move`, `2 moves`, `1 inaccuracy`, `3 inaccuracies`.

@@ -6,6 +6,7 @@
 use super::App;
 use super::engine_events::Task;
 use eframe::egui;
+use okapi_core::game::openings;
 use okapi_core::search::SolveMode;
 
 const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x60, 0x50);
@@ -27,6 +28,7 @@ impl App {
                         self.solve_progress(ui, mode);
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        self.opening_label(ui);
                         ui.add(egui::Label::new(engine).truncate());
                     });
                 });
@@ -64,6 +66,27 @@ impl App {
                 }
             },
         );
+    }
+
+    /// The opening the game is in at the cursor (the deepest named position on the line
+    /// so far, as WZebra shows it), then a separator; nothing before a named position.
+    fn opening_label(&self, ui: &mut egui::Ui) {
+        let Some(opening) = openings::opening_at_cursor(self.game()) else {
+            return;
+        };
+        let here = opening.ply == self.game().ply();
+        let hover = if here {
+            "The named opening of this position (Robert Gatliff's list)".to_string()
+        } else {
+            format!(
+                "The last named position on the line so far, reached at move {} (Robert \
+                 Gatliff's list)",
+                opening.ply
+            )
+        };
+        ui.label(egui::RichText::new(format!("Opening: {}", opening.name)).strong())
+            .on_hover_text(hover);
+        ui.separator();
     }
 
     fn engine_status_text(&self) -> String {

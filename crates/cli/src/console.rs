@@ -10,6 +10,7 @@
 
 use super::nboard::InputLine;
 use okapi_core::board::{Color, Move, Position};
+use okapi_core::game::openings;
 use okapi_core::game::{EvalSource, Game, Next, Seat, Session};
 use okapi_core::search::level::{Level, softmax};
 use okapi_core::search::{MoveValue, SCALE, SearchSource, SolveMode};
@@ -72,6 +73,7 @@ commands:
   show lines [T]    each move's value and its chance at temperature T discs (default 1)
   solve             exact score and best line (slow above about 26 empties; stop ends it)
   board, moves      show the board, list the legal moves
+  opening           the opening's name and where each legal move leads among the named ones
   setboard B S      set up a position: 64 squares (X O -) and the side to move (X or O)
   threads N         the threads the engine searches with (threads: show them)
   help, quit";
@@ -180,6 +182,9 @@ impl<W: Write> Console<W> {
         let p = self.position();
         // The diagram ends with the side to move and the disc count.
         let mut text = format!("{p}");
+        if let Some(opening) = openings::opening_at_cursor(self.session.game()) {
+            text += &format!("\nopening: {}", opening.name);
+        }
         if p.is_game_over() {
             let (b, w) = p.final_counts();
             text += &match b.cmp(&w) {
@@ -189,6 +194,26 @@ impl<W: Write> Console<W> {
             };
         }
         self.say(&text);
+    }
+
+    /// The opening of the line so far (its deepest named position), and what each legal
+    /// move leads to among the named openings.
+    fn opening(&mut self) {
+        let text = match openings::opening_at_cursor(self.session.game()) {
+            Some(o) if o.ply == self.session.game().ply() => format!("opening: {}", o.name),
+            // Later moves named nothing (yet): the game may still be on a longer named
+            // line, or off them all.
+            Some(o) => format!("opening: {} (reached at move {})", o.name, o.ply),
+            None => "opening: none named yet".to_string(),
+        };
+        self.say(&text);
+        let p = self.position();
+        for sq in p.legal_moves().iter() {
+            if let Some(leads) = openings::leads_to(&p, sq) {
+                let line = format!("  {sq} {}", leads.text(usize::MAX));
+                self.say(&line);
+            }
+        }
     }
 
     /// Tells the passes a move forced.
@@ -492,6 +517,7 @@ impl<W: Write> Console<W> {
                 };
                 self.show_lines(t);
             }
+            "opening" | "openings" => self.opening(),
             "moves" => {
                 let p = self.position();
                 let list: Vec<String> = p.legal_moves().iter().map(|s| s.to_string()).collect();

@@ -7,6 +7,8 @@
 //! assert_eq!(transform(a1, Symmetry::FlipVertical), 1 << 56);
 //! ```
 
+use super::Board;
+
 /// One of the 8 symmetries of the board; a position and its 8 images have the same value,
 /// which the book and the pattern evaluation use to share what they learn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -103,6 +105,19 @@ pub const fn transform(b: u64, s: Symmetry) -> u64 {
         Symmetry::Rotate180 => flip_vertical(flip_horizontal(b)),
         Symmetry::Rotate270 => flip_diagonal(flip_vertical(b)),
     }
+}
+
+/// The canonical form of `b` under the 8 symmetries (the smallest `(player, opponent)`),
+/// and the symmetry that maps `b` to it.
+pub fn canonical(b: &Board) -> (Board, Symmetry) {
+    let mut best = (*b, Symmetry::Identity);
+    for s in &Symmetry::ALL[1..] {
+        let t = Board::new(transform(b.player, *s), transform(b.opponent, *s));
+        if (t.player, t.opponent) < (best.0.player, best.0.opponent) {
+            best = (t, *s);
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ pub mod build;
 pub mod shard;
 
 use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
-use crate::board::symmetry::{Symmetry, transform};
+use crate::board::symmetry::Symmetry;
 use crate::board::{BitBoard, Board, Square};
 use crate::search::SCALE;
 use std::path::Path;
@@ -219,18 +219,8 @@ impl BookMove {
     }
 }
 
-/// The canonical form of `b` under the 8 symmetries (the smallest `(player, opponent)`),
-/// and the symmetry that maps `b` to it.
-pub fn canonical(b: &Board) -> (Board, Symmetry) {
-    let mut best = (*b, Symmetry::Identity);
-    for s in &Symmetry::ALL[1..] {
-        let t = Board::new(transform(b.player, *s), transform(b.opponent, *s));
-        if (t.player, t.opponent) < (best.0.player, best.0.opponent) {
-            best = (t, *s);
-        }
-    }
-    best
-}
+/// Positions are stored in their canonical form (see [`crate::board::symmetry::canonical`]).
+pub use crate::board::symmetry::canonical;
 
 /// The position after `sq` from the view of the side that moves next (a forced pass
 /// resolved), and whether that side is the opponent of the mover (`-1`) or the mover
@@ -532,6 +522,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::symmetry::transform;
 
     fn entry(board: Board, value: i16, games: u32, alt: Option<Alternative>) -> Entry {
         let c = canonical(&board).0;

@@ -19,8 +19,13 @@
 //!
 //! Writing ([`write()`], [`write_record`]): the main line (GGF has no variations), names,
 //! date, comment and clock, `RE` when the line ends the game, special characters escaped.
+//!
+//! The opening: GGF has no property for it, so the comment `C` ends with a line
+//! `Opening: Rose` naming the main line's opening ([`crate::game::openings`]); reading
+//! takes that line off again when it names the game's own opening, so the comment a
+//! person wrote reads back as written (see [`comment_with_opening`]).
 
-use super::TextPos;
+use super::{TextPos, comment_with_opening, comment_without_opening};
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
 use std::time::Duration;
@@ -191,6 +196,7 @@ pub fn read_record(text: &str) -> Result<GgfRecord, GgfError> {
         i = value_start + end + 1;
         apply(&mut record, &name, value, &mut number, at(prop_at))?;
     }
+    record.game.comment = comment_without_opening(&record.game.comment, &record.game);
     Ok(record)
 }
 
@@ -428,8 +434,9 @@ pub fn write_record(record: &GgfRecord) -> String {
         s += &format!("TI[{}]", clock_text(d));
     }
     s += &format!("TY[8]BO[{}]", board_text(&game.start()));
-    if !game.comment.is_empty() {
-        s += &format!("C[{}]", escape(&game.comment));
+    let comment = comment_with_opening(game);
+    if !comment.is_empty() {
+        s += &format!("C[{}]", escape(&comment));
     }
     for (name, value) in &record.other {
         s += &format!("{name}[{}]", escape(value));
@@ -589,6 +596,31 @@ mod tests {
         // Written by the old app writer: `]` escaped. The old nboard reader refused it.
         let text = "(;GM[Othello]PC[Okapi]DT[2026-01-01]PB[A\\]B]PW[W]TY[8]B[F5];)";
         assert_eq!(read(text).unwrap().black, "A]B");
+    }
+
+    #[test]
+    fn the_opening_is_named_in_the_comment_and_read_back_as_written() {
+        let tiger: Vec<Move> = ["f5", "d6", "c3", "d3", "c4", "f4"]
+            .iter()
+            .map(|m| Move::parse(m).unwrap())
+            .collect();
+        let mut game = Game::from_moves(Position::start(), &tiger).unwrap();
+        game.comment = "Club final".into();
+        let text = write(&game);
+        assert!(text.contains("C[Club final\nOpening: Tiger]"), "{text}");
+        assert_eq!(read(&text).unwrap().comment, "Club final");
+        // no comment of one's own: the name alone, and an empty comment back
+        game.comment.clear();
+        let text = write(&game);
+        assert!(text.contains("C[Opening: Tiger]"), "{text}");
+        assert_eq!(read(&text).unwrap().comment, "");
+        // a person's own "Opening:" line that is not this game's opening stays
+        game.comment = "Opening: Rose".into();
+        let back = read(&write(&game)).unwrap();
+        assert_eq!(back.comment, "Opening: Rose");
+        // a game in no named opening has no note
+        let unnamed = Game::from_moves(Position::start(), &tiger[..1]).unwrap();
+        assert!(!write(&unnamed).contains("Opening"));
     }
 
     #[test]

@@ -84,6 +84,42 @@ impl fmt::Display for TextPos {
     }
 }
 
+/// How a saved game's comment names the game's opening, on a line of its own at the end
+/// (`Opening: Rose`): in formats with a comment and no place of their own for it (GGF).
+pub const OPENING_NOTE: &str = "Opening: ";
+
+/// The game's comment with a last line naming the opening of its main line
+/// ([`crate::game::openings::opening_of_main_line`]), if it has one.
+pub fn comment_with_opening(game: &Game) -> String {
+    let Some(opening) = crate::game::openings::opening_of_main_line(game) else {
+        return game.comment.clone();
+    };
+    let note = format!("{OPENING_NOTE}{}", opening.name);
+    if game.comment.is_empty() {
+        note
+    } else {
+        format!("{}\n{note}", game.comment)
+    }
+}
+
+/// `comment` without the last line [`comment_with_opening`] adds, when that line names
+/// `game`'s own opening (the name follows from the moves, so it is written again on the
+/// next save: nothing is lost). A last line naming anything else is the person's own and
+/// stays.
+pub fn comment_without_opening(comment: &str, game: &Game) -> String {
+    let (before, last) = match comment.rfind('\n') {
+        Some(i) => (&comment[..i], &comment[i + 1..]),
+        None => ("", comment),
+    };
+    let ours = crate::game::openings::opening_of_main_line(game)
+        .is_some_and(|o| last.strip_prefix(OPENING_NOTE) == Some(o.name));
+    if ours {
+        before.to_string()
+    } else {
+        comment.to_string()
+    }
+}
+
 /// Reading a user's file failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {

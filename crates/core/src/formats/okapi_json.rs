@@ -10,6 +10,7 @@
 //!                "white": { "name": "Okapi", "seat": "okapi:8" } },
 //!   "time_per_side": 300,                      // seconds; absent = no clock
 //!   "date": "2026-11-22", "comment": "",
+//!   "opening": "Tiger",                        // the main line's opening; absent = none
 //!   "moves": ["f5", "d6", "--", ...],          // the main line, passes as "--"
 //!   "evals": [ { "ply": 0, "value": -4, "source": "exact" }, ... ],
 //!   "variations": [                            // each branching off an earlier line
@@ -100,6 +101,10 @@ struct GameFile {
     date: String,
     #[serde(default)]
     comment: String,
+    /// The opening of the main line, by name (written for people and other programs;
+    /// the reader recomputes it from the moves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opening: Option<String>,
     moves: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     evals: Vec<PlyEval>,
@@ -250,6 +255,7 @@ pub fn write(game: &Game) -> String {
         time_per_side: game.time_per_side.map(|d| d.as_secs_f64()),
         date: game.date.clone(),
         comment: game.comment.clone(),
+        opening: crate::game::openings::opening_of_main_line(game).map(|o| o.name.to_string()),
         evals: evals_of(game, &lines[0].nodes),
         moves: main_moves.clone(),
         variations,
@@ -591,5 +597,23 @@ mod tests {
             let err = read(text).unwrap_err().to_string();
             assert!(err.contains(want), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn the_main_lines_opening_is_written_and_not_needed_to_read() {
+        let mv = |t: &str| Move::parse(t).unwrap();
+        let mut g =
+            Game::from_moves(Position::start(), &["f5", "f6", "e6", "f4", "e3"].map(mv)).unwrap();
+        let text = write(&g);
+        assert!(text.contains("\"opening\": \"Cow\""), "{text}");
+        assert_eq!(read(&text).unwrap(), g);
+        // the name follows the main line, not the cursor's variation
+        g.go_to(4);
+        g.play(mv("g5"), None).unwrap();
+        let text = write(&g);
+        assert!(text.contains("\"opening\": \"Cow\""), "{text}");
+        // one opening named by a file that disagrees is not believed: the moves decide
+        let edited = text.replace("\"Cow\"", "\"Rose\"");
+        assert_eq!(read(&edited).unwrap(), g);
     }
 }

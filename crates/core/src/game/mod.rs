@@ -3,6 +3,7 @@
 //! rules of a game in progress. Every front end plays through [`Session`].
 
 pub mod clock;
+pub mod openings;
 pub mod record;
 pub mod session;
 pub mod value;
