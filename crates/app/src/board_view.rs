@@ -27,6 +27,27 @@ pub struct BoardView<'a> {
     pub flipping: Option<(u64, f32)>,
     /// Values only on the best this many moves (ties included); 0: on every move.
     pub best_only: u32,
+    /// Letters and digits around the board.
+    pub coordinates: bool,
+    pub colors: crate::settings::BoardColors,
+}
+
+/// The felt, the frame and the grid lines of a colour scheme.
+fn board_colors(colors: crate::settings::BoardColors) -> (Color32, Color32, Color32) {
+    use crate::settings::BoardColors;
+    match colors {
+        BoardColors::Green => (BOARD_GREEN, FRAME_BROWN, GRID),
+        BoardColors::Teal => (
+            Color32::from_rgb(0x1c, 0x6e, 0x78),
+            Color32::from_rgb(0x33, 0x3a, 0x48),
+            Color32::from_rgb(0x0c, 0x3c, 0x44),
+        ),
+        BoardColors::Grey => (
+            Color32::from_rgb(0x5a, 0x62, 0x5e),
+            Color32::from_rgb(0x2e, 0x2e, 0x2e),
+            Color32::from_rgb(0x30, 0x34, 0x32),
+        ),
+    }
 }
 
 const BOARD_GREEN: Color32 = Color32::from_rgb(0x1e, 0x7a, 0x46);
@@ -222,13 +243,15 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let inner = outer.shrink(margin);
     let cell = inner.width() / 8.0;
 
-    painter.rect_filled(outer, 6.0, FRAME_BROWN);
-    painter.rect_filled(inner, 0.0, BOARD_GREEN);
+    let (felt, frame, grid) = board_colors(view.colors);
+    painter.rect_filled(outer, 6.0, frame);
+    painter.rect_filled(inner, 0.0, felt);
 
-    // Coordinates on all four sides.
+    // Coordinates on all four sides (the frame stays when they are off: the board keeps
+    // its size).
     let coord_font = FontId::proportional((margin * 0.55).clamp(8.0, 20.0));
     let coord_color = Color32::from_rgb(0xf0, 0xe0, 0xc0);
-    for i in 0..8 {
+    for i in (0..8).filter(|_| view.coordinates) {
         let (col_name, row_name) = if view.flipped { (7 - i, 7 - i) } else { (i, i) };
         let letter = (b'a' + col_name as u8) as char;
         let digit = (b'1' + row_name as u8) as char;
@@ -267,21 +290,21 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
                 Pos2::new(inner.left() + t, inner.top()),
                 Pos2::new(inner.left() + t, inner.bottom()),
             ],
-            Stroke::new(w, GRID),
+            Stroke::new(w, grid),
         );
         painter.line_segment(
             [
                 Pos2::new(inner.left(), inner.top() + t),
                 Pos2::new(inner.right(), inner.top() + t),
             ],
-            Stroke::new(w, GRID),
+            Stroke::new(w, grid),
         );
     }
     for (c, r) in [(2.0, 2.0), (6.0, 2.0), (2.0, 6.0), (6.0, 6.0)] {
         painter.circle_filled(
             Pos2::new(inner.left() + c * cell, inner.top() + r * cell),
             cell * 0.06,
-            GRID,
+            grid,
         );
     }
 
@@ -375,6 +398,12 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
             let mut info = WidgetInfo::labeled(Role::Button, enabled, sq.to_string());
             info.current_text_value = Some(value.clone());
             info
+        });
+        // The name stays the square ("d3", what a player says and tests look for); the
+        // description says what it holds, as a screen reader reads it after the name.
+        let description = format!("{sq}: {value}");
+        ui.ctx().accesskit_node_builder(response.id, |node| {
+            node.set_description(description);
         });
         let response = match &leads {
             // At most four names: from the start every line passes through each move.

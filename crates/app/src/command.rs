@@ -62,10 +62,23 @@ pub enum Command {
     CopyTranscript,
     /// Copies the position as a board string (64 squares and the side to move).
     CopyBoard,
+    /// Copies the game as GGF (the current line).
+    CopyGgf,
+    /// Copies the game as Okapi JSON (the whole tree).
+    CopyJson,
+    /// Edit › Paste: asks the system for the clipboard's text, which arrives as a
+    /// [`Command::Paste`] next frame.
+    PasteClipboard,
     /// Copies this text (a proven line) to the clipboard.
     CopyText(String),
     /// Takes a pasted transcript, GGF or JSON game, or board string.
     Paste(String),
+    /// Set-up: the board string typed or pasted in the set-up field.
+    SetupText(String),
+    /// The settings window.
+    ShowSettings,
+    /// Help › First steps.
+    ShowFirstSteps,
     /// Panics in the engine thread, to show the error path works (Help menu).
     CrashEngine,
     /// Values every move played against the best move.
@@ -118,6 +131,12 @@ impl Command {
             Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
             Command::FlipView => K::new(M::COMMAND, Key::F),
             Command::Hint => K::new(M::COMMAND, Key::H),
+            // Ctrl+C is the text fields' copy; the game's copies take Shift.
+            Command::CopyTranscript => K::new(M::COMMAND | M::SHIFT, Key::C),
+            Command::CopyBoard => K::new(M::COMMAND | M::SHIFT, Key::B),
+            Command::PasteClipboard => K::new(M::COMMAND, Key::V),
+            Command::ShowSettings => K::new(M::COMMAND, Key::Comma),
+            Command::ShowFirstSteps => K::new(M::NONE, Key::F1),
             Command::NextMoveAsVariation => K::new(M::COMMAND | M::SHIFT, Key::A),
             Command::Quit => K::new(M::COMMAND, Key::Q),
             _ => return None,
@@ -142,6 +161,11 @@ impl Command {
             Command::Last => "Last position",
             Command::FlipView => "Flip the board",
             Command::Hint => "Hint: value the moves once",
+            Command::CopyTranscript => "Copy the moves as a transcript",
+            Command::CopyBoard => "Copy the position as a board string",
+            Command::PasteClipboard => "Paste a transcript, board string, GGF or Okapi JSON game",
+            Command::ShowSettings => "Settings",
+            Command::ShowFirstSteps => "First steps (help)",
             Command::NextMoveAsVariation => {
                 "Add the next move as a variation (the main line stays)"
             }
@@ -150,11 +174,19 @@ impl Command {
         }
     }
 
-    pub(super) const WITH_SHORTCUTS: [Command; 17] = [
+    /// Every command with a shortcut, in the order the keys are matched. Ctrl+V is listed
+    /// for the shortcut list but never matched as a key: the platform turns it into a
+    /// paste event with the clipboard's text ([`Command::Paste`]).
+    pub(super) const WITH_SHORTCUTS: [Command; 22] = [
         // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
         Command::OpenScript,
         Command::NextMoveAsVariation,
+        Command::CopyTranscript,
+        Command::CopyBoard,
         Command::Quit,
+        Command::PasteClipboard,
+        Command::ShowSettings,
+        Command::ShowFirstSteps,
         Command::FlipView,
         Command::Hint,
         Command::Undo,

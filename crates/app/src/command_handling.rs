@@ -47,6 +47,7 @@ impl App {
             | Command::SetupSide(_)
             | Command::SetupClear
             | Command::SetupStandard
+            | Command::SetupText(_)
             | Command::SetupDone
             | Command::SetupCancel) => self.apply_setup(c),
             c @ (Command::Solve(_)
@@ -66,9 +67,15 @@ impl App {
             | Command::CloseScript) => self.apply_script(c),
             c @ (Command::CopyTranscript
             | Command::CopyBoard
+            | Command::CopyGgf
+            | Command::CopyJson
+            | Command::PasteClipboard
             | Command::CopyText(_)
             | Command::Paste(_)) => self.apply_clipboard(c),
-            c @ (Command::FlipView | Command::ShowShortcuts) => self.apply_view(c),
+            c @ (Command::FlipView
+            | Command::ShowShortcuts
+            | Command::ShowSettings
+            | Command::ShowFirstSteps) => self.apply_view(c),
             Command::Quit => self.view.close_now = true,
         }
     }
@@ -205,6 +212,7 @@ impl App {
         match command {
             Command::EnterSetup => {
                 self.view.setup = Some(self.game().position());
+                self.view.setup_text_error = None;
                 // A new generation drops whatever the engine still sends about the game.
                 self.engine.generation = self.engine.thread.new_generation();
                 self.engine.thread.stop();
@@ -260,12 +268,32 @@ impl App {
                     self.mark_saved();
                 }
             }
+            Command::SetupText(text) => {
+                if self.view.setup.is_some() {
+                    // The board follows the text as it is typed; what is wrong shows below
+                    // the field and the board keeps its last good position.
+                    match okapi_core::formats::board_text::read(&text) {
+                        Ok(p) => {
+                            self.view.setup = Some(p);
+                            self.view.setup_text_error = None;
+                        }
+                        Err(e) => self.view.setup_text_error = Some(e.to_string()),
+                    }
+                    self.view.setup_text = text;
+                }
+                return;
+            }
             Command::SetupCancel => {
                 if self.view.setup.take().is_some() {
                     self.position_changed();
                 }
             }
             other => unreachable!("not a set-up command: {other:?}"),
+        }
+        // A change made on the board shows in the field.
+        if let Some(p) = self.view.setup {
+            self.view.setup_text = p.to_board_string();
+            self.view.setup_text_error = None;
         }
     }
 
@@ -371,6 +399,7 @@ impl App {
                         job.bad.len()
                     ));
                     self.script = Some(job);
+                    self.view.side_tab = super::side_panel::SideTab::Script;
                 }
                 Err(e) => {
                     self.error = Some(format!("Could not open {}: {e}", path.display()));
@@ -497,40 +526,53 @@ impl App {
         }
     }
 
-    /// Copy and paste.
+    /// Copy and paste, through the system clipboard.
     fn apply_clipboard(&mut self, command: Command) {
+        use okapi_core::formats::{self, Format};
         match command {
-            Command::CopyTranscript => self.clipboard_out = Some(self.game().transcript()),
-            Command::CopyBoard => {
-                self.clipboard_out = Some(self.game().position().to_board_string())
+            Command::CopyTranscript => {
+                self.copy(self.game().transcript(), "the moves as a transcript")
             }
-            Command::CopyText(text) => {
-                self.clipboard_out = Some(text);
-                self.notice = Some("Copied the proven line.".into());
-            }
-            Command::Paste(text) => {
-                let game = okapi_core::formats::read_game(&text)
-                    .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
-                match game {
-                    Ok(game) => {
-                        // Studied, as a set-up position: both seats human.
-                        self.file = None;
-                        self.load_game(
-                            game,
-                            [Seat::Human; 2],
-                            Some(STUDY_NOTICE.replace("{what}", "The pasted game")),
-                        );
-                        self.mark_saved();
-                    }
-                    Err(e) => {
-                        self.error = Some(format!(
-                            "The pasted text is neither a game nor a board: {e}"
-                        ))
-                    }
+            Command::CopyBoard => self.copy(
+                self.game().position().to_board_string(),
+                "the position as a board string",
+            ),
+            Command::CopyGgf => self.copy(
+                formats::write_game(self.game(), Format::Ggf),
+                "the game as GGF",
+            ),
+            Command::CopyJson => self.copy(
+                formats::write_game(self.game(), Format::OkapiJson),
+                "the game as Okapi JSON",
+            ),
+            Command::CopyText(text) => self.copy(text, "the proven line"),
+            Command::PasteClipboard => self.paste_requested = true,
+            Command::Paste(text) => match formats::read_any(&text) {
+                Ok(read) => {
+                    // Studied, as a set-up position: both seats human.
+                    self.file = None;
+                    let notice = format!(
+                        "Pasted {}. {}",
+                        read.kind().name(),
+                        STUDY_NOTICE.replace("{what}", "It")
+                    );
+                    self.load_game(read.into_game(), [Seat::Human; 2], Some(notice));
+                    self.mark_saved();
                 }
-            }
+                Err(e) => {
+                    self.error = Some(format!(
+                        "The pasted text is neither a game nor a board: {e}"
+                    ))
+                }
+            },
             other => unreachable!("not a clipboard command: {other:?}"),
         }
+    }
+
+    /// Puts `text` on the system clipboard this frame and says what was copied.
+    fn copy(&mut self, text: String, what: &str) {
+        self.clipboard_out = Some(text);
+        self.notice = Some(format!("Copied {what}."));
     }
 
     /// The view and the help windows.
@@ -538,6 +580,8 @@ impl App {
         match command {
             Command::FlipView => self.settings.flipped = !self.settings.flipped,
             Command::ShowShortcuts => self.view.shortcuts = true,
+            Command::ShowSettings => self.view.settings_window = true,
+            Command::ShowFirstSteps => self.view.first_steps = true,
             other => unreachable!("not a view command: {other:?}"),
         }
     }

@@ -45,11 +45,9 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
     if let Some(problem) = missing_display(|name| std::env::var_os(name)) {
         anyhow::bail!("{problem}");
     }
-    let mut viewport = egui::ViewportBuilder::default()
-        .with_title("Okapi")
-        .with_app_id("okapi")
-        .with_inner_size([1000.0, 720.0])
-        .with_min_inner_size([520.0, 400.0]);
+    // The window comes back where and as large as it was ([`Settings::window`]).
+    let saved = Settings::paths().map(|(settings, _)| Settings::load(&settings));
+    let mut viewport = viewport(saved.as_ref().and_then(|s| s.window));
     // The icon is compiled in and checked by a test: a failure here is a bad build, and the
     // window still opens with the system's default icon.
     if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON_PNG) {
@@ -171,6 +169,28 @@ mod first_contact_tests {
     }
 }
 
+/// The main window: the size and place saved last time, else 1000x720 wherever the
+/// desktop puts it.
+pub fn viewport(saved: Option<settings::WindowGeometry>) -> egui::ViewportBuilder {
+    let builder = egui::ViewportBuilder::default()
+        .with_title("Okapi")
+        .with_app_id("okapi")
+        .with_min_inner_size(MIN_WINDOW);
+    match saved.filter(|g| g.is_usable()) {
+        Some(g) => {
+            let builder = builder.with_inner_size([g.width, g.height]);
+            match g.position {
+                Some([x, y]) => builder.with_position([x, y]),
+                None => builder,
+            }
+        }
+        None => builder.with_inner_size([1000.0, 720.0]),
+    }
+}
+
+/// The smallest window the layout is made for.
+pub const MIN_WINDOW: [f32; 2] = [520.0, 400.0];
+
 pub struct App {
     /// The game in progress: the record and its rules.
     pub session: Session,
@@ -203,6 +223,8 @@ pub struct App {
     pub metrics: Metrics,
     /// Text to put on the clipboard this frame.
     clipboard_out: Option<String>,
+    /// Edit › Paste: ask the platform for the clipboard's text this frame.
+    paste_requested: bool,
     /// Where the game in progress is kept across restarts (set by [`run`]).
     autosave: Option<PathBuf>,
     /// The last autosave failed (and the user was told).
@@ -227,12 +249,27 @@ struct ViewState {
     new_game: Option<windows::NewGameForm>,
     about: bool,
     shortcuts: bool,
+    settings_window: bool,
+    first_steps: bool,
+    /// Set-up: the board string field's text, and what is wrong with it.
+    setup_text: String,
+    setup_text_error: Option<String>,
+    /// The ply the move list last scrolled to (it scrolls only when the ply changes, so
+    /// the wheel can move it).
+    move_list_scrolled: Option<usize>,
+    /// The move list's rows shown whole on screen last frame (first, last), for tests.
+    move_list_rows: Option<(usize, usize)>,
+    /// The window's size and place, and since when unchanged (saved once it settles).
+    window_seen: Option<(settings::WindowGeometry, Instant)>,
     /// A long solve asked for, waiting for "Solve anyway".
     confirm_solve: Option<okapi_core::search::SolveMode>,
     /// The in-app path field, when the system's file dialog did not work.
     path_prompt: Option<dialogs::PathPrompt>,
     /// Which tab of the side panel shows.
     side_tab: side_panel::SideTab,
+    /// Where the board goes: the window less the bars and the side area, set by the side
+    /// panel each frame from the window's size alone.
+    board_area: Option<egui::Rect>,
     /// A command that would replace a game with unsaved changes, waiting for Save,
     /// Discard or Cancel.
     unsaved_prompt: Option<Command>,
@@ -277,6 +314,7 @@ impl App {
             saved_record: Game::default(),
             commands: Vec::new(),
             clipboard_out: None,
+            paste_requested: false,
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
@@ -319,8 +357,14 @@ impl App {
         }
         self.poll_script_engine();
         self.queue_input_commands(ui);
+        // What the last frame copied: the platform puts it on the system clipboard.
         if let Some(text) = self.clipboard_out.take() {
             ui.ctx().copy_text(text);
+        }
+        if std::mem::take(&mut self.paste_requested) {
+            // The text comes back as a paste event next frame (and a paste command then).
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
         }
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
@@ -329,7 +373,6 @@ impl App {
         self.status_bar(ui);
         self.graph_panel(ui);
         self.side_panel(ui);
-        self.script_panel(ui);
         self.board_panel(ui);
         self.windows(ui);
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
@@ -347,6 +390,7 @@ impl App {
         if self.take_dialog_failure() {
             ui.ctx().request_repaint();
         }
+        self.remember_window(ui.ctx());
         self.save_settings_if_changed();
         self.metrics.record_frame(frame_start.elapsed());
         if self.engine.task != Task::Idle || self.script.as_ref().is_some_and(|j| j.is_running()) {
@@ -357,10 +401,20 @@ impl App {
 
     /// Shortcuts, a paste and a dropped file, queued as commands.
     fn queue_input_commands(&mut self, ui: &mut egui::Ui) {
-        // Arrow keys belong to a focused text field; elsewhere they step through the game.
-        let typing = ui.ctx().memory(|m| m.focused().is_some());
+        // Arrow keys, copies and pastes belong to a focused text field; elsewhere (a
+        // button just clicked keeps the focus too) they are the game's.
+        let typing = ui.ctx().text_edit_focused();
         for c in Command::WITH_SHORTCUTS {
-            if typing && matches!(c, Command::StepBack | Command::StepForward) {
+            if typing
+                && matches!(
+                    c,
+                    Command::StepBack
+                        | Command::StepForward
+                        | Command::CopyTranscript
+                        | Command::CopyBoard
+                        | Command::PasteClipboard
+                )
+            {
                 continue;
             }
             let Some(k) = c.shortcut() else { continue };
@@ -374,13 +428,14 @@ impl App {
                 }
             }
         }
+        // A paste into a text field is the field's; elsewhere it is a game or a board.
         let pasted = ui.input(|i| {
             i.events.iter().find_map(|e| match e {
                 egui::Event::Paste(text) => Some(text.clone()),
                 _ => None,
             })
         });
-        if let Some(text) = pasted {
+        if let Some(text) = pasted.filter(|_| !typing) {
             self.commands.push(Command::Paste(text));
         }
         let dropped = ui.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()));
@@ -427,8 +482,22 @@ impl App {
                 setup,
                 flipping: if setup { None } else { flipping },
                 best_only: self.settings.best_only,
+                coordinates: self.settings.coordinates,
+                colors: self.settings.board_colors,
             };
-            ui.vertical_centered(|ui| {
+            // The board in its own square at the top of its area, centred across it: its
+            // size and place follow from the window alone, whatever the panels hold.
+            let area = self
+                .view
+                .board_area
+                .unwrap_or_else(|| ui.max_rect())
+                .shrink(8.0);
+            let side = area.width().min(area.height());
+            let square = egui::Rect::from_min_size(
+                egui::pos2(area.center().x - side / 2.0, area.top()),
+                egui::vec2(side, side),
+            );
+            ui.scope_builder(egui::UiBuilder::new().max_rect(square), |ui| {
                 let pressed_before_shown = self.view.last_press_at.is_some_and(|t| t <= shown_at);
                 match board_ui(ui, &view) {
                     Some(BoardClick::Square(sq)) if setup => {
@@ -473,6 +542,34 @@ impl App {
         }
         self.settings = settings.clone();
         self.settings_file = Some((path.to_path_buf(), settings));
+    }
+
+    /// Keeps the window's size and place in the settings once it has not changed for a
+    /// second (a resize by dragging is many frames; the settings file is written once).
+    fn remember_window(&mut self, ctx: &egui::Context) {
+        let Some(seen) = ctx.input(|i| settings::WindowGeometry::of(i.viewport())) else {
+            return;
+        };
+        match self.view.window_seen {
+            Some((g, since)) if g == seen => {
+                if self.settings.window != Some(g) && since.elapsed() >= Duration::from_secs(1) {
+                    self.settings.window = Some(g);
+                } else if self.settings.window != Some(g) {
+                    ctx.request_repaint_after(Duration::from_secs(1));
+                }
+            }
+            _ => {
+                self.view.window_seen = Some((seen, Instant::now()));
+                if self.settings.window != Some(seen) {
+                    ctx.request_repaint_after(Duration::from_secs(1));
+                }
+            }
+        }
+    }
+
+    /// The move list's rows shown whole on screen last frame: (first, last), from 0.
+    pub fn move_list_rows_shown(&self) -> Option<(usize, usize)> {
+        self.view.move_list_rows
     }
 
     /// Saves the settings when they changed this frame.

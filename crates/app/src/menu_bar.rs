@@ -49,19 +49,29 @@ impl App {
                             if let Some(job) = &mut self.script {
                                 job.open = true;
                             }
+                            self.view.side_tab = crate::side_panel::SideTab::Script;
                             ui.close();
                         }
                     ui.separator();
                     self.menu_item(ui, "Quit", true, Command::Quit);
                 });
                 ui.menu_button("Edit", |ui| {
+                    // To the system clipboard: other programs paste what is copied here.
                     self.menu_item(ui, "Copy transcript", true, Command::CopyTranscript);
                     self.menu_item(ui, "Copy board", true, Command::CopyBoard);
+                    self.menu_item(ui, "Copy game as GGF", true, Command::CopyGgf);
+                    self.menu_item(ui, "Copy game as Okapi JSON", true, Command::CopyJson);
+                    ui.separator();
+                    self.menu_item(ui, "Paste", true, Command::PasteClipboard);
                     ui.label(
-                        egui::RichText::new("Paste a transcript, game or board: Ctrl+V")
-                            .small()
-                            .weak(),
+                        egui::RichText::new(
+                            "A transcript, board string, GGF or Okapi JSON game",
+                        )
+                        .small()
+                        .weak(),
                     );
+                    ui.separator();
+                    self.menu_item(ui, "Settings...", true, Command::ShowSettings);
                 });
                 ui.menu_button("Game", |ui| {
                     self.menu_item(ui, "Undo", self.game().can_undo(), Command::Undo);
@@ -187,8 +197,11 @@ impl App {
                 ui.menu_button("View", |ui| {
                     self.menu_item(ui, "Flip board", true, Command::FlipView);
                     ui.checkbox(&mut self.settings.animate, "Animate flips");
+                    ui.checkbox(&mut self.settings.coordinates, "Coordinates");
+                    self.menu_item(ui, "Settings...", true, Command::ShowSettings);
                 });
                 ui.menu_button("Help", |ui| {
+                    self.menu_item(ui, "First steps", true, Command::ShowFirstSteps);
                     self.menu_item(ui, "Keyboard shortcuts", true, Command::ShowShortcuts);
                     if ui.button("About Okapi").clicked() {
                         self.view.about = true;

@@ -49,9 +49,11 @@ impl Severity {
     }
 }
 
-/// The move list's maximum height: the rest of the side panel stays where it is however
-/// long the game.
-const MOVE_LIST_HEIGHT: f32 = 220.0;
+/// The move list's height: what is left on screen below it, at least this (a few rows
+/// where the window is very small) and at most [`MOVE_LIST_MAX`] (the sections below it
+/// stay in reach on a tall screen). At 1000x720 what is left shows 14 rows, at 800x600 8.
+const MOVE_LIST_MIN: f32 = 110.0;
+const MOVE_LIST_MAX: f32 = 480.0;
 
 impl App {
     /// The analysis of ply `i` if it still describes the game.
@@ -206,8 +208,16 @@ impl App {
         let current = self.game().ply() == i + 1;
         let r = ui.selectable_label(current, rich);
         r.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
-        if current {
-            r.scroll_to_me(None);
+        // Into view when the ply changes, not every frame: the wheel must move the list.
+        if current && self.view.move_list_scrolled != Some(i + 1) {
+            // Centred and at once: a target already in view is otherwise left alone, and
+            // a scroll still under way toward an earlier target then wins (End then Home
+            // quickly left the list at the end).
+            r.scroll_to_me_animation(
+                Some(egui::Align::Center),
+                egui::style::ScrollAnimation::none(),
+            );
+            self.view.move_list_scrolled = Some(i + 1);
         }
         if r.on_hover_text("Go to the position after this move")
             .clicked()
@@ -276,25 +286,37 @@ impl App {
                 }
             }
         }
-        if ui
-            .selectable_label(self.game().ply() == 0, "start")
-            .on_hover_text("The start position")
-            .clicked()
-        {
-            self.commands.push(Command::GoTo(0));
+        if self.game().ply() == 0 {
+            self.view.move_list_scrolled = Some(0);
         }
-        egui::ScrollArea::vertical()
+        // Leaves a line below for the variations or the file name.
+        let below = ui.spacing().interact_size.y;
+        let height = (ui.clip_rect().bottom() - ui.cursor().top() - below)
+            .clamp(MOVE_LIST_MIN, MOVE_LIST_MAX);
+        let outer_clip = ui.clip_rect();
+        let mut row_rects = Vec::with_capacity(rows.len());
+        let shown = egui::ScrollArea::vertical()
             .id_salt("move-list")
-            .max_height(MOVE_LIST_HEIGHT)
+            .max_height(height)
+            .min_scrolled_height(height)
             .auto_shrink([false, true])
             .show(ui, |ui| {
                 // The openings' column takes what is left up to here, never more.
                 let right = ui.max_rect().right();
+                // Rows a pixel apart (not 3): two more rows in view at 1000x720.
                 egui::Grid::new("move-list-grid")
                     .num_columns(4)
                     .striped(true)
+                    .spacing([8.0, 1.0])
                     .show(ui, |ui| {
-                        ui.weak("#");
+                        // The start position heads the number column.
+                        if ui
+                            .selectable_label(self.game().ply() == 0, "start")
+                            .on_hover_text("The start position")
+                            .clicked()
+                        {
+                            self.commands.push(Command::GoTo(0));
+                        }
                         // The move columns at least 70 points wide, as before the
                         // openings' column came.
                         for title in ["Black moves", "White moves"] {
@@ -306,7 +328,7 @@ impl App {
                         fitted_label(ui, egui::RichText::new("Opening").weak(), right);
                         ui.end_row();
                         for (r, row) in rows.iter().enumerate() {
-                            ui.weak(format!("{}", r + 1));
+                            row_rects.push(ui.weak(format!("{}", r + 1)).rect);
                             for cell in row {
                                 match cell {
                                     Some(i) => self.move_cell(ui, *i, numbers[*i]),
@@ -320,6 +342,15 @@ impl App {
                         }
                     });
             });
+        // The rows whole on screen: inside the list's view and the panel's.
+        let view = shown.inner_rect.intersect(outer_clip);
+        let whole: Vec<usize> = (0..row_rects.len())
+            .filter(|&r| {
+                let y = row_rects[r].y_range();
+                y.min >= view.top() - 0.5 && y.max <= view.bottom() + 0.5
+            })
+            .collect();
+        self.view.move_list_rows = whole.first().zip(whole.last()).map(|(a, b)| (*a, *b));
         self.variations_view(ui);
         if let Some(path) = &self.file {
             ui.label(

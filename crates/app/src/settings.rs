@@ -36,6 +36,75 @@ pub struct Settings {
     /// The live analysis of the board stops at this midgame depth (0: it deepens until
     /// the position changes or Stop); within the solve limit it stops once proven.
     pub analysis_depth: u32,
+    /// Letters and digits around the board.
+    pub coordinates: bool,
+    /// The board's colours.
+    pub board_colors: BoardColors,
+    /// The main window's size and place when it was last seen (restored at start).
+    pub window: Option<WindowGeometry>,
+}
+
+/// The board's colours: the felt, and the frame with its coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BoardColors {
+    /// Green felt in a brown frame, as on a club board.
+    #[default]
+    Green,
+    /// Blue-green felt, easier on some eyes at night.
+    Teal,
+    /// Grey felt: the value colours stand out most.
+    Grey,
+}
+
+impl BoardColors {
+    pub const ALL: [BoardColors; 3] = [BoardColors::Green, BoardColors::Teal, BoardColors::Grey];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardColors::Green => "Green",
+            BoardColors::Teal => "Teal",
+            BoardColors::Grey => "Grey",
+        }
+    }
+}
+
+/// A window's inner size and its outer position on the desktop (none where the platform
+/// does not tell it, as on Wayland).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WindowGeometry {
+    pub width: f32,
+    pub height: f32,
+    pub position: Option<[f32; 2]>,
+}
+
+impl WindowGeometry {
+    /// What the platform says of the window this frame; none while it is minimised,
+    /// maximised or full screen (the size to come back to is the normal one).
+    pub fn of(info: &eframe::egui::ViewportInfo) -> Option<WindowGeometry> {
+        if info.minimized == Some(true)
+            || info.maximized == Some(true)
+            || info.fullscreen == Some(true)
+        {
+            return None;
+        }
+        let inner = info.inner_rect?;
+        Some(WindowGeometry {
+            width: inner.width().round(),
+            height: inner.height().round(),
+            position: info.outer_rect.map(|r| [r.min.x.round(), r.min.y.round()]),
+        })
+    }
+
+    /// Worth restoring: finite, at least the smallest window, at most a wall of screens
+    /// (a hand-edited or corrupt settings file must not open a window of 1e9 pixels).
+    pub fn is_usable(&self) -> bool {
+        let size_ok = |v: f32, min: f32| v.is_finite() && (min..=16384.0).contains(&v);
+        size_ok(self.width, crate::MIN_WINDOW[0])
+            && size_ok(self.height, crate::MIN_WINDOW[1])
+            && self
+                .position
+                .is_none_or(|p| p.iter().all(|v| v.is_finite() && v.abs() <= 32768.0))
+    }
 }
 
 impl Default for Settings {
@@ -56,6 +125,9 @@ impl Default for Settings {
             best_only: 0,
             debug: false,
             engine_move_pause: 0.5,
+            coordinates: true,
+            board_colors: BoardColors::default(),
+            window: None,
             analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
         }
     }
@@ -244,6 +316,70 @@ mod tests {
         let loaded = Settings::load(&path);
         assert_eq!(loaded.threads, okapi_core::search::available_threads());
         assert_eq!(loaded.solve_limit, 12);
+    }
+
+    #[test]
+    fn the_window_comes_back_where_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let g = WindowGeometry {
+            width: 1100.0,
+            height: 800.0,
+            position: Some([40.0, 30.0]),
+        };
+        let s = Settings {
+            window: Some(g),
+            ..Settings::default()
+        };
+        s.save(&path).unwrap();
+        let back = Settings::load(&path).window;
+        assert_eq!(back, Some(g));
+        let v = crate::viewport(back);
+        assert_eq!(v.inner_size, Some(eframe::egui::vec2(1100.0, 800.0)));
+        assert_eq!(v.position, Some(eframe::egui::pos2(40.0, 30.0)));
+        // Nothing saved, or nonsense saved: the default size, placed by the desktop.
+        for bad in [
+            None,
+            Some(WindowGeometry { width: 1e9, ..g }),
+            Some(WindowGeometry {
+                width: f32::NAN,
+                ..g
+            }),
+            Some(WindowGeometry { height: 10.0, ..g }),
+            Some(WindowGeometry {
+                position: Some([f32::INFINITY, 0.0]),
+                ..g
+            }),
+        ] {
+            let v = crate::viewport(bad);
+            assert_eq!(
+                v.inner_size,
+                Some(eframe::egui::vec2(1000.0, 720.0)),
+                "{bad:?}"
+            );
+            assert_eq!(v.position, None);
+        }
+        // Where the platform tells no position (Wayland), the size still comes back.
+        let v = crate::viewport(Some(WindowGeometry {
+            position: None,
+            ..g
+        }));
+        assert_eq!((v.inner_size.unwrap().x, v.position), (1100.0, None));
+        // The geometry is read from what the platform says, but not of a maximised window.
+        let mut info = eframe::egui::ViewportInfo {
+            inner_rect: Some(eframe::egui::Rect::from_min_size(
+                eframe::egui::pos2(45.0, 60.0),
+                eframe::egui::vec2(1100.0, 800.0),
+            )),
+            outer_rect: Some(eframe::egui::Rect::from_min_size(
+                eframe::egui::pos2(40.0, 30.0),
+                eframe::egui::vec2(1110.0, 835.0),
+            )),
+            ..Default::default()
+        };
+        assert_eq!(WindowGeometry::of(&info), Some(g));
+        info.maximized = Some(true);
+        assert_eq!(WindowGeometry::of(&info), None);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Play":
 //! the game, the engine settings, the solve, the move values, the moves; "Database": the
-//! games database for the position on the board ([`crate::database_panel`]). The board
-//! keeps its size and place whichever tab shows; the tab's contents scroll.
+//! games database for the position on the board ([`crate::database_panel`]); "Script": the
+//! open endgame script, while there is one. The side area takes the width the board leaves
+//! ([`board_side`]): the board keeps its size and place whichever tab shows; the tab's
+//! contents scroll.
 
 use super::engine_events::Task;
 use super::level_picker::{level_picker, level_summary};
@@ -21,6 +23,8 @@ pub(crate) enum SideTab {
     Game,
     /// The games database for the position on the board.
     Database,
+    /// The open endgame script (a tab while a script is open and not hidden).
+    Script,
 }
 
 impl SideTab {
@@ -30,27 +34,61 @@ impl SideTab {
             // Not "Game": the menu of that name has it.
             SideTab::Game => "Play",
             SideTab::Database => "Database",
+            SideTab::Script => "Script",
         }
     }
 }
 
+/// The side area is never narrower than this: the move list's three columns, the solve
+/// buttons and the script's results fit (measured at 800x600: 300 px shows them whole).
+pub(crate) const MIN_SIDE_WIDTH: f32 = 300.0;
+
 impl App {
+    /// The side panel takes all the width the board does not: the board is as large as
+    /// the height allows (leaving the side its minimum), so its size and place depend on
+    /// the window alone, never on what the side area shows.
     pub(super) fn side_panel(&mut self, ui: &mut egui::Ui) {
+        let avail = ui.available_size();
+        let board = board_side(avail);
+        let width = (avail.x - board).max(MIN_SIDE_WIDTH.min(avail.x));
+        let script_shown = self.script.as_ref().is_some_and(|j| j.open);
+        if self.view.side_tab == SideTab::Script && !script_shown {
+            self.view.side_tab = SideTab::Game;
+        }
+        let area = ui.available_rect_before_wrap();
+        self.view.board_area = Some(egui::Rect::from_min_size(
+            area.min,
+            egui::vec2(area.width() - width, area.height()),
+        ));
         egui::Panel::right("side")
-            .default_size(300.0)
-            .min_size(240.0)
+            .resizable(false)
+            .exact_size(width)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    for tab in [SideTab::Game, SideTab::Database] {
+                    let mut tabs = vec![SideTab::Game, SideTab::Database];
+                    if script_shown {
+                        tabs.push(SideTab::Script);
+                    }
+                    for tab in tabs {
                         ui.selectable_value(&mut self.view.side_tab, tab, tab.title());
                     }
                 });
                 ui.separator();
                 match self.view.side_tab {
                     SideTab::Game => {
-                        egui::ScrollArea::vertical().show(ui, |ui| self.side_contents(ui));
+                        egui::ScrollArea::vertical()
+                            .id_salt("side-game")
+                            .show(ui, |ui| self.side_contents(ui));
                     }
                     SideTab::Database => self.database_contents(ui),
+                    SideTab::Script => {
+                        // The board's proven result and line above the list: a clicked
+                        // position shows its line here, beside the script.
+                        let pos = self.game().position();
+                        self.solved_section(ui, pos);
+                        ui.separator();
+                        self.script_contents(ui);
+                    }
                 }
             });
     }
@@ -84,11 +122,47 @@ impl App {
                 self.commands.push(Command::SetupCancel);
             }
         });
-        ui.label(
-            egui::RichText::new(pos.to_board_string())
-                .monospace()
-                .small(),
-        );
+        ui.separator();
+        // Type or paste a board string: the board follows as it is typed.
+        let label = ui.label("Board string (64 squares and the side to move):");
+        let mut text = if self.view.setup_text.is_empty() {
+            pos.to_board_string()
+        } else {
+            self.view.setup_text.clone()
+        };
+        let field = ui
+            .add(
+                egui::TextEdit::multiline(&mut text)
+                    .font(egui::TextStyle::Monospace)
+                    .desired_rows(2)
+                    .desired_width(f32::INFINITY)
+                    .hint_text(
+                        "e.g. ---------------------------OX------XO--------------------------- X",
+                    ),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Black: X * B, White: O 0 W, empty: - . _; the side to move last (X or O). \
+                 Spaces and line breaks are allowed, and Okapi's own diagram reads too.",
+            );
+        if field.changed() {
+            self.commands.push(Command::SetupText(text));
+        }
+        match &self.view.setup_text_error {
+            Some(e) => {
+                ui.label(
+                    egui::RichText::new(format!("Not a board: {e}"))
+                        .color(egui::Color32::from_rgb(0xff, 0x60, 0x50)),
+                );
+            }
+            None => {
+                ui.label(
+                    egui::RichText::new("The board shows this position.")
+                        .weak()
+                        .small(),
+                );
+            }
+        }
     }
 
     pub(super) fn side_contents(&mut self, ui: &mut egui::Ui) {
@@ -98,23 +172,30 @@ impl App {
         }
         // Sections whose size changes come after the controls people click: nothing
         // appears or disappears above a button (the layout stays put).
+        // The moves come right after the game and the solve, with the height left on
+        // screen: the list is in view without scrolling the panel (the engine's settings,
+        // also in the Settings window, come after it).
         let pos = self.game().position();
         self.game_section(ui, pos);
         self.solve_section(ui, pos);
-        self.engine_section(ui, pos);
         self.moves_section(ui);
+        self.engine_section(ui, pos);
         self.move_values_section(ui);
     }
 
     /// The players, the discs, whose move or the result, the clock, and the game buttons.
     fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        ui.heading("Okapi");
+        // Two lines for the players and the discs (each colour's label on its own): the
+        // height saved goes to the move list.
         let seats = self.session.seats();
-        ui.label(format!("Black: {}", seat_name(seats[0])));
-        ui.label(format!("White: {}", seat_name(seats[1])));
-        ui.separator();
-        ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
-        ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("Black: {}", seat_name(seats[0])));
+            ui.label(format!("White: {}", seat_name(seats[1])));
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
+            ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
+        });
         // One line: the result, a loss on time, or whose move it is.
         let gold = egui::Color32::from_rgb(0xff, 0xc0, 0x40);
         if let Some(side) = self.session.lost_on_time() {
@@ -287,7 +368,7 @@ impl App {
             ui.label("moves");
         });
         let solve_limit = self.settings.solve_limit;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             changed |= level_picker(ui, "side-level", &mut self.settings.level, solve_limit);
         });
         level_summary(ui, &self.settings.level, solve_limit);
@@ -484,6 +565,12 @@ impl App {
                 }
             });
     }
+}
+
+/// The board's outer side for a central area of `avail` (the window less the menu, status
+/// and graph bars): the height, leaving the side area at least [`MIN_SIDE_WIDTH`].
+pub(crate) fn board_side(avail: egui::Vec2) -> f32 {
+    avail.y.min(avail.x - MIN_SIDE_WIDTH).max(160.0)
 }
 
 pub(super) fn discs(n: u32) -> String {

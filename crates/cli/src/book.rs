@@ -410,7 +410,7 @@ pub fn show_lines(book: &Book, position: &Position) -> Vec<String> {
 
 fn run_show(a: ShowArgs) -> Result<()> {
     let position = match (&a.position, &a.moves) {
-        (Some(p), _) => Position::parse(p).map_err(|e| anyhow::anyhow!("--position: {e}"))?,
+        (Some(p), _) => crate::position_arg(p).map_err(|e| anyhow::anyhow!("--position: {e}"))?,
         (None, Some(m)) => okapi_core::formats::transcript::read(m)
             .map_err(|e| anyhow::anyhow!("moves '{m}': {e}"))?
             .position(),

@@ -609,7 +609,7 @@ impl<W: Write> Console<W> {
             }
             "hint" => self.hint(),
             "solve" => self.solve(),
-            "setboard" => match Position::parse(&words[1..].join(" ")) {
+            "setboard" => match okapi_core::formats::board_text::read(&words[1..].join(" ")) {
                 Ok(p) => {
                     self.restart(p);
                     self.show();

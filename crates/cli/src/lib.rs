@@ -40,9 +40,9 @@ pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
-pub mod ladder;
 #[cfg(feature = "gui")]
 pub mod install;
+pub mod ladder;
 pub mod match_players;
 pub mod match_sprt;
 pub mod matches;
@@ -173,7 +173,8 @@ pub struct PerftArgs {
     /// Also list the count under each first move at the last depth.
     #[arg(long)]
     pub divide: bool,
-    /// Start from this position instead (64 squares a1..h8, then the side to move).
+    /// Start from this position instead: a board string (64 squares a1..h8, then the side
+    /// to move; X/O/-, */O/. or b/w/.) or a file holding one.
     #[arg(long, value_name = "BOARD")]
     pub position: Option<String>,
     /// Play every move down to the leaves (flips computed at the last ply too) instead of
@@ -253,7 +254,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         CliCommand::Solve(a) => solve(a),
         CliCommand::Perft(a) => {
-            let position = match a.position.as_deref().map(Position::parse).transpose() {
+            let position = match a.position.as_deref().map(position_arg).transpose() {
                 Ok(p) => p.unwrap_or_else(Position::start),
                 Err(e) => {
                     errln!("okapi: --position: {e}");
@@ -451,5 +452,40 @@ mod tests {
             })
         ));
         assert!(Cli::try_parse_from(["okapi", "perft", "0"]).is_err());
+    }
+}
+
+/// A position given on the command line: a board string in any common convention
+/// ([`okapi_core::formats::board_text`]), or the name of a file holding one.
+pub fn position_arg(arg: &str) -> Result<Position, String> {
+    let path = std::path::Path::new(arg);
+    if arg.len() < 64 && path.is_file() {
+        let bytes = okapi_core::formats::read_capped(path, okapi_core::formats::MAX_GAME_FILE)
+            .map_err(|e| e.to_string())?;
+        okapi_core::formats::board_text::read(&String::from_utf8_lossy(&bytes))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    } else {
+        okapi_core::formats::board_text::read(arg).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod position_arg_tests {
+    use super::*;
+
+    #[test]
+    fn a_position_comes_as_a_board_string_or_a_file() {
+        let p = okapi_core::formats::transcript::read("f5d6c3")
+            .unwrap()
+            .position();
+        assert_eq!(position_arg(&p.to_board_string()), Ok(p));
+        let dots = p.to_board_string().replace('-', ".").replace('X', "*");
+        assert_eq!(position_arg(&dots), Ok(p));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("b.txt");
+        std::fs::write(&file, p.to_string()).unwrap();
+        assert_eq!(position_arg(file.to_str().unwrap()), Ok(p));
+        let err = position_arg(&format!("{} X", "-".repeat(68))).unwrap_err();
+        assert_eq!(err, "a board has 64 squares, this has 68");
     }
 }

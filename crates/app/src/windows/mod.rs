@@ -1,9 +1,11 @@
 //! The app's windows, one file each, and the docked script panel.
 
 mod about;
+mod first_steps;
 mod new_game;
 pub(super) use new_game::NewGameForm;
 mod script;
+mod settings;
 mod shortcuts;
 
 use super::{App, Command};
@@ -24,6 +26,8 @@ impl App {
         self.new_game_window(&ctx);
         self.about_window(&ctx);
         self.shortcuts_window(&ctx);
+        self.settings_window(&ctx);
+        self.first_steps_window(&ctx);
         self.path_prompt_window(&ctx);
         self.confirm_solve_window(&ctx);
         self.unsaved_changes_window(&ctx);

@@ -14,20 +14,33 @@ impl App {
                 .collapsible(false)
                 .resizable(false)
                 .show(ctx, |ui| {
-                    egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                        // Listed from the table the app itself reads, so it cannot go stale.
-                        for c in Command::WITH_SHORTCUTS {
-                            if let Some(k) = c.shortcut() {
-                                ui.monospace(ctx.format_shortcut(&k));
-                                ui.label(c.description());
-                                ui.end_row();
-                            }
-                        }
-                        ui.monospace("Ctrl+V");
-                        ui.label("Paste a transcript, game or board");
-                        ui.end_row();
-                    });
+                    shortcut_grid(ui, "shortcuts");
                 });
         }
     }
+}
+
+/// Every shortcut, from the table the app itself reads, so the list cannot go stale.
+pub(super) fn shortcut_grid(ui: &mut egui::Ui, id: &str) {
+    let ctx = ui.ctx().clone();
+    egui::Grid::new(id).striped(true).show(ui, |ui| {
+        for c in Command::WITH_SHORTCUTS {
+            if let Some(k) = c.shortcut() {
+                ui.monospace(ctx.format_shortcut(&k));
+                ui.label(c.description());
+                ui.end_row();
+            }
+        }
+        for (keys, what) in [
+            (
+                "Click",
+                "Play a marked square; in set-up, cycle empty, black, white",
+            ),
+            ("Wheel", "Scroll the move list and the side panel"),
+        ] {
+            ui.monospace(keys);
+            ui.label(what);
+            ui.end_row();
+        }
+    });
 }

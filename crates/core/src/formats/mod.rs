@@ -5,7 +5,8 @@
 //! | Okapi game JSON (version 2: the move tree; reads version 1) | [`okapi_json`] | [`okapi_json::read`] | [`okapi_json::write`] |
 //! | GGF (GGS / NBoard games) | [`ggf`] | [`ggf::read`] | [`ggf::write`] |
 //! | transcripts (`f5d6c3`, `1. f5 d6`) | [`transcript`] | [`transcript::read`] | [`transcript::write`] |
-//! | board strings (64 squares and the side) | `board::Position` | [`Position::parse`](crate::board::Position::parse) | [`Position::to_board_string`](crate::board::Position::to_board_string) |
+//! | board strings in scripts and OBF (64 squares, the side; strict, with columns) | `board::Position` | [`Position::parse`](crate::board::Position::parse) | [`Position::to_board_string`](crate::board::Position::to_board_string) |
+//! | board strings as people exchange them (`X`/`O`, `*`/`O`, `b`/`w`, spaced, diagrams) | [`board_text`] | [`board_text::read`] | [`board_text::write`] |
 //! | scrZebra endgame scripts | [`script`] | [`script::parse_script`] | [`script::format_result`] |
 //! | Edax OBF test files | [`obf`] | [`obf::parse_file`] | — |
 //! | WTHOR, PGN-like text, Logistello games | [`records`] | `wthor::parse`, `pgn::parse`, `logbook::parse` | [`records::wthor::write`] |
@@ -20,9 +21,12 @@
 //! Every reader of a user's file goes through [`read_capped`], so a huge or endless file
 //! (`/dev/zero`) ends at once with "file too large (over N MB)" instead of filling memory.
 //!
-//! Game files are told apart by content ([`read_game`]): JSON starts with `{`, GGF holds
-//! `(;`, anything else is a transcript.
+//! Games and positions from files and the clipboard are told apart by content, in one
+//! place ([`detect`], [`read_any`]): JSON starts with `{`, GGF holds `(;`, a board string
+//! is mostly square characters ([`board_text::looks_like_board`]), a transcript holds
+//! moves (`f5`); anything else is refused as none of them.
 
+pub mod board_text;
 pub mod ggf;
 pub mod obf;
 pub mod okapi_json;
@@ -30,6 +34,7 @@ pub mod records;
 pub mod script;
 pub mod transcript;
 
+use crate::board::Position;
 use crate::game::Game;
 use std::fmt;
 use std::io::{Read, Write};
@@ -223,31 +228,135 @@ pub enum GameFileError {
     /// It holds `(;` but is not a GGF game.
     #[error(transparent)]
     Ggf(#[from] ggf::GgfError),
-    /// Anything else is read as a transcript, and this one is not.
-    #[error(transparent)]
+    /// It holds moves (`f5`), but they do not play as a transcript.
+    #[error("as a transcript: {0}")]
     Transcript(#[from] transcript::TranscriptError),
+    /// It looks like a board string (mostly square characters), but is not one.
+    #[error("as a board string: {0}")]
+    Board(#[from] board_text::BoardTextError),
+    /// Nothing in it looks like a game or a board: prose, or another format.
+    #[error(
+        "it is none of: a transcript (f5d6c3...), a board string (64 squares and the side to move), a GGF game, an Okapi JSON game"
+    )]
+    Unrecognised,
 }
 
-/// Reads a game, telling the format by its content: JSON (`{`), GGF (`(;`) or a
-/// transcript.
-pub fn read_game(text: &str) -> Result<Game, GameFileError> {
+/// What a text holds, told by its content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Okapi's JSON game (starts with `{`).
+    OkapiJson,
+    /// A GGF game (holds `(;`).
+    Ggf,
+    /// A board string ([`board_text`]).
+    Board,
+    /// A transcript of moves ([`transcript`]).
+    Transcript,
+}
+
+impl Kind {
+    /// The kind's name in messages ("Pasted a board string.").
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::OkapiJson => "an Okapi JSON game",
+            Kind::Ggf => "a GGF game",
+            Kind::Board => "a board string",
+            Kind::Transcript => "a transcript",
+        }
+    }
+}
+
+/// Tells what a text holds: JSON starts with `{`, GGF holds `(;`, a board string is
+/// mostly square characters, a transcript holds a move (`f5`, `F5`) or a pass (`--`, `PA`).
+/// None for an empty text or prose.
+pub fn detect(text: &str) -> Option<Kind> {
+    let t = text.trim_start_matches('\u{feff}').trim();
+    if t.is_empty() {
+        None
+    } else if t.starts_with('{') {
+        Some(Kind::OkapiJson)
+    } else if t.contains("(;") {
+        Some(Kind::Ggf)
+    } else if board_text::looks_like_board(t) {
+        Some(Kind::Board)
+    } else if has_move(t) {
+        Some(Kind::Transcript)
+    } else {
+        None
+    }
+}
+
+/// Does the text hold a square name (`f5`) or a pass (`--`, `pa`, `ps`)?
+fn has_move(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.windows(2).any(|w| {
+        let (c, r) = (w[0].to_ascii_lowercase(), w[1].to_ascii_lowercase());
+        matches!(
+            (c, r),
+            (b'a'..=b'h', b'1'..=b'8') | (b'-', b'-') | (b'p', b'a') | (b'p', b's')
+        )
+    })
+}
+
+/// What [`read_any`] read: a game, or a position to start from.
+#[derive(Clone, Debug)]
+pub enum Contents {
+    /// A game, and the format it was in. Boxed: a game is 265 bytes, a position 32
+    /// (clippy's large_enum_variant).
+    Game(Box<Game>, Kind),
+    /// A position to start from.
+    Board(Position),
+}
+
+impl Contents {
+    /// What was read as a game (a board is a game with no moves yet).
+    pub fn into_game(self) -> Game {
+        match self {
+            Contents::Game(game, _) => *game,
+            Contents::Board(position) => Game::new(position),
+        }
+    }
+
+    /// What the text was.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Contents::Game(_, kind) => *kind,
+            Contents::Board(_) => Kind::Board,
+        }
+    }
+}
+
+/// The one entry point for a game or position of unknown format (a file, the clipboard):
+/// tells the format ([`detect`]) and reads it with that format's reader; an error says
+/// what the text looked like and what is wrong with it.
+pub fn read_any(text: &str) -> Result<Contents, GameFileError> {
     let t = text.trim_start_matches('\u{feff}').trim();
     if t.is_empty() {
         return Err(GameFileError::Empty);
     }
-    Ok(if t.starts_with('{') {
-        okapi_json::read(t)?
-    } else if t.contains("(;") {
-        ggf::read(t)?
-    } else {
-        transcript::read(t)?
+    Ok(match detect(t).ok_or(GameFileError::Unrecognised)? {
+        Kind::OkapiJson => Contents::Game(Box::new(okapi_json::read(t)?), Kind::OkapiJson),
+        Kind::Ggf => Contents::Game(Box::new(ggf::read(t)?), Kind::Ggf),
+        Kind::Transcript => Contents::Game(Box::new(transcript::read(t)?), Kind::Transcript),
+        Kind::Board => Contents::Board(board_text::read(t)?),
     })
 }
 
-/// Reads a game file (at most [`MAX_GAME_FILE`]); see [`read_game`].
-pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
+/// Reads a game or a position (a game from it), telling the format by its content
+/// ([`read_any`]).
+pub fn read_game(text: &str) -> Result<Game, GameFileError> {
+    read_any(text).map(Contents::into_game)
+}
+
+/// Reads a game or board file (at most [`MAX_GAME_FILE`]); see [`read_any`].
+pub fn load_any(path: &Path) -> Result<Contents, GameFileError> {
     let bytes = read_capped(path, MAX_GAME_FILE)?;
-    read_game(&String::from_utf8_lossy(&bytes))
+    read_any(&String::from_utf8_lossy(&bytes))
+}
+
+/// Reads a game file, or a board file as a game from that position; see [`read_any`].
+pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
+    load_any(path).map(Contents::into_game)
 }
 
 /// The game as a file of `format`. A one-line format writes the current line (the line
@@ -397,5 +506,55 @@ mod tests {
             read_game("\u{feff}f5").unwrap().moves(),
             vec![Move::parse("f5").unwrap()]
         );
+    }
+
+    #[test]
+    fn any_text_is_told_apart_and_read_with_its_reader() {
+        let g = transcript::read("f5d6c3").unwrap();
+        let p = g.position();
+        let cases: Vec<(String, Kind)> = vec![
+            ("f5d6c3".into(), Kind::Transcript),
+            ("F5 D6 C3".into(), Kind::Transcript),
+            ("1. f5 d6 2. c3".into(), Kind::Transcript),
+            ("1.f5 2.d6 3.c3\n".into(), Kind::Transcript),
+            (write_game(&g, Format::Ggf), Kind::Ggf),
+            (write_game(&g, Format::OkapiJson), Kind::OkapiJson),
+            (p.to_board_string(), Kind::Board),
+            (p.to_string(), Kind::Board),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(detect(&text), Some(kind), "{text}");
+            let read = read_any(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(read.kind(), kind);
+            assert_eq!(read.into_game().position(), p, "{text}");
+        }
+        // Prose and nothing are refused plainly; a wrong board says what is wrong.
+        for prose in ["hello", "Dear all, see you at the club"] {
+            let e = read_any(prose).unwrap_err();
+            assert!(matches!(e, GameFileError::Unrecognised), "{prose}: {e}");
+            assert!(
+                e.to_string().starts_with("it is none of: a transcript"),
+                "{e}"
+            );
+        }
+        assert!(matches!(read_any(" \n"), Err(GameFileError::Empty)));
+        let e = read_any(&format!("{} X", "-".repeat(68))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "as a board string: a board has 64 squares, this has 68"
+        );
+        let e = read_any("f5 d6 a1").unwrap_err();
+        assert!(e.to_string().starts_with("as a transcript: move 3"), "{e}");
+    }
+
+    #[test]
+    fn a_board_file_opens_as_a_game_from_that_position() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("board.txt");
+        let p = transcript::read("f5d6c3d3").unwrap().position();
+        std::fs::write(&path, format!("{}\n", p.to_board_string())).unwrap();
+        let g = load_game(&path).unwrap();
+        assert_eq!((g.start(), g.len()), (p, 0));
+        assert!(matches!(load_any(&path).unwrap(), Contents::Board(q) if q == p));
     }
 }

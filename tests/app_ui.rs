@@ -1,0 +1,598 @@
+//! The app's exchange and interface, driven through egui_kittest and AccessKit as a person
+//! would: the clipboard, board strings, a layout that holds, squares that say what they
+//! hold, the settings window and the first-steps help. (The real window and the system
+//! clipboard under X11: `tests/clipboard_x11.rs`.)
+#![cfg(feature = "gui")]
+
+use eframe::egui::{self, Event, Key, Modifiers, OutputCommand, ViewportCommand, ViewportId};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use okapi_app::{App, Command, ScriptedDialogs};
+use okapi_core::board::{Color, Position, Square};
+use okapi_core::formats::{self, Format};
+use okapi_core::game::Seat;
+use std::time::{Duration, Instant};
+
+fn harness_sized(w: f32, h: f32) -> Harness<'static, App> {
+    let app = App::new(Box::new(ScriptedDialogs::default()), || {});
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(w, h))
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    h.run_steps(2);
+    h
+}
+
+fn harness() -> Harness<'static, App> {
+    harness_sized(1000.0, 720.0)
+}
+
+fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !done(h.state()) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(2);
+}
+
+/// The text a label shows (AccessKit puts a label's text in its value).
+fn text_of(node: &egui_kittest::Node<'_>) -> String {
+    node.accesskit_node()
+        .label()
+        .or_else(|| node.value())
+        .expect("the node has a text")
+}
+
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("okapi-app-ui-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
+/// What the app put on the clipboard in the last frame.
+fn copied(h: &Harness<'static, App>) -> Vec<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn paste(h: &mut Harness<'static, App>, text: &str) {
+    h.event(Event::Paste(text.into()));
+    h.run_steps(2);
+}
+
+fn error(h: &Harness<'static, App>) -> Option<String> {
+    h.query_by_label_contains("Error:").map(|n| text_of(&n))
+}
+
+/// A whole game of 60 moves without a pass (30 rows in the move list), as a transcript:
+/// the first of a few fixed ways of picking among the legal moves that gives one.
+fn long_game() -> String {
+    for seed in 0..100usize {
+        let mut p = Position::start();
+        let mut moves = Vec::new();
+        while !p.is_game_over() && !p.must_pass() {
+            let legal: Vec<Square> = p.legal_moves().iter().collect();
+            let sq = legal[(seed * 7 + moves.len() * 3) % legal.len()];
+            p.play(sq).unwrap();
+            moves.push(sq.to_string());
+        }
+        if moves.len() == 60 {
+            return moves.concat();
+        }
+    }
+    panic!("no 60-move game without a pass among the picks");
+}
+
+#[test]
+fn copies_reach_the_clipboard_and_a_paste_is_told_apart() {
+    let mut h = harness();
+    // Every common transcript spelling.
+    for t in [
+        "f5d6c3d3",
+        "F5 D6 C3 D3",
+        "1. f5 d6 2. c3 d3",
+        "1.F5 2.D6 3.C3 4.D3\n",
+    ] {
+        paste(&mut h, t);
+        assert_eq!(h.state().game().transcript(), "f5d6c3d3", "{t}");
+        assert!(
+            h.query_by_label_contains("Pasted a transcript.").is_some(),
+            "{t}"
+        );
+    }
+    // Each copy puts its text on the clipboard, in the format it names.
+    let game = h.state().game().clone();
+    for (command, expected) in [
+        (Command::CopyTranscript, "f5d6c3d3".to_string()),
+        (Command::CopyBoard, game.position().to_board_string()),
+        (Command::CopyGgf, formats::write_game(&game, Format::Ggf)),
+        (
+            Command::CopyJson,
+            formats::write_game(&game, Format::OkapiJson),
+        ),
+    ] {
+        h.state_mut().apply(command.clone());
+        h.step();
+        assert_eq!(copied(&h), vec![expected], "{command:?}");
+    }
+    // A board string in the b/w convention, spaced, White to move: a position.
+    let p = formats::transcript::read("f5d6c3").unwrap().position();
+    let bw: Vec<String> = Square::all()
+        .map(|sq| match p.at(sq) {
+            Some(Color::Black) => "b".to_string(),
+            Some(Color::White) => "w".to_string(),
+            None => ".".to_string(),
+        })
+        .collect();
+    paste(&mut h, &format!("{} w", bw.join(" ")));
+    assert_eq!(h.state().game().position(), p);
+    assert!(
+        h.query_by_label_contains("Pasted a board string.")
+            .is_some()
+    );
+    // GGF and Okapi JSON, as other programs and Okapi write them.
+    for (text, kind) in [
+        (formats::write_game(&game, Format::Ggf), "a GGF game"),
+        (
+            formats::write_game(&game, Format::OkapiJson),
+            "an Okapi JSON game",
+        ),
+    ] {
+        paste(&mut h, &text);
+        assert_eq!(h.state().game().transcript(), "f5d6c3d3");
+        assert!(
+            h.query_by_label_contains(&format!("Pasted {kind}."))
+                .is_some(),
+            "{kind}"
+        );
+    }
+    // What is wrong is said; the game stays.
+    paste(&mut h, &format!("{} X", "-".repeat(68)));
+    let e = error(&h).unwrap();
+    assert!(e.contains("a board has 64 squares, this has 68"), "{e}");
+    let ambiguous = format!("{}b{} X", "X".repeat(10), "O".repeat(53));
+    paste(&mut h, &ambiguous);
+    let e = error(&h).unwrap();
+    assert!(e.contains("ambiguous"), "{e}");
+    paste(&mut h, "Dear all, see you at the club");
+    let e = error(&h).unwrap();
+    assert!(e.contains("none of: a transcript"), "{e}");
+    assert_eq!(h.state().game().transcript(), "f5d6c3d3");
+    // Edit › Paste asks the system for its clipboard (the text comes as a paste event).
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    // (A menu item's name carries its shortcut.)
+    h.get_by_label("Paste Ctrl+V").click();
+    h.run_steps(1);
+    h.step();
+    let asked = h
+        .output()
+        .viewport_output
+        .get(&ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(&ViewportCommand::RequestPaste));
+    assert!(asked, "Edit › Paste asks for the clipboard");
+    // Ctrl+Shift+C copies the transcript from anywhere but a text field. (The harness
+    // keeps the output of the last of the key's frames only: the notice tells.)
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::C);
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Copied the moves as a transcript.")
+            .is_some()
+    );
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::B);
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Copied the position as a board string.")
+            .is_some()
+    );
+}
+
+#[test]
+fn a_board_string_opens_from_a_file() {
+    let tmp = temp_dir("board-file");
+    let p = formats::transcript::read("f5d6c3d3c4").unwrap().position();
+    let good = tmp.path().join("board.txt");
+    // Okapi's own diagram, as the console prints it.
+    std::fs::write(&good, format!("{p}\n")).unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(good));
+    h.run_steps(2);
+    assert_eq!(h.state().game().position(), p);
+    assert_eq!(h.state().game().len(), 0);
+    assert!(error(&h).is_none());
+    let bad = tmp.path().join("long.txt");
+    std::fs::write(&bad, format!("{}XOXO X\n", &p.to_board_string()[..64])).unwrap();
+    h.state_mut().apply(Command::OpenPath(bad));
+    h.run_steps(2);
+    let e = error(&h).unwrap();
+    assert!(e.contains("a board has 64 squares, this has 68"), "{e}");
+    assert_eq!(h.state().game().position(), p, "nothing lost");
+}
+
+#[test]
+fn set_up_takes_a_typed_or_pasted_board_string() {
+    let mut h = harness();
+    h.state_mut().apply(Command::EnterSetup);
+    h.run_steps(2);
+    let field = || "Board string (64 squares and the side to move):";
+    // The field shows the board; a click on a square shows in the field.
+    assert_eq!(
+        h.get_by_label(field()).value().unwrap(),
+        Position::start().to_board_string()
+    );
+    h.get_by_label("a1").click();
+    h.run_steps(2);
+    assert!(h.get_by_label(field()).value().unwrap().starts_with('X'));
+    // A pasted or typed board, in another convention: the board follows at once.
+    let p = formats::transcript::read("f5d6c3d3c4f4")
+        .unwrap()
+        .position();
+    let stars = p.to_board_string().replace('X', "*").replace('-', ".");
+    h.get_by_label(field()).set_text_value_accesskit(&stars);
+    h.run_steps(2);
+    assert_eq!(h.get_by_label("f5").value().unwrap(), "black disc");
+    assert!(h.query_by_label_contains("Not a board").is_none());
+    // Wrong: what is wrong shows below the field, the board keeps its last good position.
+    for (text, says) in [
+        (
+            format!("{}.... *", &stars[..64]),
+            "a board has 64 squares, this has 68",
+        ),
+        (stars.replacen('.', "Q", 1), "'Q' at square a1"),
+        (stars[..64].to_string(), "the side to move is missing"),
+    ] {
+        h.get_by_label(field()).set_text_value_accesskit(&text);
+        h.run_steps(2);
+        let shown = text_of(&h.get_by_label_contains("Not a board"));
+        assert!(shown.contains(says), "{text}: {shown}");
+        assert_eq!(h.get_by_label("f5").value().unwrap(), "black disc");
+    }
+    // Typing a character at a time: the last one completes the board.
+    h.get_by_label(field())
+        .set_text_value_accesskit(&stars[..stars.len() - 1]);
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Not a board").is_some());
+    h.get_by_label(field()).focus();
+    h.run_steps(1);
+    h.key_press(Key::End);
+    h.get_by_label(field()).type_text("X");
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Not a board").is_none());
+    // A paste while typing in the field is the field's, not a new game.
+    h.event(Event::Paste("f5".into()));
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Pasted a transcript.").is_none());
+    h.get_by_label("Done").click();
+    h.run_steps(2);
+    let expected = Position::from_discs(p.black(), p.white(), Color::Black);
+    assert_eq!(h.state().game().start(), expected);
+}
+
+/// A tab of the side panel (by its name; the one furthest right if a menu shares it).
+fn tab<'a>(h: &'a Harness<'static, App>, name: &'a str) -> egui_kittest::Node<'a> {
+    h.query_all_by_label(name)
+        .max_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .unwrap_or_else(|| panic!("no tab {name}"))
+}
+
+/// The rects of the four corner squares.
+fn board_rects(h: &Harness<'static, App>) -> Vec<egui::Rect> {
+    ["a1", "h1", "a8", "h8"]
+        .iter()
+        .map(|s| h.get_by_label(s).rect())
+        .collect()
+}
+
+fn small_script(dir: &std::path::Path) -> std::path::PathBuf {
+    let ffo = include_str!("data/ffo1-39.scr");
+    let lines: Vec<&str> = ffo
+        .lines()
+        .filter(|l| l.contains("ffo#0"))
+        .take(3)
+        .collect();
+    let path = dir.join("small.scr");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn the_board_keeps_its_size_and_place_whatever_the_side_shows() {
+    let tmp = temp_dir("layout");
+    for (w, hgt) in [(1000.0, 720.0), (800.0, 600.0), (1280.0, 900.0)] {
+        let mut h = harness_sized(w, hgt);
+        let board = board_rects(&h);
+        assert!(board[0].width() > 40.0, "{w}x{hgt}: {:?}", board[0]);
+        let check = |h: &mut Harness<'static, App>, what: &str| {
+            h.run_steps(3);
+            assert_eq!(board_rects(h), board, "{w}x{hgt}: {what} moved the board");
+        };
+        paste(&mut h, &long_game());
+        check(&mut h, "a long game");
+        h.state_mut().apply(Command::GoTo(30));
+        check(&mut h, "going into the game");
+        tab(&h, "Database").click();
+        check(&mut h, "the Database tab");
+        h.state_mut()
+            .apply(Command::OpenScriptPath(small_script(tmp.path())));
+        check(&mut h, "the script");
+        assert!(
+            h.query_by_label("Close script").is_some(),
+            "the script shows"
+        );
+        // The script's controls are beside the board, not over it.
+        for label in ["Close script", "Solve"] {
+            let r = h.get_by_label(label).rect();
+            assert!(
+                board.iter().all(|b| !b.intersects(r)),
+                "{label} over the board"
+            );
+        }
+        tab(&h, "Play").click();
+        check(&mut h, "the Play tab again");
+        h.state_mut().apply(Command::EnterSetup);
+        check(&mut h, "set-up");
+        h.state_mut().apply(Command::SetupCancel);
+        h.state_mut().settings.coordinates = false;
+        check(&mut h, "coordinates off");
+        h.state_mut().error = Some("a message".into());
+        check(&mut h, "a message");
+    }
+}
+
+#[test]
+fn the_move_list_shows_its_rows_and_the_current_one() {
+    // 1000x720: at least 12 rows in view at the start of a long game.
+    let mut h = harness();
+    paste(&mut h, &long_game());
+    h.state_mut().apply(Command::GoTo(1));
+    h.run_steps(40); // the list scrolls smoothly
+    assert_eq!(h.state().game().len(), 60);
+    let (first, last) = h.state().move_list_rows_shown().unwrap();
+    assert_eq!(first, 0);
+    assert!(last + 1 >= 12, "rows {first}..={last} shown at 1000x720");
+    // 800x600: the current row in view wherever the game is, without scrolling by hand.
+    let mut h = harness_sized(800.0, 600.0);
+    paste(&mut h, &long_game());
+    for ply in [60, 1, 31, 45, 12] {
+        h.state_mut().apply(Command::GoTo(ply));
+        h.run_steps(40);
+        let row = (ply - 1) / 2;
+        let (first, last) = h.state().move_list_rows_shown().unwrap();
+        assert!(
+            (first..=last).contains(&row),
+            "ply {ply} (row {row}) not in rows {first}..={last}"
+        );
+    }
+}
+
+#[test]
+fn the_wheel_scrolls_the_move_list() {
+    let mut h = harness();
+    paste(&mut h, &long_game());
+    h.state_mut().apply(Command::GoTo(1));
+    h.run_steps(40);
+    let before = h.state().move_list_rows_shown().unwrap();
+    let over = h
+        .query_all_by_label_contains("1. ")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("1. "))
+        })
+        .unwrap()
+        .rect()
+        .center();
+    h.hover_at(over);
+    h.run_steps(1);
+    for _ in 0..3 {
+        h.event(Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -3.0),
+            phase: egui::TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.run_steps(2);
+    }
+    h.run_steps(10);
+    let after = h.state().move_list_rows_shown().unwrap();
+    assert!(
+        after.0 > before.0,
+        "the wheel moved the list: {before:?} -> {after:?}"
+    );
+    // It stays there (nothing pulls it back to the current move)...
+    h.run_steps(10);
+    assert_eq!(h.state().move_list_rows_shown().unwrap(), after);
+    // ...until the current move changes.
+    h.state_mut().apply(Command::GoTo(2));
+    h.run_steps(40);
+    assert_eq!(h.state().move_list_rows_shown().unwrap().0, 0);
+}
+
+/// The accessible description of a square.
+fn description(h: &Harness<'static, App>, square: &str) -> String {
+    h.get_by_label(square)
+        .accesskit_node()
+        .description()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Roles a person operates, which must each have a name.
+fn is_control(role: egui::accesskit::Role) -> bool {
+    use egui::accesskit::Role;
+    matches!(
+        role,
+        Role::Button
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::TextInput
+            | Role::MultilineTextInput
+            | Role::SpinButton
+            | Role::Slider
+            | Role::ComboBox
+            | Role::Link
+            | Role::Tab
+            | Role::MenuItem
+    )
+}
+
+/// The controls without a name in the tree now.
+fn unnamed_controls(h: &Harness<'static, App>) -> Vec<String> {
+    h.root()
+        .children_recursive()
+        .filter(|n| is_control(n.accesskit_node().role()))
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_none_or(|l| l.trim().is_empty())
+        })
+        .map(|n| format!("{:?} at {:?}", n.accesskit_node().role(), n.rect()))
+        .collect()
+}
+
+#[test]
+fn every_square_says_what_it_holds_and_every_control_has_a_name() {
+    let mut h = harness();
+    assert_eq!(description(&h, "d4"), "d4: white disc");
+    assert_eq!(description(&h, "e4"), "e4: black disc");
+    assert_eq!(description(&h, "a1"), "a1: empty");
+    // The legal moves get their values from the book at the start: value and source.
+    step_until(&mut h, "book values", |app| app.move_evals.len() == 4);
+    h.run_steps(2);
+    for sq in ["d3", "c4", "f5", "e6"] {
+        let d = description(&h, sq);
+        assert!(
+            d.starts_with(&format!("{sq}: legal move, +0 (book)")),
+            "{d}"
+        );
+    }
+    assert_eq!(description(&h, "c3"), "c3: empty");
+    let unnamed = unnamed_controls(&h);
+    assert!(unnamed.is_empty(), "controls without a name: {unnamed:?}");
+    // The same in the windows and tabs.
+    for command in [
+        Command::ShowSettings,
+        Command::ShowFirstSteps,
+        Command::EnterSetup,
+    ] {
+        h.state_mut().apply(command.clone());
+        h.run_steps(3);
+        let unnamed = unnamed_controls(&h);
+        assert!(
+            unnamed.is_empty(),
+            "{command:?}: controls without a name: {unnamed:?}"
+        );
+    }
+    tab(&h, "Database").click();
+    h.run_steps(2);
+    assert!(unnamed_controls(&h).is_empty());
+}
+
+#[test]
+fn the_settings_window_sets_what_the_board_shows() {
+    let tmp = temp_dir("settings");
+    let path = tmp.path().join("settings.json");
+    let mut h = harness();
+    h.state_mut().use_settings_file(&path);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Comma);
+    h.run_steps(3);
+    for heading in ["Engine player", "Display", "Engine", "Files"] {
+        assert!(h.query_all_by_label(heading).next().is_some(), "{heading}");
+    }
+    assert!(
+        h.query_by_label(&path.display().to_string()).is_some(),
+        "the settings path"
+    );
+    step_until(&mut h, "book values", |app| app.move_evals.len() == 4);
+    h.get_by_label("Values on the board").click();
+    h.run_steps(3);
+    assert!(!h.state().settings.show_evals);
+    h.get_by_label("Coordinates around the board").click();
+    h.get_by_label("Teal").click();
+    h.get_by_label("White only").click();
+    h.run_steps(3);
+    let s = &h.state().settings;
+    assert!(!s.coordinates);
+    assert_eq!(s.board_colors, okapi_app::settings::BoardColors::Teal);
+    assert_eq!(s.evals_for, okapi_app::EvalsFor::White);
+    h.get_by_label("Search threads:").set_value_accesskit(1.0);
+    h.get_by_label("Hash table size (2^N entries), N:")
+        .set_value_accesskit(18.0);
+    h.run_steps(3);
+    assert_eq!(
+        (h.state().settings.threads, h.state().settings.hash_bits),
+        (1, 18)
+    );
+    // Saved as they change, and read back by the next start.
+    let saved = okapi_app::Settings::load(&path);
+    assert_eq!(saved, h.state().settings);
+    // The engine still answers with them.
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Human,
+        white: Seat::Engine(okapi_core::search::level::Level::Greedy),
+        minutes: 0,
+        from_here: false,
+    });
+    // (The window is over the board: the move is played as a command.)
+    h.state_mut()
+        .apply(Command::Play(Square::parse("f5").unwrap()));
+    h.run_steps(1);
+    step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
+    // (Below the fold of the window's scroll area: pressed through AccessKit.)
+    h.get_by_label("Restore the default settings")
+        .click_accesskit();
+    h.run_steps(2);
+    assert!(h.state().settings.coordinates && h.state().settings.show_evals);
+}
+
+#[test]
+fn first_steps_explains_the_app_and_lists_every_shortcut() {
+    let mut h = harness();
+    h.key_press(Key::F1);
+    h.run_steps(3);
+    assert!(h.query_by_label("First steps").is_some());
+    for heading in [
+        "Play",
+        "Analyse",
+        "Solve",
+        "Scripts",
+        "Practise",
+        "Exchange",
+        "Every shortcut",
+    ] {
+        assert!(
+            h.query_all_by_label(heading).next().is_some(),
+            "the {heading} section"
+        );
+    }
+    for (keys, what) in [
+        ("Ctrl+Z", "Undo (your move and the engine's reply)"),
+        ("Ctrl+Shift+O", "Open an endgame script"),
+        ("Ctrl+Shift+C", "Copy the moves as a transcript"),
+        (
+            "Ctrl+V",
+            "Paste a transcript, board string, GGF or Okapi JSON game",
+        ),
+        ("Ctrl+Comma", "Settings"),
+        ("F1", "First steps (help)"),
+    ] {
+        assert!(h.query_all_by_label(keys).next().is_some(), "{keys}");
+        assert!(h.query_all_by_label(what).next().is_some(), "{what}");
+    }
+    // The Help menu has it too.
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("First steps F1").is_some());
+}

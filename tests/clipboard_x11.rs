@@ -1,0 +1,180 @@
+//! The real app window and the system clipboard under X11: text put on the clipboard by
+//! another program (`xclip`) is pasted with Ctrl+V, and Okapi's copies (Ctrl+Shift+C,
+//! Ctrl+Shift+B) are read back by that program. Runs on its own Xvfb server; skipped, with
+//! a message, only where Xvfb, xclip or xdotool is missing (CI installs them through
+//! `.ci/gui-deps`).
+#![cfg(all(feature = "gui", target_os = "linux"))]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A child process killed when dropped, also when an assertion fails.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts Xvfb on a free display; returns it and the display name.
+fn xvfb() -> (Killed, String) {
+    for n in 170..230 {
+        if Path::new(&format!("/tmp/.X{n}-lock")).exists()
+            || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+        {
+            continue;
+        }
+        let child = Command::new("Xvfb")
+            .args([
+                &format!(":{n}"),
+                "-screen",
+                "0",
+                "1000x760x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        let mut server = Killed(child);
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if socket.exists() {
+                return (server, format!(":{n}"));
+            }
+            if server.0.try_wait().ok().flatten().is_some() {
+                break; // taken meanwhile: the next number
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    panic!("no free X display in :170..:230");
+}
+
+fn run(display: &str, program: &str, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .env("DISPLAY", display)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Puts `text` on the clipboard as another program does.
+fn xclip_in(display: &str, text: &str) {
+    use std::io::Write;
+    let mut child = Command::new("xclip")
+        .args(["-selection", "clipboard", "-i"])
+        .env("DISPLAY", display)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("xclip starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    // xclip forks a server that keeps the selection; the parent ends at once.
+    child.wait().unwrap();
+}
+
+fn xclip_out(display: &str) -> String {
+    run(display, "xclip", &["-selection", "clipboard", "-o"])
+}
+
+/// Presses keys in the focused window until `xclip -o` gives `expected`.
+fn copy_until(display: &str, window: &str, keys: &str, expected: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        run(display, "xdotool", &["windowfocus", window]);
+        run(display, "xdotool", &["key", keys]);
+        std::thread::sleep(Duration::from_millis(700));
+        last = xclip_out(display);
+        if last == expected {
+            return last;
+        }
+    }
+    last
+}
+
+#[test]
+fn the_system_clipboard_works_both_ways() {
+    let missing: Vec<&str> = ["Xvfb", "xclip", "xdotool"]
+        .into_iter()
+        .filter(|t| !have(t))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "skipped: {} not installed (apt-get install xvfb xclip xdotool, or .ci/gui-deps)",
+            missing.join(", ")
+        );
+        return;
+    }
+    let (_server, display) = xvfb();
+    let home = tempfile::tempdir().unwrap();
+    let app = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("okapi starts");
+    let _app = Killed(app);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let window = loop {
+        let found = run(&display, "xdotool", &["search", "--name", "^Okapi$"]);
+        if let Some(w) = found.lines().next() {
+            break w.trim().to_string();
+        }
+        assert!(Instant::now() < deadline, "the Okapi window did not appear");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // Let the first frames draw before typing.
+    std::thread::sleep(Duration::from_secs(2));
+
+    // Another program's transcript, pasted with Ctrl+V, comes back as Okapi writes it.
+    xclip_in(&display, "1. F5 D6 2. C3 D3");
+    run(&display, "xdotool", &["windowfocus", &window]);
+    run(&display, "xdotool", &["key", "ctrl+v"]);
+    std::thread::sleep(Duration::from_secs(1));
+    let back = copy_until(&display, &window, "ctrl+shift+c", "f5d6c3d3");
+    assert_eq!(back, "f5d6c3d3", "Ctrl+V then Copy transcript");
+
+    // A board string in the b/w convention, pasted, copied back as a board string.
+    let p = okapi_core::formats::transcript::read("f5d6c3")
+        .unwrap()
+        .position();
+    let bw: String = p
+        .to_board_string()
+        .replace('X', "b")
+        .replace('O', "w")
+        .replace('-', ".");
+    xclip_in(&display, &bw);
+    run(&display, "xdotool", &["windowfocus", &window]);
+    run(&display, "xdotool", &["key", "ctrl+v"]);
+    std::thread::sleep(Duration::from_secs(1));
+    let back = copy_until(&display, &window, "ctrl+shift+b", &p.to_board_string());
+    assert_eq!(back, p.to_board_string(), "Ctrl+V then Copy board");
+}
