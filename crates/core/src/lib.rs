@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod book;
+pub mod db;
 pub mod eval;
 pub mod formats;
 pub mod game;

@@ -464,10 +464,7 @@ mod tests {
         assert!(matches!(s.next(), Next::Values { .. }));
         play_out(&mut s, &["f5", "d6", "c3", "d3"]);
         assert_eq!(s.game().ply(), 4);
-        assert!(
-            s.play(mv("c4"), None).is_ok(),
-            "Black is human, to move"
-        );
+        assert!(s.play(mv("c4"), None).is_ok(), "Black is human, to move");
         assert!(matches!(s.next(), Next::EngineMove { .. }));
         assert!(matches!(
             s.play(mv("f4"), None),

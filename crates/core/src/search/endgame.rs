@@ -1583,7 +1583,11 @@ mod tests {
                 assert_eq!(s.score, want, "{b:?}");
                 let end = replay(b, &s.line);
                 // The final board from the root's side: flip sign if an odd number of plies.
-                let sign = if s.line.len().is_multiple_of(2) { 1 } else { -1 };
+                let sign = if s.line.len().is_multiple_of(2) {
+                    1
+                } else {
+                    -1
+                };
                 assert_eq!(
                     sign * end.final_score(),
                     want,

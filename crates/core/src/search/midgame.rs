@@ -722,10 +722,13 @@ impl<'e, E: Evaluate + ?Sized> MidgameSearch<'e, E> {
             return v;
         }
         // Multi-ProbCut, at null-window nodes.
-        if self.selectivity < NO_CUT && depth >= probcut::MIN_DEPTH && beta - alpha == 1
-            && let Some(v) = self.probcut(b, depth, alpha, beta) {
-                return v;
-            }
+        if self.selectivity < NO_CUT
+            && depth >= probcut::MIN_DEPTH
+            && beta - alpha == 1
+            && let Some(v) = self.probcut(b, depth, alpha, beta)
+        {
+            return v;
+        }
         let mut moves = MoveList::new();
         let mut m = mv;
         while m != 0 {
