@@ -30,6 +30,22 @@ use std::collections::HashMap;
 /// about 80 bytes a game, 160 MB at the limit).
 pub const MAX_GAMES: usize = 2_000_000;
 
+/// The shipped database's path in the repository (built by `okapi db build`, see
+/// `data/README.md`).
+pub const SHIPPED_FILE: &str = "data/wthor.okdb";
+static SHIPPED: &[u8] = include_bytes!("../../../../data/wthor.okdb");
+
+/// The shipped database's bytes (compiled into the binary): the WTHOR games 1977-2025.
+pub fn shipped_bytes() -> &'static [u8] {
+    SHIPPED
+}
+
+/// The shipped database, read and indexed (a few hundred milliseconds: call it off the
+/// user interface's thread; `okapi bench --db` measures it).
+pub fn load_shipped() -> Result<Database, DbError> {
+    Database::from_bytes(SHIPPED)
+}
+
 /// Why a database could not be made or read.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -394,6 +410,11 @@ impl Database {
             + self.index.memory()
     }
 
+    /// Bytes held by the position index alone.
+    pub fn index_memory(&self) -> usize {
+        self.index.memory()
+    }
+
     /// The games kept by `filter` as a per-game mask, or `None` for all.
     fn filter_mask(&self, filter: &Filter) -> Option<Vec<bool>> {
         if filter.is_empty() {
@@ -451,9 +472,9 @@ impl Database {
         let mut answer = Answer::default();
         // Per class of equivalent squares (its smallest member): stats and how often each
         // member was the square played as mapped.
-        let mut classes: HashMap<u32, (MoveStats, [u32; 64])> = HashMap::new();
+        let mut classes: Vec<Option<(MoveStats, [u32; 64])>> = vec![None; 64];
         let mut last = u32::MAX;
-        for &g in self.index.candidates(query.key()) {
+        for g in self.index.candidates(query.key()) {
             if g == last {
                 continue;
             }
@@ -484,7 +505,7 @@ impl Database {
                 .map(|t| t.square(sq.index()))
                 .min()
                 .unwrap_or(sq.index());
-            let (stats, seen) = classes.entry(class).or_insert_with(|| {
+            let (stats, seen) = classes[class as usize].get_or_insert_with(|| {
                 (
                     MoveStats {
                         square: sq,
@@ -508,7 +529,8 @@ impl Database {
             seen[sq.index() as usize] += 1;
         }
         answer.moves = classes
-            .into_values()
+            .into_iter()
+            .flatten()
             .map(|(mut stats, seen)| {
                 let most = (0..64).max_by_key(|&i| (seen[i], std::cmp::Reverse(i)));
                 stats.square = Square::new(most.unwrap_or(0) as u32);

@@ -209,7 +209,8 @@ pub const PLAYER_NAME_LEN: usize = 20;
 pub const TOURNAMENT_NAME_LEN: usize = 26;
 
 /// Reads a WTHOR name file held in memory: `WTHOR.JOU` (`name_len` 20) or `WTHOR.TRN` (26).
-/// A 16-byte header (the game files' layout; the u32 at byte 4 is the number of names),
+/// A 16-byte header (the game files' layout, except that the number of names is the u16 at
+/// byte 8; the u32 at byte 4, the game count of a game file, is 0),
 /// then fixed-length Latin-1 names padded with NULs. The count is checked against the size;
 /// a name is returned without its padding and trailing spaces, converted to UTF-8.
 pub fn parse_names(bytes: &[u8], name_len: usize) -> Result<Vec<String>, WthorError> {
@@ -219,11 +220,11 @@ pub fn parse_names(bytes: &[u8], name_len: usize) -> Result<Vec<String>, WthorEr
             reason: format!("{} bytes, shorter than the 16-byte header", bytes.len()),
         });
     }
-    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+    let count = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     let body = &bytes[HEADER_LEN..];
     if body.len() / name_len != count || body.len() % name_len != 0 {
         return Err(WthorError::Format {
-            offset: 4,
+            offset: 8,
             reason: format!(
                 "the header announces {count} names of {name_len} bytes, the file holds {} bytes of names",
                 body.len()
@@ -252,7 +253,9 @@ pub fn read_names(path: &Path, name_len: usize) -> Result<Vec<String>, WthorErro
 /// Latin-1 are cut, characters outside Latin-1 become `?`.
 pub fn write_names(names: &[String], name_len: usize) -> Vec<u8> {
     let mut out = vec![0u8; HEADER_LEN];
-    out[4..8].copy_from_slice(&(names.len() as u32).to_le_bytes());
+    // More than 65,535 names do not fit the header's count; they are not written.
+    let names = &names[..names.len().min(u16::MAX as usize)];
+    out[8..10].copy_from_slice(&(names.len() as u16).to_le_bytes());
     for name in names {
         let mut raw = vec![0u8; name_len];
         for (slot, c) in raw.iter_mut().zip(name.chars().take(name_len - 1)) {
@@ -376,7 +379,7 @@ mod tests {
         assert_eq!(parse_names(&bytes, PLAYER_NAME_LEN).unwrap(), names);
         // A count that disagrees with the size, or a tournament file read as players.
         let mut bad = bytes.clone();
-        bad[4] = 3;
+        bad[8] = 3;
         assert!(parse_names(&bad, PLAYER_NAME_LEN).is_err());
         assert!(parse_names(&bytes, TOURNAMENT_NAME_LEN).is_err());
         assert!(parse_names(&bytes[..3], PLAYER_NAME_LEN).is_err());
