@@ -8,7 +8,7 @@
 mod board_view;
 mod command;
 mod command_handling;
-mod database_panel;
+pub mod database_panel;
 pub mod dialogs;
 mod engine_events;
 mod game_rules;
@@ -121,6 +121,8 @@ pub struct App {
     script_engine: Option<Engine>,
     /// Wakes the UI; shared by both engine threads.
     notify: Arc<Mutex<Box<dyn Fn() + Send>>>,
+    /// The games database tab: loaded in the background on first show.
+    pub database: database_panel::DatabaseView,
 }
 
 /// What the view shows besides the game.
@@ -168,6 +170,7 @@ impl App {
             clipboard_out: None,
             autosave: None,
             metrics: Metrics::default(),
+            database: database_panel::DatabaseView::default(),
         };
         app.position_changed();
         app

@@ -33,6 +33,8 @@ pub struct Settings {
     /// Engine against engine: the pause between two engine moves, in seconds, so a
     /// person can follow the game.
     pub engine_move_pause: f32,
+    /// The user's folders of games, read into the games database with the shipped one.
+    pub db_folders: Vec<PathBuf>,
 }
 
 impl Default for Settings {
@@ -53,6 +55,7 @@ impl Default for Settings {
             best_only: 0,
             debug: false,
             engine_move_pause: 0.5,
+            db_folders: Vec::new(),
         }
     }
 }

@@ -457,15 +457,11 @@ mod tests {
         }
         let index = Index::build(&moves, &starts).unwrap();
         let start = position_at(&moves[..5], 0).unwrap();
-        let mut c = index.candidates(start.key()).to_vec();
+        let mut c: Vec<u32> = index.candidates(start.key()).collect();
         c.dedup();
         assert_eq!(c, [0, 1, 2, 3]);
         let after = position_at(&moves[..5], 5).unwrap();
-        assert!(
-            index.candidates(after.key()).starts_with(&[0, 1]) || {
-                let c = index.candidates(after.key());
-                c.contains(&0) && c.contains(&1)
-            }
-        );
+        let c: Vec<u32> = index.candidates(after.key()).collect();
+        assert!(c.contains(&0) && c.contains(&1), "{c:?}");
     }
 }

@@ -505,19 +505,17 @@ impl Database {
                 .map(|t| t.square(sq.index()))
                 .min()
                 .unwrap_or(sq.index());
-            let (stats, seen) = classes[class as usize].get_or_insert_with(|| {
-                (
-                    MoveStats {
-                        square: sq,
-                        games: 0,
-                        black_wins: 0,
-                        draws: 0,
-                        black_losses: 0,
-                        black_score_sum: 0,
-                    },
-                    [0; 64],
-                )
-            });
+            let (stats, seen) = classes[class as usize].get_or_insert((
+                MoveStats {
+                    square: sq,
+                    games: 0,
+                    black_wins: 0,
+                    draws: 0,
+                    black_losses: 0,
+                    black_score_sum: 0,
+                },
+                [0; 64],
+            ));
             let info = &self.games[id];
             stats.games += 1;
             match info.black_score.signum() {

@@ -222,7 +222,7 @@ pub fn parse_names(bytes: &[u8], name_len: usize) -> Result<Vec<String>, WthorEr
     }
     let count = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     let body = &bytes[HEADER_LEN..];
-    if body.len() / name_len != count || body.len() % name_len != 0 {
+    if body.len() / name_len != count || !body.len().is_multiple_of(name_len) {
         return Err(WthorError::Format {
             offset: 8,
             reason: format!(
