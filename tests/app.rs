@@ -204,7 +204,7 @@ fn exact_values_appear_on_the_squares() {
     // then the proven principal line, without asking
     step_until(&mut h, "the principal line", |app| !app.engine_busy());
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
-    assert!(h.query_by_label_contains("Line: g8").is_some());
+    assert!(h.query_by_label_contains("Line: 47. g8").is_some());
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn solve_shows_the_proven_line_and_it_can_be_played() {
     h.run_steps(1);
     step_until(&mut h, "the solve", |app| !app.engine_busy());
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
-    let line = text_of(&h.get_by_label_contains("Line: g8"));
+    let line = text_of(&h.get_by_label_contains("Line: 47. g8"));
     assert!(line.split_whitespace().count() > 10, "{line}");
     h.get_by_label("Play best move").click();
     h.run_steps(2);
@@ -314,6 +314,9 @@ fn a_bad_file_is_refused_with_a_message() {
     h.get_by_label("f5").click();
     h.run_steps(2);
     h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(3);
+    // The move played is in no file: asked first.
+    h.get_by_label("Discard").click();
     h.run_steps(2);
     let err = text_of(&h.get_by_label_contains("Error: Could not open"));
     assert!(err.contains("move 2 (a1)"), "{err}");
@@ -880,6 +883,9 @@ fn the_game_clock_sets_the_engine_time() {
     );
     // Without a clock there is no allotment.
     new_game(&mut h, Seat::Human, Seat::Human);
+    h.run_steps(3);
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
     assert_eq!(h.state().engine_move_time(), None);
 }
 
@@ -907,7 +913,7 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
-/// The responsiveness figures of the README: frame time while the engine searches, time
+/// The responsiveness figures of docs/development.md: frame time while the engine searches, time
 /// from a move to the first values on the board, time for Stop to take effect. A
 /// benchmark, not a test: it prints and asserts nothing about time.
 ///
@@ -1068,7 +1074,7 @@ fn against_the_engine_undo_and_redo_mirror_each_other() {
 }
 
 #[test]
-fn a_different_move_after_undo_starts_a_variation_and_the_game_is_kept() {
+fn a_different_move_after_undo_is_the_game_and_the_old_line_a_variation() {
     let mut h = harness();
     new_game(&mut h, Seat::Human, Seat::Engine(Level::Greedy));
     h.run_steps(2);
@@ -1093,10 +1099,14 @@ fn a_different_move_after_undo_starts_a_variation_and_the_game_is_kept() {
     step_until(&mut h, "the engine's reply in the variation", |app| {
         app.game().ply() == 4
     });
-    assert_eq!(h.state().game().main_line(), main_line, "the game is kept");
-    assert_eq!(h.state().game().alternatives(2), vec![played, other]);
-    h.state_mut().apply(Command::PromoteLine);
+    // The game played on is the main line; the old continuation is kept beside it.
     assert_eq!(h.state().game().main_line()[2], other);
+    assert!(h.state().game().on_main_line());
+    assert_eq!(h.state().game().alternatives(2), vec![other, played]);
+    // The old line can still become the main line again.
+    h.state_mut().apply(Command::ChooseVariation(2, played));
+    h.state_mut().apply(Command::PromoteLine);
+    assert_eq!(h.state().game().main_line(), main_line);
 }
 
 #[test]
@@ -1117,9 +1127,11 @@ fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_player
         from_here: true,
     });
     h.run_steps(1);
-    assert_eq!(h.state().game().start(), here);
+    // The game goes on from here: the two moves stay.
+    assert_eq!(h.state().game().position(), here);
+    assert_eq!(h.state().game().ply(), 2);
     step_until(&mut h, "the engine's move as Black", |app| {
-        app.game().ply() == 1
+        app.game().ply() == 3
     });
     h.state_mut().apply(Command::SaveTo(path.clone()));
     // Reopened: the same players, the engine's turn again after a take-back.
@@ -1127,7 +1139,7 @@ fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_player
     h2.state_mut().apply(Command::OpenPath(path));
     h2.run_steps(1);
     assert_eq!(h2.state().session.seats()[0], Seat::Engine(Level::Greedy));
-    assert_eq!(h2.state().game().start(), here);
+    assert_eq!(h2.state().game().position_at(2), here);
 }
 
 #[test]
@@ -1295,6 +1307,11 @@ fn a_file_dialog_that_cannot_be_shown_falls_back_to_a_path_field() {
         h.query_by_label_contains("No file dialog could be shown: type the path")
             .is_some()
     );
+    // in plain words: the raw portal error is not shown to the player
+    assert!(
+        h.query_by_label_contains("no file dialog portal answered")
+            .is_none()
+    );
     let field = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
     field.focus();
     h.run_steps(1);
@@ -1378,11 +1395,11 @@ fn a_script_shows_the_expected_results_with_a_tick() {
     h.get_by_label("#1").click();
     h.run_steps(3);
     // the main board's solve shows the line; the panel only when asked
-    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 1);
+    assert_eq!(h.query_all_by_label_contains("Line: 47. g8").count(), 1);
     assert!(has_label(&h, "Tick \"with lines\" for the proven line."));
     h.get_by_label("with lines").click();
     h.run_steps(3);
-    assert_eq!(h.query_all_by_label_contains("Line: g8").count(), 2);
+    assert_eq!(h.query_all_by_label_contains("Line: 47. g8").count(), 2);
     assert!(
         h.state().script.as_ref().unwrap().is_complete(),
         "no new solve needed"
@@ -1525,4 +1542,445 @@ fn the_database_tab_follows_the_board_filters_and_opens_a_game() {
     );
     assert!(game.len() > 20, "the whole record to step through");
     assert!(game.comment.contains(" (Black "), "{}", game.comment);
+}
+
+// --- Issue 26: the game rules the app follows ------------------------------------------
+
+/// Plays a game against the greedy engine to its end, the person taking the first legal
+/// move each turn.
+fn play_to_the_end_against_greedy(h: &mut Harness<'static, App>) {
+    while !h.state().game().position().is_game_over() {
+        let game = h.state().game();
+        let position = game.position();
+        if h.state().session.seat_to_move().is_engine() {
+            let ply = game.ply();
+            step_until(h, "the engine's move", |app| {
+                app.game().ply() > ply || app.game().position().is_game_over()
+            });
+            continue;
+        }
+        let sq = position.legal_moves().iter().next().unwrap();
+        h.get_by_label(&sq.to_string()).click();
+        h.run_steps(2);
+    }
+}
+
+#[test]
+fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked() {
+    let tmp = temp_dir("played-on");
+    let ggf = tmp.path().join("game.ggf");
+    let json = tmp.path().join("game.json");
+    let mut h = harness_with(ScriptedDialogs {
+        save: vec![json.clone()],
+        ..Default::default()
+    });
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Greedy));
+    h.run_steps(2);
+    play_against_greedy(&mut h, 3);
+    let abandoned = h.state().game().moves();
+    // Take back the engine's reply and the move before it, play another move, play on.
+    h.state_mut().apply(Command::Undo);
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 4);
+    let other = h
+        .state()
+        .game()
+        .position()
+        .legal_moves()
+        .iter()
+        .map(okapi_core::board::Move::Play)
+        .find(|&m| m != abandoned[4])
+        .unwrap();
+    h.get_by_label(&other.to_string()).click();
+    h.run_steps(2);
+    play_to_the_end_against_greedy(&mut h);
+    let played = h.state().game().moves();
+    let (b, w) = h.state().game().result().expect("the game is over");
+    assert_eq!(
+        h.state().game().main_line(),
+        played,
+        "the game played is the game"
+    );
+    assert_eq!(h.state().game().alternatives(4), vec![other, abandoned[4]]);
+    // GGF keeps one line: the one played, with its result, and the status says so.
+    h.state_mut().apply(Command::SaveTo(ggf.clone()));
+    h.run_steps(2);
+    let notice = text_of(&h.get_by_label_contains("Saved the line on the board"));
+    assert!(notice.contains(&format!("result {b}-{w}")), "{notice}");
+    assert!(notice.contains("GGF keeps one line"), "{notice}");
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let back = okapi_core::formats::load_game(&ggf).unwrap();
+    assert_eq!(back.main_line(), played, "{text}");
+    assert!(
+        text.contains(&format!("RE[{:+}]", b as i32 - w as i32)),
+        "{text}"
+    );
+    // The variation is in no file yet: opening another game asks first.
+    h.state_mut()
+        .apply(Command::OpenPath(tmp.path().join("missing.json")));
+    h.run_steps(2);
+    assert!(has_label(&h, "Unsaved changes"));
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(!has_label(&h, "Unsaved changes"));
+    assert_eq!(h.state().game().moves(), played, "nothing replaced");
+    // Quit asks too; Save writes every line (Okapi JSON), then the command goes on.
+    h.state_mut().apply(Command::Quit);
+    h.run_steps(2);
+    assert!(has_label(&h, "Unsaved changes"));
+    h.get_by_label("Save").click();
+    h.run_steps(3);
+    let saved = okapi_core::formats::load_game(&json).unwrap();
+    assert_eq!(saved.main_line(), played);
+    assert_eq!(saved.tree_size(), h.state().game().tree_size());
+    assert!(!h.state().has_unsaved_changes());
+    // Discard lets a game go, once asked.
+    let before = h.state().game().tree_size();
+    // Back to a turn of the person's with a choice of moves.
+    let game = h.state().game().clone();
+    let choice = (0..game.len())
+        .rev()
+        .find(|&p| {
+            let position = game.position_at(p);
+            position.side_to_move() == okapi_core::board::Color::Black
+                && position.legal_moves().len() >= 2
+        })
+        .expect("a turn with a choice");
+    h.state_mut().apply(Command::GoTo(choice));
+    h.state_mut().apply(Command::NextMoveAsVariation);
+    let here = h.state().game().position();
+    let side_line = here
+        .legal_moves()
+        .iter()
+        .find(|&sq| {
+            Some(okapi_core::board::Move::Play(sq))
+                != h.state().game().move_at(h.state().game().ply())
+        })
+        .unwrap();
+    h.get_by_label(&side_line.to_string()).click();
+    h.run_steps(2);
+    assert_eq!(h.state().game().main_line(), played, "added as a variation");
+    assert!(h.state().game().tree_size() > before);
+    h.state_mut().apply(Command::Paste("f5 d6".into()));
+    h.run_steps(2);
+    assert!(has_label(&h, "Unsaved changes"));
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game().transcript(), "f5d6");
+}
+
+#[test]
+fn set_up_and_pasted_positions_are_studied_and_a_new_game_from_a_point_keeps_its_moves() {
+    let mut h = harness();
+    new_game(&mut h, Seat::Human, Seat::Engine(Level::Greedy));
+    h.run_steps(2);
+    // Set-up: both seats human, the engine does not move by itself.
+    h.state_mut().apply(Command::EnterSetup);
+    h.state_mut()
+        .apply(Command::SetupSide(okapi_core::board::Color::White));
+    h.state_mut().apply(Command::SetupDone);
+    for _ in 0..20 {
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(h.state().session.seats(), [Seat::Human; 2]);
+    assert_eq!(h.state().game().ply(), 0, "the engine did not move");
+    assert!(
+        h.query_by_label_contains("for analysis: you play both sides")
+            .is_some()
+    );
+    // A pasted board: the same.
+    new_game(&mut h, Seat::Engine(Level::Greedy), Seat::Human);
+    step_until(&mut h, "the engine's first move", |app| {
+        app.game().ply() == 1
+    });
+    let board = Position::start().to_board_string();
+    h.event(eframe::egui::Event::Paste(board));
+    h.run_steps(3);
+    // The engine's move is in no file: the paste asks first.
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    assert_eq!(h.state().session.seats(), [Seat::Human; 2]);
+    for _ in 0..20 {
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(h.state().game().ply(), 0, "the engine did not move");
+    // A new game from move 6 of an opened game keeps the five moves and their numbers.
+    let tmp = temp_dir("from-a-point");
+    let path = tmp.path().join("g.json");
+    let game = okapi_core::formats::read_game("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7").unwrap();
+    game.save(&path).unwrap();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.state_mut().apply(Command::GoTo(5));
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Human,
+        white: Seat::Engine(Level::Greedy),
+        minutes: 0,
+        from_here: true,
+    });
+    h.run_steps(3);
+    // The later moves are in the file: nothing to ask.
+    assert!(!has_label(&h, "Unsaved changes"));
+    step_until(&mut h, "the engine's move 6", |app| app.game().ply() == 6);
+    assert_eq!(
+        h.state().game().moves()[..5],
+        game.moves()[..5],
+        "the moves that led here stay"
+    );
+    assert!(h.query_by_label_contains("5. c4").is_some());
+    assert!(h.query_by_label_contains("6. ").is_some());
+    assert_eq!(h.state().game().start(), Position::start());
+}
+
+#[test]
+fn one_best_mark_and_book_moves_valued_by_the_book() {
+    use okapi_core::board::Square;
+    use okapi_core::game::Eval;
+    let mut h = harness();
+    h.state_mut().settings.show_evals = false;
+    h.state_mut().apply(Command::GoTo(0));
+    h.run_steps(2);
+    // Values of mixed sources: the gold frame goes only where the highest value is.
+    let sq = |s: &str| Square::parse(s).unwrap();
+    let book = |value| Eval {
+        value,
+        source: EvalSource::Book,
+    };
+    let search = |value| Eval {
+        value,
+        source: EvalSource::Midgame {
+            depth: 12,
+            confidence: 95,
+        },
+    };
+    let evals = &mut h.state_mut().move_evals;
+    evals.insert(sq("d3"), book(0));
+    evals.insert(sq("c4"), book(0));
+    evals.insert(sq("f5"), search(2));
+    evals.insert(sq("e6"), search(1));
+    h.run_steps(2);
+    let value = |h: &Harness<'static, App>, s: &str| h.get_by_label(s).value().unwrap();
+    assert!(value(&h, "f5").ends_with(", best"), "{}", value(&h, "f5"));
+    for s in ["d3", "c4", "e6"] {
+        assert!(!value(&h, s).ends_with(", best"), "{s}: {}", value(&h, s));
+    }
+    // The game analysis values book moves by the book: the Tiger (f5 d6 c3) loses
+    // nothing where the book says its moves are equal.
+    h.state_mut().settings.show_evals = true;
+    h.event(eframe::egui::Event::Paste("f5 d6 c3 d3 c4".into()));
+    h.run_steps(2);
+    h.state_mut().apply(Command::AnalyseGame);
+    h.run_steps(1);
+    step_until(&mut h, "the game analysis", |app| !app.engine_busy());
+    let game = h.state().game().clone();
+    let shipped = okapi_core::book::shipped();
+    let mut marks = 0;
+    for i in 0..game.len() {
+        let board = game.position_at(i).board();
+        let moves = shipped.moves(&board);
+        let played = match game.move_at(i) {
+            Some(okapi_core::board::Move::Play(s)) => s,
+            _ => continue,
+        };
+        let rounded = |v: i32| (v as f64 / okapi_core::search::SCALE as f64).round() as i32;
+        let cell = text_of(&h.get_by_label_contains(&format!("{}. {played}", i + 1)));
+        let Some(m) = moves.iter().find(|m| m.square == played) else {
+            continue;
+        };
+        assert_eq!(game.eval_at(i).map(|e| e.source), Some(EvalSource::Book));
+        let loss = rounded(moves[0].value) - rounded(m.value);
+        assert_eq!(
+            cell.contains('?'),
+            loss > 0,
+            "ply {}: {cell}, book loss {loss}",
+            i + 1
+        );
+        marks += usize::from(cell.contains('?'));
+    }
+    // The summary counts the moves marked.
+    let lost: usize = [
+        okapi_core::board::Color::Black,
+        okapi_core::board::Color::White,
+    ]
+    .iter()
+    .map(|side| {
+        let text = h
+            .query_all_by_label_contains(&format!("{}: ", side.name()))
+            .map(|n| text_of(&n))
+            .find(|t| t.contains("lost"))
+            .expect("the summary line");
+        text.split(" in ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(0)
+    })
+    .sum();
+    assert_eq!(lost, marks);
+}
+
+#[test]
+fn the_live_analysis_stops_at_its_depth_and_starts_again_on_a_change() {
+    let mut h = harness();
+    h.state_mut().settings.analysis_depth = 6;
+    // Out of the book and far from the end: the midgame search values the moves.
+    h.state_mut().settings.book = false;
+    h.event(eframe::egui::Event::Paste(
+        "f5 f6 e6 f4 e3 c5 c4 d3 c3 e2".into(),
+    ));
+    h.run_steps(2);
+    step_until(&mut h, "the analysis to stop by itself", |app| {
+        !app.engine_busy()
+    });
+    assert!(
+        h.query_by_label_contains("analysis complete at depth 6")
+            .is_some()
+    );
+    let legal = h.state().game().position().legal_moves().len() as usize;
+    assert_eq!(h.state().move_evals.len(), legal);
+    // A move: the analysis starts again for the new position.
+    let sq = h
+        .state()
+        .game()
+        .position()
+        .legal_moves()
+        .iter()
+        .next()
+        .unwrap();
+    h.get_by_label(&sq.to_string()).click();
+    h.run_steps(2);
+    assert!(h.state().engine_busy());
+    step_until(&mut h, "the new analysis to stop", |app| !app.engine_busy());
+    assert!(
+        h.query_by_label_contains("analysis complete at depth 6")
+            .is_some()
+    );
+}
+
+#[test]
+fn clicks_while_the_engine_is_to_move_are_not_moves_and_every_key_press_counts() {
+    let mut h = harness();
+    // Black's only move here is h6, then White (the person) has f4. The engine takes a
+    // second a move and has no book here: it is to move for a while.
+    h.state_mut().settings.book = false;
+    h.event(eframe::egui::Event::Paste("f5 f6 f7 g7 c4 f8 h8 h7".into()));
+    h.run_steps(2);
+    h.state_mut().apply(Command::NewGame {
+        black: Seat::Engine(Level::parse("1s").unwrap()),
+        white: Seat::Human,
+        minutes: 0,
+        from_here: true,
+    });
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 8);
+    assert!(h.state().engine_busy());
+    // A click now is refused, with a cue.
+    h.get_by_label("c3").click();
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Okapi is to move").is_some());
+    // A press made before the engine's move shows, released after it, is not a move.
+    let pos = h.get_by_label("f4").rect().center();
+    h.input_mut()
+        .events
+        .push(eframe::egui::Event::PointerMoved(pos));
+    h.input_mut()
+        .events
+        .push(eframe::egui::Event::PointerButton {
+            pos,
+            button: eframe::egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: Default::default(),
+        });
+    h.step();
+    assert_eq!(h.state().game().ply(), 8, "the engine is still thinking");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().game().ply() < 9 {
+        assert!(Instant::now() < deadline, "the engine's move");
+        // Waits in real time without frames: the press stays short in input time.
+        std::thread::sleep(Duration::from_millis(20));
+        h.state_mut().poll_engine();
+    }
+    h.step();
+    assert_eq!(h.get_by_label("h6").value().as_deref(), Some("black disc"));
+    assert!(
+        h.get_by_label("f4")
+            .value()
+            .unwrap()
+            .starts_with("legal move")
+    );
+    h.input_mut()
+        .events
+        .push(eframe::egui::Event::PointerButton {
+            pos,
+            button: eframe::egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: Default::default(),
+        });
+    h.run_steps(2);
+    assert_eq!(
+        h.state().game().ply(),
+        9,
+        "the click begun before the engine's move is not played"
+    );
+    assert!(
+        h.query_by_label_contains("Not played: the click on f4")
+            .is_some()
+    );
+    // A click made now is.
+    h.get_by_label("f4").click();
+    h.run_steps(2);
+    assert_eq!(h.state().game().ply(), 10);
+    // Fourteen presses of Right in one frame step fourteen plies.
+    h.state_mut().apply(Command::Paste(
+        "e6 d6 c6 f6 c4 b6 f7 c3 c2 b2 d7 c7 a2 b4 d3 e3 a6 b7 a7 e7".into(),
+    ));
+    h.run_steps(2);
+    if h.query_by_label("Unsaved changes").is_some() {
+        h.get_by_label("Discard").click();
+        h.run_steps(2);
+    }
+    assert_eq!(h.state().game().len(), 20);
+    h.state_mut().apply(Command::First);
+    h.run_steps(1);
+    for _ in 0..14 {
+        h.input_mut().events.push(eframe::egui::Event::Key {
+            key: eframe::egui::Key::ArrowRight,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: Default::default(),
+        });
+    }
+    h.step();
+    h.run_steps(1);
+    assert_eq!(h.state().game().ply(), 14);
+}
+
+#[test]
+fn proven_lines_are_whole_numbered_and_copyable() {
+    let tmp = temp_dir("proven-lines");
+    let path = ffo1_json(tmp.path());
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.get_by_label("Solve exact").click();
+    h.run_steps(1);
+    step_until(&mut h, "the solve", |app| !app.engine_busy());
+    let position = h.state().game().position();
+    let first = (position.black_count() + position.white_count() - 3) as usize;
+    let line = text_of(&h.get_by_label_contains(&format!("Line: {first}. g8")));
+    let moves = line
+        .split_whitespace()
+        .filter(|w| !w.ends_with('.'))
+        .count()
+        - 1;
+    assert_eq!(moves, position.empty_count() as usize, "{line}");
+    assert!(!line.contains('…'), "{line}");
+    h.get_by_label("Copy line").click();
+    h.run_steps(1);
+    h.step();
+    let copied = h.output().platform_output.commands.iter().any(|c| {
+        matches!(c, eframe::egui::OutputCommand::CopyText(t) if line.ends_with(t.as_str()) && t.starts_with(&format!("{first}. g8")))
+    });
+    assert!(copied, "{:?}", h.output().platform_output.commands);
 }

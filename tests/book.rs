@@ -57,7 +57,7 @@ fn sample_book() -> &'static Book {
     static BOOK: OnceLock<Book> = OnceLock::new();
     BOOK.get_or_init(|| {
         let games = sample_games();
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         build(&games, &options(), &eval, &mut |_, _| {}).0
     })
 }
@@ -160,7 +160,7 @@ fn each_value_is_the_negamax_of_its_children_and_alternative() {
 #[test]
 fn leaves_hold_the_value_an_independent_search_gives() {
     let book = sample_book();
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let mut leaves = 0;
     for e in book.entries() {
         let b = e.board();

@@ -1,6 +1,7 @@
 //! The shipped evaluation: its file, its symmetry, its sense, and incremental indices.
 
 use okapi::board::Board;
+use okapi::board::random::{XorShift64, nth_bit};
 use okapi::board::symmetry::{Symmetry, transform};
 use okapi::eval::patterns::PatternSet;
 use okapi::eval::weights::{WeightFile, WeightFileError};
@@ -13,21 +14,11 @@ fn shipped_path() -> PathBuf {
         .join(SHIPPED_FILE)
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
+/// A small deterministic generator: the project's xorshift, picking among set bits.
+struct Rng(XorShift64);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick(&mut self, mut set: u64) -> u32 {
-        let n = set.count_ones() as u64;
-        for _ in 0..self.next() % n {
-            set &= set - 1;
-        }
-        set.trailing_zeros()
+    fn pick(&mut self, set: u64) -> u32 {
+        nth_bit(set, self.0.below(set.count_ones() as u64))
     }
 }
 
@@ -88,10 +79,10 @@ fn shipped_file_loads_with_a_valid_checksum_and_is_trained() {
     ));
     // The file on disk and the embedded copy are the same weights.
     let loaded = Evaluator::load(&shipped_path()).unwrap();
-    let embedded = Evaluator::embedded();
-    let mut rng = Rng(99);
+    let embedded = Evaluator::shipped();
+    let mut rng = Rng(XorShift64::from_state(99));
     for _ in 0..200 {
-        let plies = (rng.next() % 60) as usize;
+        let plies = (rng.0.below(60)) as usize;
         let b = random_position(&mut rng, plies);
         assert_eq!(loaded.evaluate(&b), embedded.evaluate(&b));
     }
@@ -100,10 +91,10 @@ fn shipped_file_loads_with_a_valid_checksum_and_is_trained() {
 
 #[test]
 fn evaluation_is_symmetric() {
-    let eval = Evaluator::embedded();
-    let mut rng = Rng(0x5eed);
+    let eval = Evaluator::shipped();
+    let mut rng = Rng(XorShift64::from_state(0x5eed));
     for _ in 0..500 {
-        let plies = (rng.next() % 61) as usize;
+        let plies = (rng.0.below(61)) as usize;
         let b = random_position(&mut rng, plies);
         let v = eval.evaluate(&b);
         for s in Symmetry::ALL {
@@ -115,7 +106,7 @@ fn evaluation_is_symmetric() {
 
 #[test]
 fn evaluation_is_sensible() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     // The start position is about even.
     assert!(
         eval.evaluate(&Board::START).abs() < 4 * SCALE,
@@ -156,7 +147,7 @@ fn evaluation_is_sensible() {
         with >= 4 && without <= -4 && with - without >= 10,
         "mean with four corners {with}, without {without}"
     );
-    let mut rng = Rng(7);
+    let mut rng = Rng(XorShift64::from_state(7));
     // A finished game is evaluated close to its real score.
     let mut errors = 0i64;
     for _ in 0..100 {
@@ -174,9 +165,9 @@ fn evaluation_is_sensible() {
 
 #[test]
 fn incremental_indices_match_from_scratch_after_random_games() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let set = PatternSet::get();
-    let mut rng = Rng(0xdead_beef);
+    let mut rng = Rng(XorShift64::from_state(0xdead_beef));
     for _ in 0..300 {
         let mut b = Board::START;
         let mut st = EvalState::new(&b);
@@ -212,4 +203,17 @@ fn incremental_indices_match_from_scratch_after_random_games() {
             assert_eq!(EvalState::new(&b).mover_indices(), s.mover_indices());
         }
     }
+}
+
+/// An endless file given as weights (`--weights /dev/zero`) is refused after reading
+/// just past the cap, not read until memory runs out.
+#[test]
+fn endless_weights_are_refused() {
+    let start = std::time::Instant::now();
+    let Err(err) = okapi::eval::Evaluator::load(std::path::Path::new("/dev/zero")) else {
+        panic!("/dev/zero loaded as weights");
+    };
+    let err = err.to_string();
+    assert!(err.contains("file too large (over 64 MB)"), "{err}");
+    assert!(start.elapsed().as_secs() < 10);
 }

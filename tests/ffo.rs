@@ -47,7 +47,7 @@ fn final_score_for(end: &Position, start: &Position) -> i32 {
 }
 
 fn check(from: u32, to: u32) {
-    let mut solver = EndgameSolver::new(20);
+    let mut solver = EndgameSolver::new(20, Some(okapi::eval::Evaluator::shipped()));
     for (p, entry) in positions(from, to) {
         let n = p.number;
         assert_eq!(

@@ -43,8 +43,8 @@ fn line_keeps_value(reference: &mut EndgameSolver, start: &Position, line: &[Mov
 #[test]
 fn two_threads_solve_ffo_20_to_39_as_one_does() {
     let positions = load(&data_dir().join("ffo1-39.scr")).unwrap();
-    let mut one = EndgameSolver::new(20);
-    let mut two = EndgameSolver::new(20);
+    let mut one = EndgameSolver::new(20, Some(okapi::eval::Evaluator::shipped()));
+    let mut two = EndgameSolver::new(20, Some(okapi::eval::Evaluator::shipped()));
     two.set_threads(2);
     let mut helper_nodes = 0;
     for p in positions.iter().filter(|p| (20..=39).contains(&p.number)) {

@@ -230,7 +230,7 @@ fn check_okdb(bytes: &[u8]) -> Result<(), String> {
         let raw = &bytes[36..];
         let mut header = bytes[..36].to_vec();
         header[28..32].copy_from_slice(&(raw.len() as u32).to_le_bytes());
-        let file = okapi::eval::weights::seal(raw, |len| {
+        let file = okapi_core::binary::seal(raw, |len| {
             header[32..36].copy_from_slice(&len.to_le_bytes());
             header.clone()
         });

@@ -85,6 +85,45 @@ fn late_game(empties: u32) -> String {
     write(&g)
 }
 
+/// A game sent where the side to move must pass (hosts leave the forced pass to the
+/// engine): `go` answers `=== PA`, not a move for the other colour.
+#[test]
+fn go_passes_when_the_side_to_move_must() {
+    use okapi::board::Move;
+    use okapi::formats::ggf::write;
+    use okapi::game::Game;
+    let mut rng = common::Rng(11);
+    let game = (0..10_000)
+        .find_map(|_| {
+            let mut g = Game::new(okapi::board::Position::start());
+            loop {
+                let p = g.position();
+                if p.is_game_over() {
+                    return None;
+                }
+                if p.must_pass() {
+                    return Some(g);
+                }
+                let legal: Vec<_> = p.legal_moves().iter().collect();
+                g.play(Move::Play(legal[rng.below(legal.len())]), None)
+                    .unwrap();
+            }
+        })
+        .expect("a random game with a forced pass");
+    // The host then sends the pass back, as it does every move.
+    let (out, err) = session(&format!(
+        "nboard 2\nset depth 2\nset game {}\ngo\nmove PA\nping 2\n",
+        write(&game)
+    ));
+    let answer = out
+        .lines()
+        .find_map(|l| l.strip_prefix("=== "))
+        .unwrap_or_else(|| panic!("no answer in {out} {err}"));
+    assert!(answer.starts_with("PA/"), "{answer}");
+    assert!(out.contains("pong 2"), "{out}");
+    assert!(err.is_empty(), "{err}");
+}
+
 #[test]
 fn passes_are_read_and_wrong_passes_refused() {
     let (out, err) = session(

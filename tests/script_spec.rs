@@ -133,7 +133,7 @@ fn split_result(line: &str) -> ResultLine {
 /// and the game ends with the stated result. After the first solve, each value is only
 /// confirmed with a narrow window around the expected one, which is much cheaper.
 fn check_line(position: &Position, moves: &[Move], mode: SolveMode, stated: &str) {
-    let mut solver = EndgameSolver::new(20);
+    let mut solver = EndgameSolver::new(20, Some(okapi::eval::Evaluator::shipped()));
     let mut p = *position;
     let mut v = solver.solve(p.board(), mode, false).unwrap().score;
     let side = p.side_to_move();

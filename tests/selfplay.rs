@@ -22,7 +22,7 @@ fn tiny(seed: u64, games: u32) -> SelfPlayOptions {
 
 #[test]
 fn same_seed_same_bytes_and_append_grows_the_store() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a.bin"), dir.path().join("sub/b.bin"));
     assert_eq!(
@@ -70,9 +70,42 @@ fn same_seed_same_bytes_and_append_grows_the_store() {
     assert!(selfplay::append(&b, &eval, &tiny(7, 1), &mut |_| {}).is_err());
 }
 
+/// One corrupted record length inside a store: the store is refused with where the
+/// damage is, and an append leaves every byte as it was (it used to cut the store there,
+/// losing every game after it). A device as a store is refused before it is read.
+#[test]
+fn a_damaged_record_length_is_refused_and_nothing_is_cut() {
+    let eval = Evaluator::shipped();
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.bin");
+    selfplay::append(&store, &eval, &tiny(3, 6), &mut |_| {}).unwrap();
+    let bytes = std::fs::read(&store).unwrap();
+    // The second record's length: after the header and the first record.
+    let first_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let at = 8 + 2 + first_len;
+    for bad_len in [0xffffu16, 30 + 4 * 250, 2] {
+        let mut damaged = bytes.clone();
+        damaged[at..at + 2].copy_from_slice(&bad_len.to_le_bytes());
+        std::fs::write(&store, &damaged).unwrap();
+        let err = format!("{:#}", read_games(&store).unwrap_err());
+        assert!(err.contains(&format!("byte {at}")), "{bad_len}: {err}");
+        let err = format!(
+            "{:#}",
+            selfplay::append(&store, &eval, &tiny(3, 1), &mut |_| {}).unwrap_err()
+        );
+        assert!(err.contains(&format!("byte {at}")), "{bad_len}: {err}");
+        assert_eq!(std::fs::read(&store).unwrap(), damaged, "{bad_len}");
+    }
+    let err = format!(
+        "{:#}",
+        read_games(std::path::Path::new("/dev/zero")).unwrap_err()
+    );
+    assert!(err.contains("not a regular file"), "{err}");
+}
+
 #[test]
 fn reader_round_trips_and_labels_are_searches() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.bin");
     let options = tiny(3, 2);
@@ -85,7 +118,7 @@ fn reader_round_trips_and_labels_are_searches() {
     let samples = read_samples(&path).unwrap();
     let moves: usize = games.iter().map(|g| g.moves.len()).sum();
     assert_eq!(samples.len(), moves + games.len());
-    let mut solver = EndgameSolver::new(16);
+    let mut solver = EndgameSolver::new(16, Some(okapi::eval::Evaluator::shipped()));
     for g in &games {
         let positions = g.positions().unwrap();
         assert_eq!(positions.len(), g.moves.len());
@@ -137,7 +170,7 @@ fn part_bytes(path: &std::path::Path) -> (String, Vec<u8>) {
 
 #[test]
 fn shards_merged_give_the_bytes_of_the_whole_run() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name);
     // The whole run: 2 games of seed 7, then 5 more (indices 2..7), one store.
@@ -189,7 +222,7 @@ fn shards_merged_give_the_bytes_of_the_whole_run() {
 
 #[test]
 fn a_killed_shard_goes_on_and_parts_that_do_not_belong_are_refused() {
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name);
     let run = tiny(5, 4);

@@ -17,6 +17,9 @@ pub struct BoardView<'a> {
     pub flipped: bool,
     /// Clicks are accepted (a human is to move).
     pub clickable: bool,
+    /// The engine is to move: a click is refused with a cue (the cursor says so on
+    /// hover) rather than taken as the next move.
+    pub engine_to_move: bool,
     /// Board set-up: every square takes clicks.
     pub setup: bool,
     /// Discs turning over and how far (0..1); None when not animating.
@@ -63,17 +66,24 @@ impl ValueClass {
     }
 }
 
-/// The best value shown: the highest of the strongest source (a proof outranks a guess).
-fn best_eval(evals: &HashMap<Square, Eval>) -> Option<Eval> {
-    let strongest = evals.values().map(|e| e.source).max()?;
+/// The best value shown, against which every square is classed: the highest value on
+/// the board, whatever its source (the gold frame goes where the highest number is, so
+/// the marks never contradict the figures). Once a WLD value is shown, values compare by
+/// result (win, draw, loss) and the best is the best result.
+pub fn best_eval(evals: &HashMap<Square, Eval>) -> Option<Eval> {
+    let by_result = evals.values().any(|e| e.source == EvalSource::Wld);
     evals
         .values()
-        .filter(|e| e.source == strongest)
-        .max_by_key(|e| e.value)
+        .max_by_key(|e| {
+            let key = if by_result { e.value.signum() } else { e.value };
+            // Among equal values, the strongest source stands for them.
+            (key, e.source)
+        })
         .copied()
 }
 
-/// Compares a value with the best: WLD values (1/0/-1) by result, others by discs.
+/// Compares a value with the best shown ([`best_eval`]): only a value equal to it is
+/// the best; WLD values (1/0/-1) compare by result, others by discs.
 pub fn value_class(e: Eval, best: Option<Eval>) -> ValueClass {
     let Some(best) = best else {
         return ValueClass::Best;
@@ -85,7 +95,10 @@ pub fn value_class(e: Eval, best: Option<Eval>) -> ValueClass {
         best.value - e.value
     };
     match loss {
-        ..=0 => ValueClass::Best,
+        0 => ValueClass::Best,
+        // Above the best shown cannot happen with `best_eval`'s best; a caller's own
+        // reference only: not the best, but not worse either.
+        ..0 => ValueClass::Close,
         1..=2 if !wld => ValueClass::Close,
         _ => ValueClass::Losing,
     }
@@ -189,8 +202,17 @@ fn paint_legal_mark(painter: &egui::Painter, center: Pos2, cell: f32, side: Colo
     painter.circle_stroke(center, cell * 0.17, Stroke::new(1.5, ring));
 }
 
-/// Draws the board in the space left in `ui`; returns the square clicked, if any.
-pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
+/// A click on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardClick {
+    /// On a square that takes clicks (a legal move, or any square in set-up).
+    Square(Square),
+    /// On a square while the engine is to move: not a move.
+    EngineToMove(Square),
+}
+
+/// Draws the board in the space left in `ui`; returns the click, if any.
+pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let avail = ui.available_size();
     let side = avail.x.min(avail.y).max(160.0);
     let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
@@ -344,6 +366,10 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
             info.current_text_value = Some(value.clone());
             info
         });
+        if response.hovered() && view.engine_to_move && !view.setup {
+            // The cue that clicks wait: the engine's move comes first.
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Progress);
+        }
         if response.hovered() && enabled {
             ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
             painter.rect_stroke(
@@ -353,8 +379,12 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<Square> {
                 egui::StrokeKind::Inside,
             );
         }
-        if response.clicked() && enabled {
-            clicked = Some(sq);
+        if response.clicked() {
+            if enabled {
+                clicked = Some(BoardClick::Square(sq));
+            } else if view.engine_to_move && !view.setup {
+                clicked = Some(BoardClick::EngineToMove(sq));
+            }
         }
     }
     clicked

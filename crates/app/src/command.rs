@@ -25,6 +25,9 @@ pub enum Command {
     ChooseVariation(usize, okapi_core::board::Move),
     /// Makes the current line the main line.
     PromoteLine,
+    /// The next move played, when new at its place, goes after the moves recorded there
+    /// (a variation) instead of becoming the main line; again to take it back.
+    NextMoveAsVariation,
     /// Deletes the move at this ply of the current line and everything after it.
     DeleteVariation(usize),
     /// A new game: who plays each colour, minutes per side (0: no clock), and whether
@@ -59,6 +62,8 @@ pub enum Command {
     CopyTranscript,
     /// Copies the position as a board string (64 squares and the side to move).
     CopyBoard,
+    /// Copies this text (a proven line) to the clipboard.
+    CopyText(String),
     /// Takes a pasted transcript, GGF or JSON game, or board string.
     Paste(String),
     /// Panics in the engine thread, to show the error path works (Help menu).
@@ -89,6 +94,8 @@ pub enum Command {
     CloseScript,
     /// Help > Keyboard shortcuts.
     ShowShortcuts,
+    /// Closes the app (after asking, when the game has unsaved changes).
+    Quit,
 }
 
 impl Command {
@@ -111,6 +118,8 @@ impl Command {
             Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
             Command::FlipView => K::new(M::COMMAND, Key::F),
             Command::Hint => K::new(M::COMMAND, Key::H),
+            Command::NextMoveAsVariation => K::new(M::COMMAND | M::SHIFT, Key::A),
+            Command::Quit => K::new(M::COMMAND, Key::Q),
             _ => return None,
         })
     }
@@ -133,13 +142,19 @@ impl Command {
             Command::Last => "Last position",
             Command::FlipView => "Flip the board",
             Command::Hint => "Hint: value the moves once",
+            Command::NextMoveAsVariation => {
+                "Add the next move as a variation (the main line stays)"
+            }
+            Command::Quit => "Quit",
             _ => "",
         }
     }
 
-    pub(super) const WITH_SHORTCUTS: [Command; 15] = [
+    pub(super) const WITH_SHORTCUTS: [Command; 17] = [
         // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
         Command::OpenScript,
+        Command::NextMoveAsVariation,
+        Command::Quit,
         Command::FlipView,
         Command::Hint,
         Command::Undo,

@@ -5,13 +5,22 @@ use super::game_rules::SolveStats;
 use super::windows::NewGameForm;
 use super::{App, Command, ScriptJob, script, wake};
 use okapi_core::board::{Color, Move, Position, Square};
+use okapi_core::formats::Format;
 use okapi_core::game::{Game, ProvenLine, Seat};
 use okapi_engine::{Engine, Request};
 use std::time::Instant;
 
 impl App {
-    /// Applies one command: each group of commands has its method below.
+    /// Applies one command: each group of commands has its method below. A command that
+    /// would replace a game with unsaved changes waits for Save, Discard or Cancel.
     pub fn apply(&mut self, command: Command) {
+        if replaces_the_game(&command, self.game()) {
+            let confirmed = std::mem::take(&mut self.view.discard_confirmed);
+            if self.has_unsaved_changes() && !confirmed {
+                self.view.unsaved_prompt = Some(command);
+                return;
+            }
+        }
         match command {
             c @ (Command::Play(_)
             | Command::PlayBest
@@ -24,6 +33,7 @@ impl App {
             | Command::StepForward
             | Command::ChooseVariation(..)
             | Command::PromoteLine
+            | Command::NextMoveAsVariation
             | Command::DeleteVariation(_)) => self.navigate(c),
             c @ (Command::ShowNewGame
             | Command::NewGame { .. }
@@ -54,11 +64,26 @@ impl App {
             | Command::SaveScriptResult
             | Command::SaveScriptResultTo(_)
             | Command::CloseScript) => self.apply_script(c),
-            c @ (Command::CopyTranscript | Command::CopyBoard | Command::Paste(_)) => {
-                self.apply_clipboard(c)
-            }
+            c @ (Command::CopyTranscript
+            | Command::CopyBoard
+            | Command::CopyText(_)
+            | Command::Paste(_)) => self.apply_clipboard(c),
             c @ (Command::FlipView | Command::ShowShortcuts) => self.apply_view(c),
+            Command::Quit => self.view.close_now = true,
         }
+    }
+
+    /// Does the game hold moves that no file has (a game replaced now would lose them)?
+    pub fn has_unsaved_changes(&self) -> bool {
+        let game = self.game();
+        // A game without moves or comment holds nothing to lose.
+        let nothing_made = game.is_empty() && game.comment.is_empty();
+        !nothing_made && !game.same_record(&self.saved_record)
+    }
+
+    /// The game as it is now counts as saved (opened, saved, or just started).
+    pub(super) fn mark_saved(&mut self) {
+        self.saved_record = self.game().clone();
     }
 
     /// Moves through the game: a move, the proven line's move, undo, redo, going to a ply.
@@ -81,6 +106,14 @@ impl App {
             Command::PromoteLine => {
                 self.session.game_mut().promote_line();
                 self.keep_game_in_progress();
+            }
+            Command::NextMoveAsVariation => {
+                self.view.next_as_variation = !self.view.next_as_variation;
+                self.notice = Some(if self.view.next_as_variation {
+                    "Your next move is added as a variation: the main line stays.".into()
+                } else {
+                    "Your next move goes on the game's line again.".into()
+                });
             }
             Command::DeleteVariation(ply) => {
                 if self.session.game_mut().delete_variation(ply) {
@@ -123,6 +156,7 @@ impl App {
                     self.file = Some(path);
                     self.error = None;
                     self.load_game(game, seats, None);
+                    self.mark_saved();
                 }
                 Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
             },
@@ -131,20 +165,36 @@ impl App {
                 _ => self.apply(Command::SaveAs),
             },
             Command::SaveAs => {
-                if let Some(path) = self
+                match self
                     .dialogs
                     .save_game(&format!("game-{}.json", self.game().date))
                 {
-                    self.apply(Command::SaveTo(path));
+                    Some(path) => self.apply(Command::SaveTo(path)),
+                    // Not saved: what waited for the save does not go ahead.
+                    None => self.view.after_save = None,
                 }
             }
             Command::SaveTo(path) => match okapi_core::formats::save_game(self.game(), &path) {
                 Ok(()) => {
-                    self.notice = Some(format!("Saved {}", path.display()));
+                    let format = Format::of_path(&path);
+                    self.notice = Some(saved_notice(self.game(), format, &path));
+                    // A one-line format saves the line on screen: the other lines are
+                    // still unsaved.
+                    self.saved_record = if format.keeps_variations() {
+                        self.game().clone()
+                    } else {
+                        self.game().current_line_only()
+                    };
                     self.settings.remember(&path);
                     self.file = Some(path);
+                    if let Some(next) = self.view.after_save.take() {
+                        self.commands.push(next);
+                    }
                 }
-                Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
+                Err(e) => {
+                    self.view.after_save = None;
+                    self.error = Some(format!("Could not save {}: {e}", path.display()));
+                }
             },
             other => unreachable!("not a file command: {other:?}"),
         }
@@ -192,11 +242,22 @@ impl App {
                 }
             }
             Command::SetupDone => {
-                if let Some(p) = self.view.setup.take() {
-                    // The players stay: a set-up position is played as the game was.
+                // No game reaches a board without discs: it stays in set-up (as a board
+                // string with no discs is refused everywhere) rather than becoming a
+                // "32-32 draw".
+                if self.view.setup.is_some_and(|p| p.black() | p.white() == 0) {
+                    self.error = Some("Put at least one disc on the board.".into());
+                } else if let Some(p) = self.view.setup.take() {
+                    // A position set up is studied: both seats human, so the engine does
+                    // not move in it by itself (New game › the position on the board
+                    // plays Okapi from it).
                     self.file = None;
-                    let seats = self.session.seats();
-                    self.load_game(Game::new(p), seats, None);
+                    self.load_game(
+                        Game::new(p),
+                        [Seat::Human; 2],
+                        Some(STUDY_NOTICE.replace("{what}", "The position set up")),
+                    );
+                    self.mark_saved();
                 }
             }
             Command::SetupCancel => {
@@ -253,6 +314,7 @@ impl App {
                     generation: self.engine.generation,
                     position,
                     mode: self.settings.eval_mode,
+                    max_depth: self.settings.analysis_limit(),
                 });
                 self.start_task(Task::Analysing);
             }
@@ -374,6 +436,7 @@ impl App {
                 self.file = None;
                 // A script's position is studied, not played: two people.
                 self.load_game(Game::new(position), [Seat::Human; 2], None);
+                self.mark_saved();
                 // A solved position comes with its proven line, ready to play through.
                 if let Some(r) = result.filter(|r| !r.line.is_empty()) {
                     self.session.set_proven_line(ProvenLine {
@@ -441,15 +504,23 @@ impl App {
             Command::CopyBoard => {
                 self.clipboard_out = Some(self.game().position().to_board_string())
             }
+            Command::CopyText(text) => {
+                self.clipboard_out = Some(text);
+                self.notice = Some("Copied the proven line.".into());
+            }
             Command::Paste(text) => {
                 let game = okapi_core::formats::read_game(&text)
                     .or_else(|e| Position::parse(&text).map(Game::new).map_err(|_| e));
                 match game {
                     Ok(game) => {
-                        // The players stay, as for a set-up position.
+                        // Studied, as a set-up position: both seats human.
                         self.file = None;
-                        let seats = self.session.seats();
-                        self.load_game(game, seats, Some("Pasted a game.".into()));
+                        self.load_game(
+                            game,
+                            [Seat::Human; 2],
+                            Some(STUDY_NOTICE.replace("{what}", "The pasted game")),
+                        );
+                        self.mark_saved();
                     }
                     Err(e) => {
                         self.error = Some(format!(
@@ -470,6 +541,60 @@ impl App {
             other => unreachable!("not a view command: {other:?}"),
         }
     }
+}
+
+/// What a set-up or pasted position starts as, `{what}` naming it.
+const STUDY_NOTICE: &str = "{what} is on the board for analysis: you play both sides. \
+                            To play Okapi from here: File › New game › the position on the board.";
+
+/// Commands that put another game in the place of the one on the board.
+fn replaces_the_game(command: &Command, game: &Game) -> bool {
+    // A new game from the end of a game without variations keeps every move.
+    let keeps_all = game.ply() == game.tree_size();
+    match command {
+        Command::NewGame {
+            from_here: true, ..
+        } => !keeps_all,
+        // Text that is no game is refused with a message: nothing to ask.
+        Command::Paste(text) => {
+            okapi_core::formats::read_game(text).is_ok() || Position::parse(text).is_ok()
+        }
+        _ => matches!(
+            command,
+            Command::NewGame { .. }
+                | Command::OpenPath(_)
+                | Command::SetupDone
+                | Command::ShowScriptPosition(_)
+                | Command::Quit
+        ),
+    }
+}
+
+/// The status after a save: a one-line format says that it holds the line on the board
+/// and what it left out.
+fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
+    let shown = path.display();
+    if format.keeps_variations() {
+        return format!("Saved {shown}");
+    }
+    let name = match format {
+        Format::Ggf => "GGF",
+        _ => "a transcript",
+    };
+    let plies = game.len();
+    let result = match game.result() {
+        Some((b, w)) => format!(", result {b}-{w}"),
+        None => String::new(),
+    };
+    let left_out = game.tree_size() - plies;
+    let mut notice = format!("Saved the line on the board ({plies} plies{result}) to {shown}");
+    if left_out > 0 {
+        notice += &format!(
+            "; {name} keeps one line, so {left_out} moves of other lines are not in it \
+             (save as .json to keep every line)"
+        );
+    }
+    notice
 }
 
 /// Do two paths name the same existing file?

@@ -258,10 +258,14 @@ impl App {
             Some(name) => dir.join(name),
             None => dir.join(""),
         };
-        self.notice = Some(format!(
-            "No file dialog could be shown: type the path in the window instead. ({})",
-            f.reason
-        ));
+        // The reason is a raw D-Bus or portal error ("org.freedesktop.DBus.Error..."),
+        // which tells a player nothing: it goes to standard error for whoever sets up
+        // the desktop, and the player reads what happened and what to do.
+        eprintln!("okapi: the file dialog failed: {}", f.reason);
+        self.notice = Some(
+            "No file dialog could be shown: type the path in the window instead (installing xdg-desktop-portal or zenity brings the dialog back)."
+                .to_string(),
+        );
         self.view.path_prompt = Some(PathPrompt {
             kind: f.kind,
             text: text.display().to_string(),

@@ -4,8 +4,8 @@
 use super::game_rules::SolveStats;
 use super::{App, RowResult};
 use okapi_core::board::{Move, Position, Square};
-use okapi_core::game::Eval;
 use okapi_core::game::Next;
+use okapi_core::game::{Eval, EvalSource};
 use okapi_core::search::SolveMode;
 use okapi_engine::{Engine, Event, Request, mode_name};
 use std::time::{Duration, Instant};
@@ -31,6 +31,8 @@ pub(super) struct EngineLink {
     pub(super) status: String,
     /// An engine move held back until then (engine against engine, at a person's pace).
     pub(super) paced_move: Option<(Instant, Request)>,
+    /// The deepest midgame depth the current analysis has valued every move at so far.
+    pub(super) analysis_depth: Option<u32>,
 }
 
 impl EngineLink {
@@ -42,6 +44,7 @@ impl EngineLink {
             task_started: Instant::now(),
             status: String::new(),
             paced_move: None,
+            analysis_depth: None,
         }
     }
 }
@@ -142,17 +145,56 @@ impl App {
     }
 
     /// Keeps the game in progress (with what is known of it) across restarts.
-    pub(super) fn keep_game_in_progress(&self) {
+    pub(super) fn keep_game_in_progress(&mut self) {
         if let Some(path) = &self.autosave {
-            // Best effort: losing the autosave must not disturb play.
-            let _ = path.parent().map(std::fs::create_dir_all);
-            let _ = okapi_core::formats::save_game(self.game(), path);
+            // Play goes on whatever happens here, but a failure is said once (a read-only
+            // data folder lost every game silently), and again after it worked once more.
+            let result = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                Some(dir) => std::fs::create_dir_all(dir),
+                None => Ok(()),
+            }
+            .and_then(|()| okapi_core::formats::save_game(self.game(), path));
+            match result {
+                Ok(()) => self.autosave_failed = false,
+                Err(e) if !self.autosave_failed => {
+                    self.autosave_failed = true;
+                    self.error = Some(format!(
+                        "The game in progress cannot be kept for the next start ({}: {e}); save it with File › Save as",
+                        path.display()
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Brings back the game kept from the last run. One that cannot be read is moved
+    /// aside (not overwritten by the next autosave) and the reason is shown.
+    pub fn restore_game_in_progress(&mut self, saved: &std::path::Path) {
+        match okapi_core::formats::load_game(saved) {
+            Ok(game) => {
+                let seats = game.seats;
+                self.session = okapi_core::game::Session::new(game, seats);
+            }
+            Err(e) => {
+                let mut aside = saved.as_os_str().to_owned();
+                aside.push(".unreadable");
+                let aside = std::path::PathBuf::from(aside);
+                let kept = match std::fs::rename(saved, &aside) {
+                    Ok(()) => format!("it was moved to {}", aside.display()),
+                    Err(_) => "it is left as it is".to_string(),
+                };
+                self.error = Some(format!(
+                    "The game kept from last time could not be read ({e}); {kept}"
+                ));
+            }
         }
     }
 
     pub(super) fn start_task(&mut self, task: Task) {
         self.engine.task = task;
         self.engine.task_started = Instant::now();
+        self.engine.analysis_depth = None;
         self.metrics.awaiting_first_value = task == Task::Analysing;
         self.engine.status = match task {
             Task::Idle => String::new(),
@@ -215,12 +257,28 @@ impl App {
                 generation: self.engine.generation,
                 position,
                 mode: self.settings.eval_mode,
+                max_depth: self.settings.analysis_limit(),
             });
             self.start_task(Task::Analysing);
         } else {
             self.engine.thread.stop();
             self.engine.task = Task::Idle;
             self.engine.status.clear();
+        }
+    }
+
+    /// What a finished live analysis says: proven, or the depth it stopped at (it starts
+    /// again when the position changes).
+    fn analysis_complete(&self) -> String {
+        let proven = !self.move_evals.is_empty()
+            && self
+                .move_evals
+                .values()
+                .all(|e| matches!(e.source, EvalSource::Exact | EvalSource::Wld));
+        match self.engine.analysis_depth {
+            _ if proven => "analysis complete: every move proven".into(),
+            Some(depth) => format!("analysis complete at depth {depth}"),
+            None => "analysis complete".into(),
         }
     }
 
@@ -232,6 +290,11 @@ impl App {
             }
             match event {
                 Event::MoveValue { square, eval, .. } => {
+                    if let okapi_core::game::EvalSource::Midgame { depth, .. } = eval.source {
+                        let depth = u32::from(depth);
+                        self.engine.analysis_depth =
+                            Some(self.engine.analysis_depth.map_or(depth, |d| d.max(depth)));
+                    }
                     if std::mem::take(&mut self.metrics.awaiting_first_value) {
                         self.metrics.first_value = Some(self.engine.task_started.elapsed());
                     }
@@ -252,11 +315,15 @@ impl App {
                     self.engine.status = format!("{message} - {}", speed(nodes, elapsed));
                 }
                 Event::AnalysisDone { nodes, elapsed, .. } => {
-                    if self.engine.task == Task::AnalysingGame {
-                        self.keep_game_in_progress();
-                    }
+                    let what = match self.engine.task {
+                        Task::AnalysingGame => {
+                            self.keep_game_in_progress();
+                            "game analysis done".to_string()
+                        }
+                        _ => self.analysis_complete(),
+                    };
                     self.engine.task = Task::Idle;
-                    self.engine.status = format!("analysis done - {}", speed(nodes, elapsed));
+                    self.engine.status = format!("{what} - {}", speed(nodes, elapsed));
                 }
                 Event::Solved {
                     mode,
@@ -280,6 +347,8 @@ impl App {
                     let before = self.game().position();
                     self.notice = None;
                     if self.play_engine_move(before, mv, eval) {
+                        // Clicks pressed from now until the move shows are not moves.
+                        self.view.position_shown_at = None;
                         self.engine_lines = Some(EngineLines {
                             position: before,
                             played: mv,

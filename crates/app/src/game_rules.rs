@@ -48,6 +48,8 @@ impl App {
     /// from the standard start or from the position on the board.
     pub(super) fn start_new_game(&mut self, seats: [Seat; 2], minutes: u32, from_here: bool) {
         self.timing_minutes = minutes;
+        // Moves carried over from a game never saved stay unsaved.
+        let carries_unsaved = from_here && self.has_unsaved_changes();
         let per_side = Duration::from_secs(60 * u64::from(minutes));
         self.session = if from_here {
             self.session.new_game_from_here(seats, per_side)
@@ -59,6 +61,9 @@ impl App {
         self.view.new_game = None;
         self.notice = None;
         self.position_changed();
+        if !carries_unsaved {
+            self.mark_saved();
+        }
     }
 
     /// A game from a file, a paste, a set-up or a script: played from where it stands by
@@ -83,8 +88,18 @@ impl App {
     /// A human's move: the session decides whether it may be played.
     pub(super) fn play_human_move(&mut self, sq: Square) {
         let eval = self.move_evals.get(&sq).copied();
-        if let Ok(passed) = self.session.play(Move::Play(sq), eval) {
+        let as_variation = self.view.next_as_variation;
+        let played = if as_variation {
+            self.session.play_as_variation(Move::Play(sq), eval)
+        } else {
+            self.session.play(Move::Play(sq), eval)
+        };
+        if let Ok(passed) = played {
+            self.view.next_as_variation = false;
             self.moved(&passed);
+            if as_variation && !self.game().on_main_line() && passed.is_empty() {
+                self.notice = Some(format!("{sq} added as a variation: the main line stays."));
+            }
         }
     }
 

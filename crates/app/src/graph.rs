@@ -18,7 +18,9 @@ impl App {
                 } else {
                     -e.value
                 };
-                points.push([(i + 1) as f64, black_view as f64]);
+                // Values are disc differences; a wild one (a bug, a damaged file) must
+                // not stretch the plot into millions of grid lines.
+                points.push([(i + 1) as f64, black_view.clamp(-64, 64) as f64]);
             }
         }
         let ply = self.game().ply() as f64;

@@ -23,7 +23,7 @@ mod side_panel;
 mod status_bar;
 mod windows;
 
-use board_view::{BoardView, board_ui};
+use board_view::{BoardClick, BoardView, board_ui};
 pub use command::Command;
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
@@ -42,12 +42,21 @@ use std::time::{Duration, Instant};
 
 /// Opens the app window, optionally with a game file; returns when it closes.
 pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
+    if let Some(problem) = missing_display(|name| std::env::var_os(name)) {
+        anyhow::bail!("{problem}");
+    }
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Okapi")
+        .with_app_id("okapi")
+        .with_inner_size([1000.0, 720.0])
+        .with_min_inner_size([520.0, 400.0]);
+    // The icon is compiled in and checked by a test: a failure here is a bad build, and the
+    // window still opens with the system's default icon.
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON_PNG) {
+        viewport = viewport.with_icon(std::sync::Arc::new(icon));
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Okapi")
-            .with_app_id("okapi")
-            .with_inner_size([1000.0, 720.0])
-            .with_min_inner_size([520.0, 400.0]),
+        viewport,
         ..Default::default()
     };
     eframe::run_native(
@@ -66,13 +75,8 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
                     app.apply(Command::OpenScriptPath(path))
                 }
                 (Some(path), _) => app.apply(Command::OpenPath(path)),
-                (None, Some(saved)) if saved.exists() => {
-                    // The game in progress comes back with its players.
-                    if let Ok(game) = okapi_core::formats::load_game(saved) {
-                        let seats = game.seats;
-                        app.session = Session::new(game, seats);
-                    }
-                }
+                // The game in progress comes back with its players.
+                (None, Some(saved)) if saved.exists() => app.restore_game_in_progress(saved),
                 _ => {}
             }
             app.position_changed();
@@ -80,7 +84,91 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| anyhow::anyhow!("the app window failed: {e}"))
+    .map_err(|e| anyhow::anyhow!("{}", window_failure(&e.to_string())))
+}
+
+/// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one
+/// `okapi install-desktop` puts beside the desktop entry.
+pub const ICON_PNG: &[u8] = include_bytes!("../../../assets/okapi.png");
+
+/// How to run the app where no display is, in one line.
+const RUN_WITHOUT_DISPLAY: &str = "run Okapi on a desktop, or without one under Xvfb: `Xvfb :99 & DISPLAY=:99 okapi` (the command line needs no display: okapi --help)";
+
+/// On Linux and the BSDs, a window needs an X11 or Wayland display: without one, the
+/// sentence saying so and how to run the app instead of winit's raw error. `var` reads
+/// the environment (tests give their own).
+pub fn missing_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<String> {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return None;
+    }
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    (!set("DISPLAY") && !set("WAYLAND_DISPLAY")).then(|| {
+        format!("no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): {RUN_WITHOUT_DISPLAY}")
+    })
+}
+
+/// The window could not be opened: winit's error, in one plain line when it is about the
+/// display (a DISPLAY naming no running server).
+pub fn window_failure(error: &str) -> String {
+    let lower = error.to_lowercase();
+    let about_display = ["display", "backend", "wayland", "x11", "xopen", "x server"]
+        .iter()
+        .any(|w| lower.contains(w));
+    let first_line = error.lines().next().unwrap_or("").trim();
+    if about_display {
+        format!("cannot open the window: no display answers ({first_line}); {RUN_WITHOUT_DISPLAY}")
+    } else {
+        format!("the app window failed: {first_line}")
+    }
+}
+
+#[cfg(test)]
+mod first_contact_tests {
+    use super::*;
+
+    #[test]
+    fn without_a_display_one_plain_line_says_how_to_run() {
+        let none = |_: &str| None;
+        if cfg!(any(target_os = "windows", target_os = "macos")) {
+            assert_eq!(missing_display(none), None);
+            return;
+        }
+        let said = missing_display(none).unwrap();
+        assert!(said.contains("Xvfb :99 & DISPLAY=:99 okapi"), "{said}");
+        assert!(!said.contains('\n'));
+        let x11 = |n: &str| (n == "DISPLAY").then(|| ":0".into());
+        assert_eq!(missing_display(x11), None);
+        let wayland = |n: &str| (n == "WAYLAND_DISPLAY").then(|| "wayland-0".into());
+        assert_eq!(missing_display(wayland), None);
+        let empty = |n: &str| (n == "DISPLAY").then(|| "".into());
+        assert!(missing_display(empty).is_some());
+    }
+
+    #[test]
+    fn a_display_error_is_one_plain_line() {
+        let winit = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set.\nmore";
+        let said = window_failure(winit);
+        assert!(
+            said.starts_with("cannot open the window: no display answers"),
+            "{said}"
+        );
+        assert!(said.contains("Xvfb"), "{said}");
+        assert!(!said.contains('\n'), "{said}");
+        let no_server = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:788: Failed to open connection to X server";
+        assert!(
+            window_failure(no_server).starts_with("cannot open the window: no display answers")
+        );
+        assert_eq!(
+            window_failure("out of memory"),
+            "the app window failed: out of memory"
+        );
+    }
+
+    #[test]
+    fn the_icon_is_a_square_png() {
+        let icon = eframe::icon_data::from_png_bytes(ICON_PNG).unwrap();
+        assert_eq!((icon.width, icon.height), (256, 256));
+    }
 }
 
 pub struct App {
@@ -107,6 +195,9 @@ pub struct App {
     view: ViewState,
     dialogs: Box<dyn FileDialogs>,
     pub file: Option<PathBuf>,
+    /// The record as last opened, saved or started: the game has unsaved changes when
+    /// its moves differ from these ([`Game::same_record`]).
+    saved_record: Game,
     commands: Vec<Command>,
     /// Responsiveness figures shown in the status bar.
     pub metrics: Metrics,
@@ -114,6 +205,8 @@ pub struct App {
     clipboard_out: Option<String>,
     /// Where the game in progress is kept across restarts (set by [`run`]).
     autosave: Option<PathBuf>,
+    /// The last autosave failed (and the user was told).
+    autosave_failed: bool,
     /// The open endgame script, if any.
     pub script: Option<ScriptJob>,
     /// A second engine thread for scripts, started on the first solve: the board's own
@@ -142,6 +235,23 @@ struct ViewState {
     path_prompt: Option<dialogs::PathPrompt>,
     /// Which tab of the side panel shows.
     side_tab: side_panel::SideTab,
+    /// A command that would replace a game with unsaved changes, waiting for Save,
+    /// Discard or Cancel.
+    unsaved_prompt: Option<Command>,
+    /// "Discard" was answered: the next game-replacing command goes ahead.
+    discard_confirmed: bool,
+    /// "Save" was answered: this command runs once the game is saved.
+    after_save: Option<Command>,
+    /// The next move played is added as a variation (Game › Add next move as variation).
+    next_as_variation: bool,
+    /// Closing was asked for and may go ahead (nothing unsaved, or an answer given).
+    close_now: bool,
+    /// The input time of the first frame that showed the engine's last move: a click
+    /// pressed before it was aimed at the board before that move (a book reply comes
+    /// between two quick clicks) and is not played.
+    position_shown_at: Option<f64>,
+    /// The input time of the frame in which the last pointer press began.
+    last_press_at: Option<f64>,
 }
 
 impl App {
@@ -166,9 +276,11 @@ impl App {
             view: ViewState::default(),
             dialogs,
             file: None,
+            saved_record: Game::default(),
             commands: Vec::new(),
             clipboard_out: None,
             autosave: None,
+            autosave_failed: false,
             metrics: Metrics::default(),
             database: database_panel::DatabaseView::default(),
         };
@@ -223,8 +335,17 @@ impl App {
         self.script_panel(ui);
         self.board_panel(ui);
         self.windows(ui);
+        if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
+            // The window's close button: asks first when the game has unsaved changes.
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.commands.push(Command::Quit);
+        }
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
+        }
+        if self.view.close_now {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if self.take_dialog_failure() {
             ui.ctx().request_repaint();
@@ -245,12 +366,14 @@ impl App {
             if typing && matches!(c, Command::StepBack | Command::StepForward) {
                 continue;
             }
-            if let Some(k) = c.shortcut()
-                && ui.input_mut(|i| i.consume_shortcut(&k))
-            {
+            let Some(k) = c.shortcut() else { continue };
+            // Every press counts: quick presses can come in one frame (14 presses of
+            // Right step 14 plies).
+            let presses = ui.input_mut(|i| i.count_and_consume_key(k.modifiers, k.logical_key));
+            for _ in 0..presses {
                 match c {
                     Command::Solve(mode) => self.request_solve(mode),
-                    c => self.commands.push(c),
+                    ref c => self.commands.push(c.clone()),
                 }
             }
         }
@@ -285,8 +408,17 @@ impl App {
         } else {
             self.view.flip_animation = None;
         }
+        // The first frame that shows this position, and when the last press began: a
+        // click pressed before the board showed its position is not played.
+        let now = ui.input(|i| i.time);
+        let shown_at = *self.view.position_shown_at.get_or_insert(now);
+        if ui.input(|i| i.pointer.any_pressed()) {
+            self.view.last_press_at = Some(now);
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             let setup = self.view.setup.is_some();
+            let engine_to_move =
+                !setup && self.session.seat_to_move().is_engine() && !self.session.is_over();
             let view = BoardView {
                 position: self.view.setup.unwrap_or_else(|| self.game().position()),
                 last_move: if setup { None } else { self.game().last_move() },
@@ -294,17 +426,33 @@ impl App {
                 show_legal: !setup,
                 flipped: self.settings.flipped,
                 clickable: !setup && !self.session.seat_to_move().is_engine(),
+                engine_to_move,
                 setup,
                 flipping: if setup { None } else { flipping },
                 best_only: self.settings.best_only,
             };
             ui.vertical_centered(|ui| {
-                if let Some(sq) = board_ui(ui, &view) {
-                    self.commands.push(if setup {
-                        Command::SetupSquare(sq)
-                    } else {
-                        Command::Play(sq)
-                    });
+                let pressed_before_shown = self.view.last_press_at.is_some_and(|t| t <= shown_at);
+                match board_ui(ui, &view) {
+                    Some(BoardClick::Square(sq)) if setup => {
+                        self.commands.push(Command::SetupSquare(sq))
+                    }
+                    Some(BoardClick::Square(sq)) if !pressed_before_shown => {
+                        self.commands.push(Command::Play(sq))
+                    }
+                    Some(BoardClick::Square(sq)) => {
+                        self.notice = Some(format!(
+                            "Not played: the click on {sq} began before Okapi's move was on \
+                             the board. Click again to play it."
+                        ));
+                    }
+                    Some(BoardClick::EngineToMove(sq)) => {
+                        self.notice = Some(format!(
+                            "Okapi is to move: the click on {sq} is not played. Wait for its \
+                             move (Esc stops it)."
+                        ));
+                    }
+                    None => {}
                 }
             });
         });
@@ -312,8 +460,20 @@ impl App {
 
     /// Takes its settings from `path` (the defaults if it is missing or unreadable) and
     /// saves them there whenever they change.
+    /// Where the game in progress is kept for the next start (`None`: nowhere).
+    pub fn keep_game_at(&mut self, path: Option<PathBuf>) {
+        self.autosave = path;
+    }
+
     pub fn use_settings_file(&mut self, path: &Path) {
-        let settings = Settings::load(path);
+        let (settings, problems) = Settings::load_checked(path);
+        if !problems.is_empty() {
+            self.error = Some(format!(
+                "Settings file {}: {}",
+                path.display(),
+                problems.join("; ")
+            ));
+        }
         self.settings = settings.clone();
         self.settings_file = Some((path.to_path_buf(), settings));
     }

@@ -52,9 +52,7 @@ impl App {
                             ui.close();
                         }
                     ui.separator();
-                    if ui.button("Quit").clicked() {
-                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                    }
+                    self.menu_item(ui, "Quit", true, Command::Quit);
                 });
                 ui.menu_button("Edit", |ui| {
                     self.menu_item(ui, "Copy transcript", true, Command::CopyTranscript);
@@ -70,6 +68,15 @@ impl App {
                     self.menu_item(ui, "Redo", self.game().can_redo(), Command::Redo);
                     self.menu_item(ui, "First position", self.game().can_undo(), Command::First);
                     self.menu_item(ui, "Last position", self.game().can_redo(), Command::Last);
+                    ui.separator();
+                    // A move new at its place becomes the game's line (the old one kept as
+                    // a variation); this adds the next one as a side line instead.
+                    let label = if self.view.next_as_variation {
+                        "✔ Add next move as variation"
+                    } else {
+                        "Add next move as variation"
+                    };
+                    self.menu_item(ui, label, true, Command::NextMoveAsVariation);
                     ui.separator();
                     self.menu_item(
                         ui,
@@ -149,6 +156,29 @@ impl App {
                                  a script's small positions are solved this many at a time"
                             ));
                         ui.label(format!("of {cores} cores"));
+                        if r.changed() {
+                            self.commands.push(Command::GoTo(self.game().ply()));
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Analysis stops at depth:");
+                        let r = ui
+                            .add(
+                                egui::DragValue::new(&mut self.settings.analysis_depth)
+                                    .range(0..=60)
+                                    .custom_formatter(|n, _| {
+                                        if n < 0.5 {
+                                            "never".into()
+                                        } else {
+                                            format!("{n:.0}")
+                                        }
+                                    }),
+                            )
+                            .labelled_by(label.id)
+                            .on_hover_text(
+                                "The live analysis of the board deepens to this depth, then \
+                                 stops (within the solve limit: once proven); 0: never",
+                            );
                         if r.changed() {
                             self.commands.push(Command::GoTo(self.game().ply()));
                         }

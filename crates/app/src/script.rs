@@ -10,6 +10,7 @@ use super::Command;
 use eframe::egui;
 use okapi_core::board::{Move, Position};
 use okapi_core::formats::script::{self, NumberedLine, Outcome, ScriptLine};
+use okapi_core::game::numbered_line;
 use okapi_core::search::SolveMode;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -315,23 +316,36 @@ impl ScriptJob {
                     ))
                     .truncate(),
                 );
+                // The whole proven line, numbered and wrapped, selectable and copyable.
                 let line = match &row.result {
-                    Some(r) if self.with_lines && !r.line.is_empty() => format!(
-                        "Line: {}",
-                        r.line
-                            .iter()
-                            .map(|m| m.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ),
-                    Some(_) if !self.with_lines => {
-                        "Tick \"with lines\" for the proven line.".into()
+                    Some(r) if self.with_lines && !r.line.is_empty() => {
+                        Some(numbered_line(&row.position, &r.line))
                     }
-                    _ => String::new(),
+                    _ => None,
                 };
-                let l = ui.add(egui::Label::new(egui::RichText::new(&line).monospace()).truncate());
-                if !line.is_empty() {
-                    l.on_hover_text(line);
+                match line {
+                    Some(line) => {
+                        ui.add(
+                            egui::Label::new(
+                                egui::RichText::new(format!("Line: {line}")).monospace(),
+                            )
+                            .wrap()
+                            .selectable(true),
+                        );
+                        if ui
+                            .button("Copy line")
+                            .on_hover_text("Copy the proven line, numbered, to the clipboard")
+                            .clicked()
+                        {
+                            commands.push(Command::CopyText(line));
+                        }
+                    }
+                    None if row.result.is_some() && !self.with_lines => {
+                        ui.label("Tick \"with lines\" for the proven line.");
+                    }
+                    None => {
+                        ui.label("");
+                    }
                 }
             }
             None => {
@@ -405,16 +419,14 @@ impl ScriptJob {
                                     ui.label(format!("{:.2} s", res.elapsed.as_secs_f64()));
                                     ui.label(count(res.nodes));
                                     if self.with_lines {
-                                        let moves: Vec<String> =
-                                            res.line.iter().map(|m| m.to_string()).collect();
-                                        let line = moves.join(" ");
+                                        // Whole, on one line: the table scrolls sideways
+                                        // (a cut-short label in a grid column shows
+                                        // nothing but "…").
+                                        let line = numbered_line(&row.position, &res.line);
                                         ui.add(
-                                            egui::Label::new(
-                                                egui::RichText::new(&line).monospace(),
-                                            )
-                                            .truncate(),
-                                        )
-                                        .on_hover_text(line);
+                                            egui::Label::new(egui::RichText::new(line).monospace())
+                                                .extend(),
+                                        );
                                     }
                                 }
                                 None => {

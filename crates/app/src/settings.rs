@@ -35,6 +35,9 @@ pub struct Settings {
     pub engine_move_pause: f32,
     /// The user's folders of games, read into the games database with the shipped one.
     pub db_folders: Vec<PathBuf>,
+    /// The live analysis of the board stops at this midgame depth (0: it deepens until
+    /// the position changes or Stop); within the solve limit it stops once proven.
+    pub analysis_depth: u32,
 }
 
 impl Default for Settings {
@@ -56,6 +59,7 @@ impl Default for Settings {
             debug: false,
             engine_move_pause: 0.5,
             db_folders: Vec::new(),
+            analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
         }
     }
 }
@@ -79,7 +83,35 @@ impl EvalsFor {
 
 pub const MAX_RECENT: usize = 8;
 
+/// The table sizes the app takes (the Engine menu's range): 2^16 to 2^26 entries of 16
+/// bytes, 1 MB to 1 GB.
+pub const HASH_BITS: std::ops::RangeInclusive<u32> = 16..=26;
+/// The largest "solve from N empties" (the side panel's range).
+pub const MAX_SOLVE_LIMIT: u32 = 30;
+/// The longest pause between engine moves, in seconds (the Engine menu's range).
+pub const MAX_ENGINE_MOVE_PAUSE: f32 = 10.0;
+
+/// A table size from the settings: `hash_bits` within [`HASH_BITS`], or why not.
+pub fn check_hash_bits(bits: u32) -> Result<u32, String> {
+    if HASH_BITS.contains(&bits) {
+        Ok(bits)
+    } else {
+        Err(format!(
+            "hash_bits {bits}: give {} to {} (a table of {} MB to {} MB)",
+            HASH_BITS.start(),
+            HASH_BITS.end(),
+            (16u64 << HASH_BITS.start()) >> 20,
+            (16u64 << HASH_BITS.end()) >> 20
+        ))
+    }
+}
+
 impl Settings {
+    /// The depth the live analysis stops at, if any.
+    pub fn analysis_limit(&self) -> Option<u32> {
+        (self.analysis_depth > 0).then_some(self.analysis_depth.min(60))
+    }
+
     /// The settings file and the autosaved game, in the platform's directories.
     pub fn paths() -> Option<(PathBuf, PathBuf)> {
         let dirs = directories::ProjectDirs::from("", "", "Okapi")?;
@@ -92,14 +124,80 @@ impl Settings {
     /// Reads settings; a missing or unreadable file gives the defaults (settings are
     /// never worth refusing to start over), and so does a value out of range.
     pub fn load(path: &Path) -> Settings {
-        let mut s: Settings = std::fs::read_to_string(path)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        if s.threads == 0 {
-            s.threads = Settings::default().threads;
+        Settings::load_checked(path).0
+    }
+
+    /// [`Settings::load`], with a plain sentence for each thing of the file that was not
+    /// used (the app shows them): a file that is not settings, a value out of range. A
+    /// missing file says nothing.
+    pub fn load_checked(path: &Path) -> (Settings, Vec<String>) {
+        let name = path.display();
+        let mut problems = Vec::new();
+        // Settings are a few hundred bytes; the cap keeps a damaged or odd file (a
+        // device) from filling memory at every start.
+        let mut s = match okapi_core::formats::read_capped(path, 1 << 20) {
+            Err(okapi_core::formats::ReadError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                Settings::default()
+            }
+            Err(e) => {
+                problems.push(format!("{e}; using the default settings"));
+                Settings::default()
+            }
+            Ok(bytes) => match serde_json::from_slice(&bytes) {
+                Ok(s) => s,
+                Err(e) => {
+                    problems.push(format!(
+                        "{name} is not a settings file ({e}); using the default settings"
+                    ));
+                    Settings::default()
+                }
+            },
+        };
+        problems.extend(s.check());
+        (s, problems)
+    }
+
+    /// Puts every engine figure back in its range, saying what was changed: a table of
+    /// 2^31 entries aborted every start, 100000 threads were started one after another.
+    /// Each check is a small function of its own, for the single engine configuration
+    /// to take over.
+    pub fn check(&mut self) -> Vec<String> {
+        let defaults = Settings::default();
+        let mut problems = Vec::new();
+        if let Err(e) = check_hash_bits(self.hash_bits) {
+            problems.push(format!("{e}; using {}", defaults.hash_bits));
+            self.hash_bits = defaults.hash_bits;
         }
-        s
+        // No threads is no setting: all the cores, silently (older files wrote 0).
+        if self.threads == 0 {
+            self.threads = defaults.threads;
+        }
+        if let Err(e) =
+            okapi_core::search::check_threads(self.threads, okapi_core::search::max_threads())
+        {
+            problems.push(format!(
+                "threads {}: {e}; using {}",
+                self.threads, defaults.threads
+            ));
+            self.threads = defaults.threads;
+        }
+        if self.solve_limit > MAX_SOLVE_LIMIT {
+            problems.push(format!(
+                "solve_limit {}: solving starts from at most {MAX_SOLVE_LIMIT} empties; using {}",
+                self.solve_limit, defaults.solve_limit
+            ));
+            self.solve_limit = defaults.solve_limit;
+        }
+        if !(0.0..=MAX_ENGINE_MOVE_PAUSE).contains(&self.engine_move_pause) {
+            problems.push(format!(
+                "engine_move_pause {}: give 0 to {MAX_ENGINE_MOVE_PAUSE} seconds; using {}",
+                self.engine_move_pause, defaults.engine_move_pause
+            ));
+            self.engine_move_pause = defaults.engine_move_pause;
+        }
+        problems
     }
 
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
@@ -149,5 +247,39 @@ mod tests {
         let loaded = Settings::load(&path);
         assert_eq!(loaded.threads, okapi_core::search::available_threads());
         assert_eq!(loaded.solve_limit, 12);
+    }
+
+    #[test]
+    fn absurd_engine_figures_are_replaced_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let defaults = Settings::default();
+        for (text, said) in [
+            (r#"{ "hash_bits": 31 }"#, "hash_bits 31: give 16 to 26"),
+            (r#"{ "hash_bits": 64 }"#, "hash_bits 64"),
+            (
+                r#"{ "threads": 100000 }"#,
+                "threads 100000: give a number of threads from 1 to",
+            ),
+            (r#"{ "solve_limit": 100000 }"#, "solve_limit 100000"),
+            (r#"{ "engine_move_pause": 1e30 }"#, "engine_move_pause"),
+            ("{ not json", "is not a settings file"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let (s, problems) = Settings::load_checked(&path);
+            assert_eq!(problems.len(), 1, "{text}: {problems:?}");
+            assert!(problems[0].contains(said), "{text}: {problems:?}");
+            assert_eq!(
+                (s.hash_bits, s.threads, s.solve_limit),
+                (defaults.hash_bits, defaults.threads, defaults.solve_limit),
+                "{text}"
+            );
+        }
+        let (_, problems) = Settings::load_checked(&dir.path().join("missing.json"));
+        assert!(problems.is_empty());
+        // An endless file is not read to its end.
+        let (s, problems) = Settings::load_checked(Path::new("/dev/zero"));
+        assert_eq!(s, defaults);
+        assert!(problems[0].contains("file too large"), "{problems:?}");
     }
 }

@@ -1,4 +1,4 @@
-//! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Game":
+//! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Play":
 //! the game, the engine settings, the solve, the move values, the moves; "Database": the
 //! games database for the position on the board ([`crate::database_panel`]). The board
 //! keeps its size and place whichever tab shows; the tab's contents scroll.
@@ -9,7 +9,7 @@ use super::{App, Command, EvalsFor};
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
 use okapi_core::game::clock::format_clock;
-use okapi_core::game::{Eval, seat_name};
+use okapi_core::game::{Eval, numbered_line, seat_name};
 use okapi_core::search::SolveMode;
 use okapi_engine::mode_name;
 
@@ -27,7 +27,8 @@ impl SideTab {
     /// The tab's title, also its accessible name.
     pub(crate) fn title(self) -> &'static str {
         match self {
-            SideTab::Game => "Game",
+            // Not "Game": the menu of that name has it.
+            SideTab::Game => "Play",
             SideTab::Database => "Database",
         }
     }
@@ -320,7 +321,8 @@ impl App {
                 "values from the search (depth@confidence)",
                 "Above the limit: the midgame search on the trained evaluation values the moves, \
                  tagged depth@confidence: 14@95% is 14 moves deep, with a selective search that \
-                 is right 95% of the time. It goes deeper until you move or press Stop.",
+                 is right 95% of the time. It goes deeper until the analysis depth (Engine \
+                 menu), then stops and says so; it starts again when the position changes.",
             )
         };
         ui.add(
@@ -341,7 +343,10 @@ impl App {
         let Some(s) = solved else {
             ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
             ui.label("");
-            ui.add_enabled(false, egui::Button::new("Play best move"));
+            ui.horizontal(|ui| {
+                ui.add_enabled(false, egui::Button::new("Copy line"));
+                ui.add_enabled(false, egui::Button::new("Play best move"));
+            });
             return;
         };
         let side = pos.side_to_move();
@@ -353,9 +358,23 @@ impl App {
             (SolveMode::Wld, _) => format!("{} wins", side.opposite().name()),
         };
         ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
-        let line: Vec<String> = s.line.iter().map(|m| m.to_string()).collect();
-        ui.add(egui::Label::new(format!("Line: {}", line.join(" "))).truncate());
+        // The whole line, numbered and wrapped; the text can be selected, or copied with
+        // the button.
+        let line = numbered_line(&pos, &s.line);
+        ui.add(
+            egui::Label::new(format!("Line: {line}"))
+                .wrap()
+                .selectable(true),
+        );
         ui.horizontal(|ui| {
+            if ui
+                .button("Copy line")
+                .on_hover_text("Copy the proven line, numbered, to the clipboard")
+                .clicked()
+            {
+                self.clipboard_out = Some(line.clone());
+                self.notice = Some("Copied the proven line.".into());
+            }
             if ui
                 .add_enabled(
                     !self.session.seat_to_move().is_engine(),

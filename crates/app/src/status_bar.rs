@@ -101,7 +101,7 @@ impl App {
     }
 }
 
-/// A typical solve time in seconds, from the measured FFO figures (README: 20 empties in
+/// A typical solve time in seconds, from the measured FFO figures (docs/engine.md: 20 empties in
 /// about 0.3 s, each further empty about 1.8 times longer; WLD about half). Positions
 /// differ a lot: the real time can be a few times less or more.
 pub(super) fn solve_estimate(empties: u32, mode: SolveMode) -> f32 {

@@ -160,16 +160,21 @@ pub fn run(
     plain: bool,
     threads: usize,
 ) -> anyhow::Result<Vec<BenchRow>> {
-    println!(
+    outln!(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>10} {:>14} {:>16}",
-        "#", "empties", "move", "score", "expected", "time", "nodes", "speed"
+        "#",
+        "empties",
+        "move",
+        "score",
+        "expected",
+        "time",
+        "nodes",
+        "speed"
     );
-    let mut solver = EndgameSolver::new(hash_bits);
+    // Loaded before the clock starts; `--plain` orders by mobility and corners alone.
+    let evaluator = (!plain).then(okapi_core::eval::Evaluator::shipped);
+    let mut solver = EndgameSolver::new(hash_bits, evaluator);
     solver.set_threads(threads);
-    if plain {
-        solver.set_evaluator(None);
-    }
-    // (After loading the evaluation, which the solver does when made.)
     let cpu_before = cpu_time();
     let mut rows = Vec::new();
     for p in positions {
@@ -219,7 +224,7 @@ pub fn run(
             (None, _) => "?".to_string(),
         };
         let mv = row.best_move.map_or("-".to_string(), |m| m.to_string());
-        println!(
+        outln!(
             "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>10} {:>14} {:>16}",
             row.number,
             row.empties,
@@ -231,16 +236,22 @@ pub fn run(
             fmt_rate(row.nodes, row.elapsed)
         );
         rows.push(row);
+        // Its reader is gone (`okapi bench | head`): the rows are the only output.
+        anyhow::ensure!(
+            !crate::stdout_closed(),
+            "standard output is closed; stopped after #{}",
+            p.number
+        );
     }
     if let (Some(before), Some(after)) = (cpu_before, cpu_time()) {
         let wall: Duration = rows.iter().map(|r| r.elapsed).sum::<Duration>() * runs.max(1);
-        println!("{}", cpu_line(after.saturating_sub(before), wall, threads));
+        outln!("{}", cpu_line(after.saturating_sub(before), wall, threads));
     }
     if let Some(line) = thread_shares(&rows) {
-        println!("{line}");
+        outln!("{line}");
     }
     // The totals last: scripts read the node total from the last line.
-    println!("{}", totals(&rows));
+    outln!("{}", totals(&rows));
     Ok(rows)
 }
 

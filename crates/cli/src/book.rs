@@ -188,8 +188,8 @@ fn run_build(a: BuildArgs) -> Result<()> {
         }
     };
     let eval = match &a.weights {
-        Some(p) => Evaluator::load(p)?,
-        None => Evaluator::embedded(),
+        Some(p) => std::sync::Arc::new(Evaluator::load(p)?),
+        None => Evaluator::shipped(),
     };
     let files = if a.files.is_empty() {
         data_files(&a.data)?
@@ -200,7 +200,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     let mut games: Vec<GameRecord> = Vec::new();
     for f in &files {
         let set = read_records(f)?;
-        eprintln!(
+        errln!(
             "{}: {} games{}",
             f.display(),
             set.games.len(),
@@ -215,7 +215,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     if games.is_empty() {
         bail!("no games to build a book from");
     }
-    eprintln!(
+    errln!(
         "{} games read in {:.1} s",
         games.len(),
         read_start.elapsed().as_secs_f64()
@@ -270,7 +270,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
         let bytes = part.to_bytes();
         okapi_core::formats::write_atomic(&out, &bytes)
             .with_context(|| format!("cannot write {}", out.display()))?;
-        println!(
+        outln!(
             "shard {}/{}: {searches} searches ({nodes} nodes) in {} of the {blocks} blocks of {}, {} book positions",
             shard.index + 1,
             shard.count,
@@ -278,7 +278,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
             opts.block,
             plan.counts().len()
         );
-        println!(
+        outln!(
             "wrote {} ({} bytes) in {:.1} s",
             out.display(),
             bytes.len(),
@@ -312,7 +312,7 @@ fn run_merge(a: MergeArgs) -> Result<()> {
     }
     okapi_core::formats::write_atomic(&a.out, &bytes)
         .with_context(|| format!("cannot write {}", a.out.display()))?;
-    println!(
+    outln!(
         "{} parts merged in {:.1} s; the shards searched for {:.1} s in all",
         parts.len(),
         start.elapsed().as_secs_f64(),
@@ -324,20 +324,20 @@ fn run_merge(a: MergeArgs) -> Result<()> {
 }
 
 fn print_report(r: &BuildReport, book: &Book, size: usize, out: &Path) {
-    println!(
+    outln!(
         "{} games, {} distinct positions up to ply {}",
         r.games,
         r.positions_seen,
         book.info().max_ply
     );
-    println!(
+    outln!(
         "book: {} positions ({} leaves) seen in at least {} games",
         r.book_positions,
         r.leaves,
         book.info().min_games
     );
     if book.info().depth > 0 {
-        println!(
+        outln!(
             "searches: {} at depth {} ({} nodes); {} leaves checked against their games, {} searched deeper",
             r.searches,
             book.info().depth,
@@ -346,11 +346,11 @@ fn print_report(r: &BuildReport, book: &Book, size: usize, out: &Path) {
             r.deepened
         );
     }
-    println!(
+    outln!(
         "mean |book value - mean result| over positions with many games: {:.2} discs",
         r.mean_gap
     );
-    println!(
+    outln!(
         "wrote {} ({} bytes) in {:.1} s",
         out.display(),
         size,
@@ -418,7 +418,7 @@ fn run_show(a: ShowArgs) -> Result<()> {
     };
     let (book, _) = open_book(a.book.as_deref())?;
     for l in show_lines(&book, &position) {
-        println!("{l}");
+        outln!("{l}");
     }
     Ok(())
 }
@@ -426,7 +426,7 @@ fn run_show(a: ShowArgs) -> Result<()> {
 fn run_stats(a: StatsArgs) -> Result<()> {
     let (book, secs) = open_book(a.book.as_deref())?;
     let info = book.info();
-    println!(
+    outln!(
         "{} positions, built from {} games: up to ply {}, at least {} games each, leaves searched at depth {}",
         book.len(),
         info.games,
@@ -434,7 +434,7 @@ fn run_stats(a: StatsArgs) -> Result<()> {
         info.min_games,
         info.depth
     );
-    println!("loaded in {:.1} ms", secs * 1000.0);
+    outln!("loaded in {:.1} ms", secs * 1000.0);
     let mut per_ply = vec![0usize; 61];
     let mut games_per_ply = vec![0u64; 61];
     for e in book.entries() {
@@ -442,9 +442,9 @@ fn run_stats(a: StatsArgs) -> Result<()> {
         per_ply[ply] += 1;
         games_per_ply[ply] = games_per_ply[ply].max(e.games as u64);
     }
-    println!("ply  positions");
+    outln!("ply  positions");
     for (ply, &n) in per_ply.iter().enumerate().filter(|x| *x.1 > 0) {
-        println!("{ply:>3}  {n:>9}");
+        outln!("{ply:>3}  {n:>9}");
     }
     let with_alt = book.entries().iter().filter(|e| e.alt.is_some()).count();
     let exact = book
@@ -452,11 +452,9 @@ fn run_stats(a: StatsArgs) -> Result<()> {
         .iter()
         .filter(|e| e.source == BookSource::Exact)
         .count();
-    println!(
-        "{with_alt} positions know their best move out of the book; {exact} values are proven"
-    );
+    outln!("{with_alt} positions know their best move out of the book; {exact} values are proven");
     if let Some((start, _)) = book.probe(&Board::START) {
-        println!(
+        outln!(
             "start position: {:+.2} for Black",
             start.value as f64 / SCALE as f64
         );

@@ -8,6 +8,7 @@
 //! `solve` (exact score and best line), `board`, `moves`, `setboard <64 squares> <X|O>`,
 //! `threads N` (the engine's threads), `help`, `quit`.
 
+use super::nboard::InputLine;
 use okapi_core::board::{Color, Move, Position};
 use okapi_core::game::{EvalSource, Game, Next, Seat, Session};
 use okapi_core::search::level::{Level, softmax};
@@ -69,7 +70,7 @@ commands:
   computer C        the computer plays black, white, both or none
   hint              the best move and its line at the current level
   show lines [T]    each move's value and its chance at temperature T discs (default 1)
-  solve             exact score and best line (slow above about 26 empties)
+  solve             exact score and best line (slow above about 26 empties; stop ends it)
   board, moves      show the board, list the legal moves
   setboard B S      set up a position: 64 squares (X O -) and the side to move (X or O)
   threads N         the threads the engine searches with (threads: show them)
@@ -85,6 +86,33 @@ struct Console<W: Write> {
     engine: Engine,
     /// The threads the engine searches with.
     threads: usize,
+    /// The input lines, read on their own thread so a solve can be stopped by a line
+    /// typed while it runs; lines read during a solve wait in `pending`.
+    input: crossbeam_channel::Receiver<InputLine>,
+    pending: std::collections::VecDeque<InputLine>,
+    input_closed: bool,
+    /// The solve was stopped because nobody is left to read its answer.
+    stopping: bool,
+}
+
+/// Is standard output a pipe whose reader is gone? (Unix: `poll` reports an error on
+/// it.) Elsewhere, or for a terminal or a file, false.
+fn standard_output_closed() -> bool {
+    #[cfg(unix)]
+    {
+        let mut fd = libc::pollfd {
+            fd: 1,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, valid for the call; a zero timeout never blocks.
+        let n = unsafe { libc::poll(&mut fd, 1, 0) };
+        n == 1 && fd.revents & (libc::POLLERR | libc::POLLHUP) != 0
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 fn parse_computer(text: &str) -> Result<Computer, String> {
@@ -375,25 +403,48 @@ impl<W: Write> Console<W> {
             return self.say("the game is over");
         }
         let mut solved = None;
-        let result = self.engine.call(
-            |generation| Request::Solve {
-                generation,
-                position: p,
-                mode: SolveMode::Exact,
-            },
-            |e| {
-                if let Event::Solved {
-                    score,
-                    line,
-                    nodes,
-                    elapsed,
-                    ..
-                } = e
-                {
-                    solved = Some((*score, line.clone(), *nodes, *elapsed));
-                }
-            },
-        );
+        let generation = self.engine.new_generation();
+        self.engine.send(Request::Solve {
+            generation,
+            position: p,
+            mode: SolveMode::Exact,
+        });
+        // Wait for the solve while reading the input: `stop` stops it, other lines (a
+        // piped `quit` too) run after it. At the end of the input the solve goes on (a
+        // piped session's `solve` is answered) unless nobody reads the answer either: a
+        // console whose input and output both closed (its host is gone) stops at once
+        // instead of solving for minutes or hours.
+        let result = loop {
+            let input = if self.input_closed {
+                crossbeam_channel::never()
+            } else {
+                self.input.clone()
+            };
+            crossbeam_channel::select! {
+                recv(self.engine.events()) -> event => match event {
+                    Err(_) => break Err("the engine is gone".to_string()),
+                    Ok(e) if e.generation() != generation => {}
+                    Ok(Event::Solved { score, line, nodes, elapsed, .. }) => {
+                        solved = Some((score, line, nodes, elapsed));
+                    }
+                    Ok(Event::Finished { .. }) => break Ok(()),
+                    Ok(Event::Stopped { .. }) => break Err("stopped".to_string()),
+                    Ok(Event::Error { message, .. }) => break Err(message),
+                    Ok(_) => {}
+                },
+                recv(input) -> line => match line {
+                    Ok((_, Ok(text))) if text.trim() == "stop" => self.engine.stop(),
+                    Ok(line) => self.pending.push_back(line),
+                    Err(_) => self.input_closed = true,
+                },
+                default(std::time::Duration::from_millis(200)) => {}
+            }
+            if self.input_closed && !self.stopping && standard_output_closed() {
+                self.stopping = true;
+                self.engine.stop();
+            }
+        };
+        self.stopping = false;
         match (result, solved) {
             (Ok(()), Some((score, line, nodes, elapsed))) => {
                 let msg = format!(
@@ -546,17 +597,26 @@ impl<W: Write> Console<W> {
     }
 }
 
-/// Runs the console over any input and output (tests drive it with strings).
-pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result<(), String> {
-    if let Some(path) = &args.weights {
-        okapi_engine::use_weights(path).map_err(|e| e.to_string())?;
-    }
+/// Runs the console over any input and output (tests drive it with strings). Input lines
+/// are capped and need not be UTF-8: a bad line is reported and skipped, never the end.
+pub fn run<R: BufRead + Send + 'static, W: Write>(
+    input: R,
+    out: W,
+    args: &ConsoleArgs,
+) -> Result<(), String> {
+    let evaluator = match &args.weights {
+        Some(path) => {
+            std::sync::Arc::new(okapi_core::eval::Evaluator::load(path).map_err(|e| e.to_string())?)
+        }
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     let level = Level::parse(&args.level)?;
     let threads = args
         .threads
         .unwrap_or_else(okapi_core::search::available_threads);
     let engine = Engine::spawn_with(
         EngineOptions {
+            evaluator,
             hash_bits: CONSOLE_HASH_BITS,
             seed: args.seed,
             threads,
@@ -570,26 +630,41 @@ pub fn run<R: BufRead, W: Write>(input: R, out: W, args: &ConsoleArgs) -> Result
         computer: args.computer,
         engine,
         threads,
+        input: super::nboard::read_lines(input),
+        pending: Default::default(),
+        input_closed: false,
+        stopping: false,
     };
     c.reseat();
     c.say("Okapi console: type help for the commands");
     c.show();
     c.computer_moves();
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !c.command(line.trim()) {
-            break;
+    loop {
+        let next = match c.pending.pop_front() {
+            Some(line) => line,
+            None if c.input_closed => break,
+            None => match c.input.recv() {
+                Ok(line) => line,
+                Err(_) => break,
+            },
+        };
+        match next {
+            (_, Ok(line)) => {
+                if !c.command(line.trim()) {
+                    break;
+                }
+            }
+            (number, Err(reason)) => c.say(&format!("error: input line {number}: {reason}")),
         }
     }
     Ok(())
 }
 
 pub fn main(a: ConsoleArgs) -> ExitCode {
-    let stdin = io::stdin();
-    match run(stdin.lock(), io::stdout(), &a) {
+    match run(io::BufReader::new(io::stdin()), io::stdout(), &a) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("okapi console: {e}");
+            errln!("okapi console: {e}");
             ExitCode::from(2)
         }
     }

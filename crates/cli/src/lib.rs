@@ -7,11 +7,42 @@
 //! - subcommands with long options (clap): `solve`, `perft`, `bench`, `train`, `nboard`,
 //!   `match`, `console`, `book`, `app`.
 
+/// `println!` that never panics: a closed standard output (`okapi bench | head`) makes
+/// writes fail with a broken pipe, which `println!` turns into a panic (exit 101, and a
+/// script run cut short). The line is dropped instead and [`stdout_closed`] says so, for
+/// the commands whose only output is standard output to stop early.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            $crate::STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }};
+}
+
+/// `eprintln!` that never panics: a closed standard error loses the message, not the run.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// Set when a write to standard output failed (its reader is gone).
+pub static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Has a write to standard output failed?
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
 pub mod db;
+#[cfg(feature = "gui")]
+pub mod install;
 pub mod match_players;
 pub mod match_sprt;
 pub mod matches;
@@ -95,6 +126,10 @@ pub enum CliCommand {
     /// A text console to play and analyse: moves, undo, levels, hints, show lines, solve.
     #[command(alias = "play")]
     Console(console::ConsoleArgs),
+    /// Put Okapi in the desktop's applications menu: writes the desktop entry
+    /// ~/.local/share/applications/okapi.desktop and its icon (Linux and the BSDs).
+    #[cfg(feature = "gui")]
+    InstallDesktop(install::InstallArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -195,7 +230,7 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("okapi: {e:#}");
+            errln!("okapi: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -227,7 +262,7 @@ pub fn main() -> ExitCode {
             let position = match a.position.as_deref().map(Position::parse).transpose() {
                 Ok(p) => p.unwrap_or_else(Position::start),
                 Err(e) => {
-                    eprintln!("okapi: --position: {e}");
+                    errln!("okapi: --position: {e}");
                     return ExitCode::from(2);
                 }
             };
@@ -242,6 +277,8 @@ pub fn main() -> ExitCode {
         CliCommand::Nboard(a) => nboard::main(a),
         CliCommand::Match(a) => matches::main(a),
         CliCommand::Console(a) => console::main(a),
+        #[cfg(feature = "gui")]
+        CliCommand::InstallDesktop(a) => report(install::run(a, okapi_app::ICON_PNG)),
     }
 }
 
@@ -250,7 +287,7 @@ fn solve(a: SolveArgs) -> ExitCode {
         return report(script_shards::merge(&a.input, output));
     }
     let [input] = &a.input[..] else {
-        eprintln!(
+        errln!(
             "okapi: solve takes one script ({} given); several files are for --merge",
             a.input.len()
         );
@@ -275,7 +312,7 @@ fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
     match result {
         Ok(stats) if stats.errors == 0 => ExitCode::SUCCESS,
         Ok(stats) => {
-            eprintln!(
+            errln!(
                 "okapi: {} bad line{} (see above)",
                 stats.errors,
                 if stats.errors == 1 { "" } else { "s" }
@@ -283,7 +320,7 @@ fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
             ExitCode::from(1)
         }
         Err(e) => {
-            eprintln!("okapi: {e:#}");
+            errln!("okapi: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -321,12 +358,12 @@ fn bench(a: BenchArgs) -> ExitCode {
     let positions: Vec<_> = match positions {
         Ok(ps) => ps,
         Err(e) => {
-            eprintln!("okapi: {e:#}");
+            errln!("okapi: {e:#}");
             return ExitCode::from(2);
         }
     };
     if positions.is_empty() {
-        eprintln!("okapi: no positions numbered {} to {}", a.from, a.to);
+        errln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
     let threads = a
@@ -336,7 +373,7 @@ fn bench(a: BenchArgs) -> ExitCode {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("okapi: {e:#}");
+            errln!("okapi: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -347,7 +384,7 @@ fn run_app(file: Option<PathBuf>) -> ExitCode {
     match okapi_app::run(file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("okapi: {e:#}");
+            errln!("okapi: {e:#}");
             ExitCode::FAILURE
         }
     }
@@ -355,7 +392,7 @@ fn run_app(file: Option<PathBuf>) -> ExitCode {
 
 #[cfg(not(feature = "gui"))]
 fn run_app(_file: Option<PathBuf>) -> ExitCode {
-    eprintln!(
+    errln!(
         "okapi: this build has no desktop app (built without the `gui` feature); \
          see `okapi --help` for the command line"
     );

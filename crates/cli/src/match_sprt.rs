@@ -93,7 +93,15 @@ pub enum SprtParseError {
     Order(f64, f64),
     #[error("--sprt's error rates must lie strictly between 0 and 0.5 (got alpha {0}, beta {1})")]
     Rate(f64, f64),
+    #[error(
+        "--sprt's Elo values must lie from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO} (got {0} and {1}): beyond, one side scores all but every game and the test never decides"
+    )]
+    Range(f64, f64),
 }
+
+/// The largest Elo difference `--sprt` takes: 1000 Elo is a score of 99.7%; at 1e308 the
+/// expected score rounds to 1 and the log-likelihood ratio never leaves its bounds.
+pub const MAX_SPRT_ELO: f64 = 1000.0;
 
 /// A test of "A − B = `elo1`" (H1) against "A − B = `elo0`" (H0), wrong with probability at
 /// most `alpha` when H0 holds and `beta` when H1 holds.
@@ -139,6 +147,9 @@ impl Sprt {
         };
         if elo0 >= elo1 {
             return Err(SprtParseError::Order(elo0, elo1));
+        }
+        if elo0.abs() > MAX_SPRT_ELO || elo1.abs() > MAX_SPRT_ELO {
+            return Err(SprtParseError::Range(elo0, elo1));
         }
         if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
             return Err(SprtParseError::Rate(alpha, beta));
@@ -304,6 +315,15 @@ mod tests {
         assert!((t.upper_bound() - (0.8f64 / 0.1).ln()).abs() < 1e-12);
         assert!((t.lower_bound() - (0.2f64 / 0.9).ln()).abs() < 1e-12);
         assert!(matches!(Sprt::parse("0"), Err(SprtParseError::Shape(_))));
+        assert!(matches!(
+            Sprt::parse("0,1e308"),
+            Err(SprtParseError::Range(..))
+        ));
+        assert!(matches!(
+            Sprt::parse("-1001,0"),
+            Err(SprtParseError::Range(..))
+        ));
+        assert!(Sprt::parse("-1000,1000").is_ok());
         assert!(matches!(
             Sprt::parse("0,1,0.05"),
             Err(SprtParseError::Shape(_))

@@ -29,7 +29,7 @@ use okapi_core::eval::Evaluator;
 use okapi_core::game::{Game, Seat, Session};
 use okapi_core::search::level::Level;
 use okapi_core::search::{Limits, MidgameSearch, SCALE};
-use okapi_engine::{Engine, EngineOptions, Event, Request, evaluator};
+use okapi_engine::{Engine, EngineOptions, Event, Request};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
@@ -96,8 +96,9 @@ pub struct MatchArgs {
     /// Save the games to this GGF file (rewritten atomically after each game).
     #[arg(long, value_name = "FILE.ggf")]
     pub save: Option<PathBuf>,
-    /// Give up on an external engine that takes longer than this per move (seconds).
-    #[arg(long, default_value_t = 600.0)]
+    /// Give up on an external engine that takes longer than this per move (seconds,
+    /// more than 0 and at most a day).
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS", value_parser = super::units::parse_move_timeout)]
     pub move_timeout: f64,
     /// Hash table of each Okapi engine: about 16 * 2^N bytes. The default, 20, is the
     /// table of `okapi console`, `okapi nboard` and the app: the same as an --a-okapi
@@ -153,9 +154,19 @@ pub struct OkapiContestant {
 }
 
 impl OkapiContestant {
-    /// Its engine has a table of `16 << hash_bits` bytes and searches with `threads`.
-    pub fn new(level: Level, hash_bits: u32, threads: usize, seed: u64) -> OkapiContestant {
+    /// Its engine evaluates with `evaluator`, has a table of `16 << hash_bits` bytes
+    /// and searches with `threads`; `weights` names the weight file when it is not the
+    /// shipped one (shown in the match's report).
+    pub fn new(
+        level: Level,
+        evaluator: Arc<Evaluator>,
+        hash_bits: u32,
+        threads: usize,
+        seed: u64,
+        weights: Option<String>,
+    ) -> OkapiContestant {
         let options = EngineOptions {
+            evaluator,
             hash_bits,
             seed,
             threads,
@@ -164,34 +175,8 @@ impl OkapiContestant {
             level,
             engine: Engine::spawn_with(options, || {}),
             book: None,
-            weights: None,
+            weights,
         }
-    }
-
-    /// The level evaluating with the weights of file `weights` (loaded by
-    /// [`okapi_engine::load_weights`]).
-    pub fn with_weights(
-        level: Level,
-        hash_bits: u32,
-        threads: usize,
-        seed: u64,
-        weights: &Path,
-    ) -> anyhow::Result<OkapiContestant> {
-        let evaluation: &'static Evaluator = okapi_engine::load_weights(weights)?;
-        let options = EngineOptions {
-            hash_bits,
-            seed,
-            threads,
-        };
-        Ok(OkapiContestant {
-            level,
-            engine: Engine::spawn_evaluating(options, evaluation, || {}),
-            book: None,
-            weights: Some(weights.file_name().map_or_else(
-                || weights.display().to_string(),
-                |n| n.to_string_lossy().into(),
-            )),
-        })
     }
 
     /// Plays book moves (within `randomness` discs of the best) while the book knows the
@@ -278,7 +263,8 @@ fn canonical(p: &Position) -> (u64, u64) {
 /// board's symmetries, each balanced: a depth-6 search scores it within 2 discs.
 pub fn balanced_openings(count: usize, plies: u32, seed: u64) -> Vec<Vec<Move>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f70_656e);
-    let mut search = MidgameSearch::new(evaluator(), 16, Arc::new(AtomicBool::new(false)));
+    let mut search =
+        MidgameSearch::new(&Evaluator::shipped(), 16, Arc::new(AtomicBool::new(false)));
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut attempts = 0;
@@ -413,6 +399,11 @@ fn play_game_unless(
 ) -> anyhow::Result<Option<GameResult>> {
     let mut session = Session::new(Game::default(), [Seat::Human; 2]);
     for &m in opening {
+        // The session plays forced passes itself: an opening that writes one out (as
+        // transcripts read back do) has it played already.
+        if m == Move::Pass && !session.position().must_pass() {
+            continue;
+        }
         session
             .play_any(m, None)
             .map_err(|e| anyhow!("opening: {m}: {e}"))?;
@@ -458,7 +449,10 @@ fn play_game_unless(
 enum Side {
     Level {
         level: Level,
-        weights: Option<PathBuf>,
+        /// The evaluation, loaded once for all of the side's games.
+        evaluator: Arc<Evaluator>,
+        /// The weight file's name when it is not the shipped one.
+        weights: Option<String>,
     },
     Nboard(String),
     Binary {
@@ -501,10 +495,27 @@ impl Side {
             (None, None, Some(_)) => {
                 bail!("--{flag}-okapi needs {letter}'s level (--{flag} 8, --{flag} 0.05s)")
             }
-            (Some(l), None, None) => Ok(Side::Level {
-                level: Level::parse(&l).map_err(|e| anyhow!(e))?,
-                weights,
-            }),
+            (Some(l), None, None) => {
+                let level = Level::parse(&l).map_err(|e| anyhow!(e))?;
+                Ok(match weights.or_else(|| a.weights.clone()) {
+                    Some(path) => Side::Level {
+                        level,
+                        evaluator: Arc::new(
+                            Evaluator::load(&path)
+                                .with_context(|| format!("loading {}", path.display()))?,
+                        ),
+                        weights: Some(path.file_name().map_or_else(
+                            || path.display().to_string(),
+                            |n| n.to_string_lossy().into(),
+                        )),
+                    },
+                    None => Side::Level {
+                        level,
+                        evaluator: Evaluator::shipped(),
+                        weights: None,
+                    },
+                })
+            }
             (None, None, None) => {
                 bail!("each engine needs a level (--a 8) or a command (--a-cmd ...)")
             }
@@ -512,7 +523,7 @@ impl Side {
     }
 
     fn player(&self, a: &MatchArgs, seed: u64) -> anyhow::Result<Player> {
-        let timeout = Duration::from_secs_f64(a.move_timeout.max(0.01));
+        let timeout = Duration::from_secs_f64(a.move_timeout);
         Ok(match self {
             Side::Nboard(c) => Box::new(ExternalPlayer::start(c, a.cmd_depth, timeout)?),
             Side::Binary {
@@ -526,17 +537,23 @@ impl Side {
                 seed,
                 timeout,
             )?),
-            Side::Level { level, weights } => {
+            Side::Level {
+                level,
+                evaluator,
+                weights,
+            } => {
                 // Games played at once share the cores.
                 let threads = a.threads.unwrap_or_else(|| {
                     (okapi_core::search::available_threads() / a.concurrency as usize).max(1)
                 });
-                let player = match weights {
-                    Some(w) => {
-                        OkapiContestant::with_weights(*level, a.hash_bits, threads, seed, w)?
-                    }
-                    None => OkapiContestant::new(*level, a.hash_bits, threads, seed),
-                };
+                let player = OkapiContestant::new(
+                    *level,
+                    evaluator.clone(),
+                    a.hash_bits,
+                    threads,
+                    seed,
+                    weights.clone(),
+                );
                 Box::new(if a.book {
                     player.with_book(a.book_randomness)
                 } else {
@@ -548,16 +565,15 @@ impl Side {
 }
 
 fn save_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("ggf.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    okapi_core::formats::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 pub fn main(a: MatchArgs) -> ExitCode {
     match run(&a) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("okapi match: {e:#}");
+            errln!("okapi match: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -661,7 +677,7 @@ impl Scoreboard<'_> {
             t.draws,
             t.losses
         );
-        self.bar.suspend(|| println!("{line}"));
+        self.bar.suspend(|| outln!("{line}"));
         self.bar.inc(1);
         let llr = self
             .llr
@@ -683,9 +699,6 @@ impl Scoreboard<'_> {
 
 /// Plays the match and prints it; returns A's tally.
 pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
-    if let Some(path) = &a.weights {
-        okapi_engine::use_weights(path)?;
-    }
     let side_a = Side::new(
         'A',
         a.a.clone().or_else(|| a.a_level.clone()),
@@ -707,7 +720,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
             .iter()
             .any(|s| matches!(s, Side::Binary { .. }))
     {
-        eprintln!(
+        errln!(
             "okapi match: note: an Okapi binary's console has a table of 2^20 entries; the match's Okapi levels have 2^{}",
             a.hash_bits
         );
@@ -735,7 +748,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         }
     };
     let (name_a, name_b) = (players[0].0.name(), players[0].1.name());
-    println!(
+    outln!(
         "match: A = {name_a}, B = {name_b}; {} games from {} openings, each with both colours{}",
         a.games,
         openings.len().min(pairs),
@@ -746,7 +759,7 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         }
     );
     if let Some(sprt) = &a.sprt {
-        println!("{sprt}");
+        outln!("{sprt}");
     }
     let bar = ProgressBar::with_draw_target(Some(a.games as u64), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -824,9 +837,9 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
 fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
     let per_move = |d: Duration, m: u32| d.as_secs_f64() / m.max(1) as f64;
     let (e, lo, hi) = elo_interval(t);
-    println!("---");
-    println!("A = {name_a}, B = {name_b}, {} games", t.games());
-    println!(
+    outln!("---");
+    outln!("A = {name_a}, B = {name_b}, {} games", t.games());
+    outln!(
         "A: {} wins, {} draws, {} losses: score {:.1}%",
         t.wins,
         t.draws,
@@ -834,25 +847,25 @@ fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
         100.0 * t.score()
     );
     if t.pentanomial.pairs() > 0 {
-        println!(
+        outln!(
             "pairs (one opening, both colours) by A's points: {}",
             t.pentanomial
         );
     }
-    println!(
+    outln!(
         "discs: A {}, B {} (average {:+.2} per game for A)",
         t.discs_a,
         t.discs_b,
         (t.discs_a as f64 - t.discs_b as f64) / t.games().max(1) as f64
     );
-    println!(
+    outln!(
         "time: A {:.3} s ({:.5} s/move), B {:.3} s ({:.5} s/move)",
         t.time_a.as_secs_f64(),
         per_move(t.time_a, t.moves_a),
         t.time_b.as_secs_f64(),
         per_move(t.time_b, t.moves_b)
     );
-    println!(
+    outln!(
         "Elo difference A - B: {} (95% interval {} .. {})",
         elo_text(e),
         elo_text(lo),
@@ -864,7 +877,7 @@ fn print_summary(name_a: &str, name_b: &str, t: &Tally) {
 fn print_test(sprt: &Sprt, t: &Tally, llr: Option<(f64, Verdict)>) {
     let pairs = t.pentanomial.pairs();
     let Some((llr, verdict)) = llr else {
-        println!("SPRT: no complete pair of games, no ratio");
+        outln!("SPRT: no complete pair of games, no ratio");
         return;
     };
     let (lo, hi) = (sprt.lower_bound(), sprt.upper_bound());
@@ -881,7 +894,7 @@ fn print_test(sprt: &Sprt, t: &Tally, llr: Option<(f64, Verdict)>) {
             "no decision: LLR {llr:+.2} is still between {lo:+.2} and {hi:+.2} (more games needed)"
         ),
     };
-    println!("SPRT after {pairs} pairs: {text}");
+    outln!("SPRT after {pairs} pairs: {text}");
 }
 
 #[cfg(test)]
@@ -939,9 +952,52 @@ mod tests {
     }
 
     #[test]
+    fn openings_through_a_forced_pass_are_played() {
+        // A random game's first forced pass with the game still on, and the move after.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let text = (0..10_000)
+            .find_map(|_| {
+                let mut p = Position::start();
+                let mut moves = Vec::new();
+                while !p.is_game_over() {
+                    if p.must_pass() {
+                        moves.push(Move::Pass);
+                        p.play_move(Move::Pass).unwrap();
+                        let next = p.legal_moves().iter().next().unwrap();
+                        moves.push(Move::Play(next));
+                        return Some(moves);
+                    }
+                    let legal: Vec<Square> = p.legal_moves().iter().collect();
+                    let sq = legal[rng.random_range(0..legal.len())];
+                    moves.push(Move::Play(sq));
+                    p.play(sq).unwrap();
+                }
+                None
+            })
+            .expect("a random game with a forced pass");
+        // With the pass left out or written out, as a file of openings may have it.
+        let without = okapi_core::formats::transcript::write_moves(&text);
+        let with: Vec<String> = text
+            .iter()
+            .map(|m| match m {
+                Move::Pass => "PA".to_string(),
+                m => m.to_string(),
+            })
+            .collect();
+        for opening in [without, with.join(" ")] {
+            let moves = parse_transcript(&opening).unwrap();
+            assert!(moves.contains(&Move::Pass));
+            let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
+            let mut b = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 2, 2, None);
+            let r = play_game(&mut a, &mut b, &moves).unwrap();
+            assert_eq!(r.game.moves()[..moves.len()], moves[..], "{opening}");
+        }
+    }
+
+    #[test]
     fn greedy_against_random_plays_whole_games() {
-        let mut a = OkapiContestant::new(Level::Greedy, 10, 1, 1);
-        let mut b = OkapiContestant::new(Level::Random, 10, 2, 2);
+        let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
+        let mut b = OkapiContestant::new(Level::Random, Evaluator::shipped(), 10, 2, 2, None);
         let r = play_game(&mut a, &mut b, &parse_transcript("f5d6").unwrap()).unwrap();
         assert!(r.game.position().is_game_over());
         assert_eq!(r.black + r.white, 64);

@@ -64,7 +64,7 @@ pub fn fit_hash_bits(flag: &str, requested: u32, available: Option<u64>) -> (u32
 pub fn hash_bits_for_this_machine(flag: &str, requested: u32) -> u32 {
     let (bits, warning) = fit_hash_bits(flag, requested, available_memory());
     if let Some(w) = warning {
-        eprintln!("{w}");
+        errln!("{w}");
     }
     bits
 }

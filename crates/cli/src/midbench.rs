@@ -43,19 +43,25 @@ pub fn run(
     }
     anyhow::ensure!(!depths.is_empty(), "--depths: no depth given");
     let positions = load_positions(path)?;
-    let eval = Evaluator::embedded();
+    let eval = Evaluator::shipped();
     let conf = okapi_core::search::probcut::LEVELS
         .get(selectivity)
         .map_or(100, |l| l.1);
-    println!(
+    outln!(
         "midgame search on {} positions of {}, selectivity {conf}%, hash 2^{hash_bits} entries, {threads} thread{}",
         positions.len(),
         path.display(),
         if threads == 1 { "" } else { "s" }
     );
-    println!(
+    outln!(
         "{:>3} {:>8} {:>8} {:>5} {:>10} {:>14} {:>10}",
-        "#", "depth", "value", "move", "time (s)", "nodes", "Mnodes/s"
+        "#",
+        "depth",
+        "value",
+        "move",
+        "time (s)",
+        "nodes",
+        "Mnodes/s"
     );
     let mut per_depth: Vec<Vec<(Duration, u64)>> = vec![Vec::new(); depths.len()];
     for (i, pos) in positions.iter().enumerate() {
@@ -66,7 +72,7 @@ pub fn run(
             let r = search.best_move(pos.board(), Limits::depth(depth), |_| {})?;
             let nodes = search.nodes();
             per_depth[k].push((r.elapsed, nodes));
-            println!(
+            outln!(
                 "{:>3} {:>8} {:>+8.2} {:>5} {:>10.3} {:>14} {:>10.2}",
                 i + 1,
                 format!("{depth}@{conf}%"),
@@ -76,6 +82,11 @@ pub fn run(
                 nodes,
                 nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e6
             );
+            anyhow::ensure!(
+                !crate::stdout_closed(),
+                "standard output is closed; stopped after position {}",
+                i + 1
+            );
         }
     }
     for (k, d) in depths.iter().enumerate() {
@@ -84,7 +95,7 @@ pub fn run(
         let (t, _) = rows[rows.len() / 2];
         let nodes: u64 = rows.iter().map(|r| r.1).sum();
         let time: f64 = rows.iter().map(|r| r.0.as_secs_f64()).sum();
-        println!(
+        outln!(
             "depth {d}@{conf}%: median time {:.3} s, total {:.3} s, {} nodes, {:.2} M nodes/s",
             t.as_secs_f64(),
             time,

@@ -126,6 +126,8 @@ pub struct NboardOptions {
     pub seed: u64,
     /// Threads of the engine's searches.
     pub threads: usize,
+    /// The evaluation of the engine's searches.
+    pub evaluator: std::sync::Arc<okapi_core::eval::Evaluator>,
 }
 
 impl Default for NboardOptions {
@@ -136,6 +138,7 @@ impl Default for NboardOptions {
             book: BookUse::On { randomness: 0.0 },
             seed: EngineOptions::default().seed,
             threads: okapi_core::search::available_threads(),
+            evaluator: okapi_core::eval::Evaluator::shipped(),
         }
     }
 }
@@ -168,6 +171,10 @@ struct Protocol {
     last_stats: (u64, f64),
     /// False once the host stops reading: everything ends.
     host_reads: bool,
+    /// The session played a forced pass the host has not sent: hosts send games ending
+    /// where the side to move must pass and expect the engine to answer `go` with the
+    /// pass (`=== PA`), then send it back as `move PA`.
+    owed_pass: bool,
 }
 
 impl Protocol {
@@ -182,7 +189,7 @@ impl Protocol {
     }
 
     fn error(&self, number: usize, msg: &str) {
-        eprintln!("okapi nboard: line {number}: {msg}");
+        errln!("okapi nboard: line {number}: {msg}");
     }
 
     /// Applies a command that needs no search.
@@ -211,7 +218,9 @@ impl Protocol {
                     match okapi_core::formats::ggf::read(text) {
                         Ok(mut game) => {
                             game.go_to(game.len());
+                            let plies = game.len();
                             self.session = Session::new(game, [Seat::Human; 2]);
+                            self.owed_pass = self.session.game().len() > plies;
                         }
                         Err(e) => {
                             self.error(number, &format!("set game: {e}; the game is unchanged"))
@@ -248,11 +257,16 @@ impl Protocol {
         let mv_text = text.split('/').next().unwrap_or("");
         match Move::parse(mv_text) {
             Ok(mv) => {
-                if let Err(e) = self.session.play_any(mv, None) {
-                    self.error(
+                if mv == Move::Pass && std::mem::take(&mut self.owed_pass) {
+                    // The forced pass the session has played already.
+                    return;
+                }
+                match self.session.play_any(mv, None) {
+                    Ok(passed) => self.owed_pass = !passed.is_empty(),
+                    Err(e) => self.error(
                         number,
                         &format!("move {mv_text}: {e}; the game is unchanged"),
-                    );
+                    ),
                 }
             }
             Err(e) => self.error(number, &format!("move: {e}")),
@@ -269,6 +283,14 @@ impl Protocol {
             "go" => {
                 if position.is_game_over() {
                     return self.error(number, "go: the game is over");
+                }
+                if self.owed_pass {
+                    // The side the host asks about must pass (the session has played the
+                    // pass already): a move for the other colour here would be taken as
+                    // this side's move.
+                    self.say("=== PA/0.00/0.0");
+                    self.say("status");
+                    return;
                 }
                 self.say("status Okapi is thinking");
                 let book = match self.book {
@@ -377,7 +399,7 @@ impl Protocol {
                 self.searching = None;
             }
             (Event::Error { message, .. }, _) => {
-                eprintln!("okapi nboard: {message}");
+                errln!("okapi nboard: {message}");
                 self.say("status");
                 self.searching = None;
             }
@@ -447,12 +469,16 @@ pub struct NboardArgs {
 }
 
 pub fn main(a: NboardArgs) -> std::process::ExitCode {
-    if let Some(path) = &a.weights
-        && let Err(e) = okapi_engine::use_weights(path)
-    {
-        eprintln!("okapi nboard: {e}");
-        return std::process::ExitCode::from(2);
-    }
+    let evaluator = match &a.weights {
+        Some(path) => match okapi_core::eval::Evaluator::load(path) {
+            Ok(e) => std::sync::Arc::new(e),
+            Err(e) => {
+                errln!("okapi nboard: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        },
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     run(&NboardOptions {
         hash_bits: a.hash_bits,
         depth: a.depth,
@@ -466,6 +492,7 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
         threads: a
             .threads
             .unwrap_or_else(okapi_core::search::available_threads),
+        evaluator,
         ..NboardOptions::default()
     })
 }
@@ -486,15 +513,18 @@ pub fn read_lines(input: impl BufRead + Send + 'static) -> Receiver<InputLine> {
                 Ok(0) => return,
                 Ok(_) => {}
                 Err(e) => {
-                    eprintln!("okapi nboard: cannot read standard input: {e}");
+                    errln!("okapi nboard: cannot read standard input: {e}");
                     return;
                 }
             }
             number += 1;
             let line = if bytes.len() > MAX_LINE {
-                // Skip the rest of the over-long line.
-                let mut rest = Vec::new();
-                let _ = input.read_until(b'\n', &mut rest);
+                // Skip the rest of the over-long line a buffer at a time: reading it
+                // whole would take as much memory as the line (800 MB for 800 MB).
+                if let Err(e) = skip_line(&mut input) {
+                    errln!("okapi: cannot read standard input: {e}");
+                    return;
+                }
                 Err(format!("longer than {MAX_LINE} bytes, ignored"))
             } else {
                 String::from_utf8(std::mem::take(&mut bytes)).map_err(|e| {
@@ -512,6 +542,26 @@ pub fn read_lines(input: impl BufRead + Send + 'static) -> Receiver<InputLine> {
     rx
 }
 
+/// Reads up to and including the next `\n` (or the end), keeping nothing.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
+        }
+    }
+}
+
 /// The longest input line taken (a GGF game is well under 2 KB).
 const MAX_LINE: usize = 1 << 20;
 
@@ -527,6 +577,7 @@ pub fn run(opts: &NboardOptions) -> std::process::ExitCode {
 pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
     let engine = Engine::spawn_with(
         EngineOptions {
+            evaluator: opts.evaluator.clone(),
             hash_bits: opts.hash_bits,
             seed: opts.seed,
             threads: opts.threads,
@@ -543,6 +594,7 @@ pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
         searching: None,
         last_stats: (0, 0.0),
         host_reads: true,
+        owed_pass: false,
     };
     // Commands that wait for the search under way.
     let mut pending: VecDeque<(usize, String)> = VecDeque::new();
@@ -630,6 +682,31 @@ mod tests {
             },
         };
         assert_eq!(search_line(&line), "search F5PAD6 2.25 0 7@95%");
+    }
+
+    #[test]
+    fn an_endless_line_is_skipped_without_keeping_it() {
+        // Three times the cap, then a short line: the long one is reported, the next read.
+        let mut input = vec![b'x'; 3 * MAX_LINE];
+        input.extend_from_slice(b"\nping 1\n");
+        let got: Vec<InputLine> = read_lines(std::io::Cursor::new(input)).iter().collect();
+        assert_eq!(
+            got.len(),
+            2,
+            "{:?}",
+            got.iter().map(|l| &l.1).collect::<Vec<_>>().len()
+        );
+        assert!(got[0].1.as_ref().unwrap_err().contains("longer than"));
+        assert_eq!(got[1], (2, Ok("ping 1\n".into())));
+        // The skipping reads through a buffer, keeping nothing.
+        let mut r = std::io::BufReader::with_capacity(
+            16,
+            std::io::Cursor::new(b"abcdefghijklmnopqrstuvwxyz\nrest".to_vec()),
+        );
+        skip_line(&mut r).unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut r, &mut rest).unwrap();
+        assert_eq!(rest, "rest");
     }
 
     #[test]

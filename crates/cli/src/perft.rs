@@ -11,9 +11,12 @@ use std::time::Instant;
 pub fn run(position: &Position, depth: u32, divide: bool, full: bool) {
     let count = if full { perft_full } else { perft };
     let board = position.board();
-    println!(
+    outln!(
         "{:>5} {:>15} {:>10} {:>16}",
-        "depth", "leaves", "time", "leaves/s"
+        "depth",
+        "leaves",
+        "time",
+        "leaves/s"
     );
     let mut total_time = std::time::Duration::ZERO;
     for d in 1..=depth {
@@ -21,21 +24,21 @@ pub fn run(position: &Position, depth: u32, divide: bool, full: bool) {
         let n = count(board, d);
         let t = start.elapsed();
         total_time += t;
-        println!(
+        outln!(
             "{d:>5} {n:>15} {:>10} {:>16}",
             fmt_duration(t),
             leaves_per_second(n, t)
         );
     }
-    println!("total time {}", fmt_duration(total_time));
+    outln!("total time {}", fmt_duration(total_time));
     if divide && depth > 0 {
-        println!("\ndivide at depth {depth}:");
+        outln!("\ndivide at depth {depth}:");
         let mut total = 0;
         for (mv, n) in divided(board, depth) {
-            println!("{:>5} {n:>15}", mv.to_string());
+            outln!("{:>5} {n:>15}", mv.to_string());
             total += n;
         }
-        println!("{:>5} {total:>15}", "total");
+        outln!("{:>5} {total:>15}", "total");
     }
 }
 

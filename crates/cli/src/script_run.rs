@@ -11,7 +11,7 @@ use okapi_core::formats::script::{self, BadLine, ScriptLine};
 use okapi_core::search::SolveMode;
 use okapi_engine::script_solve::{self, ScriptRunError, ScriptSettings, ScriptSolution};
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -103,11 +103,13 @@ pub fn run_script(
         .with_context(|| format!("cannot read the script {}", input.display()))?;
     let lines = script::parse_script(&bytes);
     if let Some(path) = output {
-        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        // Creating the output truncates it: an output that is the input under another
+        // name (a hard link, `./x`) would be emptied before it is solved.
         anyhow::ensure!(
-            !same(input, path),
-            "the output file {} is the input file",
-            path.display()
+            !okapi_core::formats::same_file(input, path),
+            "the output file {} is the input file {}",
+            path.display(),
+            input.display()
         );
     }
     // Which lines this run writes: positions and bad lines are numbered together, and a
@@ -124,11 +126,13 @@ pub fn run_script(
             Ok(_) => opts.shard.is_none_or(|s| s.index == 0),
         })
         .collect();
-    let mut out: Box<dyn Write> = match output {
-        Some(path) => Box::new(BufWriter::new(File::create(path).with_context(|| {
-            format!("cannot create the output file {}", path.display())
-        })?)),
-        None => Box::new(io::stdout().lock()),
+    let mut out = match output {
+        Some(path) => Output::File {
+            file: File::create(path)
+                .with_context(|| format!("cannot create the output file {}", path.display()))?,
+            whole: 0,
+        },
+        None => Output::Stdout(io::stdout().lock()),
     };
     let out_name: PathBuf = output
         .map(Path::to_path_buf)
@@ -148,8 +152,7 @@ pub fn run_script(
             mode: opts.mode,
             lines: opts.lines,
         };
-        writeln!(out, "{}", header.to_line())
-            .and_then(|_| out.flush())
+        out.write_line(format!("{}\n", header.to_line()).as_bytes())
             .map_err(write_err)?;
     }
     // The positions to solve, and the input line of each.
@@ -197,7 +200,7 @@ pub fn run_script(
     let mut write_upto = |upto: usize,
                           solved: Option<&ScriptSolution>,
                           stats: &mut RunStats,
-                          out: &mut Box<dyn Write>|
+                          out: &mut Output|
      -> anyhow::Result<()> {
         let end = if solved.is_some() { upto + 1 } else { upto };
         for (i, line) in lines.iter().enumerate().take(end).skip(written) {
@@ -209,8 +212,8 @@ pub fn run_script(
                     stats.errors += 1;
                     let msg = format!("{}:{}: {error}", input.display(), line.number);
                     match &bar {
-                        Some(bar) => bar.suspend(|| eprintln!("{msg}")),
-                        None => eprintln!("{msg}"),
+                        Some(bar) => bar.suspend(|| errln!("{msg}")),
+                        None => errln!("{msg}"),
                     }
                     None
                 }
@@ -231,9 +234,7 @@ pub fn run_script(
                 Some(_) => script_shards::record(line.number, &bytes),
                 None => [&bytes[..], b"\n"].concat(),
             };
-            out.write_all(&bytes)
-                .and_then(|_| out.flush())
-                .map_err(write_err)?;
+            out.write_line(&bytes).map_err(write_err)?;
         }
         written = end;
         Ok(())
@@ -244,6 +245,7 @@ pub fn run_script(
         lines: opts.lines,
         hash_bits: opts.hash_bits,
         threads: opts.threads,
+        evaluator: okapi_core::eval::Evaluator::shipped(),
     };
     let start = Instant::now();
     let run = script_solve::solve_in_order(
@@ -261,8 +263,8 @@ pub fn run_script(
                 stats.largest = Some((solved.solution.elapsed, line.number));
             }
             if opts.feedback == Feedback::Echo {
-                println!("Line {}:\n{}", line.number, positions[k]);
-                println!("{}\n", describe(&solved));
+                outln!("Line {}:\n{}", line.number, positions[k]);
+                outln!("{}\n", describe(&solved));
             }
             write_upto(at[k], Some(&solved), &mut stats, &mut out)?;
             if let Some(bar) = &bar {
@@ -283,11 +285,46 @@ pub fn run_script(
         bar.finish_and_clear();
     }
     match opts.feedback {
-        Feedback::Echo => println!("{}", stats.summary()),
-        Feedback::Progress => eprintln!("{}", stats.summary()),
+        Feedback::Echo => outln!("{}", stats.summary()),
+        Feedback::Progress => errln!("{}", stats.summary()),
         Feedback::Quiet => {}
     }
     Ok(stats)
+}
+
+/// Where a run's lines go. Each line is written whole and flushed, so an interrupted run
+/// keeps what it solved; a file whose write fails part way (a full disk) is cut back to
+/// its last whole line, so it never ends in half a result.
+enum Output<'a> {
+    File {
+        file: File,
+        /// Bytes of the whole lines written.
+        whole: u64,
+    },
+    Stdout(io::StdoutLock<'a>),
+}
+
+impl Output<'_> {
+    /// Writes one line (with its line end) and flushes it.
+    fn write_line(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Output::File { file, whole } => {
+                match file.write_all(bytes).and_then(|_| file.flush()) {
+                    Ok(()) => {
+                        *whole += bytes.len() as u64;
+                        Ok(())
+                    }
+                    Err(e) => {
+                        // Drop the part of the line that got through; the error is reported
+                        // either way.
+                        let _ = file.set_len(*whole);
+                        Err(e)
+                    }
+                }
+            }
+            Output::Stdout(out) => out.write_all(bytes).and_then(|_| out.flush()),
+        }
+    }
 }
 
 /// The human summary of a solved position that `okapi solve` prints.

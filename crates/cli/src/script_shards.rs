@@ -17,6 +17,7 @@
 
 use super::units::{Shard, parse_shard};
 use anyhow::{Context, bail, ensure};
+use okapi_core::formats::script;
 use okapi_core::search::SolveMode;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -128,9 +129,17 @@ struct ShardFile {
 }
 
 fn read_shard(path: &Path) -> anyhow::Result<ShardFile> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // A shard output is about as long as the script's output: the script's cap bounds it
+    // (and ends a read of `/dev/zero` at once).
+    let bytes = okapi_core::formats::read_capped(path, okapi_core::formats::MAX_SCRIPT_FILE)?;
     let name = path.display();
-    let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+    // Every record ends with its line end; a file that does not was cut mid-line (a full
+    // disk, a copy interrupted), and its last record may be a result cut short.
+    let body = bytes.strip_suffix(b"\n").ok_or_else(|| {
+        anyhow::anyhow!(
+            "{name}: the last line is cut short (no line end): was the shard's run or copy interrupted?"
+        )
+    })?;
     let mut lines = body.split(|&b| b == b'\n');
     let first = lines.next().unwrap_or_default();
     let header = std::str::from_utf8(first)
@@ -149,6 +158,8 @@ fn read_shard(path: &Path) -> anyhow::Result<ShardFile> {
             bail!("{name}:{at}: input line {number} is out of order");
         }
         let rest = &line[space.expect("found above") + 1..];
+        check_record(rest, &header)
+            .map_err(|reason| anyhow::anyhow!("{name}:{at}: not a result line: {reason}"))?;
         records.push((number, rest.to_vec()));
     }
     ensure!(
@@ -165,10 +176,46 @@ fn read_shard(path: &Path) -> anyhow::Result<ShardFile> {
     })
 }
 
+/// Checks a record's output line: a comment (copied from the script, `% error:` lines
+/// included) or a result of the run's mode, as [`script::parse_result`] reads it, with a
+/// line exactly when the run wrote lines. A damaged record ("917 - 47") is refused rather
+/// than merged into the result file.
+fn check_record(bytes: &[u8], header: &ShardHeader) -> Result<(), String> {
+    if bytes.first() == Some(&b'%') {
+        return Ok(());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| "not valid text".to_string())?;
+    let (outcome, line, _) = script::parse_result(text).map_err(|e| e.to_string())?;
+    let exact = matches!(outcome, script::Outcome::Exact { .. });
+    if exact != (header.mode == SolveMode::Exact) {
+        return Err(if exact {
+            "an exact result in a win/draw/loss run".into()
+        } else {
+            "a win/draw/loss result in an exact run".into()
+        });
+    }
+    if line.is_some() && !header.lines {
+        return Err("a line in a run without lines".into());
+    }
+    Ok(())
+}
+
 /// Merges the outputs of shards 1/N to N/N into `output`: exactly the file the unsharded
-/// run writes. Refuses a missing, repeated, incomplete or foreign shard.
+/// run writes. Refuses a missing, repeated, incomplete, damaged or foreign shard, and an
+/// output that is one of the shards (it is replaced only once all are read, but a
+/// shard overwritten by the merge is a shard lost).
 pub fn merge(shards: &[PathBuf], output: &Path) -> anyhow::Result<()> {
     ensure!(!shards.is_empty(), "no shard outputs to merge");
+    if let Some(part) = shards
+        .iter()
+        .find(|p| okapi_core::formats::same_file(p, output))
+    {
+        bail!(
+            "the output {} is the shard output {}: give another file",
+            output.display(),
+            part.display()
+        );
+    }
     let files = shards
         .iter()
         .map(|p| read_shard(p))
@@ -283,13 +330,13 @@ mod tests {
             std::fs::write(&p, bytes).unwrap();
             p
         };
-        let one = write("s1", &header(1), &[(1, "% c"), (2, "Black win   a1")]);
+        let one = write("s1", &header(1), &[(1, "% c"), (2, "Black win    a1")]);
         let two = write("s2", &header(2), &[(4, "Draw      % x")]);
         let out = dir.path().join("out");
         merge(&[two.clone(), one.clone()], &out).unwrap();
         assert_eq!(
             std::fs::read_to_string(&out).unwrap(),
-            "% c\nBlack win   a1\nDraw      % x\n"
+            "% c\nBlack win    a1\nDraw      % x\n"
         );
         let err = |shards: &[PathBuf]| format!("{:#}", merge(shards, &out).unwrap_err());
         assert!(err(std::slice::from_ref(&one)).contains("shard 2/2 is missing"));
@@ -308,5 +355,49 @@ mod tests {
         let not = dir.path().join("not");
         std::fs::write(&not, "63 -  1\n").unwrap();
         assert!(err(&[not]).contains("not a shard output"));
+    }
+
+    #[test]
+    fn merge_refuses_damaged_records_cut_files_and_an_output_that_is_a_part() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, h: &ShardHeader, body: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, format!("{}\n{body}", h.to_line())).unwrap();
+            p
+        };
+        let exact = |k| ShardHeader {
+            mode: SolveMode::Exact,
+            lines: false,
+            ..header(k)
+        };
+        let one = write("s1", &exact(1), "1 % c\n2 38 - 26\n");
+        let two = write("s2", &exact(2), "4 Draw\n");
+        let out = dir.path().join("out");
+        let err = |shards: &[PathBuf], out: &Path| format!("{:#}", merge(shards, out).unwrap_err());
+        // A WLD result in an exact run, a corrupt count, a result cut mid-line.
+        let e = err(&[one.clone(), two], &out);
+        assert!(
+            e.contains("s2:2: not a result line: a win/draw/loss result in an exact run"),
+            "{e}"
+        );
+        let corrupt = write("c2", &exact(2), "4 917 - 47\n");
+        assert!(err(&[one.clone(), corrupt], &out).contains("c2:2: not a result line"));
+        let cut = write("t2", &exact(2), "4 38 - 2");
+        assert!(err(&[one.clone(), cut], &out).contains("t2: the last line is cut short"));
+        let good = write("g2", &exact(2), "4 32 - 32\n");
+        merge(&[one.clone(), good.clone()], &out).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "% c\n38 - 26\n32 - 32\n"
+        );
+        // The output named as one of the parts, directly or through a hard link.
+        let before = std::fs::read(&good).unwrap();
+        assert!(err(&[one.clone(), good.clone()], &good).contains("is the shard output"));
+        let link = dir.path().join("link");
+        std::fs::hard_link(&good, &link).unwrap();
+        assert!(err(&[one.clone(), good.clone()], &link).contains("is the shard output"));
+        assert_eq!(std::fs::read(&good).unwrap(), before);
+        // An endless part ends at once.
+        assert!(err(&[one, PathBuf::from("/dev/zero")], &out).contains("file too large"));
     }
 }

@@ -63,40 +63,40 @@ pub struct TrainArgs {
     /// How positions are labelled.
     #[arg(long, value_enum, default_value = "negamax")]
     pub labels: LabelsArg,
-    /// Empty squares per phase.
-    #[arg(long, default_value_t = 2)]
+    /// Empty squares per phase (1 to 60).
+    #[arg(long, default_value_t = 2, value_parser = crate::units::number_in(1u32, 60, "a number of empties"))]
     pub phase_width: u32,
-    /// Each phase also trains on positions up to this many empties outside it.
-    #[arg(long, default_value_t = 2)]
+    /// Each phase also trains on positions up to this many empties outside it (0 to 60).
+    #[arg(long, default_value_t = 2, value_parser = crate::units::number_in(0u32, 60, "a number of empties"))]
     pub window: u32,
-    /// Passes over the data per phase.
-    #[arg(long, default_value_t = 60)]
+    /// Passes over the data per phase (1 to 10000).
+    #[arg(long, default_value_t = 60, value_parser = crate::units::number_in(1usize, 10_000, "a number of passes"))]
     pub epochs: usize,
-    /// Step size (fraction of the mean residual a weight moves by per pass).
-    #[arg(long, default_value_t = 0.03)]
+    /// Step size (fraction of the mean residual a weight moves by per pass, 0 to 1).
+    #[arg(long, default_value_t = 0.03, value_parser = crate::units::number_in(1e-6f32, 1.0, "a step size"))]
     pub step: f32,
-    /// Momentum of the updates.
-    #[arg(long, default_value_t = 0.9)]
+    /// Momentum of the updates (0 to 0.999).
+    #[arg(long, default_value_t = 0.9, value_parser = crate::units::number_in(0.0f32, 0.999, "a momentum"))]
     pub momentum: f32,
-    /// L2 regularisation, in pseudo-observations of value 0 per weight.
-    #[arg(long, default_value_t = 10.0)]
+    /// L2 regularisation, in pseudo-observations of value 0 per weight (0 to 1e6).
+    #[arg(long, default_value_t = 10.0, value_parser = crate::units::number_in(0.0f32, 1e6, "a regularisation"))]
     pub l2: f32,
-    /// Held-out positions to solve exactly with Okapi's endgame solver.
-    #[arg(long, default_value_t = 300)]
+    /// Held-out positions to solve exactly with Okapi's endgame solver (0 to 100000).
+    #[arg(long, default_value_t = 300, value_parser = crate::units::number_in(0usize, 100_000, "a number of positions"))]
     pub solve: usize,
-    /// Empty squares of the positions solved exactly.
-    #[arg(long, default_value_t = 20)]
+    /// Empty squares of the positions solved exactly (1 to 30).
+    #[arg(long, default_value_t = 20, value_parser = crate::units::number_in(1u32, 30, "a number of empties"))]
     pub solve_empties: u32,
     /// Read at most this many games per file (quick runs).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::units::number_in(1usize, 100_000_000, "a number of games"))]
     pub max_games: Option<usize>,
     /// Negamax labels: positions reached by at least this many games keep the mean of
     /// their results (the maximum over many noisy continuations is biased upwards).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = crate::units::number_in(1u32, 1_000_000, "a number of games"))]
     pub negamax_max_games: u32,
     /// Phases with fewer training positions than this widen their window until they
     /// have them (sharing data with their neighbours).
-    #[arg(long, default_value_t = 200_000)]
+    #[arg(long, default_value_t = 200_000, value_parser = crate::units::number_in(0usize, 1_000_000_000, "a number of positions"))]
     pub min_positions: usize,
     /// Self-play stores (`okapi train selfplay`) whose labelled positions are trained on
     /// too, alongside the game records.
@@ -104,17 +104,17 @@ pub struct TrainArgs {
     pub selfplay: Vec<PathBuf>,
     /// Relabel the training positions by a search of this many plies (0: the game
     /// labels only). See `--search-empties`, `--search-cache`.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::units::number_in(0u32, 30, "a depth"))]
     pub search_depth: u32,
     /// Positions with this many empties (LO-HI) and no exact score are searched.
     #[arg(long, value_parser = parse_range, default_value = "14-44")]
     pub search_empties: (u32, u32),
     /// Searched positions with at most this many empties are solved exactly instead.
-    #[arg(long, default_value_t = 14)]
+    #[arg(long, default_value_t = 14, value_parser = crate::units::number_in(0u32, 24, "a number of empties"))]
     pub search_exact: u32,
     /// A searched position's label: this times the search value plus the rest times its
     /// game label.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::units::number_in(0.0f32, 1.0, "a blend"))]
     pub search_blend: f32,
     /// Weight file of the evaluation that searches (default: the shipped one).
     #[arg(long)]
@@ -176,10 +176,17 @@ impl TrainArgs {
 
 /// `okapi train eval`: progress on standard error, the report on standard output.
 fn run_eval(args: &TrainArgs) -> anyhow::Result<()> {
-    let report = eval_fit::run(&args.options(), &mut |line| eprintln!("{line}"))?;
-    println!("{}", report.markdown);
+    let report = eval_fit::run(&args.options(), &mut |line| errln!("{line}"))?;
+    outln!("{}", report.markdown);
     Ok(())
 }
+
+/// The most positions `okapi train probcut` searches: the shipped model took 300; each
+/// is searched at every depth up to --max-depth, so 100000 is already days of work.
+pub const MAX_PROBCUT_POSITIONS: usize = 100_000;
+/// The deepest `okapi train probcut --max-depth`: each position is searched at every
+/// depth from 3 up to it, and each depth costs several times the one before.
+pub const MAX_PROBCUT_DEPTH: u32 = 20;
 
 /// `okapi train probcut`: fits the ProbCut model on the shipped evaluation.
 #[derive(clap::Args, Debug, Clone)]
@@ -187,16 +194,16 @@ pub struct ProbCutArgs {
     /// WTHOR game files to draw positions from.
     #[arg(long, num_args = 1.., default_values = ["../shared/data/wthor/WTH_2016.wtb"])]
     pub games: Vec<PathBuf>,
-    /// Number of positions to search.
-    #[arg(long, default_value_t = 300)]
+    /// Number of positions to search (1 to 100000).
+    #[arg(long, default_value_t = 300, value_parser = crate::units::number_in(1usize, MAX_PROBCUT_POSITIONS, "a number of positions"))]
     pub positions: usize,
-    /// Deepest search measured (each position is searched at 3..=this depth).
-    #[arg(long, default_value_t = 10)]
+    /// Deepest search measured (each position is searched at 3..=this depth; at most 20).
+    #[arg(long, default_value_t = 10, value_parser = crate::units::number_in(okapi_core::search::probcut::MIN_DEPTH, MAX_PROBCUT_DEPTH, "a depth"))]
     pub max_depth: u32,
-    /// Fewest and most empties of the positions drawn.
-    #[arg(long, default_value_t = 16)]
+    /// Fewest and most empties of the positions drawn (1 to 60).
+    #[arg(long, default_value_t = 16, value_parser = crate::units::number_in(1u32, 60, "a number of empties"))]
     pub min_empties: u32,
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = crate::units::number_in(1u32, 60, "a number of empties"))]
     pub max_empties: u32,
     /// Evaluation weights (default: the shipped coeffs/okapi-eval.bin).
     #[arg(long)]
@@ -225,6 +232,12 @@ impl ProbCutArgs {
 /// `okapi train probcut`: a progress bar while searching, then the model and its sigma
 /// at a few empties and depths, and the file written.
 fn run_probcut(args: &ProbCutArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.min_empties <= args.max_empties,
+        "--min-empties {} is more than --max-empties {}",
+        args.min_empties,
+        args.max_empties
+    );
     let mut bar: Option<indicatif::ProgressBar> = None;
     let fitted = probcut_fit::run(&args.options(), |done, total| {
         bar.get_or_insert_with(|| indicatif::ProgressBar::new(total as u64))
@@ -235,25 +248,29 @@ fn run_probcut(args: &ProbCutArgs) -> anyhow::Result<()> {
     }
     let fitted = fitted?;
     let model = fitted.model;
-    println!(
+    outln!(
         "{} samples from {} positions",
-        fitted.samples, fitted.positions
+        fitted.samples,
+        fitted.positions
     );
-    println!(
+    outln!(
         "model: sigma = {:.3} + {:.4} * empties + {:.3} * shallow + {:.3} * deep (discs)",
-        model.k, model.a, model.b, model.c
+        model.k,
+        model.a,
+        model.b,
+        model.c
     );
-    println!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
+    outln!("{:>7} {:>6} {:>6}", "empties", "depth", "sigma");
     for n in [20, 30, 40, 50] {
         for d in [4, 8, 12, 16] {
-            println!(
+            outln!(
                 "{n:>7} {d:>6} {:>6.2}",
                 model.sigma(n, shallow_depth(d), d) as f64 / SCALE as f64
             );
         }
     }
     probcut_fit::write_model(&model, &args.out)?;
-    println!("wrote {}", args.out.display());
+    outln!("wrote {}", args.out.display());
     Ok(())
 }
 
@@ -264,8 +281,8 @@ pub struct SelfPlayArgs {
     /// Seed of the games: game i of a seed is always the same game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games to add (after those of this seed already in the store).
-    #[arg(long, default_value_t = 10)]
+    /// Games to add (after those of this seed already in the store; 1 to 10000000).
+    #[arg(long, default_value_t = 10, value_parser = crate::units::number_in(1u32, 10_000_000, "a number of games"))]
     pub games: u32,
     /// The store to append to (created if missing).
     #[arg(long, default_value = "data/selfplay.bin")]
@@ -277,14 +294,14 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
     pub exact: u32,
     /// Random moves at the start: at least this many...
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = crate::units::number_in(0u32, 60, "a number of moves"))]
     pub min_random: u32,
-    /// ...and at most this many.
-    #[arg(long, default_value_t = 20)]
+    /// ...and at most this many (0 to 60).
+    #[arg(long, default_value_t = 20, value_parser = crate::units::number_in(0u32, 60, "a number of moves"))]
     pub max_random: u32,
     /// Temperature in discs: a move this much worse than the best is played e^-1 times
-    /// as often.
-    #[arg(long, default_value_t = 1.0)]
+    /// as often (0 to 64).
+    #[arg(long, default_value_t = 1.0, value_parser = crate::units::number_in(0.0f64, 64.0, "a temperature in discs"))]
     pub temperature: f64,
     /// Hash table of about 16 * 2^N bytes for each game.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
@@ -312,14 +329,22 @@ pub struct MergeStoresArgs {
 }
 
 fn run_merge_stores(args: &MergeStoresArgs) -> anyhow::Result<()> {
-    use anyhow::Context;
     let mut parts = Vec::with_capacity(args.parts.len());
     for p in &args.parts {
-        let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let bytes = okapi_train::selfplay::read_data_file(
+            p,
+            okapi_train::selfplay::MAX_STORE,
+            "a part is a file `okapi train selfplay --shard` wrote",
+        )?;
+        anyhow::ensure!(
+            !bytes.is_empty() || p.exists(),
+            "cannot read {}: no such file",
+            p.display()
+        );
         parts.push((p.display().to_string(), bytes));
     }
     let merged = okapi_train::selfplay::merge_parts(&args.store, &parts)?;
-    println!(
+    outln!(
         "{}: {} games added from {} parts, {} games",
         args.store.display(),
         merged.added,
@@ -348,11 +373,11 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
         temperature: args.temperature,
         hash_bits: args.hash_bits,
     };
-    let eval = okapi_core::eval::Evaluator::embedded();
+    let eval = okapi_core::eval::Evaluator::shipped();
     let start = std::time::Instant::now();
     let mut report = |g: &selfplay::SelfPlayGame| {
         let exact = g.labels.iter().filter(|l| l.is_exact()).count();
-        eprintln!(
+        errln!(
             "game {} of seed {}: {} moves, {} labels exact, start value {:+.2} ({:.1?})",
             g.index,
             g.seed,
@@ -372,7 +397,7 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
             shard_count: shard.count as u32,
         };
         let held = selfplay::append_shard(&args.store, &eval, &header, &mut report)?;
-        println!(
+        outln!(
             "{}: shard {}/{} of games {}..{} of seed {}: {held} games",
             args.store.display(),
             shard.index + 1,
@@ -384,6 +409,6 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let total = selfplay::append(&args.store, &eval, &options, &mut report)?;
-    println!("{}: {total} games", args.store.display());
+    outln!("{}: {total} games", args.store.display());
     Ok(())
 }

@@ -32,23 +32,61 @@ pub fn non_negative_discs(text: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// The most threads a command accepts: far above any machine's cores, low enough that a
-/// typo (`--threads 10000`) is refused instead of starting thousands of threads.
-pub const MAX_THREADS: usize = 1024;
+/// A parser of a number from `lo` to `hi` (`what` names it in the message): for the
+/// options whose values are counts, depths or rates, so `--positions 4294967295` (a
+/// 64 GB allocation) or `--max-depth 1000` (a search for ever) is refused at once with
+/// what is allowed. NaN is outside every range.
+pub fn number_in<T>(
+    lo: T,
+    hi: T,
+    what: &'static str,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| {
+        let v: T = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{text}' is not {what}"))?;
+        if !(v >= lo && v <= hi) {
+            return Err(format!("'{text}': give {what} from {lo} to {hi}"));
+        }
+        Ok(v)
+    }
+}
 
-/// A number of threads, 1 to [`MAX_THREADS`] (`--threads N`, `-n N`, the console's
-/// `threads N`).
+/// The longest `okapi match --move-timeout`: a day. Longer is no limit at all, and a
+/// time of 1e30 s or `inf` does not fit a duration (it panicked).
+pub const MAX_MOVE_TIMEOUT: f64 = 86_400.0;
+
+/// Seconds an external engine may take for a move: more than 0, at most
+/// [`MAX_MOVE_TIMEOUT`] (NaN, negatives and 0 were quietly made 0.01 s).
+pub fn parse_move_timeout(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(v > 0.0 && v <= MAX_MOVE_TIMEOUT) {
+        return Err(format!(
+            "'{text}': give a number of seconds more than 0 and at most {MAX_MOVE_TIMEOUT} (a day)"
+        ));
+    }
+    Ok(v)
+}
+
+/// A number of threads, 1 to [`okapi_core::search::max_threads`] (a few per core of this
+/// machine): `--threads N`, `-n N`, the console's `threads N`.
 pub fn parse_threads(text: &str) -> Result<usize, String> {
+    parse_threads_up_to(text, okapi_core::search::max_threads())
+}
+
+fn parse_threads_up_to(text: &str, max: usize) -> Result<usize, String> {
     let n: usize = text
         .trim()
         .parse()
         .map_err(|_| format!("'{text}' is not a number of threads"))?;
-    if !(1..=MAX_THREADS).contains(&n) {
-        return Err(format!(
-            "'{text}': give a number of threads from 1 to {MAX_THREADS}"
-        ));
-    }
-    Ok(n)
+    okapi_core::search::check_threads(n, max).map_err(|e| format!("'{text}': {e}"))
 }
 
 /// One of `count` shards of a job split across machines: the items whose index `i`
@@ -109,6 +147,36 @@ mod tests {
     }
 
     #[test]
+    fn numbers_in_a_range() {
+        let positions = number_in(1usize, 100_000, "a number of positions");
+        assert_eq!(positions("300"), Ok(300));
+        assert_eq!(
+            positions("0"),
+            Err("'0': give a number of positions from 1 to 100000".into())
+        );
+        assert!(positions("4294967295").is_err());
+        assert!(positions("18446744073709551616").is_err());
+        assert_eq!(
+            positions("x"),
+            Err("'x' is not a number of positions".into())
+        );
+        let rate = number_in(0.0f32, 1.0, "a rate");
+        assert_eq!(rate("0.5"), Ok(0.5));
+        for bad in ["nan", "inf", "-0.1", "1.1"] {
+            assert!(rate(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn move_timeouts_are_positive_and_at_most_a_day() {
+        assert_eq!(parse_move_timeout("0.5"), Ok(0.5));
+        assert_eq!(parse_move_timeout("86400"), Ok(86_400.0));
+        for bad in ["1e30", "inf", "nan", "NaN", "-1", "0", "x", "", "86401"] {
+            assert!(parse_move_timeout(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn formats() {
         assert_eq!(fmt_duration(Duration::from_millis(1234)), "1.234 s");
         assert_eq!(
@@ -120,15 +188,16 @@ mod tests {
 
     #[test]
     fn threads_from_1_to_the_maximum() {
-        assert_eq!(parse_threads("1"), Ok(1));
-        assert_eq!(parse_threads(" 8 "), Ok(8));
-        assert_eq!(parse_threads("1024"), Ok(MAX_THREADS));
+        let parse = |t: &str| parse_threads_up_to(t, 8);
+        assert_eq!(parse("1"), Ok(1));
+        assert_eq!(parse(" 8 "), Ok(8));
+        assert!(parse_threads(&okapi_core::search::max_threads().to_string()).is_ok());
         assert_eq!(
-            parse_threads("0"),
-            Err("'0': give a number of threads from 1 to 1024".into())
+            parse("0"),
+            Err("'0': give a number of threads from 1 to 8 (4 per core of this machine's 2; more only slows the search)".into())
         );
-        for bad in ["x", "", "-1", "1.5", "1025"] {
-            assert!(parse_threads(bad).is_err(), "{bad}");
+        for bad in ["x", "", "-1", "1.5", "9", "1024"] {
+            assert!(parse(bad).is_err(), "{bad}");
         }
         assert_eq!(
             parse_threads("two"),

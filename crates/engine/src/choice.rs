@@ -11,6 +11,7 @@ use okapi_core::search::level::{Level, choose_move};
 use okapi_core::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, Stopped};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The book's part in a move choice.
@@ -85,7 +86,7 @@ pub(super) fn book_eval(m: &BookMove) -> Eval {
 /// Chooses the move at `level` for `position`, sending each line of the search to
 /// `on_line` as it deepens.
 pub(super) fn choose(
-    search: &mut MidgameSearch<'static, Evaluator>,
+    search: &mut MidgameSearch<Arc<Evaluator>>,
     position: Position,
     mut level: Level,
     time: Option<Duration>,

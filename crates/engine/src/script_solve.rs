@@ -20,14 +20,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Positions with fewer empties than this are solved several at a time, one thread each;
 /// from this many up, one at a time with every thread. Measured one position at a time on
-/// one thread (FFO #1-#38, README "Threads in scripts"): 14-16 empties take 0.1-16 ms,
+/// one thread (FFO #1-#38, docs/engine.md "Threads in scripts"): 14-16 empties take 0.1-16 ms,
 /// 17-19 empties 23-170 ms, 20 empties 72-570 ms: below 20 a position is too short for a
 /// parallel search to pay, while several at once need nothing shared.
 pub const SMALL_POSITION_EMPTIES: u32 = 20;
 
 /// Table of the small positions: `16 << SMALL_TABLE_BITS` bytes (1 MB) per thread, or the
 /// run's own size if that is smaller, cleared before each. Nodes for FFO #1-#25 with
-/// 2^12 entries: 8.13 M; 2^14: 7.94 M; 2^16: 7.910 M; 2^20: 7.908 M (README "Threads in
+/// 2^12 entries: 8.13 M; 2^14: 7.94 M; 2^16: 7.910 M; 2^20: 7.908 M (docs/engine.md "Threads in
 /// scripts").
 pub const SMALL_TABLE_BITS: u32 = 16;
 
@@ -48,7 +48,7 @@ impl ScriptSolution {
 }
 
 /// How a script is solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct ScriptSettings {
     pub mode: SolveMode,
     /// Prove and keep each position's line.
@@ -57,6 +57,8 @@ pub struct ScriptSettings {
     pub hash_bits: u32,
     /// Threads (at least 1): small positions solved at once, or a large position's threads.
     pub threads: usize,
+    /// The evaluation the solvers order their moves with.
+    pub evaluator: Arc<okapi_core::eval::Evaluator>,
 }
 
 /// Why a script run ended early.
@@ -105,8 +107,14 @@ struct CleanSolver {
 }
 
 impl CleanSolver {
-    fn new(hash_bits: u32, threads: usize, stop: &Arc<AtomicBool>) -> CleanSolver {
-        let mut solver = EndgameSolver::with_stop(hash_bits, stop.clone());
+    fn new(
+        settings: &ScriptSettings,
+        hash_bits: u32,
+        threads: usize,
+        stop: &Arc<AtomicBool>,
+    ) -> CleanSolver {
+        let evaluator = Some(settings.evaluator.clone());
+        let mut solver = EndgameSolver::with_stop(hash_bits, stop.clone(), evaluator);
         solver.set_threads(threads);
         CleanSolver {
             solver,
@@ -148,9 +156,9 @@ pub fn solve_in_order<E>(
     while next < positions.len() {
         if !is_small(&positions[next]) {
             // A new table rather than a cleared one: its memory is taken only as the
-            // search reaches it, where clearing touches all of it (README "Threads in
+            // search reaches it, where clearing touches all of it (docs/engine.md "Threads in
             // scripts": FFO #26-#34, user time as with the kept table at -h 18 and 24).
-            let mut solver = CleanSolver::new(settings.hash_bits, threads, stop);
+            let mut solver = CleanSolver::new(settings, settings.hash_bits, threads, stop);
             // On several threads the table's move depends on their timing: the line and
             // the best move must not, or -n would change the file.
             solver.solver.set_canonical_lines(true);
@@ -168,7 +176,7 @@ pub fn solve_in_order<E>(
         let batch = &positions[next..end];
         let workers = threads.min(batch.len());
         while small.len() < workers {
-            small.push(CleanSolver::new(small_bits, 1, stop));
+            small.push(CleanSolver::new(settings, small_bits, 1, stop));
         }
         let first = next;
         let mut deliver = |i: usize, solved| receive(first + i, solved);
@@ -271,6 +279,7 @@ mod tests {
             lines,
             hash_bits: 18,
             threads,
+            evaluator: okapi_core::eval::Evaluator::shipped(),
         };
         let mut got = Vec::new();
         solve_in_order(
@@ -317,6 +326,7 @@ mod tests {
             lines: false,
             hash_bits: 16,
             threads: 2,
+            evaluator: okapi_core::eval::Evaluator::shipped(),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let mut seen = Vec::new();

@@ -41,7 +41,6 @@ impl Outbox {
 
 pub(super) fn run(
     options: EngineOptions,
-    evaluation: &'static Evaluator,
     requests: Receiver<Request>,
     out: Outbox,
     stop: Arc<AtomicBool>,
@@ -52,9 +51,10 @@ pub(super) fn run(
     let mut hash_bits = options.hash_bits;
     let mut use_book = true;
     let mut threads = options.threads.max(1);
+    let evaluation = options.evaluator;
     // The one random generator of the engine, kept across requests and restarts.
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+    let mut worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
     while let Ok(request) = requests.recv() {
         if let Request::Configure {
             solve_limit: limit,
@@ -68,7 +68,7 @@ pub(super) fn run(
             threads = count.max(1);
             if bits != hash_bits {
                 hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+                worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
             }
             worker.search.set_threads(threads);
             continue;
@@ -108,14 +108,14 @@ pub(super) fn run(
                     message: format!("the engine failed: {what}"),
                 });
                 // The search state may be half-updated: start afresh.
-                worker = Worker::new(stop.clone(), hash_bits, threads, evaluation);
+                worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
             }
         }
     }
 }
 
 struct Worker {
-    search: MidgameSearch<'static, Evaluator>,
+    search: MidgameSearch<Arc<Evaluator>>,
     /// The engine's stop flag (the searches poll it).
     stop: Arc<AtomicBool>,
     solve_limit: u32,
@@ -129,12 +129,9 @@ impl Worker {
         stop: Arc<AtomicBool>,
         hash_bits: u32,
         threads: usize,
-        evaluation: &'static Evaluator,
+        evaluation: &Arc<Evaluator>,
     ) -> Worker {
         let mut search = MidgameSearch::new(evaluation, hash_bits, stop.clone());
-        search
-            .solver()
-            .set_evaluator(Some(Arc::new(super::KeptEvaluation(evaluation))));
         search.set_threads(threads);
         Worker {
             search,
@@ -159,7 +156,8 @@ impl Worker {
                 generation,
                 position,
                 mode,
-            } => self.analyse(generation, position, mode, out),
+                max_depth,
+            } => self.analyse(generation, position, mode, max_depth, out),
             Request::Solve {
                 generation,
                 position,
@@ -205,8 +203,15 @@ impl Worker {
 
     /// Streams a value for every legal move: the midgame search's values depth by depth
     /// (shallow ones at once), then, within the solver's reach, the proven values; above
-    /// it the search deepens until stopped or superseded.
-    fn analyse(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
+    /// it the search deepens to `max_depth` (`None`: until stopped or superseded).
+    fn analyse(
+        &mut self,
+        generation: u64,
+        position: Position,
+        mode: SolveMode,
+        max_depth: Option<u32>,
+        out: &Outbox,
+    ) {
         let start = Instant::now();
         let board = position.board();
         let nodes0 = self.search.nodes();
@@ -228,16 +233,19 @@ impl Worker {
                 eval: choice::book_eval(m),
             });
         }
-        if let Some(best) = book.first() {
+        let book_note = book.first().map(|best| {
+            format!(
+                "book: {} {:+} ({} games, {})",
+                best.square,
+                choice::book_eval(best).value,
+                best.games,
+                best.source
+            )
+        });
+        if let Some(note) = &book_note {
             out.send(Event::Progress {
                 generation,
-                message: format!(
-                    "book: {} {:+} ({} games, {})",
-                    best.square,
-                    choice::book_eval(best).value,
-                    best.games,
-                    best.source
-                ),
+                message: note.clone(),
                 nodes: 0,
                 elapsed: start.elapsed(),
             });
@@ -245,9 +253,13 @@ impl Worker {
         let solvable = board.empty_count() <= self.solve_limit;
         // Within the solver's reach a few plies give instant values that the proofs then
         // replace.
-        let depth = if solvable { 4 } else { 60 };
+        let depth = if solvable {
+            4
+        } else {
+            max_depth.unwrap_or(60).clamp(1, 60)
+        };
         if self
-            .stream_midgame(generation, board, depth, start, out)
+            .stream_midgame(generation, board, depth, book_note.as_deref(), start, out)
             .is_err()
         {
             out.send(Event::Stopped { generation });
@@ -319,15 +331,24 @@ impl Worker {
 
     /// Every legal move's midgame value at depth 1, 2, ... up to `max_depth`, each sent as
     /// soon as it is known, with progress: the best move's line so far, the depth and the
-    /// search speed.
+    /// search speed. In a book position (`book_note`: the book's best move) the progress
+    /// keeps the book's word and adds only the depth: the board shows the book's values,
+    /// and the search's best line moving under them would contradict it.
     fn stream_midgame(
         &mut self,
         generation: u64,
         board: Board,
         max_depth: u32,
+        book_note: Option<&str>,
         start: Instant,
         out: &Outbox,
     ) -> Result<(), okapi_core::search::Stopped> {
+        let message = |best: &MoveValue, confidence: u32| match (book_note, best.source) {
+            (Some(note), SearchSource::Midgame { depth }) => {
+                format!("{note}; the other moves searched to depth {depth}")
+            }
+            _ => line_message(best, confidence),
+        };
         self.search.set_selectivity(ANALYSIS_SELECTIVITY);
         let confidence = self.search.confidence();
         let nodes0 = self.search.nodes();
@@ -357,7 +378,7 @@ impl Worker {
                 let shown = best_here.as_ref().or(best.as_ref()).expect("a value");
                 out.send(Event::Progress {
                     generation,
-                    message: line_message(shown, confidence),
+                    message: message(shown, confidence),
                     nodes: counted.0,
                     elapsed: counted.1,
                 });
@@ -368,7 +389,7 @@ impl Worker {
         if let Some(b) = &best {
             out.send(Event::Progress {
                 generation,
-                message: line_message(b, confidence),
+                message: message(b, confidence),
                 nodes: counted.0,
                 elapsed: counted.1,
             });
@@ -377,8 +398,10 @@ impl Worker {
     }
 
     /// Values each move played against the best: exact within the solver's reach (one
-    /// solve for the best value, one window search for the move played), by the midgame
-    /// search above ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
+    /// solve for the best value, one window search for the move played); a book move in
+    /// a book position by the book's values (what the board shows there: a move the book
+    /// values as its best loses nothing); otherwise by the midgame search
+    /// ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
     fn analyse_game(
         &mut self,
         generation: u64,
@@ -398,6 +421,8 @@ impl Worker {
                 });
                 return;
             }
+            let book = self.book_moves(&board);
+            let in_book = book.iter().find(|m| m.square == played).copied();
             let result = if board.empty_count() <= self.solve_limit {
                 let solver = self.search.solver();
                 solver
@@ -421,6 +446,9 @@ impl Worker {
                             best_move,
                         ))
                     })
+            } else if let (Some(m), Some(best)) = (in_book, book.first()) {
+                // The book lists its moves best first.
+                Ok((choice::book_eval(&m), choice::book_eval(best), best.square))
             } else {
                 self.search.set_selectivity(ANALYSIS_SELECTIVITY);
                 let confidence = self.search.confidence();
@@ -496,6 +524,7 @@ impl Worker {
             lines,
             hash_bits,
             threads: self.search.threads(),
+            evaluator: self.search.evaluation().clone(),
         };
         let progress = |next: usize, nodes: u64| {
             if let Some(position) = positions.get(next) {

@@ -460,51 +460,12 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         corpus.train.len()
     ));
     let tree = GameTree::build(&corpus.train);
-    let labels = match args.labels {
+    let mut labels = match args.labels {
         Labels::Final => tree.mean_labels(),
         Labels::Negamax => tree.negamax_labels(args.negamax_max_games),
     };
-    let mut labels = labels;
     if args.search.depth > 0 {
-        let (lo, hi) = args.search.empties;
-        let chosen: Vec<usize> = (0..tree.boards.len())
-            .filter(|&i| {
-                tree.exact[i] == i8::MIN && (lo..=hi).contains(&tree.boards[i].empty_count())
-            })
-            .collect();
-        let boards: Vec<Board> = chosen.iter().map(|&i| tree.boards[i]).collect();
-        // The shipped weights as the endgame solvers already hold them (decompressed once).
-        let searcher = match &args.search.weights {
-            Some(path) => std::sync::Arc::new(Evaluator::load(path)?),
-            None => okapi_core::eval::shared(),
-        };
-        let started = Instant::now();
-        let values = search_labels::label(&boards, &searcher, &args.search, &mut *progress)?;
-        let blend = args.search.blend.clamp(0.0, 1.0);
-        let mut gap = 0f64;
-        for (&i, &v) in chosen.iter().zip(&values) {
-            let v = search_labels::discs(v);
-            gap += (v - labels[i]).abs() as f64;
-            labels[i] = (1.0 - blend) * labels[i] + blend * v;
-        }
-        let _ = writeln!(
-            report,
-            "Search labels: {} positions of {lo}-{hi} empties without an exact score searched to depth {} \
-             (exact from {} empties) by {}, {:.1?}; mean gap to their game labels {:.2} discs; label = \
-             {blend} x search + {} x game.\n",
-            chosen.len(),
-            args.search.depth,
-            args.search.exact_empties,
-            args.search
-                .weights
-                .as_ref()
-                .map_or("the shipped evaluation".to_string(), |p| p
-                    .display()
-                    .to_string()),
-            started.elapsed(),
-            gap / chosen.len().max(1) as f64,
-            1.0 - blend
-        );
+        apply_search_labels(args, &tree, &mut labels, &mut report, progress)?;
     }
     let exact_nodes = tree.exact.iter().filter(|&&e| e != i8::MIN).count();
     let _ = writeln!(
@@ -514,6 +475,122 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         exact_nodes,
         args.labels
     );
+    let by_empties = training_samples(args, &tree, &labels, &mut report, progress)?;
+    let held = HeldOut::collect(&corpus, &tree);
+
+    progress(&format!("fitting {phases} phases"));
+    let fit = fit_patterns(args, phases, &by_empties, progress);
+    progress("fitting the feature baseline");
+    let feature_eval = fit_feature_baseline(args, phases, &by_empties);
+
+    // Write and reload the real file, and measure what ships.
+    let bytes = fit.file.to_bytes();
+    if let Some(dir) = args.out.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir)?;
+    }
+    okapi_core::formats::write_atomic(&args.out, &bytes)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    let load_start = Instant::now();
+    let eval = Evaluator::load(&args.out)?;
+    let load_time = load_start.elapsed();
+
+    let errors = measure_held_out(args, phases, &eval, &feature_eval, &held)?;
+    report_held_out(args, phases, &corpus, &held, &errors, &mut report);
+
+    // Speed of the shipped evaluator.
+    let boards: Vec<Board> = held.held.iter().map(|s| s.board).collect();
+    let speed = measure_speed(&eval, &boards, &corpus.held_out);
+    let _ = writeln!(report, "## Evaluation speed (one core)\n\n{speed}");
+    let _ = writeln!(
+        report,
+        "## Weight file\n\n`{}`: {} bytes, {phases} phases of {} empties, {} weights per phase; loads in {:.1?}.\n",
+        args.out.display(),
+        bytes.len(),
+        args.phase_width,
+        PatternSet::get().weights_per_phase,
+        load_time
+    );
+    let _ = writeln!(
+        report,
+        "## Fit\n\nFitting took {:.1?}.\n\n{}",
+        fit.time, fit.log
+    );
+    let _ = writeln!(
+        report,
+        "## Feature baseline weights (per phase)\n\n| phase | {} |",
+        features::FEATURE_NAMES.join(" | ")
+    );
+    let _ = writeln!(report, "|---{}|", "|---".repeat(NUM_FEATURES));
+    for (p, w) in feature_eval.weights.iter().enumerate() {
+        let cells: Vec<String> = w.iter().map(|x| format!("{x:.2}")).collect();
+        let _ = writeln!(report, "| {p} | {} |", cells.join(" | "));
+    }
+    let _ = writeln!(report, "\nTotal run time {:.1?}.", start.elapsed());
+    okapi_core::formats::write_atomic(&args.report, report.as_bytes())
+        .with_context(|| format!("writing {}", args.report.display()))?;
+    Ok(EvalFitReport { markdown: report })
+}
+
+/// Relabels the training positions without an exact score in `--search-empties` by
+/// Okapi's own search ([`search_labels`]), blended with their game labels.
+fn apply_search_labels(
+    args: &EvalFitOptions,
+    tree: &GameTree,
+    labels: &mut [f32],
+    report: &mut String,
+    progress: &mut dyn FnMut(&str),
+) -> Result<()> {
+    let (lo, hi) = args.search.empties;
+    let chosen: Vec<usize> = (0..tree.boards.len())
+        .filter(|&i| tree.exact[i] == i8::MIN && (lo..=hi).contains(&tree.boards[i].empty_count()))
+        .collect();
+    let boards: Vec<Board> = chosen.iter().map(|&i| tree.boards[i]).collect();
+    // The shipped weights as the endgame solvers already hold them (decompressed once).
+    let searcher = match &args.search.weights {
+        Some(path) => std::sync::Arc::new(Evaluator::load(path)?),
+        None => Evaluator::shipped(),
+    };
+    let started = Instant::now();
+    let values = search_labels::label(&boards, &searcher, &args.search, progress)?;
+    let blend = args.search.blend.clamp(0.0, 1.0);
+    let mut gap = 0f64;
+    for (&i, &v) in chosen.iter().zip(&values) {
+        let v = search_labels::discs(v);
+        gap += (v - labels[i]).abs() as f64;
+        labels[i] = (1.0 - blend) * labels[i] + blend * v;
+    }
+    let _ = writeln!(
+        report,
+        "Search labels: {} positions of {lo}-{hi} empties without an exact score searched to depth {} \
+         (exact from {} empties) by {}, {:.1?}; mean gap to their game labels {:.2} discs; label = \
+         {blend} x search + {} x game.\n",
+        chosen.len(),
+        args.search.depth,
+        args.search.exact_empties,
+        args.search
+            .weights
+            .as_ref()
+            .map_or("the shipped evaluation".to_string(), |p| p
+                .display()
+                .to_string()),
+        started.elapsed(),
+        gap / chosen.len().max(1) as f64,
+        1.0 - blend
+    );
+    Ok(())
+}
+
+/// The training samples by empties: the game tree's positions with their labels, and the
+/// self-play stores' labelled positions.
+fn training_samples(
+    args: &EvalFitOptions,
+    tree: &GameTree,
+    labels: &[f32],
+    report: &mut String,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Vec<Sample>>> {
     let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
     for (i, b) in tree.boards.iter().enumerate() {
         by_empties[b.empty_count() as usize].push(Sample {
@@ -542,38 +619,79 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
             });
         }
     }
+    Ok(by_empties)
+}
 
-    // Held-out positions not seen in training.
-    let mut held = Vec::new();
-    let mut theoretical = Vec::new();
-    let mut seen_in_training = 0usize;
-    for g in &corpus.held_out {
-        let pos = g.positions();
-        let result = black_result(g, &pos);
-        for (i, p) in pos.iter().enumerate() {
-            if let Some(th) = g.theoretical
-                && p.board.empty_count() == th.empties as u32
-                && i + 1 < pos.len()
-            {
-                theoretical.push(Sample {
+/// The held-out games' positions not seen in training (labelled by the game's result),
+/// and those at the theoretical score's depth (labelled by it).
+struct HeldOut {
+    held: Vec<Sample>,
+    theoretical: Vec<Sample>,
+    seen_in_training: usize,
+}
+
+impl HeldOut {
+    fn collect(corpus: &Corpus, tree: &GameTree) -> HeldOut {
+        let mut held = Vec::new();
+        let mut theoretical = Vec::new();
+        let mut seen_in_training = 0usize;
+        for g in &corpus.held_out {
+            let pos = g.positions();
+            let result = black_result(g, &pos);
+            for (i, p) in pos.iter().enumerate() {
+                if let Some(th) = g.theoretical
+                    && p.board.empty_count() == th.empties as u32
+                    && i + 1 < pos.len()
+                {
+                    theoretical.push(Sample {
+                        board: p.board,
+                        label: view(p.black_to_move, th.black_score as i32) as f32,
+                    });
+                }
+                let c = canonical(&p.board);
+                if tree.ids.contains_key(&(c.player, c.opponent)) {
+                    seen_in_training += 1;
+                    continue;
+                }
+                held.push(Sample {
                     board: p.board,
-                    label: view(p.black_to_move, th.black_score as i32) as f32,
+                    label: view(p.black_to_move, result) as f32,
                 });
             }
-            let c = canonical(&p.board);
-            if tree.ids.contains_key(&(c.player, c.opponent)) {
-                seen_in_training += 1;
-                continue;
-            }
-            held.push(Sample {
-                board: p.board,
-                label: view(p.black_to_move, result) as f32,
-            });
+        }
+        HeldOut {
+            held,
+            theoretical,
+            seen_in_training,
         }
     }
+}
 
-    // Pattern weights, phase by phase.
-    progress(&format!("fitting {phases} phases"));
+/// Empties `lo..=hi` phase `p` is trained on: its own plus `--window` on each side.
+fn phase_window(args: &EvalFitOptions, phases: usize, p: usize) -> (usize, usize) {
+    let lo = (p as u32 * args.phase_width).saturating_sub(args.window);
+    let hi = if p + 1 == phases {
+        60
+    } else {
+        ((p as u32 + 1) * args.phase_width - 1 + args.window).min(60)
+    };
+    (lo as usize, hi as usize)
+}
+
+/// The pattern weights, phase by phase.
+struct PatternFit {
+    file: WeightFile,
+    /// The fit's table for the report.
+    log: String,
+    time: std::time::Duration,
+}
+
+fn fit_patterns(
+    args: &EvalFitOptions,
+    phases: usize,
+    by_empties: &[Vec<Sample>],
+    progress: &mut dyn FnMut(&str),
+) -> PatternFit {
     let set = PatternSet::get();
     let n_w = set.weights_per_phase;
     let mut file = WeightFile {
@@ -587,17 +705,8 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         "| phase | trained on empties | training positions | training RMSE (discs) |\n|---|---|---|---|\n",
     );
     let fit_start = Instant::now();
-    let window_of = |p: usize| {
-        let lo = (p as u32 * args.phase_width).saturating_sub(args.window);
-        let hi = if p + 1 == phases {
-            60
-        } else {
-            ((p as u32 + 1) * args.phase_width - 1 + args.window).min(60)
-        };
-        (lo as usize, hi as usize)
-    };
     for p in 0..phases {
-        let (mut lo, mut hi) = window_of(p);
+        let (mut lo, mut hi) = phase_window(args, phases, p);
         let count = |lo: usize, hi: usize| by_empties[lo..=hi].iter().map(Vec::len).sum::<usize>();
         while count(lo, hi) < args.min_positions && (lo > 0 || hi < 60) {
             lo = lo.saturating_sub(1);
@@ -615,15 +724,26 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
             fit_start.elapsed()
         ));
     }
-    let fit_time = fit_start.elapsed();
+    PatternFit {
+        file,
+        log: fit_log,
+        time: fit_start.elapsed(),
+    }
+}
 
-    // Feature baseline: least squares per phase on the same windows.
-    progress("fitting the feature baseline");
+/// The feature baseline: least squares per phase on the same windows.
+fn fit_feature_baseline(
+    args: &EvalFitOptions,
+    phases: usize,
+    by_empties: &[Vec<Sample>],
+) -> FeatureEval {
     let mut xtx = vec![[[0f64; NUM_FEATURES]; NUM_FEATURES]; phases];
     let mut xty = vec![[0f64; NUM_FEATURES]; phases];
     for (e, bucket) in by_empties.iter().enumerate() {
         let in_phases: Vec<usize> = (0..phases)
-            .filter(|&p| (window_of(p).0..=window_of(p).1).contains(&e))
+            .filter(|&p| {
+                (phase_window(args, phases, p).0..=phase_window(args, phases, p).1).contains(&e)
+            })
             .collect();
         for s in bucket {
             let f = features::features(s.board.player, s.board.opponent);
@@ -637,36 +757,38 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
             }
         }
     }
-    let feature_eval = FeatureEval {
+    FeatureEval {
         phase_width: args.phase_width,
         weights: (0..phases)
             .map(|p| features::solve_normal_equations(&xtx[p], &xty[p], 1e-3))
             .collect(),
-    };
-
-    // Write and reload the real file, and measure what ships.
-    let bytes = file.to_bytes();
-    if let Some(dir) = args.out.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir)?;
     }
-    let tmp = args.out.with_extension("tmp");
-    std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
-    let load_start = Instant::now();
-    let eval = Evaluator::load(&args.out)?;
-    let load_time = load_start.elapsed();
+}
 
+/// Held-out errors of the written weights and of the feature baseline.
+struct HeldOutErrors {
+    by_phase: Vec<Mae>,
+    theoretical: Mae,
+    solved: Mae,
+    solve_time: std::time::Duration,
+}
+
+fn measure_held_out(
+    args: &EvalFitOptions,
+    phases: usize,
+    eval: &Evaluator,
+    feature_eval: &FeatureEval,
+    held: &HeldOut,
+) -> Result<HeldOutErrors> {
     let mut by_phase = vec![Mae::default(); phases];
-    for s in &held {
+    for s in &held.held {
         let e = s.board.empty_count();
         let pe = eval.evaluate(&s.board) as f64 / SCALE as f64;
         let fe = feature_eval.evaluate(s.board.player, s.board.opponent);
         by_phase[eval.phase(e)].add(s.label as f64, pe, fe);
     }
     let mut th_mae = Mae::default();
-    for s in &theoretical {
+    for s in &held.theoretical {
         let pe = eval.evaluate(&s.board) as f64 / SCALE as f64;
         th_mae.add(
             s.label as f64,
@@ -676,11 +798,12 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
     }
     // Exact solves of held-out positions.
     let solve_pool: Vec<&Sample> = held
+        .held
         .iter()
         .filter(|s| s.board.empty_count() == args.solve_empties)
         .collect();
     let stride = (solve_pool.len() / args.solve.max(1)).max(1);
-    let mut solver = EndgameSolver::new(21);
+    let mut solver = EndgameSolver::new(21, Some(okapi_core::eval::Evaluator::shipped()));
     let mut solved = Mae::default();
     let solve_start = Instant::now();
     for s in solve_pool.iter().step_by(stride).take(args.solve) {
@@ -696,7 +819,23 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         );
     }
     let solve_time = solve_start.elapsed();
+    Ok(HeldOutErrors {
+        by_phase,
+        theoretical: th_mae,
+        solved,
+        solve_time,
+    })
+}
 
+/// The report's held-out error tables.
+fn report_held_out(
+    args: &EvalFitOptions,
+    phases: usize,
+    corpus: &Corpus,
+    held: &HeldOut,
+    errors: &HeldOutErrors,
+    report: &mut String,
+) {
     let _ = writeln!(report, "## Held-out error\n");
     let _ = writeln!(
         report,
@@ -704,8 +843,8 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
          the same (symmetric) position occurs in training. Mean absolute error in discs; \"zero\" is the error of \
          always answering 0.\n",
         corpus.held_out.len(),
-        held.len(),
-        seen_in_training
+        held.held.len(),
+        held.seen_in_training
     );
     let _ = writeln!(report, "### Against final results, by phase\n");
     let _ = writeln!(
@@ -713,7 +852,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         "| empties | positions | pattern eval | feature eval | zero |\n|---|---|---|---|---|"
     );
     let mut total = Mae::default();
-    for (p, m) in by_phase.iter().enumerate() {
+    for (p, m) in errors.by_phase.iter().enumerate() {
         let (lo, hi) = (
             p as u32 * args.phase_width,
             ((p as u32 + 1) * args.phase_width - 1).min(60),
@@ -734,47 +873,15 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
     let _ = writeln!(
         report,
         "| WTHOR theoretical score (22/24 empties, held-out years) | {} |",
-        th_mae.row()
+        errors.theoretical.row()
     );
     let _ = writeln!(
         report,
         "| Okapi exact solve ({} empties, held-out games, {:.1?}) | {} |\n",
         args.solve_empties,
-        solve_time,
-        solved.row()
+        errors.solve_time,
+        errors.solved.row()
     );
-
-    // Speed of the shipped evaluator.
-    let boards: Vec<Board> = held.iter().map(|s| s.board).collect();
-    let speed = measure_speed(&eval, &boards, &corpus.held_out);
-    let _ = writeln!(report, "## Evaluation speed (one core)\n\n{speed}");
-    let _ = writeln!(
-        report,
-        "## Weight file\n\n`{}`: {} bytes, {phases} phases of {} empties, {} weights per phase; loads in {:.1?}.\n",
-        args.out.display(),
-        bytes.len(),
-        args.phase_width,
-        n_w,
-        load_time
-    );
-    let _ = writeln!(
-        report,
-        "## Fit\n\nFitting took {fit_time:.1?}.\n\n{fit_log}"
-    );
-    let _ = writeln!(
-        report,
-        "## Feature baseline weights (per phase)\n\n| phase | {} |",
-        features::FEATURE_NAMES.join(" | ")
-    );
-    let _ = writeln!(report, "|---{}|", "|---".repeat(NUM_FEATURES));
-    for (p, w) in feature_eval.weights.iter().enumerate() {
-        let cells: Vec<String> = w.iter().map(|x| format!("{x:.2}")).collect();
-        let _ = writeln!(report, "| {p} | {} |", cells.join(" | "));
-    }
-    let _ = writeln!(report, "\nTotal run time {:.1?}.", start.elapsed());
-    std::fs::write(&args.report, &report)
-        .with_context(|| format!("writing {}", args.report.display()))?;
-    Ok(EvalFitReport { markdown: report })
 }
 
 /// The options as `okapi train eval` spells them, for the report.

@@ -6,6 +6,7 @@
 
 use anyhow::Context;
 use okapi_core::board::Board;
+use okapi_core::board::random::XorShift64;
 use okapi_core::eval::Evaluator;
 use okapi_core::formats::records::wthor;
 use okapi_core::search::probcut::{MIN_DEPTH, NO_CUT, ProbCutModel, shallow_depth};
@@ -26,7 +27,7 @@ pub struct Sample {
 
 /// Searches each position at every deep depth in `depths` and at its shallow depth,
 /// without ProbCut, and records the differences.
-pub fn collect<E: Evaluate + ?Sized>(
+pub fn collect<E: Evaluate + Clone>(
     eval: &E,
     positions: &[Board],
     depths: std::ops::RangeInclusive<u32>,
@@ -163,8 +164,10 @@ pub fn run(
     mut progress: impl FnMut(usize, usize),
 ) -> anyhow::Result<ProbCutFit> {
     let eval = match &args.weights {
-        Some(p) => Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?,
-        None => Evaluator::embedded(),
+        Some(p) => std::sync::Arc::new(
+            Evaluator::load(p).with_context(|| format!("loading {}", p.display()))?,
+        ),
+        None => Evaluator::shipped(),
     };
     let mut pool = Vec::new();
     for path in &args.games {
@@ -180,14 +183,17 @@ pub fn run(
         }
     }
     anyhow::ensure!(!pool.is_empty(), "no positions in the given games");
+    anyhow::ensure!(
+        args.positions >= 1 && args.max_depth >= MIN_DEPTH,
+        "nothing to fit: give at least one position and a depth of {MIN_DEPTH} or more"
+    );
     // A reproducible draw without replacement.
-    let mut state = args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut positions = Vec::with_capacity(args.positions);
+    let mut rng = XorShift64::seeded(args.seed);
+    // Never more than the pool holds (a capacity of `args.positions` aborted on a 64 GB
+    // allocation for --positions 4294967295).
+    let mut positions = Vec::with_capacity(args.positions.min(pool.len()));
     for _ in 0..args.positions.min(pool.len()) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let i = (state % pool.len() as u64) as usize;
+        let i = rng.below(pool.len() as u64) as usize;
         positions.push(pool.swap_remove(i));
     }
     let total = positions.len();
@@ -195,6 +201,13 @@ pub fn run(
     let samples = collect(&eval, &positions, MIN_DEPTH..=args.max_depth, |i| {
         progress(i, total)
     });
+    // The model has four coefficients: fewer samples leave it undetermined (an all-zero
+    // model was written for --positions 0).
+    anyhow::ensure!(
+        samples.len() >= 4,
+        "only {} samples from {total} positions: too few to fit the model's 4 coefficients (give more positions or a deeper --max-depth)",
+        samples.len()
+    );
     Ok(ProbCutFit {
         model: fit(&samples),
         samples: samples.len(),
@@ -202,14 +215,12 @@ pub fn run(
     })
 }
 
-/// Writes the model as `coeffs/probcut.json` holds it (pretty JSON), through a temporary
-/// file so a failed write leaves the old model.
+/// Writes the model as `coeffs/probcut.json` holds it (pretty JSON), atomically
+/// ([`okapi_core::formats::write_atomic`]) so a failed write leaves the old model.
 pub fn write_model(model: &ProbCutModel, out: &Path) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(model)? + "\n";
-    let tmp = out.with_extension("json.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("renaming to {}", out.display()))?;
-    Ok(())
+    okapi_core::formats::write_atomic(out, text.as_bytes())
+        .with_context(|| format!("writing {}", out.display()))
 }
 
 #[cfg(test)]
@@ -218,6 +229,7 @@ mod tests {
     use okapi_core::board::moves;
 
     /// Disc difference plus mobility: an evaluation whose errors the fit can model.
+    #[derive(Clone)]
     struct TestEval;
     impl Evaluate for TestEval {
         fn evaluate(&self, b: &Board) -> i32 {
@@ -269,7 +281,7 @@ mod tests {
     fn fit_recovers_a_known_spread() {
         // Errors drawn with sd = 1 + 0.05 n + 0.1 deep (a deterministic "normal" sample).
         let mut samples = vec![];
-        let mut seed = 1u64;
+        let mut rng = XorShift64::from_state(1);
         for n in (20..50).step_by(4) {
             for deep in 3..9 {
                 let sd = 1.0 + 0.05 * n as f64 + 0.1 * deep as f64;
@@ -277,10 +289,7 @@ mod tests {
                     // sum of 12 uniforms - 6 ~ N(0,1)
                     let mut z = -6.0;
                     for _ in 0..12 {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        z += (seed >> 11) as f64 / (1u64 << 53) as f64;
+                        z += rng.unit();
                     }
                     samples.push(Sample {
                         empties: n,

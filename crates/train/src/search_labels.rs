@@ -86,7 +86,7 @@ pub fn fingerprint(eval: &Evaluator) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for empties in (1..60).step_by(3) {
         for b in okapi_core::board::random::random_positions(empties as u64, 8, empties) {
-            hash = okapi_core::eval::weights::fnv1a(hash, &eval.evaluate(&b).to_le_bytes());
+            hash = okapi_core::binary::fnv1a(hash, &eval.evaluate(&b).to_le_bytes());
         }
     }
     hash
@@ -100,6 +100,10 @@ fn header(options: &SearchLabelOptions, print: u64) -> Vec<u8> {
     h
 }
 
+/// The most bytes a search-label cache may hold: a record per labelled position, far
+/// more than the millions of positions a fit takes.
+pub const MAX_CACHE: u64 = 4 << 30;
+
 /// The values a cache holds, keyed by board. A cache made with another depth, exact
 /// limit or evaluation is an error (its values would mean something else).
 pub fn read_cache(
@@ -108,18 +112,16 @@ pub fn read_cache(
     print: u64,
 ) -> Result<HashMap<(u64, u64), i16>> {
     let mut values = HashMap::new();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(values),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-        bail!(
-            "{} is not a search-label cache (it does not start with {:?})",
-            path.display(),
-            "OKAPISL1"
-        );
+    let bytes = crate::selfplay::read_data_file(
+        path,
+        MAX_CACHE,
+        "a search-label cache is a file the labels are appended to",
+    )?;
+    if bytes.is_empty() {
+        return Ok(values);
     }
+    okapi_core::binary::check_header(&bytes, MAGIC, None, HEADER_LEN, "a search-label cache")
+        .with_context(|| path.display().to_string())?;
     let want = header(options, print);
     if bytes[..HEADER_LEN] != want[..] {
         bail!(
@@ -146,7 +148,7 @@ pub fn read_cache(
 /// The value of one position: a depth-`depth` search, or an exact solve at or below
 /// `exact_empties` empties, in 1/[`SCALE`] discs for the side to move.
 pub fn search_value(
-    search: &mut MidgameSearch<'_, Evaluator>,
+    search: &mut MidgameSearch<std::sync::Arc<Evaluator>>,
     board: Board,
     options: &SearchLabelOptions,
 ) -> i32 {
@@ -166,7 +168,7 @@ pub fn search_value(
 /// cache when it is done), and returns every board's value in 1/[`SCALE`] discs.
 pub fn label(
     boards: &[Board],
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     options: &SearchLabelOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<i16>> {
@@ -319,7 +321,7 @@ mod tests {
 
     #[test]
     fn values_do_not_depend_on_threads_order_or_cache() {
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         let boards = boards();
         assert!(boards.len() > 60);
         let one = label(&boards, &eval, &options(None, 1), &mut |_| {}).unwrap();
@@ -368,10 +370,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.bin");
         std::fs::write(&path, b"OKAPISP1 something else entirely").unwrap();
-        let err = read_cache(&path, &options(None, 1), 0).unwrap_err();
-        assert!(
-            err.to_string().contains("not a search-label cache"),
-            "{err}"
+        let err = format!("{:#}", read_cache(&path, &options(None, 1), 0).unwrap_err());
+        assert!(err.contains("not a search-label cache"), "{err}");
+        // A device is refused before it is read (`/dev/zero` never ends).
+        let err = format!(
+            "{:#}",
+            read_cache(Path::new("/dev/zero"), &options(None, 1), 0).unwrap_err()
         );
+        assert!(err.contains("not a regular file"), "{err}");
     }
 }

@@ -50,6 +50,7 @@
 //! | 4 | hash bits |
 
 use anyhow::{Context, Result, bail, ensure};
+use okapi_core::binary::check_header;
 use okapi_core::board::{Board, Move, Square};
 use okapi_core::eval::{Evaluator, SCALE};
 use okapi_core::search::{Limits, MidgameSearch, SearchSource};
@@ -217,7 +218,7 @@ impl SelfPlayGame {
 }
 
 /// Plays game `index` of `options.seed`.
-pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
+pub fn play_game(eval: &Arc<Evaluator>, options: &SelfPlayOptions, index: u32) -> SelfPlayGame {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     rng.set_stream(index as u64);
     let (lo, hi) = options.random_plies;
@@ -315,11 +316,7 @@ pub fn play_game(eval: &Evaluator, options: &SelfPlayOptions, index: u32) -> Sel
 /// The games of a store (an empty list if it does not exist). A damaged or cut-short
 /// store is an error.
 pub fn read_games(path: &Path) -> Result<Vec<SelfPlayGame>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
+    let bytes = read_store(path)?;
     let (games, whole) = parse(&bytes).with_context(|| path.display().to_string())?;
     ensure!(
         whole == bytes.len(),
@@ -335,11 +332,7 @@ fn parse(bytes: &[u8]) -> Result<(Vec<SelfPlayGame>, usize)> {
     if bytes.is_empty() {
         return Ok((Vec::new(), 0));
     }
-    ensure!(
-        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
-        "not a self-play store (no {} header)",
-        String::from_utf8_lossy(MAGIC)
-    );
+    check_header(bytes, MAGIC, None, MAGIC.len(), "a self-play store")?;
     let mut at = MAGIC.len();
     let mut games = Vec::new();
     while at < bytes.len() {
@@ -351,7 +344,58 @@ fn parse(bytes: &[u8]) -> Result<(Vec<SelfPlayGame>, usize)> {
             None => break,
         }
     }
+    check_tail(&bytes[at..], at, games.len())?;
     Ok((games, at))
+}
+
+/// The longest record: 30 bytes of game, 4 a move (a move byte and a 3-byte label), at
+/// most 255 moves (the count is a byte).
+const MAX_RECORD: usize = 2 + 30 + 4 * 255;
+
+/// What follows the whole records must be the start of one record cut short (a run
+/// killed while writing it): shorter than its stated length, a length a record can have,
+/// and its move count agreeing when it got that far. Anything else is damage inside the
+/// store, and dropping it would drop every game after it (one corrupted length lost 5 of
+/// 6 games), so it is refused.
+fn check_tail(tail: &[u8], at: usize, games: usize) -> Result<()> {
+    if tail.len() < 2 {
+        return Ok(());
+    }
+    let len = u16::from_le_bytes([tail[0], tail[1]]) as usize;
+    let plausible = len >= 30
+        && (len - 30).is_multiple_of(4)
+        && 2 + len <= MAX_RECORD
+        && tail.len() < 2 + len
+        && tail.get(2 + 29).is_none_or(|&n| len == 30 + 4 * n as usize);
+    ensure!(
+        plausible,
+        "damaged after game {games}: the record at byte {at} states a length of {len} bytes, which {} bytes of store do not fit as one record cut short; nothing was changed (copy the store aside and cut it at byte {at} to keep the first {games} games)",
+        tail.len()
+    );
+    Ok(())
+}
+
+/// The most bytes a store or part may hold: about 16 million games.
+pub const MAX_STORE: u64 = 4 << 30;
+
+/// A store's or part's bytes (none if it does not exist). A device or other special file
+/// is refused before reading (`/dev/zero` would never end), and so is a file over
+/// [`MAX_STORE`].
+fn read_store(path: &Path) -> Result<Vec<u8>> {
+    read_data_file(path, MAX_STORE, "a store is a file games are appended to")
+}
+
+/// The bytes of a data file the training keeps and grows (stores, caches), none if it
+/// does not exist yet. A device or other special file is refused before it is read, with
+/// `why` saying what the file should be, and so is a file over `limit` bytes.
+pub fn read_data_file(path: &Path, limit: u64, why: &str) -> Result<Vec<u8>> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Ok(m) if !m.is_file() => bail!("{} is not a regular file ({why})", path.display()),
+        Ok(_) => {}
+    }
+    Ok(okapi_core::formats::read_capped(path, limit)?)
 }
 
 /// A labelled training position from a store.
@@ -402,15 +446,11 @@ pub fn read_samples(path: &Path) -> Result<Vec<SelfPlaySample>> {
 /// number of games in the store.
 pub fn append(
     path: &Path,
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     options: &SelfPlayOptions,
     progress: &mut dyn FnMut(&SelfPlayGame),
 ) -> Result<usize> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
+    let bytes = read_store(path)?;
     let (games, whole) = parse(&bytes).with_context(|| path.display().to_string())?;
     // Drop a cut-short last record; write the header of a new store.
     let keep = if bytes.is_empty() { 0 } else { whole };
@@ -514,19 +554,16 @@ impl PartHeader {
     /// The header at the start of a part's bytes.
     fn parse(bytes: &[u8]) -> Result<PartHeader> {
         ensure!(
-            bytes.len() >= PART_MAGIC.len() && &bytes[..PART_MAGIC.len()] == PART_MAGIC,
-            "not a self-play shard part (no {} header){}",
-            String::from_utf8_lossy(PART_MAGIC),
-            if bytes.starts_with(MAGIC) {
-                ": it is a store"
-            } else {
-                ""
-            }
+            !bytes.starts_with(MAGIC),
+            "not a self-play shard part: it is a store"
         );
-        ensure!(
-            bytes.len() >= PART_HEADER_LEN,
-            "the part header is cut short"
-        );
+        check_header(
+            bytes,
+            PART_MAGIC,
+            None,
+            PART_HEADER_LEN,
+            "a self-play shard part",
+        )?;
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
         let header = PartHeader {
@@ -568,6 +605,7 @@ fn parse_part(bytes: &[u8]) -> Result<(PartHeader, Vec<SelfPlayGame>, usize)> {
             None => break,
         }
     }
+    check_tail(&bytes[at..], at, games.len())?;
     // The games must be the first of the share, in order.
     for (g, want) in games.iter().zip(header.share()) {
         ensure!(
@@ -604,7 +642,7 @@ pub fn read_part(bytes: &[u8]) -> Result<(PartHeader, Vec<SelfPlayGame>)> {
 /// whole share).
 pub fn append_shard(
     path: &Path,
-    eval: &Evaluator,
+    eval: &Arc<Evaluator>,
     header: &PartHeader,
     progress: &mut dyn FnMut(&SelfPlayGame),
 ) -> Result<usize> {
@@ -614,11 +652,7 @@ pub fn append_shard(
         header.shard_index + 1,
         header.shard_count
     );
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
+    let bytes = read_store(path)?;
     let (games, whole) = if bytes.is_empty() {
         (Vec::new(), 0)
     } else {
@@ -756,11 +790,7 @@ pub fn merge_parts(store: &Path, parts: &[(String, Vec<u8>)]) -> Result<Merged> 
         }
         .into());
     }
-    let mut bytes = match std::fs::read(store) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", store.display())),
-    };
+    let mut bytes = read_store(store)?;
     let (existing, whole) = parse(&bytes).with_context(|| store.display().to_string())?;
     let seed = first.options.seed;
     let next = next_index(&existing, seed);

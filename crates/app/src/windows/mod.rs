@@ -9,6 +9,14 @@ mod shortcuts;
 use super::{App, Command};
 use eframe::egui;
 
+/// The answers to "Unsaved changes".
+#[derive(Clone, Copy)]
+enum UnsavedAnswer {
+    Save,
+    Discard,
+    Cancel,
+}
+
 impl App {
     /// The windows that are open, drawn over the panels (never the script: it is docked).
     pub(super) fn windows(&mut self, ui: &mut egui::Ui) {
@@ -18,6 +26,74 @@ impl App {
         self.shortcuts_window(&ctx);
         self.path_prompt_window(&ctx);
         self.confirm_solve_window(&ctx);
+        self.unsaved_changes_window(&ctx);
+    }
+
+    /// Before a game with unsaved changes is replaced or the app closes: Save, Discard
+    /// or Cancel. Nothing a person played is dropped without this question.
+    fn unsaved_changes_window(&mut self, ctx: &egui::Context) {
+        let Some(pending) = self.view.unsaved_prompt.clone() else {
+            return;
+        };
+        let what = match &pending {
+            Command::Quit => "Quit",
+            Command::OpenPath(_) => "Open another game",
+            Command::NewGame { .. } => "Start a new game",
+            Command::Paste(_) => "Paste a game",
+            Command::SetupDone => "Start from the position set up",
+            Command::ShowScriptPosition(_) => "Show the script's position",
+            _ => "Go on",
+        };
+        let game = self.game();
+        let moves = game.tree_size();
+        let detail = format!(
+            "The game on the board has changes that are not saved ({moves} move{} in all{}).",
+            if moves == 1 { "" } else { "s" },
+            match &self.file {
+                Some(path) => format!(", last saved as {}", path.display()),
+                None => ", never saved".into(),
+            }
+        );
+        let mut answer = None;
+        let modal = egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            ui.heading("Unsaved changes");
+            ui.label(detail);
+            ui.label(format!("{what}: save the game first?"));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    answer = Some(UnsavedAnswer::Save);
+                }
+                if ui.button("Discard").clicked() {
+                    answer = Some(UnsavedAnswer::Discard);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(UnsavedAnswer::Cancel);
+                }
+            });
+        });
+        if modal.should_close() && answer.is_none() {
+            answer = Some(UnsavedAnswer::Cancel);
+        }
+        let Some(answer) = answer else { return };
+        self.view.unsaved_prompt = None;
+        match answer {
+            UnsavedAnswer::Save => {
+                // Saved in full (Okapi JSON keeps every line), then the command goes on.
+                self.view.after_save = Some(pending);
+                self.commands.push(match &self.file {
+                    Some(path) if crate::command_handling::is_json(path) => {
+                        Command::SaveTo(path.clone())
+                    }
+                    _ => Command::SaveAs,
+                });
+            }
+            UnsavedAnswer::Discard => {
+                self.view.discard_confirmed = true;
+                self.commands.push(pending);
+            }
+            UnsavedAnswer::Cancel => {}
+        }
     }
 
     /// Before a solve that will take long: the estimate, then "Solve anyway" or Cancel.

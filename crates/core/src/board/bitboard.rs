@@ -4,7 +4,7 @@ use std::fmt;
 /// A set of squares, one bit per square (`a1` is bit 0).
 ///
 /// ```
-/// use okapi::board::{BitBoard, Square};
+/// use okapi_core::board::{BitBoard, Square};
 /// let corners = BitBoard(0x8100_0000_0000_0081);
 /// assert_eq!(corners.len(), 4);
 /// assert!(corners.contains(Square::parse("h8").unwrap()));
@@ -15,23 +15,28 @@ use std::fmt;
 pub struct BitBoard(pub u64);
 
 impl BitBoard {
+    /// No squares.
     pub const EMPTY: BitBoard = BitBoard(0);
 
+    /// How many squares are in the set.
     #[inline]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// The set has no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & sq.bit() != 0
     }
 
+    /// The squares in increasing index order (`a1` first).
     #[inline]
     pub fn iter(self) -> BitIter {
         BitIter(self.0)

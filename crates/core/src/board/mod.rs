@@ -9,7 +9,7 @@
 //!   Zobrist key, what files, the app and the book work on.
 //!
 //! ```
-//! use okapi::board::{Position, Square};
+//! use okapi_core::board::{Position, Square};
 //! let mut pos = Position::start();
 //! assert_eq!(pos.legal_moves().len(), 4);
 //! pos.play(Square::parse("f5").unwrap()).unwrap();
@@ -39,7 +39,9 @@ pub use square::{ParseSquareError, Square};
 /// Plain `u64`s inside because the search spends its life on them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Board {
+    /// The discs of the side to move, one bit per square (`a1` is bit 0).
     pub player: u64,
+    /// The discs of the side that moves next, one bit per square.
     pub opponent: u64,
 }
 
@@ -50,6 +52,7 @@ impl Board {
         opponent: (1 << 27) | (1 << 36),
     };
 
+    /// A board from the side to move's discs and its opponent's (they should not overlap).
     #[inline]
     pub const fn new(player: u64, opponent: u64) -> Board {
         Board { player, opponent }
@@ -61,6 +64,7 @@ impl Board {
         !(self.player | self.opponent)
     }
 
+    /// How many squares are empty: the number of moves left, passes aside.
     #[inline]
     pub const fn empty_count(&self) -> u32 {
         self.empties().count_ones()

@@ -2,13 +2,17 @@ use super::hash;
 use super::{BitBoard, Board, Square};
 use std::fmt;
 
+/// The colour of a disc or of a side; Black moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Color {
+    /// The side that moves first (`X` or `*` in board strings).
     Black,
+    /// The side that moves second (`O` or `0` in board strings).
     White,
 }
 
 impl Color {
+    /// The other colour.
     #[inline]
     pub const fn opposite(self) -> Color {
         match self {
@@ -17,6 +21,7 @@ impl Color {
         }
     }
 
+    /// The colour's name in English, capitalised (`"Black"`), as messages show it.
     pub const fn name(self) -> &'static str {
         match self {
             Color::Black => "Black",
@@ -28,7 +33,9 @@ impl Color {
 /// A move: a disc on a square, or a pass (written `--` as in scrZebra lines).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
+    /// A disc played on this square.
     Play(Square),
+    /// No move: the side to move has none and hands the move over.
     Pass,
 }
 
@@ -51,14 +58,19 @@ impl Move {
     }
 }
 
+/// Why [`Position::play`] or [`Position::pass`] refused a move; the text says it to a user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
+    /// The square already holds a disc.
     #[error("{0} is occupied")]
     Occupied(Square),
+    /// The square is empty but flips no disc.
     #[error("{0} flips nothing, so it is not a legal move")]
     FlipsNothing(Square),
+    /// A pass while the side to move (named in the field) has a legal move.
     #[error("cannot pass: {0} has a legal move")]
     PassWithMoves(&'static str),
+    /// Neither side can move: nothing more can be played.
     #[error("the game is over")]
     GameOver,
 }
@@ -66,20 +78,45 @@ pub enum PlayError {
 /// Why a board string was not read; columns count characters from 1 in the text given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseBoardError {
+    /// The board part (up to the first white space) is not 64 characters long.
     #[error("the board has {squares} squares, not 64 (columns {column} to {})", column + squares.saturating_sub(1))]
-    WrongLength { squares: usize, column: usize },
+    WrongLength {
+        /// How many characters the board part has.
+        squares: usize,
+        /// The column of its first character in the text, from 1.
+        column: usize,
+    },
+    /// A character in the 64 squares that is not a disc or an empty square.
     #[error(
         "bad character '{ch}' at column {column}, square {square} (use X * x for Black, O 0 o for White, - . for empty)"
     )]
     BadSquare {
+        /// The character read.
         ch: char,
+        /// The square it stands for.
         square: Square,
+        /// Its column in the text, from 1.
         column: usize,
     },
+    /// Nothing follows the 64 squares.
     #[error("missing side to move at column {column} (X or * for Black, O or 0 for White)")]
-    MissingSide { column: usize },
+    MissingSide {
+        /// The column just after the squares, from 1.
+        column: usize,
+    },
+    /// The word after the squares is not a side to move.
     #[error("bad side to move '{side}' at column {column} (X or * for Black, O or 0 for White)")]
-    BadSide { side: String, column: usize },
+    BadSide {
+        /// The word read.
+        side: String,
+        /// Its column in the text, from 1.
+        column: usize,
+    },
+    /// No game reaches a board without discs (the four centre discs are never removed);
+    /// calling it a 32-32 draw would answer a question nobody asked. Refused here, the one
+    /// reader of board strings, so scripts, GGF, Okapi JSON, the console and the app agree.
+    #[error("impossible position: the board has no discs")]
+    NoDiscs,
 }
 
 /// A position with absolute colours, the side to move, and its Zobrist key.
@@ -106,6 +143,7 @@ impl Default for Position {
 }
 
 impl Position {
+    /// The standard start position, Black to move.
     pub fn start() -> Position {
         Position::from_discs(Board::START.player, Board::START.opponent, Color::Black)
     }
@@ -129,6 +167,7 @@ impl Position {
         }
     }
 
+    /// The side-relative view the search works on: the side to move's discs first.
     #[inline]
     pub fn board(&self) -> Board {
         match self.side {
@@ -137,29 +176,35 @@ impl Position {
         }
     }
 
+    /// Whose move it is.
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// Black's discs, one bit per square.
     #[inline]
     pub fn black(&self) -> u64 {
         self.black
     }
 
+    /// White's discs, one bit per square.
     #[inline]
     pub fn white(&self) -> u64 {
         self.white
     }
 
+    /// How many discs Black has.
     pub fn black_count(&self) -> u32 {
         self.black.count_ones()
     }
 
+    /// How many discs White has.
     pub fn white_count(&self) -> u32 {
         self.white.count_ones()
     }
 
+    /// How many squares are empty.
     pub fn empty_count(&self) -> u32 {
         64 - (self.black | self.white).count_ones()
     }
@@ -181,10 +226,12 @@ impl Position {
         self.key
     }
 
+    /// The side to move's legal moves (empty when it must pass or the game is over).
     pub fn legal_moves(&self) -> BitBoard {
         BitBoard(self.board().moves())
     }
 
+    /// `sq` is a legal move for the side to move.
     pub fn is_legal(&self, sq: Square) -> bool {
         self.legal_moves().contains(sq)
     }
@@ -195,6 +242,7 @@ impl Position {
         b.moves() == 0 && b.passed().moves() != 0
     }
 
+    /// Neither side can move.
     pub fn is_game_over(&self) -> bool {
         self.board().is_game_over()
     }
@@ -243,6 +291,8 @@ impl Position {
         self.key ^= hash::WHITE_TO_MOVE;
     }
 
+    /// Plays a disc or a pass, or says why it cannot be played (see [`Position::play`] and
+    /// [`Position::pass`]).
     pub fn play_move(&mut self, mv: Move) -> Result<(), PlayError> {
         match mv {
             Move::Play(sq) => self.play(sq).map(|_| ()),
@@ -294,6 +344,9 @@ impl Position {
                 });
             }
         };
+        if black | white == 0 {
+            return Err(ParseBoardError::NoDiscs);
+        }
         Ok(Position::from_discs(black, white, side))
     }
 
@@ -419,6 +472,11 @@ mod tests {
         // non-ASCII counts one column a character
         let err = Position::parse(&format!("é{} X", "-".repeat(63))).unwrap_err();
         assert!(matches!(err, ParseBoardError::BadSquare { column: 1, .. }));
+        assert_eq!(
+            Position::parse(&format!("{} X", "-".repeat(64))),
+            Err(ParseBoardError::NoDiscs)
+        );
+        assert!(Position::parse(&format!("X{} O", "-".repeat(63))).is_ok());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Square(u8);
 
+/// Text that is not a square name; holds the text given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("'{0}' is not a square (expected a column a-h and a row 1-8, e.g. f5)")]
 pub struct ParseSquareError(pub String);
@@ -20,6 +21,7 @@ impl Square {
         Square(index as u8)
     }
 
+    /// The square with this index, or `None` if `index >= 64`: [`Square::new`] without the panic.
     #[inline]
     pub const fn try_new(index: u32) -> Option<Square> {
         if index < 64 {
@@ -35,21 +37,25 @@ impl Square {
         Square::new(row * 8 + col)
     }
 
+    /// The index, `a1 = 0 ... h8 = 63`.
     #[inline]
     pub const fn index(self) -> u32 {
         self.0 as u32
     }
 
+    /// The column, 0..8 for a..h.
     #[inline]
     pub const fn col(self) -> u32 {
         self.0 as u32 % 8
     }
 
+    /// The row, 0..8 for 1..8.
     #[inline]
     pub const fn row(self) -> u32 {
         self.0 as u32 / 8
     }
 
+    /// The one-square bitboard of this square.
     #[inline]
     pub const fn bit(self) -> u64 {
         1u64 << self.0

@@ -223,11 +223,9 @@ mod tests {
 
     #[test]
     fn full_lines_match_slow() {
-        let mut seed = 12345u64;
+        let mut rng = crate::board::random::XorShift64::from_state(12345);
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             let occ = seed | seed.rotate_left(17) | seed.rotate_left(31);
             let (h, v, d9, d7) = full_lines(occ);
             for sq in 0..64i32 {
@@ -271,13 +269,8 @@ mod tests {
     fn stable_discs_never_flip() {
         // Random play-outs: a disc called stable must keep its colour to the end.
         use crate::board::Board;
-        let mut seed = 99u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::board::random::XorShift64::from_state(99);
+        let mut rnd = move || rng.next_u64();
         for _ in 0..300 {
             let mut b = Board::START;
             let mut black_view = true;

@@ -1,14 +1,17 @@
 //! The 8 symmetries of the board (the dihedral group of the square).
 //!
 //! ```
-//! use okapi::board::symmetry::{transform, Symmetry};
+//! use okapi_core::board::symmetry::{transform, Symmetry};
 //! let a1 = 1u64;
 //! assert_eq!(transform(a1, Symmetry::Rotate180), 1 << 63);
 //! assert_eq!(transform(a1, Symmetry::FlipVertical), 1 << 56);
 //! ```
 
+/// One of the 8 symmetries of the board; a position and its 8 images have the same value,
+/// which the book and the pattern evaluation use to share what they learn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Symmetry {
+    /// Leaves every square where it is.
     Identity,
     /// Row 1 <-> row 8.
     FlipVertical,
@@ -18,12 +21,16 @@ pub enum Symmetry {
     FlipDiagonal,
     /// Reflection in the h1-a8 diagonal.
     FlipAntiDiagonal,
+    /// A quarter turn: `a1` goes to `a8`, `a8` to `h8`.
     Rotate90,
+    /// A half turn: `a1` goes to `h8`.
     Rotate180,
+    /// Three quarter turns, the inverse of [`Symmetry::Rotate90`]: `a1` goes to `h1`.
     Rotate270,
 }
 
 impl Symmetry {
+    /// All 8 symmetries, [`Symmetry::Identity`] first.
     pub const ALL: [Symmetry; 8] = [
         Symmetry::Identity,
         Symmetry::FlipVertical,
@@ -50,11 +57,13 @@ impl Symmetry {
     }
 }
 
+/// Row 1 <-> row 8 (one byte swap, each row being a byte).
 #[inline]
 pub const fn flip_vertical(b: u64) -> u64 {
     b.swap_bytes()
 }
 
+/// Column a <-> column h (bits reversed within each byte).
 #[inline]
 pub const fn flip_horizontal(b: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
@@ -81,6 +90,7 @@ pub const fn flip_diagonal(b: u64) -> u64 {
     b
 }
 
+/// The bit set `b` moved by the symmetry `s`.
 #[inline]
 pub const fn transform(b: u64, s: Symmetry) -> u64 {
     match s {

@@ -71,20 +71,27 @@ impl Default for BuildOptions {
 /// What the build did, for the report.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BuildReport {
+    /// Games read.
     pub games: usize,
     /// Distinct positions up to `max_ply` in the games.
     pub positions_seen: usize,
+    /// Positions kept: seen in at least `min_games` games.
     pub book_positions: usize,
     /// Book positions without a book child.
     pub leaves: usize,
+    /// Positions searched for their alternative (a leaf searched again deeper counts once).
     pub searches: usize,
-    /// Leaves checked against their games, and of those searched deeper.
+    /// Leaves checked against their games (at least `check_games` of them).
     pub checked: usize,
+    /// Of the checked leaves, those searched again 4 plies deeper because their games and
+    /// the search differed by more than `check_margin` discs.
     pub deepened: usize,
     /// Mean absolute difference between the book value and the mean game result over
     /// positions with at least `check_games` games (discs).
     pub mean_gap: f64,
+    /// Search nodes over all the searches.
     pub nodes: u64,
+    /// Wall time of the whole build (left at zero by [`finish`], which does not time it).
     pub elapsed: Duration,
 }
 
@@ -174,7 +181,9 @@ pub struct Plan {
 pub struct Counted {
     /// Canonical position.
     pub player: u64,
+    /// Its opponent's discs (the side to move's are `player`).
     pub opponent: u64,
+    /// Games of the records through it.
     pub games: u32,
     /// Sum of their results for the side to move, in discs.
     pub sum: i64,
@@ -294,15 +303,19 @@ impl Plan {
 pub struct Searched {
     /// (index of the position in the plan, its best move out of the book), in search order.
     pub alternatives: Vec<(u32, Option<Alternative>)>,
+    /// Positions searched (a leaf searched again deeper counts once).
     pub searches: usize,
+    /// Leaves with at least `check_games` games, checked against their mean result.
     pub checked: usize,
+    /// Of those, the ones searched again 4 plies deeper (see [`BuildReport::deepened`]).
     pub deepened: usize,
+    /// Search nodes over all the searches.
     pub nodes: u64,
 }
 
 /// Searches the blocks of `plan` whose number is `shard_index` modulo `shard_count`
 /// (all of them for 0 of 1). `progress(done, total)` is called as the searches go.
-pub fn search<E: Evaluate + ?Sized>(
+pub fn search<E: Evaluate + Clone>(
     plan: &Plan,
     opts: &BuildOptions,
     eval: &E,
@@ -362,7 +375,7 @@ pub fn search<E: Evaluate + ?Sized>(
 }
 
 /// Builds the book from `games`. `progress(done, total)` is called as the searches go.
-pub fn build<E: Evaluate + ?Sized>(
+pub fn build<E: Evaluate + Clone>(
     games: &[GameRecord],
     opts: &BuildOptions,
     eval: &E,

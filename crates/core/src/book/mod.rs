@@ -11,8 +11,8 @@
 //! always knows whether leaving it is better than staying in it.
 //!
 //! ```
-//! use okapi::book::{canonical, Book};
-//! use okapi::board::Board;
+//! use okapi_core::book::{canonical, Book};
+//! use okapi_core::board::Board;
 //! // The four first moves are symmetric: one entry serves them all.
 //! let after: Vec<_> = [19, 26, 37, 44]
 //!     .iter()
@@ -26,14 +26,16 @@
 pub mod build;
 pub mod shard;
 
+use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
 use crate::board::symmetry::{Symmetry, transform};
 use crate::board::{BitBoard, Board, Square};
-use crate::eval::weights::{UnsealError, le_u16, le_u32, seal, unseal};
 use crate::search::SCALE;
 use std::path::Path;
 use std::sync::OnceLock;
 
+/// The first 8 bytes of a book file.
 pub const MAGIC: &[u8; 8] = b"OKAPIBOK";
+/// The book file format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 32;
 /// Bytes per entry in the uncompressed payload.
@@ -59,7 +61,10 @@ pub enum BookSource {
     /// where it has them): only in books built without a search (`--depth 0`).
     Games,
     /// Okapi's midgame search, `depth` plies.
-    Search { depth: u8 },
+    Search {
+        /// Plies searched, 1..=60.
+        depth: u8,
+    },
     /// The search reached the end of the game: a proven score.
     Exact,
 }
@@ -100,13 +105,16 @@ pub struct Alternative {
     pub square: u8,
     /// In 1/[`SCALE`] discs, from the mover's view.
     pub value: i16,
+    /// Where `value` comes from.
     pub source: BookSource,
 }
 
 /// One book position (canonical) and what the book knows of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The side to move's discs (canonical position).
     pub player: u64,
+    /// Its opponent's discs.
     pub opponent: u64,
     /// Negamax value for the side to move, in 1/[`SCALE`] discs.
     pub value: i16,
@@ -116,10 +124,13 @@ pub struct Entry {
     pub games: u32,
     /// Their mean result for the side to move, in discs (a check, not a book value).
     pub result: i8,
+    /// The best move out of the book and its searched value (`None` in books built without
+    /// a search, or when every move stays in the book).
     pub alt: Option<Alternative>,
 }
 
 impl Entry {
+    /// The entry's position, side-relative (in its canonical orientation).
     pub fn board(&self) -> Board {
         Board::new(self.player, self.opponent)
     }
@@ -128,7 +139,9 @@ impl Entry {
 /// How the book was built, as its header records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct BookInfo {
+    /// Positions up to this many plies were counted.
     pub max_ply: u16,
+    /// Positions seen in fewer games were left out.
     pub min_games: u32,
     /// Search depth of the leaves (0: game results).
     pub depth: u16,
@@ -136,33 +149,61 @@ pub struct BookInfo {
     pub games: u32,
 }
 
+/// Why a book file cannot be read; the text says it to a user.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
+    /// The file could not be read (missing, unreadable, or over the size cap).
     #[error(transparent)]
     Read(#[from] crate::formats::ReadError),
+    /// An I/O error on the book file at `path`.
     #[error("cannot read book file {path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file does not start with the book magic `OKAPIBOK`: not a book.
     #[error("not an Okapi book file (bad magic)")]
     Magic,
+    /// A book of another format version (the one in the file).
     #[error("book file version {0} is not supported (expected {VERSION})")]
     Version(u16),
+    /// The header and the data disagree, or an entry holds impossible values; says which.
     #[error("book file is truncated or malformed: {0}")]
     Malformed(String),
+    /// The checksum at the end of the file does not match its contents: the file is corrupt.
     #[error(
         "book file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        /// The checksum the file ends with.
+        stored: u64,
+        /// The checksum of what was read.
+        computed: u64,
+    },
+}
+
+impl From<HeaderError> for BookError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => BookError::Magic,
+            HeaderError::Version { found, .. } => BookError::Version(found),
+            HeaderError::Short { len, .. } => {
+                BookError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
 }
 
 /// A move from a position and what the book knows of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
+    /// The move.
     pub square: Square,
     /// In 1/[`SCALE`] discs, from the mover's view.
     pub value: i32,
+    /// Where `value` comes from.
     pub source: BookSource,
     /// Games through the position after the move (0 when it leaves the book).
     pub games: u32,
@@ -218,18 +259,22 @@ impl Book {
         Book { entries, info }
     }
 
+    /// How many positions the book holds.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// The book holds no position.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// How the book was built.
     pub fn info(&self) -> BookInfo {
         self.info
     }
 
+    /// All entries, sorted by canonical position.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
@@ -379,19 +424,13 @@ impl Book {
     /// Reads a book file's bytes, checking everything: a corrupt or foreign file is
     /// refused with the reason, never half-read.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(BookError::Magic);
-        }
-        if bytes.len() < HEADER_LEN + 8 {
-            return Err(BookError::Malformed(format!(
-                "{} bytes, shorter than a header",
-                bytes.len()
-            )));
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(BookError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "an Okapi book file",
+        )?;
         let info = BookInfo {
             max_ply: le_u16(bytes, 10),
             min_games: le_u32(bytes, 12),
@@ -455,6 +494,14 @@ impl Book {
             let alt = match raw[alt_squares + i] {
                 NO_SQUARE => None,
                 sq if sq < 64 => {
+                    // The alternative is a move of the entry's position: a square already
+                    // holding a disc (or any illegal one) would be offered to the player.
+                    if (player | opponent) >> sq & 1 != 0 {
+                        return Err(bad(i, "the alternative move is onto an occupied square"));
+                    }
+                    if Board::new(player, opponent).moves() >> sq & 1 == 0 {
+                        return Err(bad(i, "the alternative move is not legal"));
+                    }
                     let value = i16_at(alt_values + 2 * i);
                     if value.abs() > max_value {
                         return Err(bad(i, "alternative value out of range"));
@@ -570,8 +617,10 @@ mod tests {
     #[test]
     fn file_round_trip_and_corruption_refused() {
         let mut book = tiny();
+        // A legal move of the entry: the reader refuses any other.
+        let legal = book.entries[0].board().moves().trailing_zeros() as u8;
         book.entries[0].alt = Some(Alternative {
-            square: 19,
+            square: legal,
             value: -3,
             source: BookSource::Exact,
         });
@@ -604,5 +653,28 @@ mod tests {
         let mut v2 = bytes.clone();
         v2[8] = 2;
         assert!(matches!(Book::from_bytes(&v2), Err(BookError::Version(2))));
+    }
+
+    #[test]
+    fn a_move_onto_an_occupied_square_is_refused() {
+        let mut book = tiny();
+        let e = book.entries[0];
+        let occupied = (e.player | e.opponent).trailing_zeros() as u8;
+        book.entries[0].alt = Some(Alternative {
+            square: occupied,
+            value: 0,
+            source: BookSource::Exact,
+        });
+        let err = Book::from_bytes(&book.to_bytes()).unwrap_err().to_string();
+        assert!(
+            err.contains("entry 0: the alternative move is onto an occupied square"),
+            "{err}"
+        );
+        let empty_illegal = (0..64u8)
+            .find(|&sq| (e.player | e.opponent) >> sq & 1 == 0 && e.board().moves() >> sq & 1 == 0)
+            .unwrap();
+        book.entries[0].alt.as_mut().unwrap().square = empty_illegal;
+        let err = Book::from_bytes(&book.to_bytes()).unwrap_err().to_string();
+        assert!(err.contains("not legal"), "{err}");
     }
 }

@@ -25,13 +25,18 @@
 
 use super::build::{BuildOptions, BuildReport, Counted, Plan, Searched, finish};
 use super::{Alternative, Book, BookSource, NO_SQUARE};
+use crate::binary::{
+    FNV_OFFSET, HeaderError, UnsealError, check_header, fnv1a, le_u32, seal, unseal,
+};
 use crate::board::Board;
-use crate::eval::weights::{FNV_OFFSET, UnsealError, fnv1a, le_u16, le_u32, seal, unseal};
+use crate::board::random::{XorShift64, nth_bit};
 use crate::search::Evaluate;
 use std::collections::HashMap;
 use std::time::Duration;
 
+/// The first 8 bytes of a shard part file.
 pub const MAGIC: &[u8; 8] = b"OKAPIBKS";
+/// The part format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 8 + 2 + 8 + 20 + 8 + 8 + 8 + 16 + 8 + 4;
 const COUNTED_BYTES: usize = 8 + 8 + 4 + 8;
@@ -43,11 +48,15 @@ const STATS_BYTES: usize = 5 * 8;
 pub struct BookPart {
     /// 0-based.
     pub shard_index: u32,
+    /// How many shards the build is split into.
     pub shard_count: u32,
+    /// The build's options, the same in every part of one build.
     pub options: BuildOptions,
     /// Fingerprint of the evaluation weights the searches used.
     pub weights: u64,
+    /// Games read (the same in every part).
     pub games: u64,
+    /// Distinct positions up to `max_ply` in the games (the same in every part).
     pub positions_seen: u64,
     /// Every book position with its games (not only the shard's).
     pub counts: Vec<Counted>,
@@ -60,51 +69,101 @@ pub struct BookPart {
 /// Why a part file cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum PartError {
+    /// The file does not start with the part magic `OKAPIBKS`.
     #[error("not a book shard part (no {} header)", String::from_utf8_lossy(MAGIC))]
     Magic,
+    /// A part of another format version (the one in the file).
     #[error("book shard part version {0} is not supported (expected {VERSION})")]
     Version(u16),
+    /// The header and the data disagree, or a record holds impossible values; says which.
     #[error("book shard part is truncated or malformed: {0}")]
     Malformed(String),
+    /// The checksum at the end of the file does not match its contents: the file is corrupt.
     #[error(
         "book shard part checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        /// The checksum the file ends with.
+        stored: u64,
+        /// The checksum of what was read.
+        computed: u64,
+    },
+}
+
+impl From<HeaderError> for PartError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => PartError::Magic,
+            HeaderError::Version { found, .. } => PartError::Version(found),
+            HeaderError::Short { len, .. } => {
+                PartError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
 }
 
 /// Why parts cannot be merged; `file` names the part at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
+    /// [`merge`] was given no part.
     #[error("no parts to merge")]
     NoParts,
+    /// A part file cannot be read.
     #[error("{file}: {source}")]
-    Part { file: String, source: PartError },
+    Part {
+        /// The part file.
+        file: String,
+        /// Why it cannot be read.
+        source: PartError,
+    },
+    /// A part is of another build than the first one (another split, other options,
+    /// weights or game records).
     #[error("{file} does not belong with {first}: {what}")]
     Mismatch {
+        /// The part at fault.
         file: String,
+        /// The first part, the one it was compared with.
         first: String,
+        /// What differs.
         what: String,
     },
+    /// Two parts are the same shard.
     #[error("{file} and {other} are both shard {shard}")]
     Duplicate {
+        /// The second part of that shard.
         file: String,
+        /// The first part of that shard.
         other: String,
+        /// The shard, as `k/N` (1-based).
         shard: String,
     },
+    /// No part given is this shard.
     #[error(
         "shard {shard} is missing: no part given is that shard (the parts are of {count} shards)"
     )]
-    Missing { shard: String, count: u32 },
+    Missing {
+        /// The missing shard, as `k/N` (1-based).
+        shard: String,
+        /// How many shards the build is split into.
+        count: u32,
+    },
+    /// A part reads but its contents do not add up: its table of positions is not a
+    /// book tree, or it does not hold exactly its share of the searches.
     #[error("{file}: {what}")]
-    Damaged { file: String, what: String },
+    Damaged {
+        /// The part at fault.
+        file: String,
+        /// What is wrong with it.
+        what: String,
+    },
 }
 
 /// A fingerprint of an evaluation: FNV-1a of the values it gives the positions of 64
 /// fixed random games (about 3,800 positions, every phase). Shards searching with other
 /// weights give other values, and their parts are refused by [`merge`].
-pub fn evaluation_fingerprint<E: Evaluate + ?Sized>(eval: &E) -> u64 {
-    // A fixed xorshift sequence: the positions must never change.
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+pub fn evaluation_fingerprint<E: Evaluate + Clone>(eval: &E) -> u64 {
+    // A fixed sequence: the positions must never change.
+    let mut rng = XorShift64::from_state(0x9E37_79B9_7F4A_7C15);
     let mut hash = FNV_OFFSET;
     for _ in 0..64 {
         let mut b = Board::START;
@@ -115,14 +174,8 @@ pub fn evaluation_fingerprint<E: Evaluate + ?Sized>(eval: &E) -> u64 {
                 b = b.passed();
                 continue;
             }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mut m = moves;
-            for _ in 0..x % moves.count_ones() as u64 {
-                m &= m - 1;
-            }
-            b = b.play(m.trailing_zeros()).expect("a legal move");
+            let sq = nth_bit(moves, rng.below(moves.count_ones() as u64));
+            b = b.play(sq).expect("a legal move");
         }
     }
     hash
@@ -185,6 +238,7 @@ impl BookPart {
         h
     }
 
+    /// The part file's bytes (the layout in the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut raw = Vec::with_capacity(
             self.counts.len() * COUNTED_BYTES
@@ -218,19 +272,13 @@ impl BookPart {
 
     /// Reads a part's bytes, checking the checksum and every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<BookPart, PartError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(PartError::Magic);
-        }
-        if bytes.len() < HEADER_LEN + 8 {
-            return Err(PartError::Malformed(format!(
-                "{} bytes, shorter than a header",
-                bytes.len()
-            )));
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(PartError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "a book shard part",
+        )?;
         let u32_at = |i: usize| le_u32(bytes, i);
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let shard_index = u32_at(10);
@@ -455,7 +503,7 @@ mod tests {
     fn parts(count: usize) -> Vec<(String, BookPart)> {
         let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
         let games = wthor::parse(bytes).unwrap().1.games;
-        let eval = Evaluator::embedded();
+        let eval = Evaluator::shipped();
         let plan = Plan::new(&games, &options());
         (0..count)
             .map(|k| {
@@ -474,7 +522,7 @@ mod tests {
         }
         let bytes = include_bytes!("../../../../tests/data/wthor-2018-sample.wtb");
         let games = wthor::parse(bytes).unwrap().1.games;
-        let whole = build(&games, &options(), &Evaluator::embedded(), &mut |_, _| {}).0;
+        let whole = build(&games, &options(), &Evaluator::shipped(), &mut |_, _| {}).0;
         let mut shuffled = parts.clone();
         shuffled.rotate_left(1);
         let (merged, report) = merge(&shuffled).unwrap();

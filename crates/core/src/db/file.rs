@@ -1,5 +1,5 @@
-//! The `.okdb` file: a games database on disk, laid out like the book and the weights (a
-//! fixed header, a zlib payload, a checksum).
+//! The `.okdb` file: a games database on disk, in the convention of Okapi's binary files
+//! ([`crate::binary`]: magic, version, a zlib payload, a checksum).
 //!
 //! | bytes | field (integers little-endian) |
 //! |-------|-------|
@@ -26,10 +26,12 @@
 //! it).
 
 use super::{Builder, Database, DbError, GameInfo, Names};
-use crate::eval::weights::{UnsealError, le_u16, le_u32, seal, unseal};
+use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
 use crate::formats::records::TheoreticalScore;
 
+/// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"OKAPIGDB";
+/// The format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 36;
 /// The most an `.okdb` file may hold (the whole of WTHOR is under 10 MB).
@@ -133,19 +135,18 @@ impl<'a> Reader<'a> {
 /// Reads a file's bytes into a [`Builder`] (not yet indexed), checking everything: a
 /// corrupt or foreign file is refused with the reason, never half-read.
 pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
-    if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        return Err(DbError::Magic);
-    }
-    if bytes.len() < HEADER_LEN + 8 {
-        return Err(DbError::Malformed(format!(
-            "{} bytes, shorter than a header",
-            bytes.len()
-        )));
-    }
-    let version = le_u16(bytes, 8);
-    if version != VERSION {
-        return Err(DbError::Version(version));
-    }
+    check_header(
+        bytes,
+        MAGIC,
+        Some(VERSION),
+        HEADER_LEN + 8,
+        "an Okapi games database",
+    )
+    .map_err(|e| match e {
+        HeaderError::Magic { .. } => DbError::Magic,
+        HeaderError::Version { found, .. } => DbError::Version(found),
+        e @ HeaderError::Short { .. } => DbError::Malformed(e.to_string()),
+    })?;
     let count = |at| le_u32(bytes, at) as usize;
     let (g, p, t, s, raw_len, payload_len) = (
         count(12),

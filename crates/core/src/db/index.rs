@@ -73,8 +73,11 @@ fn tables() -> &'static Tables {
 /// with a forced pass already made (the side to move has a move, or the game is over).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct IndexedPosition {
+    /// Black's discs.
     pub black: u64,
+    /// White's discs.
     pub white: u64,
+    /// Whether Black is to move (meaningless once the game is over).
     pub black_to_move: bool,
 }
 
@@ -104,6 +107,7 @@ impl IndexedPosition {
         ((self.black | self.white).count_ones() as usize).saturating_sub(4)
     }
 
+    /// Neither side can move.
     pub fn is_game_over(&self) -> bool {
         moves(self.black, self.white) == 0 && moves(self.white, self.black) == 0
     }
@@ -161,6 +165,7 @@ fn finish_key(h: &Lane, black_to_move: bool, game_over: bool) -> u64 {
 /// A move that does not replay: which one (0-based) of the game's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
+    /// 0-based.
     pub index: usize,
 }
 
@@ -304,7 +309,9 @@ pub struct Index {
 /// A game whose moves do not replay, found while indexing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BadGame {
+    /// 0-based game number.
     pub game: usize,
+    /// Its move that does not replay.
     pub mv: IllegalMove,
 }
 

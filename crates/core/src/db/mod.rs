@@ -49,24 +49,39 @@ pub fn load_shipped() -> Result<Database, DbError> {
 /// Why a database could not be made or read.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
+    /// The file could not be read.
     #[error(transparent)]
     Read(#[from] crate::formats::ReadError),
+    /// Not a games database at all.
     #[error("not an Okapi games database (bad magic)")]
     Magic,
+    /// A games database of another format version.
     #[error("games database version {0} is not supported (expected {v})", v = file::VERSION)]
     Version(u16),
+    /// Cut short or inconsistent: what is wrong.
     #[error("games database is truncated or malformed: {0}")]
     Malformed(String),
     #[error(
         "games database checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    /// The payload does not match its checksum.
+    Checksum {
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of the payload read.
+        computed: u64,
+    },
     #[error("game {game}: move {index} does not replay", index = .mv.index + 1)]
-    BadGame { game: usize, mv: index::IllegalMove },
+    /// A game whose moves do not replay.
+    BadGame {
+        /// The game's number (from 1).
+        game: usize,
+        /// Its first move that does not replay.
+        mv: index::IllegalMove,
+    },
+    /// More games than [`MAX_GAMES`].
     #[error("more than {MAX_GAMES} games")]
     TooManyGames,
-    #[error("{path}: {reason}")]
-    Source { path: String, reason: String },
 }
 
 /// One game's facts (the moves are kept apart, see [`Database::moves`]).
@@ -74,6 +89,7 @@ pub enum DbError {
 pub struct GameInfo {
     /// Index into [`Database::player`].
     pub black: u32,
+    /// Index into [`Database::player`].
     pub white: u32,
     /// Index into [`Database::tournament`].
     pub tournament: u32,
@@ -83,6 +99,7 @@ pub struct GameInfo {
     pub year: u16,
     /// Black's final disc difference (empties to the winner).
     pub black_score: i8,
+    /// WTHOR's perfect-play score, where the file has one.
     pub theoretical: Option<TheoreticalScore>,
 }
 
@@ -155,13 +172,18 @@ impl Default for Builder {
 /// The names of a game, as the source gives them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GameNames<'a> {
+    /// Black's name.
     pub black: &'a str,
+    /// White's name.
     pub white: &'a str,
+    /// The tournament or event.
     pub tournament: &'a str,
+    /// The file or collection the game comes from.
     pub source: &'a str,
 }
 
 impl Builder {
+    /// An empty builder.
     pub fn new() -> Builder {
         Builder::default()
     }
@@ -193,6 +215,7 @@ impl Builder {
         self.games.len()
     }
 
+    /// No game added yet.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
@@ -256,22 +279,31 @@ pub struct Database {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PlayerSide {
     #[default]
+    /// The player with either colour.
     Either,
+    /// The player with Black.
     Black,
+    /// The player with White.
     White,
 }
 
 /// Which games a query keeps. Text matches are case-insensitive substrings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
+    /// Part of a player's name; empty for any player.
     pub player: String,
+    /// Which colour the player must have.
     pub side: PlayerSide,
+    /// Part of a tournament's name; empty for any.
     pub tournament: String,
+    /// The first year kept.
     pub from_year: Option<u16>,
+    /// The last year kept.
     pub to_year: Option<u16>,
 }
 
 impl Filter {
+    /// Keeps every game.
     pub fn is_empty(&self) -> bool {
         self.player.trim().is_empty()
             && self.tournament.trim().is_empty()
@@ -286,9 +318,13 @@ pub struct MoveStats {
     /// In the queried board's orientation. Moves equivalent under a symmetry of the
     /// position itself (the four first moves) are one row, shown as the one most played.
     pub square: Square,
+    /// Games that played the move.
     pub games: u32,
+    /// Of them, won by Black.
     pub black_wins: u32,
+    /// Of them, drawn.
     pub draws: u32,
+    /// Of them, lost by Black.
     pub black_losses: u32,
     /// Sum of Black's final disc differences.
     pub black_score_sum: i64,
@@ -315,6 +351,7 @@ impl MoveStats {
 /// A game reaching the queried position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameHit {
+    /// The game's number in the database.
     pub id: u32,
     /// The game's board at that point is this symmetry of the queried board.
     pub symmetry: Symmetry,
@@ -343,18 +380,22 @@ impl Database {
         Database::from_bytes(&bytes)
     }
 
+    /// The `.okdb` file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         file::write(self)
     }
 
+    /// Games held.
     pub fn len(&self) -> usize {
         self.games.len()
     }
 
+    /// No game held.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
 
+    /// Game `id`'s facts.
     pub fn game(&self, id: usize) -> &GameInfo {
         &self.games[id]
     }
@@ -372,26 +413,32 @@ impl Database {
             .collect()
     }
 
+    /// Player `id`'s name (empty if there is none).
     pub fn player(&self, id: u32) -> &str {
         self.players.get(id as usize).map_or("", |s| s.as_str())
     }
 
+    /// Tournament `id`'s name (empty if there is none).
     pub fn tournament(&self, id: u32) -> &str {
         self.tournaments.get(id as usize).map_or("", |s| s.as_str())
     }
 
+    /// Source `id`'s name (empty if there is none).
     pub fn source(&self, id: u32) -> &str {
         self.sources.get(id as usize).map_or("", |s| s.as_str())
     }
 
+    /// Every player's name, by number.
     pub fn players(&self) -> &[String] {
         &self.players
     }
 
+    /// Every tournament's name, by number.
     pub fn tournaments(&self) -> &[String] {
         &self.tournaments
     }
 
+    /// Every source's name, by number.
     pub fn sources(&self) -> &[String] {
         &self.sources
     }

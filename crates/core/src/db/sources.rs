@@ -36,7 +36,9 @@ impl Report {
 /// Player and tournament names of a WTHOR folder (empty when the files are absent).
 #[derive(Clone, Debug, Default)]
 pub struct WthorNames {
+    /// `WTHOR.JOU`'s names, by player number.
     pub players: Vec<String>,
+    /// `WTHOR.TRN`'s names, by tournament number.
     pub tournaments: Vec<String>,
 }
 

@@ -7,7 +7,9 @@
 use crate::board::stability::stable_discs;
 use crate::board::{moves, potential_moves};
 
+/// How many features [`features`] returns.
 pub const NUM_FEATURES: usize = 9;
+/// The features' names, in the order of [`features`], for reports.
 pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
     "bias",
     "mobility",
@@ -67,11 +69,16 @@ pub fn features(p: u64, o: u64) -> [f64; NUM_FEATURES] {
 /// Linear weights per phase (same phases as the pattern evaluation).
 #[derive(Clone, Debug)]
 pub struct FeatureEval {
+    /// Empty squares per phase: the phase of a position is `empties / phase_width`.
     pub phase_width: u32,
+    /// One weight vector per phase, phase 0 (fewest empties) first; the last serves every
+    /// phase past it.
     pub weights: Vec<[f64; NUM_FEATURES]>,
 }
 
 impl FeatureEval {
+    /// The value of the position (`p` to move, `o` the opponent), in discs from `p`'s view,
+    /// clamped to ±64.
     pub fn evaluate(&self, p: u64, o: u64) -> f64 {
         let e = (!(p | o)).count_ones();
         let phase = ((e / self.phase_width) as usize).min(self.weights.len() - 1);

@@ -11,8 +11,8 @@
 //!   [`Evaluator::evaluate_state`].
 //!
 //! ```
-//! use okapi::board::Board;
-//! use okapi::eval::{Evaluator, EvalState};
+//! use okapi_core::board::Board;
+//! use okapi_core::eval::{Evaluator, EvalState};
 //! let eval = Evaluator::embedded();
 //! let board = Board::START;
 //! let mut state = EvalState::new(&board);
@@ -63,19 +63,29 @@ impl std::fmt::Debug for Evaluator {
     }
 }
 
+/// Why [`Evaluator::load`] failed; the text names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("cannot read weight file {path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file was read but is not a valid weight file.
     #[error("weight file {path}: {source}")]
     Format {
+        /// The file.
         path: String,
+        /// What is wrong with it.
         source: WeightFileError,
     },
 }
+
+/// The most a weight file may hold: the shipped one is 2.7 MB compressed.
+pub const MAX_WEIGHT_FILE: u64 = 64 << 20;
 
 impl Evaluator {
     /// The weights shipped in `coeffs/` (compiled into the binary).
@@ -85,18 +95,44 @@ impl Evaluator {
         )
     }
 
-    /// Loads a weight file.
+    /// The shipped weights (`coeffs/okapi-eval.bin`) as the one handle every search
+    /// shares: decompressed once per process, then each call is a reference count.
+    /// Searches and solvers take the evaluation they are given (`MidgameSearch::new`,
+    /// `EndgameSolver::new`); this is where a
+    /// program that wants the shipped one gets it.
+    pub fn shipped() -> std::sync::Arc<Evaluator> {
+        static SHIPPED_EVALUATOR: std::sync::OnceLock<std::sync::Arc<Evaluator>> =
+            std::sync::OnceLock::new();
+        SHIPPED_EVALUATOR
+            .get_or_init(|| std::sync::Arc::new(Evaluator::embedded()))
+            .clone()
+    }
+
+    /// Loads a weight file (at most [`MAX_WEIGHT_FILE`] bytes: `/dev/zero` given as
+    /// weights ends at once instead of filling memory).
     pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        use std::io::Read;
+        let io = |source| LoadError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_WEIGHT_FILE + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_WEIGHT_FILE {
+            return Err(io(std::io::Error::other(format!(
+                "file too large (over {} MB)",
+                MAX_WEIGHT_FILE >> 20
+            ))));
+        }
         Evaluator::from_bytes(&bytes).map_err(|source| LoadError::Format {
             path: path.display().to_string(),
             source,
         })
     }
 
+    /// Reads the bytes of a weight file (the layout in [`weights`]), checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightFileError> {
         Ok(Evaluator::from_weight_file(WeightFile::from_bytes(bytes)?))
     }
@@ -127,6 +163,7 @@ impl Evaluator {
         ((empties / self.phase_width) as usize).min(self.phases - 1)
     }
 
+    /// How many phases the weights have.
     pub fn phases(&self) -> usize {
         self.phases
     }
@@ -194,10 +231,12 @@ impl Default for Evaluator {
 pub struct EvalState {
     indices: [IndexVector; 2],
     mover: usize,
+    /// Empty squares of the position the indices describe.
     pub empties: u32,
 }
 
 impl EvalState {
+    /// The indices of `board`, computed from scratch, `board.player` to move.
     pub fn new(board: &Board) -> EvalState {
         let (own, other) = PatternSet::get().index_vectors_both(board.player, board.opponent);
         EvalState {
@@ -257,12 +296,4 @@ impl EvalState {
     pub fn mover_indices(&self) -> [u16; NUM_INSTANCES] {
         self.indices[self.mover].instances()
     }
-}
-
-/// The shipped evaluation, loaded once per process and shared by every search.
-pub fn shared() -> std::sync::Arc<Evaluator> {
-    static SHARED: std::sync::OnceLock<std::sync::Arc<Evaluator>> = std::sync::OnceLock::new();
-    SHARED
-        .get_or_init(|| std::sync::Arc::new(Evaluator::embedded()))
-        .clone()
 }

@@ -43,6 +43,7 @@ const PROTOTYPES: [(&str, &str); 14] = [
     ("x-squares", "b2 g2 b7 g7"),
 ];
 
+/// The most squares a pattern has (the edge with its X-squares, the 2x5 corner block).
 pub const MAX_PATTERN_LEN: usize = 10;
 /// Number of pattern instances on the board.
 pub const NUM_INSTANCES: usize = 52;
@@ -58,6 +59,7 @@ pub const INDEX_LANES: usize = 64;
 pub struct IndexVector(pub [u16; INDEX_LANES]);
 
 impl IndexVector {
+    /// Every index 0.
     pub const ZERO: IndexVector = IndexVector([0; INDEX_LANES]);
 
     /// `self += m * v`, lane by lane (modulo 2^16: intermediate sums may wrap, the final
@@ -86,12 +88,15 @@ impl IndexVector {
     }
 }
 
+/// `POW3[k] = 3^k`, for `k` up to [`MAX_PATTERN_LEN`].
 pub const POW3: [u32; 11] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049];
 
 /// One pattern: its squares (prototype order), its weight-table size and offset.
 #[derive(Clone, Debug)]
 pub struct Pattern {
+    /// The pattern's name, for reports and weight dumps (`"edge+2x"`).
     pub name: &'static str,
+    /// How many squares it reads.
     pub len: usize,
     /// Number of weights: `3^len`.
     pub size: usize,
@@ -104,15 +109,21 @@ pub struct Pattern {
 /// One instance: which pattern, and its squares in order.
 #[derive(Clone, Copy, Debug)]
 pub struct Instance {
+    /// Which pattern it is an image of (an index into [`PatternSet::patterns`]).
     pub pattern: usize,
+    /// How many squares it reads (its pattern's `len`).
     pub len: usize,
+    /// Its squares (indices `a1 = 0 ... h8 = 63`) in the image order of the prototype; the
+    /// first `len` are used.
     pub squares: [u8; MAX_PATTERN_LEN],
 }
 
 /// All tables derived from the prototypes.
 #[derive(Debug)]
 pub struct PatternSet {
+    /// The patterns, in prototype order.
     pub patterns: Vec<Pattern>,
+    /// Their instances ([`NUM_INSTANCES`] of them), pattern by pattern.
     pub instances: Vec<Instance>,
     /// Weights per phase (all patterns, bias excluded).
     pub weights_per_phase: usize,
@@ -326,11 +337,9 @@ mod tests {
     #[test]
     fn fast_indices_match_reference_and_swap() {
         let set = PatternSet::get();
-        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut rng = crate::board::random::XorShift64::from_state(0x1234_5678_9abc_def1);
         for _ in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let occ = x.rotate_left(11) | x;
             let p = x & occ;
             let o = occ & !p;

@@ -6,7 +6,7 @@
 //! |-------|-------|
 //! | 8     | magic `OKAPIEVW` |
 //! | 2     | format version (1) |
-//! | 2     | pattern set id ([`PATTERN_SET_ID`](super::patterns::PATTERN_SET_ID)) |
+//! | 2     | pattern set id ([`PATTERN_SET_ID`]) |
 //! | 2     | number of phases `P` |
 //! | 2     | empties per phase `W` (phase of a position = `min(empties / W, P - 1)`) |
 //! | 4     | weights per phase `N` (must equal the pattern set's) |
@@ -20,111 +20,71 @@
 //! self-symmetry are equal.
 
 use super::patterns::{PATTERN_SET_ID, PatternSet};
-use std::io::{Read, Write};
+use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
 
+/// The first 8 bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"OKAPIEVW";
+/// The weight file format version this build reads and writes.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 24;
 
+/// Why a weight file cannot be read; the text says it to a user.
 #[derive(Debug, thiserror::Error)]
 pub enum WeightFileError {
+    /// The file does not start with `OKAPIEVW`: not a weight file.
     #[error("not an Okapi weight file (bad magic)")]
     Magic,
+    /// A weight file of another format version (the one in the file).
     #[error("weight file version {0} is not supported (expected {VERSION})")]
     Version(u16),
+    /// Weights for another pattern set than this build's: its indices mean other squares.
     #[error("weight file is for pattern set {found}, this build uses {expected}")]
-    PatternSet { found: u16, expected: u16 },
+    PatternSet {
+        /// The pattern set id in the file.
+        found: u16,
+        /// This build's ([`PATTERN_SET_ID`]).
+        expected: u16,
+    },
+    /// The header and the data disagree; says how.
     #[error("weight file is truncated or malformed: {0}")]
     Malformed(String),
+    /// The checksum at the end of the file does not match its contents: the file is corrupt.
     #[error(
         "weight file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
     )]
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        /// The checksum stored after the payload.
+        stored: u64,
+        /// The checksum of what was read.
+        computed: u64,
+    },
+}
+
+impl From<HeaderError> for WeightFileError {
+    fn from(e: HeaderError) -> Self {
+        match e {
+            HeaderError::Magic { .. } => WeightFileError::Magic,
+            HeaderError::Version { found, .. } => WeightFileError::Version(found),
+            HeaderError::Short { len, .. } => {
+                WeightFileError::Malformed(format!("{len} bytes, shorter than a header"))
+            }
+        }
+    }
 }
 
 /// Weights as stored: per phase a bias and one weight per pattern index (player view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightFile {
+    /// Number of phases `P`.
     pub phases: u16,
+    /// Empty squares per phase `W`: a position's phase is `min(empties / W, P - 1)`.
     pub phase_width: u16,
+    /// Weights per phase (the pattern set's [`PatternSet::weights_per_phase`]).
     pub weights_per_phase: u32,
     /// `phases` entries.
     pub bias: Vec<i16>,
     /// `phases * weights_per_phase` entries, phase-major.
     pub weights: Vec<i16>,
-}
-
-pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
-    })
-}
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// Why [`unseal`] refused a payload.
-#[derive(Debug)]
-pub enum UnsealError {
-    /// The payload is not valid zlib (the message says why).
-    Decompress(String),
-    /// It decompresses to this many bytes, not the expected number.
-    Length(usize),
-    Checksum {
-        stored: u64,
-        computed: u64,
-    },
-}
-
-/// The uncompressed payload of a file laid out by [`seal`], checked: exactly `expected`
-/// bytes, and the checksum right. `bytes` must hold the header (`header_len` bytes), the
-/// payload (`payload_len`) and the 8-byte checksum.
-pub fn unseal(
-    bytes: &[u8],
-    header_len: usize,
-    payload_len: usize,
-    expected: usize,
-) -> Result<Vec<u8>, UnsealError> {
-    let mut raw = Vec::with_capacity(expected);
-    flate2::read::ZlibDecoder::new(&bytes[header_len..header_len + payload_len])
-        .take(expected as u64 + 1)
-        .read_to_end(&mut raw)
-        .map_err(|e| UnsealError::Decompress(e.to_string()))?;
-    if raw.len() != expected {
-        return Err(UnsealError::Length(raw.len()));
-    }
-    let stored = u64::from_le_bytes(
-        bytes[header_len + payload_len..]
-            .try_into()
-            .expect("8 bytes"),
-    );
-    let computed = fnv1a(fnv1a(FNV_OFFSET, &bytes[..header_len]), &raw);
-    if stored != computed {
-        return Err(UnsealError::Checksum { stored, computed });
-    }
-    Ok(raw)
-}
-
-/// The layout shared by Okapi's binary artifacts (weights, book): the header `header`
-/// makes from the compressed payload's length, the zlib-compressed `raw` payload, then
-/// the FNV-1a checksum of the header and the uncompressed payload.
-/// The little-endian `u16` at byte `at` of a header (the caller has checked its length).
-pub(crate) fn le_u16(bytes: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([bytes[at], bytes[at + 1]])
-}
-
-/// The little-endian `u32` at byte `at` of a header (the caller has checked its length).
-pub(crate) fn le_u32(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-}
-
-pub fn seal(raw: &[u8], header: impl FnOnce(u32) -> Vec<u8>) -> Vec<u8> {
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    enc.write_all(raw).expect("in-memory write");
-    let payload = enc.finish().expect("in-memory write");
-    let mut out = header(payload.len() as u32);
-    let checksum = fnv1a(fnv1a(FNV_OFFSET, &out), raw);
-    out.extend_from_slice(&payload);
-    out.extend_from_slice(&checksum.to_le_bytes());
-    out
 }
 
 impl WeightFile {
@@ -152,18 +112,21 @@ impl WeightFile {
         raw
     }
 
+    /// The file's bytes (the layout in the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         seal(&self.raw_payload(), |len| self.header(len).to_vec())
     }
 
+    /// Reads a weight file's bytes, checking everything: a corrupt or foreign file is refused
+    /// with the reason, never half-read.
     pub fn from_bytes(bytes: &[u8]) -> Result<WeightFile, WeightFileError> {
-        if bytes.len() < HEADER_LEN + 8 || &bytes[..8] != MAGIC {
-            return Err(WeightFileError::Magic);
-        }
-        let version = le_u16(bytes, 8);
-        if version != VERSION {
-            return Err(WeightFileError::Version(version));
-        }
+        check_header(
+            bytes,
+            MAGIC,
+            Some(VERSION),
+            HEADER_LEN + 8,
+            "an Okapi weight file",
+        )?;
         let set_id = le_u16(bytes, 10);
         if set_id != PATTERN_SET_ID {
             return Err(WeightFileError::PatternSet {

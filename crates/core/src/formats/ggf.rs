@@ -17,7 +17,7 @@
 //!
 //! Errors ([`GgfError`]) give the line and column of the property at fault.
 //!
-//! Writing ([`write`], [`write_record`]): the main line (GGF has no variations), names,
+//! Writing ([`write()`], [`write_record`]): the main line (GGF has no variations), names,
 //! date, comment and clock, `RE` when the line ends the game, special characters escaped.
 
 use super::TextPos;
@@ -28,32 +28,76 @@ use std::time::Duration;
 /// Why a GGF text was not read: what, and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GgfError {
+    /// The text holds no `(;`.
     #[error("no '(;' starts a game")]
     NoGame,
+    /// The text ends before the `;)` that closes the game.
     #[error("{at}: the game is not closed with ';)'")]
-    Unclosed { at: TextPos },
-    #[error("{at}: '{text}' is not a property name")]
-    BadName { text: String, at: TextPos },
-    #[error("{at}: property {name} is not closed with ']'")]
-    UnclosedValue { name: String, at: TextPos },
-    #[error("{at}: GM[{value}] is not Othello")]
-    NotOthello { value: String, at: TextPos },
-    #[error("{at}: board type TY[{value}] is not 8x8")]
-    NotEightByEight { value: String, at: TextPos },
-    #[error("{at}: BO[{value}]: {reason}")]
-    BadBoard {
-        value: String,
-        reason: String,
+    Unclosed {
+        /// Where the game opens.
         at: TextPos,
     },
+    /// Something other than `NAME[` where a property should start.
+    #[error("{at}: '{text}' is not a property name")]
+    BadName {
+        /// What was found (up to 20 characters).
+        text: String,
+        /// Where.
+        at: TextPos,
+    },
+    /// A property value without its closing `]`.
+    #[error("{at}: property {name} is not closed with ']'")]
+    UnclosedValue {
+        /// The property name.
+        name: String,
+        /// Where the property starts.
+        at: TextPos,
+    },
+    /// `GM[..]` names another game.
+    #[error("{at}: GM[{value}] is not Othello")]
+    NotOthello {
+        /// The game named.
+        value: String,
+        /// Where the property starts.
+        at: TextPos,
+    },
+    /// `TY[..]` names another board size.
+    #[error("{at}: board type TY[{value}] is not 8x8")]
+    NotEightByEight {
+        /// The board type given.
+        value: String,
+        /// Where the property starts.
+        at: TextPos,
+    },
+    /// `BO[..]` is not a board.
+    #[error("{at}: BO[{value}]: {reason}")]
+    BadBoard {
+        /// The value as written.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+        /// Where the property starts.
+        at: TextPos,
+    },
+    /// `BO[..]` after the first move: the moves would be of another board.
     #[error("{at}: BO[...] comes after moves")]
-    BoardAfterMoves { at: TextPos },
+    BoardAfterMoves {
+        /// Where the property starts.
+        at: TextPos,
+    },
+    /// A `B[..]` or `W[..]` that is not a move, is illegal, or is played by the side not
+    /// to move.
     #[error("{at}: move {number}, {name}[{value}]: {reason}")]
     BadMove {
+        /// Which move property it is, from 1 (forced passes the reader inserts not counted).
         number: usize,
+        /// `B` or `W`.
         name: String,
+        /// The value as written.
         value: String,
+        /// What is wrong with it.
         reason: String,
+        /// Where the property starts.
         at: TextPos,
     },
 }
@@ -61,6 +105,7 @@ pub enum GgfError {
 /// What a GGF record holds beyond the [`Game`].
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct GgfRecord {
+    /// The game: start position, moves, names, date, comment and clock.
     pub game: Game,
     /// `PC`: where the game was played.
     pub place: String,
@@ -78,7 +123,9 @@ pub struct GgfRecord {
 /// The `/eval/time` of a move, when given.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct MoveInfo {
+    /// The eval written after the move, as a number (`D6/-1.50` gives -1.5).
     pub eval: Option<f64>,
+    /// The time written after the eval, in seconds.
     pub seconds: Option<f64>,
 }
 

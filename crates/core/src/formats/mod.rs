@@ -49,7 +49,9 @@ pub const MAX_BOOK_FILE: u64 = 512 << 20;
 /// A place in a text: 1-based line and column (in characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct TextPos {
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub column: usize,
 }
 
@@ -80,13 +82,22 @@ impl fmt::Display for TextPos {
 /// Reading a user's file failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
+    /// The file could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file holds more than the limit: refused before it fills memory.
     #[error("{path}: file too large (over {} MB)", limit >> 20)]
-    TooLarge { path: PathBuf, limit: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 /// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
@@ -109,7 +120,9 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 /// Why [`read_capped_from`] stopped.
 #[derive(Debug)]
 pub enum CapError {
+    /// Reading failed.
     Io(std::io::Error),
+    /// The stream holds more than the limit.
     TooLarge,
 }
 
@@ -131,13 +144,18 @@ pub fn read_capped_from(reader: impl Read, limit: u64) -> Result<Vec<u8>, CapErr
 pub enum Format {
     /// Okapi's JSON: the whole tree, values, seats, cursor.
     OkapiJson,
-    /// GGF: the main line only.
+    /// GGF: one line (the current line, when the app saves).
     Ggf,
     /// A transcript of the current line, passes left out.
     Transcript,
 }
 
 impl Format {
+    /// Does the format keep every line of the record (not just one)?
+    pub fn keeps_variations(self) -> bool {
+        self == Format::OkapiJson
+    }
+
     /// The format a file name asks for: `.ggf`, `.txt`/`.trn` transcripts, anything else
     /// Okapi JSON.
     pub fn of_path(path: &Path) -> Format {
@@ -157,14 +175,19 @@ impl Format {
 /// Why a game file was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum GameFileError {
+    /// The file could not be read (see [`ReadError`]).
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// The file holds nothing but blanks.
     #[error("the file is empty")]
     Empty,
+    /// It starts with `{` but is not a game in Okapi's JSON.
     #[error(transparent)]
     Json(#[from] okapi_json::JsonError),
+    /// It holds `(;` but is not a GGF game.
     #[error(transparent)]
     Ggf(#[from] ggf::GgfError),
+    /// Anything else is read as a transcript, and this one is not.
     #[error(transparent)]
     Transcript(#[from] transcript::TranscriptError),
 }
@@ -191,18 +214,47 @@ pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
     read_game(&String::from_utf8_lossy(&bytes))
 }
 
-/// The game as a file of `format`.
+/// The game as a file of `format`. A one-line format writes the current line (the line
+/// on screen, which after Undo and a new move is the game played), not the main line.
 pub fn write_game(game: &Game, format: Format) -> String {
     match format {
         Format::OkapiJson => okapi_json::write(game),
-        Format::Ggf => ggf::write(game) + "\n",
+        Format::Ggf => ggf::write(&game.with_current_line_as_main()) + "\n",
         Format::Transcript => transcript::write(game) + "\n",
     }
 }
 
 /// Writes the game atomically in the format its file name asks for ([`Format::of_path`]).
+/// A game from a set-up position is refused as a transcript: a transcript holds moves
+/// from the standard start only, so the file would not open again (or open as another
+/// game).
 pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
-    write_atomic(path, write_game(game, Format::of_path(path)).as_bytes())
+    let format = Format::of_path(path);
+    if format == Format::Transcript && game.start() != crate::board::Position::start() {
+        return Err(std::io::Error::other(
+            "a transcript holds moves from the standard start only; save a game from a set-up position as .ggf or .json",
+        ));
+    }
+    write_atomic(path, write_game(game, format).as_bytes())
+}
+
+/// Are `a` and `b` the same file: the same device and inode (a hard link or another name
+/// of it counts), or, where that is not known, the same canonical path? A missing file
+/// is nobody's twin. Writers refuse an output that is one of their inputs: it would be
+/// truncated before it is read.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    }
 }
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames it over
@@ -248,6 +300,23 @@ mod tests {
     }
 
     #[test]
+    fn hard_links_and_other_names_are_the_same_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b, c) = (
+            tmp.path().join("a"),
+            tmp.path().join("b"),
+            tmp.path().join("c"),
+        );
+        std::fs::write(&a, "x").unwrap();
+        std::fs::write(&c, "x").unwrap();
+        std::fs::hard_link(&a, &b).unwrap();
+        assert!(same_file(&a, &b));
+        assert!(same_file(&a, &tmp.path().join(".").join("a")));
+        assert!(!same_file(&a, &c));
+        assert!(!same_file(&a, &tmp.path().join("missing")));
+    }
+
+    #[test]
     fn endless_files_are_refused_quickly() {
         let start = std::time::Instant::now();
         let err = load_game(Path::new("/dev/zero")).unwrap_err().to_string();
@@ -275,6 +344,19 @@ mod tests {
             .collect();
         assert!(leftovers.is_empty());
         assert!(matches!(read_game("  \n"), Err(GameFileError::Empty)));
+        // A set-up game is refused as a transcript (it would not open again), not as GGF.
+        let setup =
+            Game::new(crate::board::Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap());
+        let err = save_game(&setup, &dir.join("s.txt"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("standard start only"), "{err}");
+        assert!(!dir.join("s.txt").exists());
+        save_game(&setup, &dir.join("s.ggf")).unwrap();
+        assert_eq!(
+            load_game(&dir.join("s.ggf")).unwrap().start(),
+            setup.start()
+        );
         assert_eq!(
             read_game("\u{feff}f5").unwrap().moves(),
             vec![Move::parse("f5").unwrap()]

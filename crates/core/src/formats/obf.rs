@@ -6,7 +6,7 @@
 //! `%` or `#` are skipped.
 //!
 //! ```
-//! use okapi::formats::obf::parse_line;
+//! use okapi_core::formats::obf::parse_line;
 //! let e = parse_line("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;")
 //!     .unwrap()
 //!     .unwrap();
@@ -20,6 +20,7 @@ use crate::board::{Move, ParseBoardError, Position};
 /// One OBF position with the scores it lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObfEntry {
+    /// The position and the side to move.
     pub position: Position,
     /// Moves with their exact scores for the side to move, in file order.
     pub moves: Vec<(Move, i32)>,
@@ -50,17 +51,26 @@ impl ObfEntry {
 /// Why an OBF line holds no position; columns count characters from 1.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ObfError {
+    /// The board and side are not a board string (see [`Position::parse`]).
     #[error(transparent)]
     Board(#[from] ParseBoardError),
+    /// A field after the board that is not `MOVE:score` with a score within ±64.
     #[error("bad move field '{text}' at column {column} (expected MOVE:score, e.g. A2:+38)")]
-    BadField { text: String, column: usize },
+    BadField {
+        /// The field, trimmed.
+        text: String,
+        /// Its column in the line, from 1.
+        column: usize,
+    },
 }
 
 /// An error in an OBF file: the line and what is wrong on it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {error}")]
 pub struct ObfFileError {
+    /// The line, from 1.
     pub line: usize,
+    /// What is wrong on it.
     pub error: ObfError,
 }
 
@@ -165,7 +175,7 @@ mod tests {
 
     #[test]
     fn no_fields_is_fine() {
-        let e = parse_line(&format!("{} X", "-".repeat(64)))
+        let e = parse_line(&format!("{}O X", "-".repeat(63)))
             .unwrap()
             .unwrap();
         assert!(e.moves.is_empty());
@@ -174,7 +184,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let text = format!("{} X;\n{} X; A2=3;\n", "-".repeat(64), "-".repeat(64));
+        let board = format!("{}O", "-".repeat(63));
+        let text = format!("{board} X;\n{board} X; A2=3;\n");
         let err = parse_file(text.as_bytes()).unwrap_err();
         assert_eq!(
             err,
@@ -199,7 +210,7 @@ mod tests {
             }))
         ));
         assert!(matches!(
-            parse_line(&format!("{} X; A2:+99;", "-".repeat(64))),
+            parse_line(&format!("{board} X; A2:+99;")),
             Err(ObfError::BadField { .. })
         ));
     }

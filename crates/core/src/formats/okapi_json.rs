@@ -45,24 +45,45 @@ pub const VERSION: u32 = 2;
 /// Why a JSON game was not read: what, and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum JsonError {
+    /// The text is not JSON, or not the shape of a game file.
     #[error("{at}: not an Okapi game file: {message}")]
-    Syntax { at: TextPos, message: String },
+    Syntax {
+        /// Where the JSON reader stopped.
+        at: TextPos,
+        /// The JSON reader's message, without its own position.
+        message: String,
+    },
+    /// The `format` field is not `okapi-game` (the one in the file).
     #[error("not an Okapi game file: format is '{0}', expected '{FORMAT_TAG}'")]
     Format(String),
+    /// A version newer than [`VERSION`] (or 0): written by a later Okapi.
     #[error("version {0} is newer than this Okapi reads ({VERSION})")]
     Version(u32),
+    /// The `start` board string does not read (the reason).
     #[error("start: {0}")]
     Start(String),
+    /// A move that is not a move, cannot be played where it stands, or (in `line`) leaves
+    /// the recorded moves.
     #[error("move {number} ({text}) at {place}: {reason}")]
     BadMove {
         /// The move's number in its list, from 1.
         number: usize,
+        /// Where it stands in the file (`variations[2].moves[3]`).
         place: String,
+        /// The move as written.
         text: String,
+        /// Why it cannot be played.
         reason: String,
     },
+    /// Any other field with an impossible value (a variation off a later line, an eval
+    /// past its line's moves, an unknown seat, a negative clock).
     #[error("{place}: {reason}")]
-    Bad { place: String, reason: String },
+    Bad {
+        /// Where it stands in the file (`variations[1].from`).
+        place: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -360,6 +381,9 @@ fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> 
     })
 }
 
+/// The largest value a move can have: all 64 discs.
+const MAX_VALUE: i32 = 64;
+
 /// Plays `moves` from `base` with their evals; the nodes of the line.
 fn play_line(
     game: &mut Game,
@@ -382,6 +406,18 @@ fn play_line(
         nodes.push(game.cursor());
     }
     for (k, e) in evals.iter().enumerate() {
+        // A value is a disc difference (a WLD proof's sign too): anything beyond 64 is a
+        // damaged file, and the app would draw its graph with a grid line every few
+        // discs up to it (1e9: a hang at every start from the autosave).
+        if e.value.abs() > MAX_VALUE {
+            return Err(JsonError::Bad {
+                place: format!("{prefix}evals[{k}].value"),
+                reason: format!(
+                    "{} is not a value from -{MAX_VALUE} to {MAX_VALUE}",
+                    e.value
+                ),
+            });
+        }
         let Some(&node) = nodes.get(e.ply) else {
             return Err(JsonError::Bad {
                 place: format!("{prefix}evals[{k}]"),
@@ -538,6 +574,14 @@ mod tests {
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"time_per_side":-1}"#,
                 "time_per_side",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"evals":[{"ply":0,"value":1000000000,"source":"exact"}]}"#,
+                "evals[0].value: 1000000000 is not a value from -64 to 64",
+            ),
+            (
+                r#"{"format":"okapi-game","version":2,"moves":["f5"],"evals":[{"ply":0,"value":-65,"source":"wld"}]}"#,
+                "evals[0].value: -65 is not a value from -64 to 64",
             ),
             (
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"line":["d3"]}"#,

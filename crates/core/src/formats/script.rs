@@ -16,8 +16,8 @@
 //! by the callers (capped by [`super::MAX_SCRIPT_FILE`]).
 //!
 //! ```
-//! use okapi::board::Color;
-//! use okapi::formats::script::{format_result, Outcome};
+//! use okapi_core::board::Color;
+//! use okapi_core::formats::script::{format_result, Outcome};
 //! let outcome = Outcome::exact(Color::White, -12);
 //! assert_eq!(format_result(outcome, None, Some("% Ah!")), "38 - 26      % Ah!");
 //! assert_eq!(format_result(Outcome::wld(Color::White, -1), None, None), "Black win");
@@ -40,7 +40,9 @@ pub enum ScriptLine {
     Blank,
     /// A position to solve, and its trailing comment (from `%` to the end of the line).
     Position {
+        /// The position and the side to move.
         position: Position,
+        /// The trailing comment, from its `%` to the end of the line, if any.
         comment: Option<String>,
     },
 }
@@ -48,29 +50,31 @@ pub enum ScriptLine {
 /// Why a position line holds no valid position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
+    /// The board and side are not a board string (see [`Position::parse`]).
     #[error(transparent)]
     Board(#[from] ParseBoardError),
+    /// Words after the side to move that are not a comment (the words found).
     #[error("unexpected text '{0}' after the side to move (a trailing comment starts with %)")]
     TextAfterSide(String),
-    /// No game reaches a board without discs (the four centre discs are never removed);
-    /// "solving" it as 32-32 would answer a question nobody asked.
-    #[error("impossible position: the board has no discs")]
-    NoDiscs,
 }
 
 /// A position line that could not be parsed; its trailing comment is kept for the output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadLine {
+    /// What is wrong with the line.
     pub error: LineError,
+    /// Its trailing comment, from its `%`, if any.
     pub comment: Option<String>,
 }
 
 /// One line of a script with its 1-based line number.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NumberedLine {
+    /// The line number, from 1.
     pub number: usize,
     /// The line as it is in the file, without its line end.
     pub raw: Vec<u8>,
+    /// The line as read, or why it holds no valid position.
     pub parsed: Result<ScriptLine, BadLine>,
 }
 
@@ -123,9 +127,6 @@ pub fn parse_line(line: &str) -> Result<ScriptLine, BadLine> {
     if !extra.is_empty() {
         return Err(bad(LineError::TextAfterSide(extra.join(" "))));
     }
-    if position.black_count() + position.white_count() == 0 {
-        return Err(bad(LineError::NoDiscs));
-    }
     Ok(ScriptLine::Position { position, comment })
 }
 
@@ -155,13 +156,27 @@ pub fn text_lines(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
     raw_lines(bytes).map(decode)
 }
 
-/// Splits bytes into lines without their line ends (`\n` or `\r\n`).
+/// Splits bytes into lines without their line ends: `\n`, `\r\n`, or a lone `\r` (old
+/// Mac files), so a file saved with any of them gives the same lines. A UTF-8 byte-order
+/// mark at the start (Windows editors write one) is not part of the first line.
 pub fn raw_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> + '_ {
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let empty = bytes.is_empty();
-    body.split(|&b| b == b'\n')
-        .filter(move |_| !empty)
-        .map(|raw| raw.strip_suffix(b"\r").unwrap_or(raw))
+    let mut rest = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        let line = &rest[..end];
+        let after = match rest.get(end..end + 2) {
+            Some(b"\r\n") => end + 2,
+            _ => (end + 1).min(rest.len()),
+        };
+        rest = &rest[after..];
+        Some(line)
+    })
 }
 
 /// UTF-8, or Latin-1 when the bytes are not valid UTF-8.
@@ -213,8 +228,11 @@ pub fn output_line(
 /// Win, draw or loss, said from Black's side as the script format does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wld {
+    /// Black wins.
     BlackWin,
+    /// Neither wins: 32-32.
     Draw,
+    /// White wins.
     WhiteWin,
 }
 
@@ -222,7 +240,12 @@ pub enum Wld {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Final disc counts under perfect play, empties to the winner (they sum to 64).
-    Exact { black: u32, white: u32 },
+    Exact {
+        /// Black's final disc count.
+        black: u32,
+        /// White's final disc count.
+        white: u32,
+    },
     /// Only who wins.
     Wld(Wld),
 }
@@ -289,7 +312,9 @@ pub fn format_result(outcome: Outcome, line: Option<&[Move]>, comment: Option<&s
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("character {offset}: {reason}")]
 pub struct ResultLineError {
+    /// The character offset, from 0.
     pub offset: usize,
+    /// What is wrong there.
     pub reason: String,
 }
 
@@ -384,10 +409,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn byte_order_marks_and_every_line_end_give_the_same_lines() {
+        let want: Vec<&[u8]> = vec![b"% c", b"", b"x"];
+        for text in [
+            &b"% c\n\nx\n"[..],
+            b"% c\r\n\r\nx\r\n",
+            b"% c\r\rx\r",
+            b"% c\r\rx",
+            b"\xEF\xBB\xBF% c\n\nx",
+            b"\xEF\xBB\xBF% c\r\rx\r",
+        ] {
+            assert_eq!(raw_lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+        assert_eq!(raw_lines(b"").count(), 0);
+        assert_eq!(raw_lines(b"\n").collect::<Vec<_>>(), vec![&b""[..]]);
+        // A BOM script's first position and a CR-only script's positions are read.
+        let board = "XO---XXX-OOO-OOO-OOOOOO---OOXO---OOXOOO-OOXOOOOOXXXXX---XXXXXX-- X";
+        let bom = format!("\u{feff}{board}\n");
+        assert!(matches!(
+            parse_script(bom.as_bytes())[0].parsed,
+            Ok(ScriptLine::Position { .. })
+        ));
+        let cr = format!("% one\r{board}\r{board} % two\r");
+        let lines = parse_script(cr.as_bytes());
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[2].number, 3);
+        assert!(
+            lines[1..]
+                .iter()
+                .all(|l| matches!(l.parsed, Ok(ScriptLine::Position { .. })))
+        );
+    }
+
+    #[test]
     fn a_board_without_discs_is_refused() {
         let line = format!("{} X % empty", "-".repeat(64));
         let err = parse_line(&line).unwrap_err();
-        assert_eq!(err.error, LineError::NoDiscs);
+        assert_eq!(err.error, LineError::Board(ParseBoardError::NoDiscs));
         assert_eq!(err.comment.as_deref(), Some("% empty"));
         assert!(err.error.to_string().contains("no discs"));
     }
@@ -574,7 +632,7 @@ OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close po
 
     #[test]
     fn bad_lines_say_why() {
-        let board = "-".repeat(64);
+        let board = format!("{}X", "-".repeat(63));
         let err = |text: &str| parse_line(text).unwrap_err();
         assert_eq!(
             err(&format!("{} X", &board[1..])).error,

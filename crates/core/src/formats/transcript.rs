@@ -11,7 +11,7 @@
 //! Writing: the squares of the current line, lowercase, passes left out.
 //!
 //! ```
-//! use okapi::formats::transcript;
+//! use okapi_core::formats::transcript;
 //! let game = transcript::read("1. f5 d6 2. C3").unwrap();
 //! assert_eq!(transcript::write(&game), "f5d6c3");
 //! let err = transcript::read("f5 d6 a1").unwrap_err();
@@ -31,6 +31,7 @@ pub struct TranscriptError {
     pub number: usize,
     /// The move as written.
     pub text: String,
+    /// Why it cannot be played or read (not a move, illegal here).
     pub reason: String,
 }
 
@@ -77,6 +78,18 @@ pub fn read_at(start: Position, text: &str) -> Result<Game, TranscriptError> {
         }
         game.play(mv, None).map_err(|e| bad(e.to_string()))?;
     }
+    // Only move numbers (`5`, `1.`): not the empty game the separators alone would give
+    // (`okapi book show 5` showed the start position).
+    if number == 0
+        && let Some(offset) = chars.iter().position(char::is_ascii_digit)
+    {
+        return Err(TranscriptError {
+            offset,
+            number: 1,
+            text: text.trim().chars().take(12).collect(),
+            reason: "a number, not a move: a move is a column a-h and a row 1-8 (f5d6c3)".into(),
+        });
+    }
     game.pass_if_needed();
     Ok(game)
 }
@@ -118,6 +131,16 @@ mod tests {
             assert_eq!(read(text).unwrap().moves(), g.moves(), "{text}");
         }
         assert!(read("").unwrap().is_empty());
+        assert!(read(" \n").unwrap().is_empty());
+    }
+
+    #[test]
+    fn numbers_without_moves_are_refused() {
+        for text in ["5", " 12 ", "1."] {
+            let e = read(text).unwrap_err();
+            assert!(e.reason.contains("a number, not a move"), "{text}: {e}");
+        }
+        assert_eq!(read("1. f5").unwrap().ply(), 1);
     }
 
     #[test]

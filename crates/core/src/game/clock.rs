@@ -5,6 +5,8 @@ use crate::search::Limits;
 use crate::search::level::allot_time;
 use std::time::{Duration, Instant};
 
+/// Time left for Black and White, with at most one side's time running. Time is read
+/// from [`Instant`] when asked, so nothing ticks in the background.
 #[derive(Clone, Debug)]
 pub struct Clock {
     left: [Duration; 2],
@@ -49,6 +51,7 @@ impl Clock {
         self.running = Some((side, now));
     }
 
+    /// Stops the running time, if any, keeping what is left.
     pub fn stop(&mut self) {
         self.stop_at(Instant::now());
     }
@@ -60,6 +63,7 @@ impl Clock {
         }
     }
 
+    /// The colour whose time runs, if any.
     pub fn running(&self) -> Option<Color> {
         self.running.map(|(s, _)| s)
     }
@@ -82,7 +86,7 @@ pub fn clock_allotment(left: Duration, empties: u32) -> Duration {
 /// own exact and WLD solves do not watch the clock (the midgame search does, and so do the
 /// solves its iterations start when they reach the end), so they are used only where they
 /// fit: the hardest FFO positions take about 0.6 s at 20 empties, 1-3 s at 22-23 and
-/// 5-30 s at 24-26 (README, "Endgame"); game positions are usually easier.
+/// 5-30 s at 24-26 (docs/engine.md, "Endgame"); game positions are usually easier.
 pub fn solvable_empties(time: Duration) -> u32 {
     let s = time.as_secs_f64();
     match s {

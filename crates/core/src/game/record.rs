@@ -9,8 +9,8 @@
 //! variation; nothing is ever erased except by [`Game::delete_variation`].
 //!
 //! ```
-//! use okapi::board::{Move, Position};
-//! use okapi::game::Game;
+//! use okapi_core::board::{Move, Position};
+//! use okapi_core::game::Game;
 //! let mv = |s| Move::parse(s).unwrap();
 //! let mut game = Game::new(Position::start());
 //! for m in ["f5", "d6", "c3"] {
@@ -60,22 +60,38 @@ pub struct Game {
     cursor: NodeId,
     /// The current line: the nodes after the root, in order (recomputed on each change).
     line: Vec<NodeId>,
-    /// The players' names as the file gives them.
+    /// Black's name as the file gives it.
     pub black: String,
+    /// White's name as the file gives it.
     pub white: String,
     /// Who plays each colour (Black, White) when the game goes on.
     pub seats: [Seat; 2],
     /// The clock each side had, when the game was played with one.
     pub time_per_side: Option<std::time::Duration>,
+    /// The date the game was played, as written (`YYYY-MM-DD` for games made here).
     pub date: String,
+    /// A free comment on the game.
     pub comment: String,
+}
+
+/// Where a move not yet recorded at the cursor goes among the moves recorded there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NewMove {
+    /// First: the new move becomes the main continuation, the old one a variation (what
+    /// a person playing on after Undo means: the game played is the game).
+    #[default]
+    MainLine,
+    /// After the moves recorded there: a side line ("add as variation").
+    Variation,
 }
 
 /// Who plays a colour: a person, or the engine at its own level.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Seat {
+    /// A person: the front end waits for a move.
     #[default]
     Human,
+    /// The engine at this level.
     Engine(Level),
 }
 
@@ -89,6 +105,8 @@ impl Seat {
         }
     }
 
+    /// Reads what [`Seat::label`] writes (`human`, case-insensitive, or `okapi:` and a level);
+    /// the error says what it expected.
     pub fn parse(text: &str) -> Result<Seat, String> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("human") {
@@ -102,6 +120,7 @@ impl Seat {
         }
     }
 
+    /// The seat is the engine's.
     pub fn is_engine(&self) -> bool {
         matches!(self, Seat::Engine(_))
     }
@@ -114,6 +133,7 @@ impl Default for Game {
 }
 
 impl Game {
+    /// A game from `start` with no move, two human seats, no clock, dated today.
     pub fn new(start: Position) -> Game {
         Game {
             nodes: vec![Node {
@@ -153,6 +173,7 @@ impl Game {
         &mut self.nodes[id.index()]
     }
 
+    /// The position the game starts from.
     pub fn start(&self) -> Position {
         self.nodes[0].position
     }
@@ -237,18 +258,33 @@ impl Game {
             .max(1)
     }
 
+    /// The cursor is not at the start: there is a move to take back.
     pub fn can_undo(&self) -> bool {
         self.cursor != NodeId(0)
     }
 
+    /// The current line goes on past the cursor: there is a move to replay.
     pub fn can_redo(&self) -> bool {
         self.ply() < self.line.len()
     }
 
     /// Plays `mv` at the cursor. A move already recorded there is followed (its value
     /// updated when `eval` is at least as strong); any other move starts a variation
-    /// (the main line when nothing was recorded there).
+    /// after those recorded (the main line when nothing was recorded there). This is how
+    /// readers rebuild a record; a person's new move goes through [`Game::play_as`].
     pub fn play(&mut self, mv: Move, eval: Option<Eval>) -> Result<(), PlayError> {
+        self.play_as(mv, eval, NewMove::Variation)
+    }
+
+    /// Plays `mv` at the cursor; a move not yet recorded there goes where `placement`
+    /// says: first (the new main continuation, the old one kept as a variation) or after
+    /// the moves recorded there. A recorded move is followed and keeps its place.
+    pub fn play_as(
+        &mut self,
+        mv: Move,
+        eval: Option<Eval>,
+        placement: NewMove,
+    ) -> Result<(), PlayError> {
         let mut position = self.position();
         position.play_move(mv)?;
         let here = self.cursor;
@@ -269,8 +305,17 @@ impl Game {
                     children: Vec::new(),
                     chosen: 0,
                 });
-                self.node_mut(here).children.push(id);
-                self.node(here).children.len() - 1
+                let children = &mut self.node_mut(here).children;
+                match placement {
+                    NewMove::MainLine => {
+                        children.insert(0, id);
+                        0
+                    }
+                    NewMove::Variation => {
+                        children.push(id);
+                        children.len() - 1
+                    }
+                }
             }
         };
         let child = self.node(here).children[index];
@@ -418,6 +463,56 @@ impl Game {
             self.node_mut(parent).chosen = 0;
         }
         self.relink();
+    }
+
+    /// A copy whose main line is the current line (the other lines kept as variations):
+    /// what a one-line format (GGF, transcript) writes, so a file holds what is on screen.
+    pub fn with_current_line_as_main(&self) -> Game {
+        let mut game = self.clone();
+        game.promote_line();
+        game
+    }
+
+    /// A copy holding only the current line (the variations dropped), the cursor kept.
+    pub fn current_line_only(&self) -> Game {
+        let mut game = Game::new(self.start());
+        for i in 0..self.len() {
+            let mv = self.move_at(i).expect("on the line");
+            game.play(mv, self.eval_at(i)).expect("a recorded move");
+        }
+        game.go_to(self.ply());
+        game.black.clone_from(&self.black);
+        game.white.clone_from(&self.white);
+        game.seats = self.seats;
+        game.time_per_side = self.time_per_side;
+        game.date.clone_from(&self.date);
+        game.comment.clone_from(&self.comment);
+        game
+    }
+
+    /// Do the two records hold the same moves (every line, in the same order) from the
+    /// same start, with the same players, date and comment? Values, the cursor and the
+    /// seats are left out: they are not what a person made and would lose.
+    pub fn same_record(&self, other: &Game) -> bool {
+        fn lines(g: &Game) -> Vec<(usize, Move)> {
+            let mut out = Vec::new();
+            let mut stack = vec![(g.root(), 0usize)];
+            while let Some((id, depth)) = stack.pop() {
+                if let Some(mv) = g.move_of(id) {
+                    out.push((depth, mv));
+                }
+                for &c in g.children(id).iter().rev() {
+                    stack.push((c, depth + 1));
+                }
+            }
+            out
+        }
+        self.start() == other.start()
+            && self.black == other.black
+            && self.white == other.white
+            && self.date == other.date
+            && self.comment == other.comment
+            && lines(self) == lines(other)
     }
 
     /// Deletes the move at ply `i` of the current line with everything after it. The
@@ -589,6 +684,26 @@ pub fn transcript_of(moves: &[Move]) -> String {
         .collect()
 }
 
+/// Moves from `start` as players write a line, numbered as the game counts its moves
+/// (the discs on the board less the four of the start, plus one): `24. g8 25. h7 pass
+/// 26. a8`. A pass gets no number (it places no disc).
+pub fn numbered_line(start: &Position, moves: &[Move]) -> String {
+    let mut number = ((start.black_count() + start.white_count()) as usize)
+        .saturating_sub(3)
+        .max(1);
+    let mut parts = Vec::with_capacity(moves.len());
+    for m in moves {
+        match m {
+            Move::Play(sq) => {
+                parts.push(format!("{number}. {sq}"));
+                number += 1;
+            }
+            Move::Pass => parts.push("pass".to_string()),
+        }
+    }
+    parts.join(" ")
+}
+
 /// Today's date (UTC) as `YYYY-MM-DD`.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()
@@ -624,6 +739,23 @@ mod tests {
 
     fn line(game: &Game) -> String {
         transcript_of(&game.moves())
+    }
+
+    #[test]
+    fn numbered_lines_count_discs_and_skip_passes() {
+        let start = Position::start();
+        assert_eq!(numbered_line(&start, &[mv("f5"), mv("d6")]), "1. f5 2. d6");
+        let later = Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap();
+        assert_eq!(
+            numbered_line(&later, &[Move::Pass, mv("c1")]),
+            "pass 1. c1",
+            "two discs on the board: the first move is numbered as from the start"
+        );
+        let mut g = Game::default();
+        for m in ["f5", "d6", "c3"] {
+            g.play(mv(m), None).unwrap();
+        }
+        assert_eq!(numbered_line(&g.position(), &[mv("d3")]), "4. d3");
     }
 
     #[test]
@@ -673,6 +805,50 @@ mod tests {
         g.go_to(2);
         let later = Game::new(g.position());
         assert_eq!(later.move_number(), 3);
+    }
+
+    #[test]
+    fn a_new_move_becomes_the_main_line_or_a_variation_as_asked() {
+        let mut g = Game::default();
+        for m in ["f5", "d6", "c3"] {
+            g.play(mv(m), None).unwrap();
+        }
+        g.go_to(1);
+        g.play_as(mv("f6"), None, NewMove::MainLine).unwrap();
+        assert_eq!(
+            transcript_of(&g.main_line()),
+            "f5f6",
+            "the game played is the game"
+        );
+        assert_eq!(
+            g.alternatives(1),
+            vec![mv("f6"), mv("d6")],
+            "the old line kept"
+        );
+        assert!(g.on_main_line());
+        g.go_to(1);
+        g.play_as(mv("f4"), None, NewMove::Variation).unwrap();
+        assert_eq!(g.alternatives(1), vec![mv("f6"), mv("d6"), mv("f4")]);
+        assert_eq!(transcript_of(&g.main_line()), "f5f6");
+        // A recorded move is followed and keeps its place.
+        g.go_to(1);
+        g.play_as(mv("d6"), None, NewMove::MainLine).unwrap();
+        assert_eq!(g.alternatives(1), vec![mv("f6"), mv("d6"), mv("f4")]);
+        assert_eq!(line(&g), "f5d6c3");
+        // One-line copies: the current line as the main line, or alone.
+        let as_main = g.with_current_line_as_main();
+        assert_eq!(transcript_of(&as_main.main_line()), "f5d6c3");
+        assert_eq!(as_main.tree_size(), g.tree_size());
+        let alone = g.current_line_only();
+        assert_eq!(alone.tree_size(), 3);
+        assert_eq!(alone.ply(), g.ply());
+        assert!(!alone.same_record(&g));
+        assert!(g.same_record(&g.clone()));
+        // The order of the lines is part of the record; the cursor is not.
+        let mut moved = g.clone();
+        moved.go_to(0);
+        assert!(moved.same_record(&g));
+        assert!(!as_main.same_record(&g));
     }
 
     #[test]

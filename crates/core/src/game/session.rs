@@ -7,9 +7,9 @@
 //! only its own input and output.
 //!
 //! ```
-//! use okapi::board::{Color, Move, Position};
-//! use okapi::game::{Game, Next, Seat, Session};
-//! use okapi::search::level::Level;
+//! use okapi_core::board::{Color, Move, Position};
+//! use okapi_core::game::{Game, Next, Seat, Session};
+//! use okapi_core::search::level::Level;
 //! let mut s = Session::new(Game::new(Position::start()), [Seat::Human, Seat::Engine(Level::numbered(4))]);
 //! s.play(Move::parse("f5").unwrap(), None).unwrap();
 //! // White is the engine: the front end asks it for a move.
@@ -23,7 +23,7 @@
 //! ```
 
 use super::clock::{Clock, clock_allotment};
-use super::record::{Game, Seat};
+use super::record::{Game, NewMove, Seat};
 use super::value::Eval;
 use crate::board::{Color, Move, PlayError, Position};
 use crate::search::SolveMode;
@@ -33,14 +33,22 @@ use std::time::Duration;
 /// Why a move was not played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
+    /// The game is over: no move can be played.
     #[error("the game is over")]
     GameOver,
+    /// This colour's time ran out (the colour's name): the game is over for play.
     #[error("{0} lost on time")]
     LostOnTime(&'static str),
+    /// [`Session::play`] (a person's move) while an engine seat is to move in a game being
+    /// played (the colour's name).
     #[error("it is the engine's turn ({0} to move)")]
     NotYourTurn(&'static str),
+    /// The engine answered for another position than the one at the cursor, or the side to
+    /// move is no longer an engine seat (things changed while it thought): its move is
+    /// dropped.
     #[error("the engine's move came for a position no longer on the board")]
     StaleEngineMove,
+    /// The move is not legal here.
     #[error(transparent)]
     Illegal(#[from] PlayError),
 }
@@ -52,13 +60,19 @@ pub enum Next {
     Over,
     /// The engine plays the side to move at `level`, in at most `time` when a clock runs.
     EngineMove {
+        /// The position to move in.
         position: Position,
+        /// The engine seat's level.
         level: Level,
+        /// The time to use, from the clock and the moves left ([`clock_allotment`]).
         time: Option<Duration>,
     },
     /// A person is to move, or the position is one of the record's (being reviewed): the
     /// engine may value the legal moves.
-    Values { position: Position },
+    Values {
+        /// The position whose moves to value.
+        position: Position,
+    },
 }
 
 /// A solved position's proven line, kept while the game follows it.
@@ -66,9 +80,11 @@ pub enum Next {
 pub struct ProvenLine {
     /// The position the line starts from (it moves along as the game follows it).
     pub position: Position,
+    /// Exact score or win/draw/loss.
     pub mode: SolveMode,
     /// The result for the side to move at `position` (discs, or 1/0/-1).
     pub score: i32,
+    /// The proven line from `position`, passes included.
     pub line: Vec<Move>,
 }
 
@@ -111,14 +127,22 @@ impl Session {
     }
 
     /// A new game from the position at the cursor (standard, set up, loaded or any point
-    /// of a game): the moves before it are left behind, the players and clock are these.
+    /// of a game), with these players and clock: the moves that led here stay, with
+    /// their values and numbers (the game goes on, as WZebra's does); what came after
+    /// the cursor and the other lines are left behind.
     pub fn new_game_from_here(&self, seats: [Seat; 2], per_side: Duration) -> Session {
-        let mut game = Game::new(self.game.position());
+        let mut game = Game::new(self.game.start());
+        for i in 0..self.game.ply() {
+            let mv = self.game.move_at(i).expect("on the line");
+            game.play(mv, self.game.eval_at(i))
+                .expect("a recorded move is legal");
+        }
         game.black = seat_name(seats[0]);
         game.white = seat_name(seats[1]);
         Session::new(game, seats).with_clock(per_side)
     }
 
+    /// The game record.
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -134,23 +158,29 @@ impl Session {
         self.game
     }
 
+    /// Who plays each colour (Black, White).
     pub fn seats(&self) -> [Seat; 2] {
         self.game.seats
     }
 
+    /// Gives `color` to a person or the engine ([`Session::next`] then says what the
+    /// engine must be asked).
     pub fn set_seat(&mut self, color: Color, seat: Seat) {
         self.game.seats[color as usize] = seat;
         self.changed();
     }
 
+    /// The position at the cursor.
     pub fn position(&self) -> Position {
         self.game.position()
     }
 
+    /// Who plays the side to move.
     pub fn seat_to_move(&self) -> Seat {
         self.game.seats[self.position().side_to_move() as usize]
     }
 
+    /// The clock, when the game is played with one.
     pub fn clock(&self) -> Option<&Clock> {
         self.clock.as_ref()
     }
@@ -276,13 +306,43 @@ impl Session {
         self.play_any(mv, eval)
     }
 
+    /// A person's move at the cursor added as a variation: when it is new there, the
+    /// recorded continuation stays the main line ("add as variation"). Otherwise as
+    /// [`Session::play`].
+    pub fn play_as_variation(
+        &mut self,
+        mv: Move,
+        eval: Option<Eval>,
+    ) -> Result<Vec<Color>, SessionError> {
+        self.check_playable()?;
+        if let Seat::Engine(_) = self.seat_to_move()
+            && self.in_play()
+        {
+            return Err(SessionError::NotYourTurn(
+                self.position().side_to_move().name(),
+            ));
+        }
+        self.play_placed(mv, eval, NewMove::Variation)
+    }
+
     /// A move at the cursor whoever's turn it is (protocols where the host decides:
-    /// NBoard, analysis); forced passes after it are played.
+    /// NBoard, analysis); forced passes after it are played. A move new at the cursor
+    /// becomes the main continuation, the old one kept as a variation: after Undo, the
+    /// game played on is the game.
     pub fn play_any(&mut self, mv: Move, eval: Option<Eval>) -> Result<Vec<Color>, SessionError> {
+        self.play_placed(mv, eval, NewMove::MainLine)
+    }
+
+    fn play_placed(
+        &mut self,
+        mv: Move,
+        eval: Option<Eval>,
+        placement: NewMove,
+    ) -> Result<Vec<Color>, SessionError> {
         if self.position().is_game_over() {
             return Err(SessionError::GameOver);
         }
-        self.game.play(mv, eval)?;
+        self.game.play_as(mv, eval, placement)?;
         self.live = true;
         let mut passed = Vec::new();
         if self.game.pass_if_needed() {
@@ -493,14 +553,36 @@ mod tests {
     }
 
     #[test]
-    fn a_different_move_starts_a_variation_and_the_engine_answers() {
+    fn a_different_move_after_undo_is_the_game_and_the_old_line_a_variation() {
         let mut s = Session::new(Game::default(), [Seat::Human, engine()]);
         play_out(&mut s, &["f5", "d6", "c3", "d3"]);
         s.undo();
         assert_eq!(s.game().ply(), 2);
         s.play(mv("c5"), None).unwrap();
-        assert_eq!(s.game().main_line().len(), 4, "the game is kept");
         assert!(matches!(s.next(), Next::EngineMove { .. }));
+        play_out(&mut s, &["f4"]);
+        assert_eq!(
+            s.game().main_line(),
+            vec![mv("f5"), mv("d6"), mv("c5"), mv("f4")],
+            "the game played on is the main line"
+        );
+        assert_eq!(s.game().alternatives(2), vec![mv("c5"), mv("c3")]);
+        // "Add as variation": the main line stays.
+        s.undo();
+        let third = s
+            .position()
+            .legal_moves()
+            .iter()
+            .map(Move::Play)
+            .find(|&m| m != mv("c5") && m != mv("c3"))
+            .expect("Black has a third move after f5 d6");
+        s.play_as_variation(third, None).unwrap();
+        assert_eq!(s.game().alternatives(2), vec![mv("c5"), mv("c3"), third]);
+        assert_eq!(s.game().main_line()[2], mv("c5"));
+        assert!(
+            matches!(s.next(), Next::EngineMove { .. }),
+            "the engine answers it"
+        );
     }
 
     #[test]
@@ -567,9 +649,18 @@ mod tests {
         let mut s = Session::new(Game::default(), [Seat::Human, Seat::Human]);
         play_out(&mut s, &["f5", "d6"]);
         let here = s.position();
+        s.go_to(2);
+        play_out(&mut s, &["c3"]);
+        s.go_to(2);
         let s2 = s.new_game_from_here([engine(), Seat::Human], Duration::from_secs(60));
-        assert_eq!(s2.game().start(), here);
-        assert_eq!(s2.game().len(), 0);
+        assert_eq!(s2.position(), here);
+        assert_eq!(s2.game().start(), Position::start());
+        assert_eq!(
+            s2.game().moves(),
+            vec![mv("f5"), mv("d6")],
+            "the moves that led here stay, what came after goes"
+        );
+        assert_eq!(s2.game().move_number(), 3);
         assert_eq!(s2.seats()[0], engine());
         assert!(s2.clock().is_some());
         assert!(matches!(s2.next(), Next::EngineMove { time: Some(_), .. }));

@@ -11,10 +11,18 @@ use std::fmt;
 #[serde(rename_all = "lowercase")]
 pub enum EvalSource {
     /// A depth-limited search on a disc-count/mobility heuristic (no trained evaluation).
-    Heuristic { depth: u8 },
+    Heuristic {
+        /// Plies searched.
+        depth: u8,
+    },
     /// The trained evaluation searched `depth` plies, with ProbCut cutting at
     /// `confidence` percent (100: a full-width search). Deeper replaces shallower.
-    Midgame { depth: u8, confidence: u8 },
+    Midgame {
+        /// Plies searched.
+        depth: u8,
+        /// The ProbCut confidence, in percent (100: no selective cut).
+        confidence: u8,
+    },
     /// The opening book: the negamax of its searched positions (ranked above any live
     /// midgame search: it looked further along the lines it knows).
     Book,
@@ -41,6 +49,7 @@ impl fmt::Display for EvalSource {
 pub struct Eval {
     /// Disc difference (exact, heuristic) or 1/0/-1 (WLD).
     pub value: i32,
+    /// Where `value` came from.
     pub source: EvalSource,
 }
 

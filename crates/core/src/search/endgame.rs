@@ -1,7 +1,7 @@
 //! The endgame solver: exact score or win/draw/loss, with a proven line.
 //!
 //! Layers, from the root down:
-//! - [`EndgameSolver::pvs`]: principal variation search with a full window at PV nodes;
+//! - `pvs`: principal variation search with a full window at PV nodes;
 //! - `nws`: null-window search with stability cut-off and move ordering (hash move,
 //!   then fewest opponent replies with corners counted twice, then the mover's discs
 //!   made safe at the corners, then quadrant parity; an evaluation search on top from
@@ -21,7 +21,7 @@
 //!
 //! With [`EndgameSolver::set_threads`] above 1, solves from `PARALLEL_MIN_EMPTIES` up
 //! run on several threads that share the table, by Young Brothers Wait
-//! ([`super::parallel`]); `nws` opens the split points.
+//! (`search/parallel.rs`); `nws` opens the split points.
 //!
 //! Scores are final disc differences from the side to move's view with the empties
 //! given to the winner, so every score is even. Null-window functions take `alpha`
@@ -130,6 +130,7 @@ fn stability_cutoff(b: Board, alpha: i32, n: u32) -> Option<i32> {
     (bound <= alpha).then_some(bound)
 }
 
+/// What a solve proves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SolveMode {
     /// The exact final disc difference.
@@ -147,7 +148,9 @@ pub struct Solution {
     pub best_move: Option<Move>,
     /// A proven line: optimal (exact) or semi-optimal (WLD), to the end of the game.
     pub line: Vec<Move>,
+    /// Nodes the solve searched, all its threads together.
     pub nodes: u64,
+    /// Wall time of the solve.
     pub elapsed: Duration,
 }
 
@@ -156,6 +159,27 @@ pub struct Solution {
 #[error("the search was stopped")]
 pub struct Stopped;
 
+/// The endgame solver (see the module doc). It keeps its transposition table from one
+/// solve to the next, so consecutive solves along a game reuse each other's work.
+///
+/// ```
+/// use okapi_core::board::Position;
+/// use okapi_core::eval::Evaluator;
+/// use okapi_core::search::{EndgameSolver, SolveMode};
+/// // FFO #2: 14 empties, Black to move; a4 wins by 10.
+/// let pos = Position::parse(
+///     "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X",
+/// )
+/// .unwrap();
+/// let mut solver = EndgameSolver::new(20, Some(Evaluator::shipped()));
+/// let exact = solver.solve(pos.board(), SolveMode::Exact, true).unwrap();
+/// assert_eq!(exact.score, 10);
+/// assert_eq!(exact.best_move.unwrap().to_string(), "a4");
+/// assert_eq!(exact.line.first(), exact.best_move.as_ref());
+/// // Win/draw/loss only: a search in the window (-1, 1).
+/// let wld = solver.solve(pos.board(), SolveMode::Wld, false).unwrap();
+/// assert_eq!(wld.score, 1);
+/// ```
 pub struct EndgameSolver {
     /// Shared with the helper threads of a parallel solve.
     tt: Arc<TranspositionTable>,
@@ -170,7 +194,7 @@ pub struct EndgameSolver {
     /// thousands of them, and a count of search nodes alone let a Stop wait 100 ms.
     next_poll: u64,
     /// The evaluation that orders moves at high empties; [`quick_eval`] without one.
-    evaluator: Option<Arc<dyn Evaluate>>,
+    evaluator: Option<Arc<crate::eval::Evaluator>>,
     /// ProbCut level of the current pass (an index into [`probcut::LEVELS`]), or
     /// [`NO_CUT`] for the exact search.
     endcut: usize,
@@ -212,13 +236,21 @@ pub(crate) fn cpu_has_fast_path() -> bool {
 }
 
 impl EndgameSolver {
-    /// A solver with a table of about `16 << hash_bits` bytes.
-    pub fn new(hash_bits: u32) -> EndgameSolver {
-        EndgameSolver::with_stop(hash_bits, Arc::new(AtomicBool::new(false)))
+    /// A solver with a table of about `16 << hash_bits` bytes that orders its moves at
+    /// high empties with `evaluator`'s shallow searches and runs its selective passes on
+    /// it (`None`: mobility and corners, no selective passes; about 3x the nodes on FFO
+    /// 40-49). Programs that want the shipped weights pass
+    /// `Some(Evaluator::shipped())`.
+    pub fn new(hash_bits: u32, evaluator: Option<Arc<crate::eval::Evaluator>>) -> EndgameSolver {
+        EndgameSolver::with_stop(hash_bits, Arc::new(AtomicBool::new(false)), evaluator)
     }
 
-    /// A solver that gives up when `stop` becomes true.
-    pub fn with_stop(hash_bits: u32, stop: Arc<AtomicBool>) -> EndgameSolver {
+    /// A solver that gives up when `stop` becomes true (see [`EndgameSolver::new`]).
+    pub fn with_stop(
+        hash_bits: u32,
+        stop: Arc<AtomicBool>,
+        evaluator: Option<Arc<crate::eval::Evaluator>>,
+    ) -> EndgameSolver {
         EndgameSolver {
             tt: Arc::new(TranspositionTable::with_bits(hash_bits)),
             nodes: 0,
@@ -226,7 +258,7 @@ impl EndgameSolver {
             stopped: false,
             deadline: None,
             next_poll: 0,
-            evaluator: Some(crate::eval::shared()),
+            evaluator,
             endcut: NO_CUT,
             tag: NO_SELECTIVITY,
             probcut: ProbCutModel::default(),
@@ -280,6 +312,7 @@ impl EndgameSolver {
         self.threads = threads.max(1);
     }
 
+    /// How many threads a solve may use.
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -296,12 +329,6 @@ impl EndgameSolver {
         self.canonical_lines = canonical;
     }
 
-    /// Orders moves at high empties with this evaluation's shallow searches (the shipped
-    /// evaluation by default; `None` falls back to mobility and corners).
-    pub fn set_evaluator(&mut self, evaluator: Option<Arc<dyn Evaluate>>) {
-        self.evaluator = evaluator;
-    }
-
     /// Makes the solves give up (`Stopped`) once `deadline` has passed, as the stop flag
     /// does; `None`: no time limit. Polled with the flag, every 16,384 nodes (well under a
     /// millisecond).
@@ -314,6 +341,8 @@ impl EndgameSolver {
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
+    /// The flag that stops the solves when set: raise it from another thread to cut a solve
+    /// short (the solve answers [`Stopped`]).
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
@@ -498,16 +527,8 @@ impl EndgameSolver {
         let margin = (probcut::LEVELS[self.endcut].0 * sigma) as i32;
         let high = (alpha + 1) * SCALE + margin;
         let low = alpha * SCALE - margin;
-        match e.patterns() {
-            Some(ev) => {
-                let leaf = &mut Patterns::new(ev, b, 1);
-                self.probcut_tests(b, depth, alpha, high, low, leaf)
-            }
-            None => {
-                let leaf = &mut ByBoard(|x: Board| e.evaluate(&x));
-                self.probcut_tests(b, depth, alpha, high, low, leaf)
-            }
-        }
+        let leaf = &mut Patterns::new(&e, b, 1);
+        self.probcut_tests(b, depth, alpha, high, low, leaf)
     }
 
     /// ProbCut's two tests, with `leaf` standing at `b` (both searches leave it there):
@@ -546,7 +567,7 @@ impl EndgameSolver {
             // SAFETY: the CPU has the features the fast path is compiled for.
             return unsafe { self.pvs_fast(board, alpha, beta, board.empty_count()) };
         }
-        self.pvs(board, alpha, beta, board.empty_count())
+        self.pvs_portable(board, alpha, beta, board.empty_count())
     }
 
     /// The value in (`alpha`, `beta`) by a sequence of null-window searches.
@@ -598,7 +619,7 @@ impl EndgameSolver {
             // SAFETY: as in `root`.
             return unsafe { self.nws_fast(board, alpha, n) };
         }
-        self.nws(board, alpha, n)
+        self.nws_portable(board, alpha, n)
     }
 
     /// Walks down from the root keeping the value, proving each move with a null-window
@@ -783,20 +804,12 @@ impl EndgameSolver {
         match evaluator.as_deref() {
             // The children's pattern indices by update from the parent's rather than from
             // scratch at every leaf.
-            Some(e) => match e.patterns() {
-                Some(ev) => self.sort_children(
-                    b,
-                    list,
-                    depth,
-                    &mut Patterns::new(ev, b, PATTERN_EVAL_DIVISOR),
-                ),
-                None => self.sort_children(
-                    b,
-                    list,
-                    depth,
-                    &mut ByBoard(|x: Board| e.evaluate(&x) / PATTERN_EVAL_DIVISOR),
-                ),
-            },
+            Some(e) => self.sort_children(
+                b,
+                list,
+                depth,
+                &mut Patterns::new(e, b, PATTERN_EVAL_DIVISOR),
+            ),
             None => self.sort_children(b, list, depth, &mut ByBoard(quick_eval)),
         }
     }
@@ -928,13 +941,9 @@ impl LeafValue for Patterns<'_> {
 /// From this depth up, [`leaf_search`] orders its moves by their evaluations.
 const LEAF_ORDER_DEPTH: u32 = 4;
 
-/// Generates [`leaf_search`] twice, like the solver's search functions: a portable copy
-/// and one with the AVX2 move generator and flips.
-macro_rules! leaf_search_function {
-    ($($feature:literal)?; $mobility:path, $flips:path; $name:ident) => {
-/// One copy of [`leaf_search`].
-$(#[target_feature(enable = $feature)])?
-fn $name<L: LeafValue>(
+/// [`leaf_search`], written once for its two copies.
+#[inline(always)]
+fn leaf_search_body<const FAST: bool, L: LeafValue>(
     b: Board,
     depth: u32,
     mut alpha: i32,
@@ -947,13 +956,14 @@ fn $name<L: LeafValue>(
     if depth == 0 {
         return leaf.value(b);
     }
-    let mv = $mobility(b.player, b.opponent);
+    let mv = mobility::<FAST>(b.player, b.opponent);
     if mv == 0 {
-        if $mobility(b.opponent, b.player) == 0 {
+        if mobility::<FAST>(b.opponent, b.player) == 0 {
             return b.final_score() * end_scale;
         }
         leaf.pass();
-        let v = -$name(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
+        let v =
+            -leaf_search_same::<FAST, L>(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
         leaf.pass();
         return v;
     }
@@ -965,17 +975,29 @@ fn $name<L: LeafValue>(
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            let f = $flips(b.player, b.opponent, sq);
+            let f = flips_of::<FAST>(b.player, b.opponent, sq);
             *nodes += 1;
             let value = -leaf.value_after(sq, f, b.after(sq, f));
-            moves.push(Candidate { sq, flipped: f, value });
+            moves.push(Candidate {
+                sq,
+                flipped: f,
+                value,
+            });
         }
         let list = moves.as_mut_slice();
         for i in 0..list.len() {
             pick_best(&mut list[i..]);
             let c = list[i];
             leaf.play(c.sq, c.flipped);
-            let v = -$name(b.after(c.sq, c.flipped), depth - 1, -beta, -alpha, leaf, end_scale, nodes);
+            let v = -leaf_search_same::<FAST, L>(
+                b.after(c.sq, c.flipped),
+                depth - 1,
+                -beta,
+                -alpha,
+                leaf,
+                end_scale,
+                nodes,
+            );
             leaf.undo(c.sq, c.flipped);
             if v > best {
                 best = v;
@@ -993,14 +1015,22 @@ fn $name<L: LeafValue>(
     while m != 0 {
         let sq = m.trailing_zeros();
         m &= m - 1;
-        let f = $flips(b.player, b.opponent, sq);
+        let f = flips_of::<FAST>(b.player, b.opponent, sq);
         let v = if depth == 1 {
             // A leaf: valued straight from here, with no move made and undone.
             *nodes += 1;
             -leaf.value_after(sq, f, b.after(sq, f))
         } else {
             leaf.play(sq, f);
-            let v = -$name(b.after(sq, f), depth - 1, -beta, -alpha, leaf, end_scale, nodes);
+            let v = -leaf_search_same::<FAST, L>(
+                b.after(sq, f),
+                depth - 1,
+                -beta,
+                -alpha,
+                leaf,
+                end_scale,
+                nodes,
+            );
             leaf.undo(sq, f);
             v
         };
@@ -1016,12 +1046,57 @@ fn $name<L: LeafValue>(
     }
     best
 }
-    };
+
+/// [`leaf_search_body`], portable.
+fn leaf_search_portable<L: LeafValue>(
+    b: Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: &mut L,
+    end_scale: i32,
+    nodes: &mut u64,
+) -> i32 {
+    leaf_search_body::<false, L>(b, depth, alpha, beta, leaf, end_scale, nodes)
 }
 
-leaf_search_function!(; moves, flips; leaf_search_portable);
+/// [`leaf_search_body`] compiled with POPCNT, LZCNT and AVX2.
 #[cfg(target_arch = "x86_64")]
-leaf_search_function!("popcnt,lzcnt,avx2"; moves_avx2, flips_avx2; leaf_search_fast);
+#[target_feature(enable = "popcnt,lzcnt,avx2")]
+fn leaf_search_fast<L: LeafValue>(
+    b: Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: &mut L,
+    end_scale: i32,
+    nodes: &mut u64,
+) -> i32 {
+    #[cfg(test)]
+    fast_path_probe::entered_fast();
+    leaf_search_body::<true, L>(b, depth, alpha, beta, leaf, end_scale, nodes)
+}
+
+/// The copy of [`leaf_search`] that a body compiled as `FAST` calls: the same copy again.
+#[inline(always)]
+fn leaf_search_same<const FAST: bool, L: LeafValue>(
+    b: Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    leaf: &mut L,
+    end_scale: i32,
+    nodes: &mut u64,
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+        return unsafe { leaf_search_fast(b, depth, alpha, beta, leaf, end_scale, nodes) };
+    }
+    #[cfg(test)]
+    fast_path_probe::entered_portable();
+    leaf_search_portable(b, depth, alpha, beta, leaf, end_scale, nodes)
+}
 
 /// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
 /// final score times `end_scale`. Counts its nodes in `nodes`. Takes the AVX2 copy when
@@ -1094,15 +1169,17 @@ fn corner_stability(p: u64) -> i32 {
     stable.count_ones() as i32
 }
 
-/// Generates the search functions twice: a portable copy, and one compiled for CPUs with
-/// POPCNT and LZCNT (x86-64 since about 2013), chosen at the root. Counting bits
-/// is on the hot path of the move ordering, the leaves and the stability test.
-macro_rules! search_functions {
-    ($($feature:literal)?; $mobility:path, $flips:path; $pvs:ident, $nws:ident, $shallow:ident, $solve4:ident, $solve3:ident, $solve2:ident) => {
+/// The search functions are written once, generic over `FAST`, and compiled twice (as the
+/// midgame's `pvs_body` is): a portable copy, and one for CPUs with POPCNT, LZCNT and AVX2
+/// (x86-64 since about 2013), chosen at the root. Counting bits is on the hot path of the
+/// move ordering, the leaves and the stability test. Each body is `#[inline(always)]` into
+/// its two wrappers (`*_portable`, `*_fast`, the second with the target features), and a
+/// body calls the other functions through `*_same::<FAST>`, so the fast copy only ever
+/// calls fast copies (`fast_path_probe` checks it in the tests).
 impl EndgameSolver {
     /// Principal variation search, full window at PV nodes.
-    $(#[target_feature(enable = $feature)])?
-    fn $pvs(&mut self, b: Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn pvs_body<const FAST: bool>(&mut self, b: Board, mut alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
@@ -1112,14 +1189,19 @@ impl EndgameSolver {
             if b.passed().moves() == 0 {
                 return b.final_score();
             }
-            return -self.$pvs(b.passed(), -beta, -alpha, n);
+            return -self.pvs_same::<FAST>(b.passed(), -beta, -alpha, n);
         }
         let key = b.key();
         let depth = n as u8;
-        let hash_move = self.tt.probe(key, depth, self.tag).map_or(NO_MOVE, |p| p.best);
+        let hash_move = self
+            .tt
+            .probe(key, depth, self.tag)
+            .map_or(NO_MOVE, |p| p.best);
         let parity = parity_of(b.empties());
         let mut moves = MoveList::new();
-        fill_endgame(&mut moves, b, mv, hash_move, parity, |p, o| $mobility(p, o));
+        fill_endgame(&mut moves, b, mv, hash_move, parity, |p, o| {
+            mobility::<FAST>(p, o)
+        });
         let list = moves.as_mut_slice();
         let count = list.len();
         let alpha0 = alpha;
@@ -1130,11 +1212,11 @@ impl EndgameSolver {
             let c = list[i];
             let child = b.after(c.sq, c.flipped);
             let v = if i == 0 {
-                -self.$pvs(child, -beta, -alpha, n - 1)
+                -self.pvs_same::<FAST>(child, -beta, -alpha, n - 1)
             } else {
-                let mut v = -self.$nws(child, -alpha - 1, n - 1);
+                let mut v = -self.nws_same::<FAST>(child, -alpha - 1, n - 1);
                 if v > alpha && v < beta {
-                    v = -self.$pvs(child, -beta, -alpha, n - 1);
+                    v = -self.pvs_same::<FAST>(child, -beta, -alpha, n - 1);
                 }
                 v
             };
@@ -1152,15 +1234,16 @@ impl EndgameSolver {
                 }
             }
         }
-        self.tt.store(key, depth, self.tag, alpha0, beta, best, best_sq);
+        self.tt
+            .store(key, depth, self.tag, alpha0, beta, best, best_sq);
         best
     }
 
     /// Null-window search with the transposition table.
-    $(#[target_feature(enable = $feature)])?
-    fn $nws(&mut self, b: Board, alpha: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn nws_body<const FAST: bool>(&mut self, b: Board, alpha: i32, n: u32) -> i32 {
         if n <= SHALLOW_EMPTIES {
-            return self.$shallow(b, alpha, n, parity_of(b.empties()));
+            return self.shallow_same::<FAST>(b, alpha, n, parity_of(b.empties()));
         }
         self.nodes += 1;
         if self.poll_stop() {
@@ -1182,17 +1265,18 @@ impl EndgameSolver {
             }
             hash_move = p.best;
         }
-        if self.endcut < NO_CUT && n >= ENDCUT_MIN_EMPTIES {
-            if let Some(v) = self.endgame_probcut(b, alpha, n) {
-                return v;
-            }
+        if self.endcut < NO_CUT
+            && n >= ENDCUT_MIN_EMPTIES
+            && let Some(v) = self.endgame_probcut(b, alpha, n)
+        {
+            return v;
         }
-        let mv = $mobility(b.player, b.opponent);
+        let mv = mobility::<FAST>(b.player, b.opponent);
         if mv == 0 {
-            if $mobility(b.opponent, b.player) == 0 {
+            if mobility::<FAST>(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
-            return -self.$nws(b.passed(), -alpha - 1, n);
+            return -self.nws_same::<FAST>(b.passed(), -alpha - 1, n);
         }
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -1201,20 +1285,26 @@ impl EndgameSolver {
         // often refutes, and then none of that is needed.
         if hash_move != NO_MOVE && mv >> hash_move & 1 != 0 {
             let sq = hash_move as u32;
-            let v = -self.$nws(b.after(sq, $flips(b.player, b.opponent, sq)), -alpha - 1, n - 1);
+            let v = -self.nws_same::<FAST>(
+                b.after(sq, flips_of::<FAST>(b.player, b.opponent, sq)),
+                -alpha - 1,
+                n - 1,
+            );
             if self.stopped {
                 return 0;
             }
             best = v;
             best_sq = hash_move;
             if v > alpha {
-                self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+                self.tt
+                    .store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
                 return best;
             }
             others = mv & !(1 << sq);
             if others == 0 {
                 // (A hash move means the table is in use.)
-                self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+                self.tt
+                    .store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
                 return best;
             }
         }
@@ -1224,8 +1314,12 @@ impl EndgameSolver {
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            let flipped = $flips(b.player, b.opponent, sq);
-            moves.push(Candidate { sq, flipped, value: 0 });
+            let flipped = flips_of::<FAST>(b.player, b.opponent, sq);
+            moves.push(Candidate {
+                sq,
+                flipped,
+                value: 0,
+            });
         }
         let list = moves.as_mut_slice();
         let count = list.len();
@@ -1239,18 +1333,19 @@ impl EndgameSolver {
             }
         }
         for c in list.iter_mut() {
-            c.value = order_value(b, c.sq, c.flipped, parity, |p, o| $mobility(p, o));
+            c.value = order_value(b, c.sq, c.flipped, parity, mobility::<FAST>);
         }
         // Enhanced transposition cut-off: a child already known to refute. (After the
         // hash move and the ordering values, so that the prefetched buckets have come.)
         if n >= ETC_EMPTIES {
             for c in list.iter() {
                 let child = b.after(c.sq, c.flipped);
-                if let Some(p) = self.tt.probe(child.key(), depth - 1, self.tag) {
-                    if -p.upper > alpha {
-                        self.tt.store(key, depth, self.tag, alpha, alpha + 1, -p.upper, c.sq as u8);
-                        return -p.upper;
-                    }
+                if let Some(p) = self.tt.probe(child.key(), depth - 1, self.tag)
+                    && -p.upper > alpha
+                {
+                    self.tt
+                        .store(key, depth, self.tag, alpha, alpha + 1, -p.upper, c.sq as u8);
+                    return -p.upper;
                 }
             }
         }
@@ -1277,7 +1372,7 @@ impl EndgameSolver {
             }
             pick_best(&mut list[i..count]);
             let c = list[i];
-            let v = -self.$nws(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
+            let v = -self.nws_same::<FAST>(b.after(c.sq, c.flipped), -alpha - 1, n - 1);
             if self.stopped {
                 return 0;
             }
@@ -1290,21 +1385,22 @@ impl EndgameSolver {
             }
         }
         if use_table {
-            self.tt.store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
+            self.tt
+                .store(key, depth, self.tag, alpha, alpha + 1, best, best_sq);
         }
         best
     }
 
     /// Null-window search near the end: no table, no move list.
-    $(#[target_feature(enable = $feature)])?
-    fn $shallow(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
+    #[inline(always)]
+    fn shallow_body<const FAST: bool>(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
         let empties = b.empties();
         if let Some(bound) = stability_cutoff(b, alpha, n) {
             self.nodes += 1;
             return bound;
         }
         if n <= 4 {
-            return self.$solve4(b, alpha, n, empties, parity);
+            return self.solve4_same::<FAST>(b, alpha, n, empties, parity);
         }
         self.nodes += 1;
         let odd = QUADRANT_MASK[parity as usize];
@@ -1321,11 +1417,16 @@ impl EndgameSolver {
             while s != 0 {
                 let sq = s.trailing_zeros();
                 s &= s - 1;
-                let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, sq);
+                let f = flips_near(flips_of::<FAST>, b.player, b.opponent, sq);
                 if f == 0 {
                     continue;
                 }
-                let v = -self.$shallow(b.after(sq, f), -alpha - 1, n - 1, parity ^ QUADRANT_BIT[sq as usize]);
+                let v = -self.shallow_same::<FAST>(
+                    b.after(sq, f),
+                    -alpha - 1,
+                    n - 1,
+                    parity ^ QUADRANT_BIT[sq as usize],
+                );
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -1335,17 +1436,24 @@ impl EndgameSolver {
             }
         }
         if best == -INF {
-            if $mobility(b.opponent, b.player) == 0 {
+            if mobility::<FAST>(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
-            return -self.$shallow(b.passed(), -alpha - 1, n, parity);
+            return -self.shallow_same::<FAST>(b.passed(), -alpha - 1, n, parity);
         }
         best
     }
 
     /// Four (or fewer) empties: the squares in odd quadrants first.
-    $(#[target_feature(enable = $feature)])?
-    fn $solve4(&mut self, b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32 {
+    #[inline(always)]
+    fn solve4_body<const FAST: bool>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        n: u32,
+        empties: u64,
+        parity: u32,
+    ) -> i32 {
         let mut sq = [0u32; 4];
         let mut k = 0;
         let odd = QUADRANT_MASK[parity as usize];
@@ -1359,8 +1467,8 @@ impl EndgameSolver {
         }
         match n {
             4 => {}
-            3 => return self.$solve3(b, alpha, sq[0], sq[1], sq[2]),
-            2 => return self.$solve2(b, alpha, sq[0], sq[1]),
+            3 => return self.solve3_same::<FAST>(b, alpha, sq[0], sq[1], sq[2]),
+            2 => return self.solve2_same::<FAST>(b, alpha, sq[0], sq[1]),
             1 => {
                 self.nodes += 1;
                 return solve1(b, sq[0]);
@@ -1370,10 +1478,15 @@ impl EndgameSolver {
         self.nodes += 1;
         let [s0, s1, s2, s3] = sq;
         let mut best = -INF;
-        for (x, r) in [(s0, [s1, s2, s3]), (s1, [s0, s2, s3]), (s2, [s0, s1, s3]), (s3, [s0, s1, s2])] {
-            let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x);
+        for (x, r) in [
+            (s0, [s1, s2, s3]),
+            (s1, [s0, s2, s3]),
+            (s2, [s0, s1, s3]),
+            (s3, [s0, s1, s2]),
+        ] {
+            let f = flips_near(flips_of::<FAST>, b.player, b.opponent, x);
             if f != 0 {
-                let v = -self.$solve3(b.after(x, f), -alpha - 1, r[0], r[1], r[2]);
+                let v = -self.solve3_same::<FAST>(b.after(x, f), -alpha - 1, r[0], r[1], r[2]);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -1384,22 +1497,32 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            if sq.iter().all(|&x| flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x) == 0) {
+            if sq
+                .iter()
+                .all(|&x| flips_near(flips_of::<FAST>, o.player, o.opponent, x) == 0)
+            {
                 return b.final_score();
             }
-            return -self.$solve4(o, -alpha - 1, 4, empties, parity);
+            return -self.solve4_same::<FAST>(o, -alpha - 1, 4, empties, parity);
         }
         best
     }
 
-    $(#[target_feature(enable = $feature)])?
-    fn $solve3(&mut self, b: Board, alpha: i32, x1: u32, x2: u32, x3: u32) -> i32 {
+    #[inline(always)]
+    fn solve3_body<const FAST: bool>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        x1: u32,
+        x2: u32,
+        x3: u32,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
         for (x, y, z) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x);
+            let f = flips_near(flips_of::<FAST>, b.player, b.opponent, x);
             if f != 0 {
-                let v = -self.$solve2(b.after(x, f), -alpha - 1, y, z);
+                let v = -self.solve2_same::<FAST>(b.after(x, f), -alpha - 1, y, z);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -1410,20 +1533,20 @@ impl EndgameSolver {
         }
         if best == -INF {
             let o = b.passed();
-            let legal = |x| flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x) != 0;
+            let legal = |x| flips_near(flips_of::<FAST>, o.player, o.opponent, x) != 0;
             if !legal(x1) && !legal(x2) && !legal(x3) {
                 return b.final_score();
             }
-            return -self.$solve3(o, -alpha - 1, x1, x2, x3);
+            return -self.solve3_same::<FAST>(o, -alpha - 1, x1, x2, x3);
         }
         best
     }
 
-    $(#[target_feature(enable = $feature)])?
-    fn $solve2(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+    #[inline(always)]
+    fn solve2_body<const FAST: bool>(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x1);
+        let f = flips_near(flips_of::<FAST>, b.player, b.opponent, x1);
         if f != 0 {
             self.nodes += 1;
             best = -solve1(b.after(x1, f), x2);
@@ -1431,7 +1554,7 @@ impl EndgameSolver {
                 return best;
             }
         }
-        let f = flips_near(|p, o, x| $flips(p, o, x), b.player, b.opponent, x2);
+        let f = flips_near(flips_of::<FAST>, b.player, b.opponent, x2);
         if f != 0 {
             self.nodes += 1;
             let v = -solve1(b.after(x2, f), x1);
@@ -1442,8 +1565,8 @@ impl EndgameSolver {
         if best == -INF {
             // The player passes; the opponent picks the reply worst for the player.
             let o = b.passed();
-            let f1 = flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x1);
-            let f2 = flips_near(|p, o, x| $flips(p, o, x), o.player, o.opponent, x2);
+            let f1 = flips_near(flips_of::<FAST>, o.player, o.opponent, x1);
+            let f2 = flips_near(flips_of::<FAST>, o.player, o.opponent, x2);
             if f1 | f2 == 0 {
                 return b.final_score();
             }
@@ -1460,12 +1583,226 @@ impl EndgameSolver {
         best
     }
 }
-    };
+
+impl EndgameSolver {
+    /// [`pvs_body`](Self::pvs_body), portable.
+    fn pvs_portable(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.pvs_body::<false>(b, alpha, beta, n)
+    }
+
+    /// [`pvs_body`](Self::pvs_body) compiled with POPCNT, LZCNT and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    fn pvs_fast(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        #[cfg(test)]
+        fast_path_probe::entered_fast();
+        self.pvs_body::<true>(b, alpha, beta, n)
+    }
+
+    /// The copy of `pvs` that a body compiled as `FAST` calls: the same copy again.
+    #[inline(always)]
+    fn pvs_same<const FAST: bool>(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.pvs_fast(b, alpha, beta, n) };
+        }
+        #[cfg(test)]
+        fast_path_probe::entered_portable();
+        self.pvs_portable(b, alpha, beta, n)
+    }
+
+    /// [`nws_body`](Self::nws_body), portable.
+    fn nws_portable(&mut self, b: Board, alpha: i32, n: u32) -> i32 {
+        self.nws_body::<false>(b, alpha, n)
+    }
+
+    /// [`nws_body`](Self::nws_body) compiled with POPCNT, LZCNT and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    fn nws_fast(&mut self, b: Board, alpha: i32, n: u32) -> i32 {
+        #[cfg(test)]
+        fast_path_probe::entered_fast();
+        self.nws_body::<true>(b, alpha, n)
+    }
+
+    /// The copy of `nws` that a body compiled as `FAST` calls: the same copy again.
+    #[inline(always)]
+    fn nws_same<const FAST: bool>(&mut self, b: Board, alpha: i32, n: u32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.nws_fast(b, alpha, n) };
+        }
+        #[cfg(test)]
+        fast_path_probe::entered_portable();
+        self.nws_portable(b, alpha, n)
+    }
+
+    /// [`shallow_body`](Self::shallow_body), portable.
+    fn shallow_portable(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
+        self.shallow_body::<false>(b, alpha, n, parity)
+    }
+
+    /// [`shallow_body`](Self::shallow_body) compiled with POPCNT, LZCNT and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    fn shallow_fast(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
+        #[cfg(test)]
+        fast_path_probe::entered_fast();
+        self.shallow_body::<true>(b, alpha, n, parity)
+    }
+
+    /// The copy of `shallow` that a body compiled as `FAST` calls: the same copy again.
+    #[inline(always)]
+    fn shallow_same<const FAST: bool>(&mut self, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.shallow_fast(b, alpha, n, parity) };
+        }
+        #[cfg(test)]
+        fast_path_probe::entered_portable();
+        self.shallow_portable(b, alpha, n, parity)
+    }
+
+    /// [`solve4_body`](Self::solve4_body), portable.
+    fn solve4_portable(&mut self, b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32 {
+        self.solve4_body::<false>(b, alpha, n, empties, parity)
+    }
+
+    /// [`solve4_body`](Self::solve4_body) compiled with POPCNT, LZCNT and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    fn solve4_fast(&mut self, b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32 {
+        #[cfg(test)]
+        fast_path_probe::entered_fast();
+        self.solve4_body::<true>(b, alpha, n, empties, parity)
+    }
+
+    /// The copy of `solve4` that a body compiled as `FAST` calls: the same copy again.
+    #[inline(always)]
+    fn solve4_same<const FAST: bool>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        n: u32,
+        empties: u64,
+        parity: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.solve4_fast(b, alpha, n, empties, parity) };
+        }
+        #[cfg(test)]
+        fast_path_probe::entered_portable();
+        self.solve4_portable(b, alpha, n, empties, parity)
+    }
+
+    /// [`solve3_body`](Self::solve3_body), portable.
+    fn solve3_portable(&mut self, b: Board, alpha: i32, x1: u32, x2: u32, x3: u32) -> i32 {
+        self.solve3_body::<false>(b, alpha, x1, x2, x3)
+    }
+
+    /// [`solve3_body`](Self::solve3_body) compiled with POPCNT, LZCNT and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    fn solve3_fast(&mut self, b: Board, alpha: i32, x1: u32, x2: u32, x3: u32) -> i32 {
+        #[cfg(test)]
+        fast_path_probe::entered_fast();
+        self.solve3_body::<true>(b, alpha, x1, x2, x3)
+    }
+
+    /// The copy of `solve3` that a body compiled as `FAST` calls: the same copy again.
+    #[inline(always)]
+    fn solve3_same<const FAST: bool>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        x1: u32,
+        x2: u32,
+        x3: u32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.solve3_fast(b, alpha, x1, x2, x3) };
+        }
+        #[cfg(test)]
+        fast_path_probe::entered_portable();
+        self.solve3_portable(b, alpha, x1, x2, x3)
+    }
+
+    /// [`solve2_body`](Self::solve2_body), portable.
+    fn solve2_portable(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+        self.solve2_body::<false>(b, alpha, x1, x2)
+    }
+
+    /// [`solve2_body`](Self::solve2_body) compiled with POPCNT, LZCNT and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,avx2")]
+    fn solve2_fast(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+        #[cfg(test)]
+        fast_path_probe::entered_fast();
+        self.solve2_body::<true>(b, alpha, x1, x2)
+    }
+
+    /// The copy of `solve2` that a body compiled as `FAST` calls: the same copy again.
+    #[inline(always)]
+    fn solve2_same<const FAST: bool>(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+            return unsafe { self.solve2_fast(b, alpha, x1, x2) };
+        }
+        #[cfg(test)]
+        fast_path_probe::entered_portable();
+        self.solve2_portable(b, alpha, x1, x2)
+    }
 }
 
-search_functions!(; moves, flips; pvs, nws, shallow, solve4, solve3, solve2);
-#[cfg(target_arch = "x86_64")]
-search_functions!("popcnt,lzcnt,avx2"; moves_avx2, flips_avx2; pvs_fast, nws_fast, shallow_fast, solve4_fast, solve3_fast, solve2_fast);
+/// Legal moves of the player `p` against `o`, with the AVX2 generator in the fast copies.
+#[inline(always)]
+fn mobility<const FAST: bool>(p: u64, o: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: only the fast copies, compiled with AVX2, ask for it.
+        return unsafe { moves_avx2(p, o) };
+    }
+    moves(p, o)
+}
+
+/// Discs of `o` that `p` flips by playing `sq`, as [`mobility`] chooses.
+#[inline(always)]
+fn flips_of<const FAST: bool>(p: u64, o: u64, sq: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: as in `mobility`.
+        return unsafe { flips_avx2(p, o, sq) };
+    }
+    flips(p, o, sq)
+}
+
+/// Which copies of the search functions ran, counted per thread in the tests: proof that
+/// a solve with `fast_path` stays in the AVX2 copies and one without stays out of them.
+#[cfg(test)]
+pub(crate) mod fast_path_probe {
+    use std::cell::Cell;
+    thread_local! {
+        static COUNTS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    }
+    pub(crate) fn entered_fast() {
+        COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1)));
+    }
+    pub(crate) fn entered_portable() {
+        COUNTS.with(|c| c.set((c.get().0, c.get().1 + 1)));
+    }
+    /// (fast, portable) entries on this thread since the last call, then reset.
+    pub(crate) fn take() -> (u64, u64) {
+        COUNTS.with(|c| c.replace((0, 0)))
+    }
+}
 
 /// The last empty square: the side to move plays it if it can, else the opponent, else
 /// nobody; the score is exact. Only flip counts are needed, not the flipped discs.
@@ -1569,7 +1906,7 @@ mod tests {
         // Both copies of the search functions: portable, and the fast one if this CPU
         // can run it.
         for fast_path in [false, cpu_has_fast_path()] {
-            let mut solver = EndgameSolver::new(16);
+            let mut solver = EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()));
             solver.fast_path = fast_path;
             agrees_with_negamax(&mut solver);
         }
@@ -1640,7 +1977,7 @@ mod tests {
 
     #[test]
     fn windows_and_null_windows_bound_the_value() {
-        let mut solver = EndgameSolver::new(16);
+        let mut solver = EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()));
         for b in random_positions(4242, 40, 12) {
             let v = solver.solve(b, SolveMode::Exact, false).unwrap().score;
             for alpha in [-65, -9, -1, 0, 1, 7, 64] {
@@ -1658,7 +1995,7 @@ mod tests {
 
     #[test]
     fn game_over_and_forced_pass() {
-        let mut solver = EndgameSolver::new(10);
+        let mut solver = EndgameSolver::new(10, Some(crate::eval::Evaluator::shipped()));
         // Full board: score only.
         let full = Board::new(0x0000_FFFF_FFFF_FFFF, 0xFFFF_0000_0000_0000);
         let s = solver.solve(full, SolveMode::Exact, true).unwrap();
@@ -1680,7 +2017,8 @@ mod tests {
     #[test]
     fn stop_flag_stops() {
         let stop = Arc::new(AtomicBool::new(true));
-        let mut solver = EndgameSolver::with_stop(16, stop.clone());
+        let mut solver =
+            EndgameSolver::with_stop(16, stop.clone(), Some(crate::eval::Evaluator::shipped()));
         let b = random_positions(5, 1, 24)[0];
         assert_eq!(solver.solve(b, SolveMode::Exact, false), Err(Stopped));
         stop.store(false, Ordering::Relaxed);
@@ -1697,9 +2035,8 @@ mod tests {
         // evaluation it runs none. Both must agree on the value, and both lines must
         // reach it.
         for b in random_positions(11, 3, SELECTIVE_PASSES_EMPTIES) {
-            let mut with_passes = EndgameSolver::new(18);
-            let mut plain = EndgameSolver::new(18);
-            plain.set_evaluator(None);
+            let mut with_passes = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+            let mut plain = EndgameSolver::new(18, None);
             for mode in [SolveMode::Exact, SolveMode::Wld] {
                 let a = with_passes.solve(b, mode, true).unwrap();
                 let p = plain.solve(b, mode, true).unwrap();
@@ -1720,8 +2057,8 @@ mod tests {
         }
         for empties in [12, 16, 19] {
             for b in random_positions(empties as u64 * 31, 3, empties) {
-                let mut fast = EndgameSolver::new(18);
-                let mut portable = EndgameSolver::new(18);
+                let mut fast = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+                let mut portable = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
                 portable.fast_path = false;
                 let f = fast.solve(b, SolveMode::Exact, true).unwrap();
                 let p = portable.solve(b, SolveMode::Exact, true).unwrap();
@@ -1734,11 +2071,38 @@ mod tests {
         }
     }
 
+    /// Where the CPU has AVX2 a solve runs in the fast copies only (every search function
+    /// and the ordering's leaf searches, never a portable copy), and without `fast_path`
+    /// in the portable ones only: the dispatch cannot silently fall back.
+    #[test]
+    fn the_fast_copies_are_the_ones_taken_where_the_cpu_has_them() {
+        let b = random_positions(2024, 1, 22)[0];
+        fast_path_probe::take();
+        let mut portable = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+        portable.fast_path = false;
+        portable.solve(b, SolveMode::Exact, false).unwrap();
+        let (fast, slow) = fast_path_probe::take();
+        assert_eq!(fast, 0, "a portable solve entered the fast copies");
+        assert!(slow > 1000, "the portable copies ran {slow} times");
+        if !cpu_has_fast_path() {
+            return;
+        }
+        let mut solver = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+        assert!(
+            solver.fast_path,
+            "the CPU has AVX2 but the solver does not use it"
+        );
+        solver.solve(b, SolveMode::Exact, false).unwrap();
+        let (fast, slow) = fast_path_probe::take();
+        assert_eq!(slow, 0, "a fast solve entered the portable copies");
+        assert!(fast > 1000, "the fast copies ran {fast} times");
+    }
+
     /// A solver on two threads that splits far more often than the default one (from 8
     /// empties, in every search from 10), so that small positions exercise the parallel
     /// search: split points, cuts that abort helpers, helpful owners.
     fn eager_parallel(hash_bits: u32) -> EndgameSolver {
-        let mut solver = EndgameSolver::new(hash_bits);
+        let mut solver = EndgameSolver::new(hash_bits, Some(crate::eval::Evaluator::shipped()));
         solver.set_threads(2);
         solver.set_canonical_lines(true);
         solver.parallel_min_empties = 10;
@@ -1759,11 +2123,10 @@ mod tests {
     /// FFO 20-39).
     #[test]
     fn wide_agreement_at_14_to_22_empties() {
-        let mut default = EndgameSolver::new(20);
+        let mut default = EndgameSolver::new(20, Some(crate::eval::Evaluator::shipped()));
         default.set_canonical_lines(true);
         let mut parallel = eager_parallel(20);
-        let mut plain = EndgameSolver::new(20);
-        plain.set_evaluator(None);
+        let mut plain = EndgameSolver::new(20, None);
         let mut check = |b: Board| {
             let exact = default.solve(b, SolveMode::Exact, true).unwrap();
             let wld = default.solve(b, SolveMode::Wld, true).unwrap();
@@ -1808,7 +2171,7 @@ mod tests {
         }
         // Positions where the side to move must pass, met in random games.
         let mut forced = Vec::new();
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::board::random::XorShift64::from_state(0x2545_F491_4F6C_DD1D);
         while forced.len() < 40 {
             let mut b = Board::START;
             while !b.is_game_over() && b.empty_count() >= 14 {
@@ -1820,14 +2183,7 @@ mod tests {
                     b = b.passed();
                     continue;
                 }
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                let mut m = mv;
-                for _ in 0..s % mv.count_ones() as u64 {
-                    m &= m - 1;
-                }
-                let sq = m.trailing_zeros();
+                let sq = crate::board::random::nth_bit(mv, rng.below(mv.count_ones() as u64));
                 b = b.after(sq, b.flips(sq));
             }
         }
@@ -1838,8 +2194,8 @@ mod tests {
 
     #[test]
     fn two_threads_agree_with_one_and_share_the_nodes() {
-        let mut one = EndgameSolver::new(18);
-        let mut two = EndgameSolver::new(18);
+        let mut one = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+        let mut two = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
         two.set_threads(2);
         let mut helper_nodes = 0;
         for b in random_positions(99, 4, 22) {
@@ -1857,8 +2213,8 @@ mod tests {
         // (A WLD solve after the exact one may end on the table's entries alone.)
         assert!(helper_nodes > 0, "the helper did nothing");
         // Below the threads' threshold a solve runs on one thread, node for node.
-        let mut one = EndgameSolver::new(18);
-        let mut two = EndgameSolver::new(18);
+        let mut one = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+        let mut two = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
         two.set_threads(2);
         let b = random_positions(7, 1, 12)[0];
         let a = one.solve(b, SolveMode::Exact, true).unwrap();
@@ -1871,7 +2227,8 @@ mod tests {
     fn stop_reaches_every_thread_at_once() {
         for threads in [1, 2] {
             let stop = Arc::new(AtomicBool::new(false));
-            let mut solver = EndgameSolver::with_stop(20, stop.clone());
+            let mut solver =
+                EndgameSolver::with_stop(20, stop.clone(), Some(crate::eval::Evaluator::shipped()));
             solver.set_threads(threads);
             // Far too many empties to finish before the stop.
             let b = random_positions(5, 1, 32)[0];
@@ -1888,8 +2245,12 @@ mod tests {
             let stopped_at = stopper.join().unwrap();
             assert_eq!(r, Err(Stopped));
             let delay = answered.saturating_duration_since(stopped_at);
+            // Every thread must see the stop (one that missed it would solve on for
+            // minutes). The bound is not a latency figure (well under a millisecond on an
+            // idle machine): on a runner loaded twentyfold the threads took up to 0.3 s to
+            // be scheduled.
             assert!(
-                delay < Duration::from_millis(50),
+                delay < Duration::from_secs(2),
                 "{threads} threads: {delay:?}"
             );
             // And the solver works again once the flag is down.
@@ -1897,7 +2258,7 @@ mod tests {
             let b = random_positions(5, 1, 18)[0];
             assert_eq!(
                 solver.solve(b, SolveMode::Exact, false).unwrap().score,
-                EndgameSolver::new(16)
+                EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()))
                     .solve(b, SolveMode::Exact, false)
                     .unwrap()
                     .score

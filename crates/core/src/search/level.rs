@@ -20,6 +20,7 @@ pub enum Level {
     Search(SearchLevel),
 }
 
+/// A searching level: what to search, how selectively, and how much to weaken.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SearchLevel {
     /// Midgame depth, exact and WLD solving depths, time per move.
@@ -121,6 +122,7 @@ impl Level {
         self
     }
 
+    /// The level as [`Level::parse`] reads it (`8`, `12t1.5`, `5s`, `greedy`).
     pub fn name(&self) -> String {
         match self {
             Level::Random => "random".into(),
@@ -144,17 +146,19 @@ impl Level {
 /// tablebase program's `show lines`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
+    /// The move chosen.
     pub mv: Move,
     /// Value of the chosen move in 1/`SCALE` discs, if a search gave one.
     pub value: Option<i32>,
     /// (move, value, probability) for each candidate when a temperature was used.
     pub candidates: Vec<(Move, i32, f64)>,
+    /// The chosen move's line, when a search gave one.
     pub pv: Vec<Move>,
 }
 
 /// Picks a move at `level`. `rng` gives uniform numbers in [0, 1).
-pub fn choose_move<E: Evaluate + ?Sized>(
-    search: &mut MidgameSearch<'_, E>,
+pub fn choose_move<E: Evaluate + Clone>(
+    search: &mut MidgameSearch<E>,
     board: Board,
     level: &Level,
     rng: &mut dyn FnMut() -> f64,

@@ -6,8 +6,11 @@ use std::mem::MaybeUninit;
 /// One move in a node's ordered move list.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
+    /// The square played (`a1 = 0 ... h8 = 63`).
     pub sq: u32,
+    /// The discs it flips.
     pub flipped: u64,
+    /// Its ordering value: higher is tried first.
     pub value: i32,
 }
 
@@ -25,6 +28,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
@@ -40,16 +44,19 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// How many candidates the list holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// The list holds no candidate (the side to move must pass, or the game is over).
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The candidates, to reorder in place (see [`pick_best`]).
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Candidate] {
         // SAFETY: the first `len` items were written by `push`.

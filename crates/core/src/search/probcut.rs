@@ -23,11 +23,17 @@ pub fn shallow_depth(depth: u32) -> u32 {
 /// The smallest depth at which ProbCut is tried.
 pub const MIN_DEPTH: u32 = 3;
 
+/// The model of a shallow search's error: `sigma = k + a * empties + b * shallow + c * deep`
+/// discs (see the module doc), fitted by `okapi train probcut`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProbCutModel {
+    /// The constant term, in discs.
     pub k: f64,
+    /// Discs per empty square.
     pub a: f64,
+    /// Discs per ply of the shallow search.
     pub b: f64,
+    /// Discs per ply of the deep search.
     pub c: f64,
 }
 

@@ -20,12 +20,21 @@ pub const NO_MOVE: u8 = 64;
 /// An entry as read from the table (date 0: empty).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
+    /// The position's key ([`Board::key`](crate::board::Board::key)).
     pub key: u64,
+    /// Lower bound on the score, in the units of the search that stored it.
     pub lower: i16,
+    /// Upper bound on the score.
     pub upper: i16,
+    /// The best move found (a square index), or [`NO_MOVE`].
     pub best: u8,
+    /// Depth of the search that stored it (the empties, for an endgame solve).
     pub depth: u8,
+    /// Its ProbCut level (an index into [`LEVELS`](super::probcut::LEVELS)), or
+    /// [`NO_SELECTIVITY`] for proven bounds; deeper and less selective entries answer
+    /// shallower and more selective probes.
     pub selectivity: u8,
+    /// The search that stored it (see [`TranspositionTable::new_search`]), 0 for an empty slot.
     pub date: u8,
 }
 
@@ -89,6 +98,7 @@ pub struct Probe {
     pub lower: i32,
     /// `i16::MAX` when there is no upper bound.
     pub upper: i32,
+    /// The stored best move (a square index), or [`NO_MOVE`].
     pub best: u8,
     /// Depth of the search that stored the entry.
     pub depth: u8,
@@ -210,6 +220,8 @@ impl Drop for BucketStore {
     }
 }
 
+/// The transposition table: a power of two of 64-byte buckets of four entries, shared
+/// without locks by the threads of a search (see the module doc).
 pub struct TranspositionTable {
     buckets: BucketStore,
     mask: usize,
@@ -228,6 +240,7 @@ impl TranspositionTable {
         }
     }
 
+    /// Bytes of memory the table holds (its buckets).
     pub fn size_bytes(&self) -> usize {
         self.buckets.len * std::mem::size_of::<Bucket>()
     }
@@ -254,6 +267,8 @@ impl TranspositionTable {
         &self.buckets.as_slice()[(key >> 20) as usize & self.mask]
     }
 
+    /// Asks the CPU to fetch the bucket of `key` into the cache ahead of the probe (a no-op
+    /// off x86-64).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -454,11 +469,10 @@ mod tests {
             for t in 0..2u64 {
                 let tt = &tt;
                 s.spawn(move || {
-                    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ t;
+                    let mut rng =
+                        crate::board::random::XorShift64::from_state(0x9E37_79B9_7F4A_7C15u64 ^ t);
                     for _ in 0..200_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = rng.next_u64();
                         // Few distinct keys, all in few buckets: many collisions.
                         let key = ((x % 64) << 20) | (x % 5);
                         let (score, best) = bounds_of(key);

@@ -17,6 +17,7 @@ use crate::board::{Board, Square};
 /// play from the position with `empties` empty squares reached in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TheoreticalScore {
+    /// Empty squares of the position the score is for (WTHOR's "theoretical depth").
     pub empties: u8,
     /// Black's disc difference (empties to the winner).
     pub black_score: i8,
@@ -39,7 +40,9 @@ pub struct GameRecord {
 /// that side is Black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GamePosition {
+    /// The position, from the side to move's view.
     pub board: Board,
+    /// Whether the side to move is Black.
     pub black_to_move: bool,
 }
 
@@ -95,14 +98,36 @@ impl GameRecord {
 /// Why a game was skipped.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// A move that is not a square name (or, in WTHOR, a byte that is not a square).
     #[error("move {index} ({text}) is not a square")]
-    BadSquare { index: usize, text: String },
+    BadSquare {
+        /// The move's number in the game, from 1.
+        index: usize,
+        /// The move as written.
+        text: String,
+    },
+    /// A move neither side can play at that point of the game.
     #[error("move {index} ({square}) is illegal for both sides")]
-    Illegal { index: usize, square: Square },
+    Illegal {
+        /// The move's number in the game, from 1.
+        index: usize,
+        /// The square.
+        square: Square,
+    },
+    /// A move the record gives to one colour while the replay says the other must play it
+    /// (Logistello games record the colour of each move).
     #[error("move {index} ({square}) is played by the wrong colour")]
-    WrongColour { index: usize, square: Square },
+    WrongColour {
+        /// The move's number in the game, from 1.
+        index: usize,
+        /// The square.
+        square: Square,
+    },
+    /// The record lists no move.
     #[error("the game has no moves")]
     Empty,
+    /// The record does not hold what its format says it must (a result, a field in range);
+    /// says what.
     #[error("malformed record: {0}")]
     Malformed(String),
 }
@@ -133,17 +158,21 @@ pub struct SkippedGame {
     pub number: usize,
     /// Where the game starts.
     pub at: Place,
+    /// Why it was skipped.
     pub reason: RecordError,
 }
 
 /// The games of a file that replayed, and those skipped.
 #[derive(Clone, Debug, Default)]
 pub struct RecordSet {
+    /// The games that replayed, in file order.
     pub games: Vec<GameRecord>,
+    /// The games skipped, with where and why.
     pub skipped: Vec<SkippedGame>,
 }
 
 impl RecordSet {
+    /// Adds `other`'s games and skipped games after these (files read one after another).
     pub fn extend(&mut self, other: RecordSet) {
         self.games.extend(other.games);
         self.skipped.extend(other.skipped);

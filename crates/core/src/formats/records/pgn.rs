@@ -82,9 +82,13 @@ impl Pending {
 /// One game of a PGN-like file with its event and players (empty when the tag is absent).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
+    /// The moves, result and year.
     pub record: GameRecord,
+    /// The `Event` tag.
     pub event: String,
+    /// The `Black` tag.
     pub black: String,
+    /// The `White` tag.
     pub white: String,
 }
 

@@ -14,25 +14,38 @@ use super::{
 use crate::board::Square;
 use std::path::Path;
 
+/// Bytes of the file header.
 pub const HEADER_LEN: usize = 16;
+/// Bytes of one game record.
 pub const RECORD_LEN: usize = 68;
 
 /// The header of a `.wtb` file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WthorHeader {
+    /// Number of games the header announces.
     pub games: u32,
+    /// The year of the games.
     pub year: u16,
+    /// The board size as written (8, or 0 in old files, which means 8).
     pub board_size: u8,
+    /// Empty squares of the position the theoretical scores are from (22 or 24).
     pub theoretical_depth: u8,
 }
 
 /// A file that is not a WTHOR game file at all (as opposed to a bad game inside one).
 #[derive(Debug, thiserror::Error)]
 pub enum WthorError {
+    /// The file could not be read.
     #[error(transparent)]
     Read(#[from] crate::formats::ReadError),
+    /// The header or the file length is not a WTHOR game file's.
     #[error("not a WTHOR game file: byte {offset}: {reason}")]
-    Format { offset: usize, reason: String },
+    Format {
+        /// The byte offset at fault.
+        offset: usize,
+        /// What is wrong there.
+        reason: String,
+    },
 }
 
 /// Parses the header; refuses files that are not 8x8 game files.
@@ -118,9 +131,13 @@ fn decode_record(rec: &[u8], header: &WthorHeader) -> Result<GameRecord, RecordE
 /// `WTHOR.TRN` and `WTHOR.JOU`, see [`parse_names`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WthorGame {
+    /// The moves, result and year.
     pub record: GameRecord,
+    /// The tournament's number in `WTHOR.TRN`.
     pub tournament: u16,
+    /// Black's number in `WTHOR.JOU`.
     pub black: u16,
+    /// White's number in `WTHOR.JOU`.
     pub white: u16,
 }
 
@@ -128,17 +145,34 @@ pub struct WthorGame {
 /// those skipped.
 #[derive(Clone, Debug, Default)]
 pub struct WthorGames {
+    /// The games that replayed.
     pub games: Vec<WthorGame>,
+    /// The games skipped, with why.
     pub skipped: Vec<SkippedGame>,
 }
 
 /// Reads all games of a `.wtb` file held in memory, keeping the tournament and player
 /// numbers. The header's game count is checked against the file size: a truncated file
-/// keeps its whole records and reports the missing ones; bytes past the announced games
-/// are reported too (a file whose count was not updated), never read as games.
+/// keeps its whole records and reports the missing ones; a file with more bytes than its
+/// count accounts for is refused.
 pub fn parse_games(bytes: &[u8]) -> Result<(WthorHeader, WthorGames), WthorError> {
     let header = parse_header(bytes)?;
     let body = &bytes[HEADER_LEN..];
+    // The header's count must account for every byte: each of the 42 WTHOR files of
+    // 1977-2018 is exactly 16 + 68 * count bytes, so more bytes than the count says means
+    // a damaged header (its games would be silently left out) or another format. Fewer is
+    // a cut-short file: its whole records are kept and the missing ones reported below.
+    let announced = HEADER_LEN as u64 + RECORD_LEN as u64 * u64::from(header.games);
+    if bytes.len() as u64 > announced {
+        return Err(WthorError::Format {
+            offset: 4,
+            reason: format!(
+                "the header counts {} games ({announced} bytes with the header) but the file has {} bytes",
+                header.games,
+                bytes.len()
+            ),
+        });
+    }
     let mut set = WthorGames::default();
     let available = body.len() / RECORD_LEN;
     let le16 = |rec: &[u8], at: usize| u16::from_le_bytes([rec[at], rec[at + 1]]);
@@ -170,15 +204,6 @@ pub fn parse_games(bytes: &[u8]) -> Result<(WthorHeader, WthorGames), WthorError
             reason: RecordError::Malformed(format!(
                 "file truncated: header announces {} games, {} present",
                 header.games, available
-            )),
-        });
-    } else if body.len() != announced * RECORD_LEN {
-        let extra = body.len() - announced * RECORD_LEN;
-        set.skipped.push(SkippedGame {
-            number: announced + 1,
-            at: Place::Byte(HEADER_LEN + announced * RECORD_LEN),
-            reason: RecordError::Malformed(format!(
-                "{extra} bytes after the {announced} games the header announces, not read"
             )),
         });
     }
@@ -360,12 +385,6 @@ mod tests {
         assert_eq!(set.games.len(), 1);
         assert_eq!(set.skipped.len(), 1);
         assert!(parse(&bytes[..5]).is_err());
-        // Records past the announced count are reported, not read.
-        let mut longer = bytes.clone();
-        longer[4] = 1;
-        let (_, set) = parse(&longer).unwrap();
-        assert_eq!(set.games.len(), 1);
-        assert!(set.skipped[0].to_string().contains("after the 1 games"));
         let mut other = bytes.clone();
         other[13] = 1;
         assert!(parse(&other).is_err());
@@ -391,5 +410,20 @@ mod tests {
         };
         let (_, set) = parse_games(&write_games(std::slice::from_ref(&g), 2000, 22)).unwrap();
         assert_eq!(set.games, vec![g]);
+    }
+
+    #[test]
+    fn a_header_counting_fewer_games_than_the_file_holds_is_refused() {
+        let mut bytes = write(&[game("f5 d6"), game("f5 f6"), game("f5 f4")], 1999, 24);
+        bytes[4] = 1;
+        let err = parse(&bytes).unwrap_err().to_string();
+        assert!(
+            err.contains("byte 4: the header counts 1 games (84 bytes with the header) but the file has 220 bytes"),
+            "{err}"
+        );
+        // A stray byte after the last record too.
+        let mut bytes = write(&[game("f5 d6")], 1999, 24);
+        bytes.push(0);
+        assert!(parse(&bytes).is_err());
     }
 }

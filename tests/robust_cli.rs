@@ -1,0 +1,491 @@
+//! Bad input and faults from outside through the real binary (issue 26, item 12; issue 25,
+//! item 5): closed pipes, full disks, outputs that are inputs, absurd options. Each is
+//! refused in plain words, and nothing already written is lost or cut.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn okapi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_okapi"))
+}
+
+fn run(args: &[&str]) -> Output {
+    okapi().args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A script of `n` quick positions (FFO #1-#5, 14-16 empties, repeated) and a bad line.
+fn script(dir: &Path, n: usize) -> PathBuf {
+    let ffo = include_str!("data/ffo1-39.scr");
+    let positions: Vec<&str> = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .take(5)
+        .collect();
+    let mut text = String::from("% robust\n");
+    for i in 0..n {
+        text.push_str(positions[i % positions.len()]);
+        text.push('\n');
+    }
+    text.push_str("not a board % bad\n");
+    let p = dir.join("in.scr");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Output lines written by a run of `script(_, n)`: the comment, n results, the error.
+fn complete(out: &Path, n: usize) {
+    let text = std::fs::read_to_string(out).unwrap();
+    assert_eq!(text.lines().count(), n + 2, "{text}");
+    assert!(text.ends_with('\n'));
+    assert!(
+        text.lines().last().unwrap().starts_with("% error:"),
+        "{text}"
+    );
+}
+
+/// `okapi -script IN OUT | head`: standard output closes under the echo. The run goes on
+/// to the end (exit 1 for the bad line, not a panic's 101) and OUT is whole.
+#[test]
+fn a_closed_standard_output_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = script(dir.path(), 30);
+    let out = dir.path().join("out.txt");
+    let mut child = okapi()
+        .args(["-script"])
+        .arg(&input)
+        .arg(&out)
+        .args(["-e", "1", "-n", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1));
+    complete(&out, 30);
+}
+
+/// The same with standard error closed: the bad line's report cannot be written, the
+/// run still ends normally with every line in OUT.
+#[test]
+fn a_closed_standard_error_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = script(dir.path(), 30);
+    let out = dir.path().join("out.txt");
+    let mut child = okapi()
+        .args(["solve"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1));
+    complete(&out, 30);
+}
+
+/// `okapi bench | head`: the rows are its only output, so it stops once standard output
+/// is gone, saying so, instead of panicking.
+#[test]
+fn bench_stops_when_standard_output_closes() {
+    let mut child = okapi()
+        .args(["bench", "--from", "1", "--to", "9", "--threads", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard output is closed"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// An output that is the input under another name (a hard link) is refused before it is
+/// truncated, for scripts and for merges.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = script(dir.path(), 3);
+    let before = std::fs::read(&input).unwrap();
+    let link = dir.path().join("link.txt");
+    std::fs::hard_link(&input, &link).unwrap();
+    for args in [
+        vec!["-script", "in.scr", "link.txt", "-e", "0"],
+        vec!["solve", "in.scr", "-o", "link.txt", "-q"],
+        vec!["solve", "in.scr", "-o", "./in.scr", "-q"],
+    ] {
+        let o = okapi()
+            .args(&args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("is the input file"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before, "{args:?}");
+    }
+    // A merge whose output is one of its parts.
+    for k in 1..=2 {
+        let o = okapi()
+            .args(["solve", "in.scr", "-q", "--threads", "1", "--shard"])
+            .arg(format!("{k}/2"))
+            .arg("-o")
+            .arg(format!("part{k}"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        // 1 for the shard with the bad line.
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    }
+    let part = std::fs::read(dir.path().join("part2")).unwrap();
+    std::fs::hard_link(dir.path().join("part2"), dir.path().join("merged")).unwrap();
+    let o = okapi()
+        .args(["solve", "--merge", "merged", "part1", "part2"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is the shard output"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.path().join("part2")).unwrap(), part);
+}
+
+/// A full disk: /dev/full refuses every byte, and a file size limit (RLIMIT_FSIZE, as a
+/// nearly full disk) cuts a write part way. The run fails with the reason and the output
+/// holds whole lines only.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_leaves_whole_lines() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = script(dir.path(), 20);
+    let o = okapi()
+        .args(["solve", "-q", "--threads", "1"])
+        .arg(&input)
+        .args(["-o", "/dev/full"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot write to /dev/full"),
+        "{}",
+        stderr(&o)
+    );
+
+    let out = dir.path().join("out.txt");
+    let mut cmd = okapi();
+    cmd.args(["solve", "-q", "--threads", "1"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 100,
+                rlim_max: 100,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            // Beyond the limit a write fails with EFBIG instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let o = cmd.output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write to"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.len() <= 100 && !text.is_empty(), "{text:?}");
+    assert!(text.ends_with('\n'), "half a line: {text:?}");
+    for line in text.lines().skip(1) {
+        okapi::formats::script::parse_result(line).unwrap();
+    }
+}
+
+/// `okapi match` options that panicked or never decided.
+#[test]
+fn match_options_are_bounded() {
+    for (args, said) in [
+        (
+            &["match", "1", "1", "--move-timeout", "1e30"][..],
+            "more than 0 and at most 86400",
+        ),
+        (&["match", "1", "1", "--move-timeout", "inf"], "more than 0"),
+        (&["match", "1", "1", "--move-timeout", "nan"], "more than 0"),
+        (&["match", "1", "1", "--move-timeout=-1"], "more than 0"),
+        (&["match", "1", "1", "--sprt=0,1e308"], "from -1000 to 1000"),
+        (&["match", "1", "1", "--threads", "100000"], "per core"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+}
+
+/// `okapi book show 5` showed the start position.
+#[test]
+fn book_show_refuses_a_number() {
+    let o = run(&["book", "show", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("a number, not a move"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `okapi train probcut` and the other training options: refused at once with what is
+/// allowed (they aborted on a 64 GB allocation, ran for ever, or wrote a zero model).
+#[test]
+fn training_options_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("probcut.json");
+    let model_arg = model.display().to_string();
+    for (args, said) in [
+        (
+            vec!["train", "probcut", "--positions", "4294967295"],
+            "give a number of positions from 1 to 100000",
+        ),
+        (
+            vec!["train", "probcut", "--positions", "18446744073709551615"],
+            "give a number of positions from 1 to 100000",
+        ),
+        (vec!["train", "probcut", "--positions", "0"], "from 1 to"),
+        (
+            vec!["train", "probcut", "--max-depth", "1000"],
+            "give a depth from 3 to 20",
+        ),
+        (
+            vec!["train", "probcut", "--min-empties", "61"],
+            "from 1 to 60",
+        ),
+        (
+            vec!["train", "selfplay", "--games", "0"],
+            "give a number of games from 1",
+        ),
+        (
+            vec!["train", "selfplay", "--temperature", "nan"],
+            "a temperature",
+        ),
+        (
+            vec!["train", "eval", "--epochs", "0"],
+            "give a number of passes from 1",
+        ),
+        (vec!["train", "eval", "--step", "inf"], "a step size"),
+    ] {
+        let mut args = args.clone();
+        if args[1] == "probcut" {
+            args.extend(["--out", &model_arg]);
+        }
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+    }
+    assert!(!model.exists());
+}
+
+/// `okapi console`: a byte that is not UTF-8 and an over-long line are reported and
+/// skipped; the session goes on.
+#[test]
+fn console_goes_on_after_bad_input() {
+    let mut child = okapi()
+        .args(["console", "--computer", "none", "--level", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut input = b"\xff\xfe\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
+    input.extend_from_slice(b"\nmoves\nquit\n");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("error: input line 1: not UTF-8"), "{out}");
+    assert!(out.contains("error: input line 2: longer than"), "{out}");
+    assert!(out.contains("legal moves: d3 c4 f5 e6"), "{out}");
+}
+
+/// `stop` typed while the console solves stops the solve (30 empties: minutes otherwise)
+/// and the session goes on with the lines typed after it.
+#[test]
+fn console_stop_ends_a_solve() {
+    let ffo = include_str!("data/ffo40-59.scr");
+    let line = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .nth(17)
+        .unwrap();
+    let board = &line[..66];
+    assert_eq!(board.matches('-').count(), 30, "{board}");
+    let start = std::time::Instant::now();
+    let mut child = okapi()
+        .args(["console", "--computer", "none", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "setboard {board}\nsolve\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    write!(stdin, "stop\nboard\nquit\n").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("error: stopped"), "{out}");
+    assert!(out.matches("a b c d e f g h").count() >= 3, "{out}");
+    assert!(start.elapsed().as_secs() < 60);
+}
+
+/// A console solving when its host goes away (input and output both closed): the solve
+/// stops and the console ends, instead of solving 30 empties for minutes with nobody to
+/// read the answer.
+#[cfg(unix)]
+#[test]
+fn console_ends_a_solve_when_its_host_is_gone() {
+    let ffo = include_str!("data/ffo40-59.scr");
+    let line = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .nth(17)
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut child = okapi()
+        .args(["console", "--computer", "none", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "setboard {}\nsolve\n", &line[..66]).unwrap();
+    drop(stdin);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}
+
+/// The desktop entry and its icon, where the desktop looks for them.
+#[cfg(feature = "gui")]
+#[test]
+fn install_desktop_writes_the_entry_and_the_icon() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = okapi()
+        .args(["install-desktop", "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let entry = std::fs::read_to_string(dir.path().join("applications/okapi.desktop")).unwrap();
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_okapi")).unwrap();
+    assert!(
+        entry.contains(&format!("Exec={} app %f", exe.display())),
+        "{entry}"
+    );
+    let icon = std::fs::read(dir.path().join("icons/hicolor/256x256/apps/okapi.png")).unwrap();
+    assert_eq!(icon, okapi_app::ICON_PNG);
+    // freedesktop.org's own checker, where it is installed (desktop-file-utils).
+    if let Ok(v) = Command::new("desktop-file-validate")
+        .arg(dir.path().join("applications/okapi.desktop"))
+        .output()
+    {
+        assert!(
+            v.status.success() && v.stdout.is_empty(),
+            "{}{}",
+            String::from_utf8_lossy(&v.stdout),
+            String::from_utf8_lossy(&v.stderr)
+        );
+    }
+}
+
+/// Without a display the app says how to run it, in one line, instead of winit's error.
+#[cfg(all(feature = "gui", target_os = "linux"))]
+#[test]
+fn without_a_display_the_app_says_how_to_run_it() {
+    for display in [None, Some(":987")] {
+        let mut cmd = okapi();
+        cmd.env_remove("WAYLAND_DISPLAY").env_remove("DISPLAY");
+        if let Some(d) = display {
+            cmd.env("DISPLAY", d);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{display:?}");
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{display:?}: {err}");
+        assert!(
+            err.contains("Xvfb :99 & DISPLAY=:99 okapi"),
+            "{display:?}: {err}"
+        );
+    }
+}
+
+/// The README names the folders the app really uses (the `directories` crate's).
+#[cfg(all(feature = "gui", target_os = "linux"))]
+#[test]
+fn the_readme_names_the_real_config_folders() {
+    let readme = include_str!("../README.md");
+    let (settings, game) = okapi_app::settings::Settings::paths().unwrap();
+    assert!(
+        settings.ends_with("okapi/settings.json"),
+        "{}",
+        settings.display()
+    );
+    assert!(
+        game.ends_with("okapi/current-game.json"),
+        "{}",
+        game.display()
+    );
+    assert!(readme.contains("`~/.config/okapi/settings.json`"));
+    assert!(readme.contains("`~/.local/share/okapi/current-game.json`"));
+    assert!(!readme.contains("~/.config/Okapi"));
+}
+
+/// Every relative link of the README and docs/ names a file that exists.
+#[test]
+fn the_readme_and_docs_links_resolve() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        pages.push(e.unwrap().path());
+    }
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let target = &rest[..rest.find(')').unwrap()];
+            if target.starts_with("http") || target.starts_with('#') {
+                continue;
+            }
+            let file = target.split('#').next().unwrap();
+            let path = page.parent().unwrap().join(file);
+            assert!(path.exists(), "{}: {target}", page.display());
+        }
+    }
+}
