@@ -1448,6 +1448,105 @@ fn the_threads_setting_is_shown_saved_and_used() {
     assert_eq!(again.state().settings.threads, 1);
 }
 
+/// The WTHOR samples of `tests/data` as a games database, and the PGN sample's games.
+fn sample_database() -> (
+    okapi_core::db::Database,
+    Vec<okapi_core::formats::records::pgn::PgnGame>,
+) {
+    use okapi_core::db::{Builder, sources};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut b = Builder::new();
+    let names = sources::WthorNames::default();
+    sources::add_wthor_file(&mut b, &dir.join("wthor-2018-sample.wtb"), &names, "sample");
+    sources::add_pgn_file(&mut b, &dir.join("wthor-2024-sample.pgn"), "sample");
+    let text = std::fs::read_to_string(dir.join("wthor-2024-sample.pgn")).unwrap();
+    let (games, _) = okapi_core::formats::records::pgn::parse_games(&text);
+    (b.build().unwrap(), games)
+}
+
+/// The "N of M games reach this position" line of the Database tab.
+fn games_reaching(h: &Harness<'static, App>) -> usize {
+    let node = h
+        .query_by_label_contains("games reach this position")
+        .expect("the Database tab shows its count");
+    let text = text_of(&node);
+    text.split(' ')
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn the_database_tab_follows_the_board_filters_and_opens_a_game() {
+    let mut h = harness();
+    let (db, pgn_games) = sample_database();
+    let total = db.len();
+    let after = |moves: &[&str]| {
+        let mut p = Position::start();
+        for m in moves {
+            p.play(okapi_core::board::Square::parse(m).unwrap())
+                .unwrap();
+        }
+        db.query(&p, &okapi_core::db::Filter::default()).games.len()
+    };
+    let after_f5_d6 = after(&["f5", "d6"]);
+    h.state_mut().database.set_database(db, Vec::new());
+    h.get_by_label("Database").click();
+    h.run_steps(3);
+    assert_eq!(games_reaching(&h), total);
+    assert!(
+        has_label(&h, "Database move f5"),
+        "the start's one row is f5"
+    );
+
+    // Play a move on the board: the rows become the replies to f5.
+    h.get_by_label("f5").click();
+    h.run_steps(3);
+    assert!(!has_label(&h, "Database move f5"));
+    assert!(has_label(&h, "Database move d6"));
+    // And one from the panel's rows.
+    h.get_by_label("Database move d6").click();
+    h.run_steps(3);
+    assert_eq!(h.state().game().ply(), 2);
+    assert_eq!(games_reaching(&h), after_f5_d6);
+    assert!(after_f5_d6 < total);
+
+    // Filter by a player: the count is that player's games through f5 d6.
+    h.state_mut().apply(Command::First);
+    h.run_steps(2);
+    let name = pgn_games[0].black.clone();
+    let theirs = pgn_games
+        .iter()
+        .filter(|g| g.black.contains(&name) || g.white.contains(&name))
+        .count();
+    h.get_by_label("Player").focus();
+    h.get_by_label("Player").type_text(&name);
+    h.run_steps(3);
+    assert_eq!(games_reaching(&h), theirs, "{name}'s games");
+    assert!(theirs > 0 && theirs < total);
+
+    // Open a game: its players and result, whole record, cursor on the board's position.
+    let row = h
+        .query_all_by_label_contains(" – ")
+        .next()
+        .map(|n| text_of(&n))
+        .expect("a game row");
+    h.get_by_label(&row).click();
+    h.run_steps(3);
+    let game = h.state().game();
+    assert!(row.starts_with(&game.black), "{row} vs {}", game.black);
+    assert!(game.black.contains(&name) || game.white.contains(&name));
+    assert_eq!(
+        game.ply(),
+        0,
+        "opened at the position on the board (the start)"
+    );
+    assert!(game.len() > 20, "the whole record to step through");
+    assert!(game.comment.contains(" (Black "), "{}", game.comment);
+}
+
 // --- Issue 26: the game rules the app follows ------------------------------------------
 
 /// Plays a game against the greedy engine to its end, the person taking the first legal

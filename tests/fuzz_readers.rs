@@ -17,6 +17,7 @@ mod common;
 
 use common::{Rng, random_game};
 use okapi::board::{Move, Position, Square};
+use okapi::db::{Builder, Database, Filter, GameNames};
 use okapi::formats::records::{GameRecord, logbook, pgn, wthor};
 use okapi::formats::{ggf, obf, okapi_json, read_game, script, transcript};
 use proptest::prelude::*;
@@ -193,7 +194,60 @@ fn check_wthor(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+fn check_wthor_names(bytes: &[u8]) -> Result<(), String> {
+    for len in [wthor::PLAYER_NAME_LEN, wthor::TOURNAMENT_NAME_LEN] {
+        if let Ok(names) = wthor::parse_names(bytes, len) {
+            let again = wthor::parse_names(&wthor::write_names(&names, len), len)
+                .map_err(|e| format!("a written name file does not read back: {e}"))?;
+            if again.len() != names.len() {
+                return Err("name count changed on a round trip".into());
+            }
+        }
+    }
+    let _ = wthor::parse_games(bytes);
+    Ok(())
+}
+
+/// The `.okdb` reader, twice: the input as a file (the checksum refuses nearly every edit),
+/// and the input's payload sealed again under its (edited) header, so that edits reach the
+/// column reader and the index builder.
+fn check_okdb(bytes: &[u8]) -> Result<(), String> {
+    let use_db = |db: Database| {
+        let _ = db.query(&Position::start(), &Filter::default());
+        for id in 0..db.len().min(3) {
+            let g = *db.game(id);
+            let _ = (
+                db.player(g.black),
+                db.tournament(g.tournament),
+                db.squares(id),
+            );
+        }
+    };
+    if let Ok(db) = Database::from_bytes(bytes) {
+        use_db(db);
+    }
+    if bytes.len() >= 36 {
+        let raw = &bytes[36..];
+        let mut header = bytes[..36].to_vec();
+        header[28..32].copy_from_slice(&(raw.len() as u32).to_le_bytes());
+        let file = okapi_core::binary::seal(raw, |len| {
+            header[32..36].copy_from_slice(&len.to_le_bytes());
+            header.clone()
+        });
+        if let Ok(db) = Database::from_bytes(&file) {
+            let again = Database::from_bytes(&db.to_bytes())
+                .map_err(|e| format!("a written database does not read back: {e}"))?;
+            if again.len() != db.len() {
+                return Err("game count changed on a round trip".into());
+            }
+            use_db(db);
+        }
+    }
+    Ok(())
+}
+
 fn check_pgn(bytes: &[u8]) -> Result<(), String> {
+    let _ = pgn::parse_games(&text(bytes));
     let set = pgn::parse(&text(bytes));
     for g in &set.games {
         let _ = g.positions();
@@ -312,6 +366,40 @@ fn valid_wthor(seed: u64) -> Vec<u8> {
         .map(|k| record(seed.wrapping_add(k)))
         .collect();
     wthor::write(&games, 2018, 22)
+}
+
+fn valid_names(seed: u64) -> Vec<u8> {
+    let names: Vec<String> = (0..seed % 5).map(|k| format!("Player {k} é")).collect();
+    let len = if seed.is_multiple_of(2) {
+        wthor::PLAYER_NAME_LEN
+    } else {
+        wthor::TOURNAMENT_NAME_LEN
+    };
+    wthor::write_names(&names, len)
+}
+
+/// A database's header followed by its payload unpacked (what `check_okdb` seals again).
+fn valid_okdb(seed: u64) -> Vec<u8> {
+    let mut b = Builder::new();
+    for k in 0..1 + seed % 3 {
+        let r = record(seed.wrapping_add(k));
+        let names = GameNames {
+            black: "A",
+            white: "B é",
+            tournament: "T",
+            source: "fuzz",
+        };
+        b.add(&r, names).expect("a few games");
+    }
+    let file = b.build().expect("valid games").to_bytes();
+    let mut raw = Vec::new();
+    use std::io::Read;
+    flate2::read::ZlibDecoder::new(&file[36..file.len() - 8])
+        .read_to_end(&mut raw)
+        .expect("a payload written by the writer");
+    let mut out = file[..36].to_vec();
+    out.extend_from_slice(&raw);
+    out
 }
 
 fn valid_pgn(seed: u64) -> Vec<u8> {
@@ -460,6 +548,26 @@ const READERS: &[Reader] = &[
         tokens: &["+", "-", ":", " +64", " 10", "\n"],
         valid: valid_logbook,
     },
+    Reader {
+        name: "wthor_names",
+        check: check_wthor_names,
+        alphabet: "\u{0}\u{3}\u{8}\u{ff}Aa é",
+        tokens: &["\u{0}", "\u{ff}\u{ff}", "Tastet Marc"],
+        valid: valid_names,
+    },
+    Reader {
+        name: "okdb",
+        check: check_okdb,
+        alphabet: "\u{0}\u{1}\u{3c}\u{40}\u{ff}OKAPIGDB",
+        tokens: &[
+            "\u{0}",
+            "\u{ff}\u{ff}\u{ff}\u{7f}",
+            "\u{3c}",
+            "OKAPIGDB",
+            "\u{1}\u{0}",
+        ],
+        valid: valid_okdb,
+    },
 ];
 
 fn found_dir(name: &str) -> PathBuf {
@@ -551,6 +659,14 @@ fn fuzz_pgn() {
 #[test]
 fn fuzz_logbook() {
     fuzz("logbook");
+}
+#[test]
+fn fuzz_wthor_names() {
+    fuzz("wthor_names");
+}
+#[test]
+fn fuzz_okdb() {
+    fuzz("okdb");
 }
 
 /// Every input that once found a bug, by reader, replayed.

@@ -21,6 +21,11 @@ pub trait FileDialogs {
     fn take_failure(&mut self) -> Option<DialogFailure> {
         None
     }
+    /// Asks for a folder of games (the games database's own folders); `None` where no
+    /// dialog can be shown (the path can be typed instead).
+    fn pick_folder(&mut self) -> Option<PathBuf> {
+        None
+    }
 }
 
 /// Which dialog could not be shown.
@@ -140,6 +145,14 @@ fn with_game_filters(d: rfd::FileDialog) -> rfd::FileDialog {
 }
 
 impl FileDialogs for NativeDialogs {
+    fn pick_folder(&mut self) -> Option<PathBuf> {
+        Self::run(DialogKind::OpenGame, None, || {
+            rfd::FileDialog::new()
+                .set_title("A folder of games")
+                .pick_folder()
+        })
+    }
+
     fn open_game(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenGame, None, || {
             with_game_filters(rfd::FileDialog::new().set_title("Open a game")).pick_file()

@@ -8,7 +8,7 @@
 mod board_view;
 mod command;
 mod command_handling;
-mod database_panel;
+pub mod database_panel;
 pub mod dialogs;
 mod engine_events;
 mod game_rules;
@@ -236,6 +236,8 @@ pub struct App {
     script_engine: Option<Engine>,
     /// Wakes the UI; shared by both engine threads.
     notify: Arc<Mutex<Box<dyn Fn() + Send>>>,
+    /// The games database tab: loaded in the background on first show.
+    pub database: database_panel::DatabaseView,
 }
 
 /// What the view shows besides the game.
@@ -318,6 +320,7 @@ impl App {
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
+            database: database_panel::DatabaseView::default(),
         };
         app.position_changed();
         app

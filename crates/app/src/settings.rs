@@ -33,6 +33,8 @@ pub struct Settings {
     /// Engine against engine: the pause between two engine moves, in seconds, so a
     /// person can follow the game.
     pub engine_move_pause: f32,
+    /// The user's folders of games, read into the games database with the shipped one.
+    pub db_folders: Vec<PathBuf>,
     /// The live analysis of the board stops at this midgame depth (0: it deepens until
     /// the position changes or Stop); within the solve limit it stops once proven.
     pub analysis_depth: u32,
@@ -128,6 +130,7 @@ impl Default for Settings {
             coordinates: true,
             board_colors: BoardColors::default(),
             window: None,
+            db_folders: Vec::new(),
             analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
         }
     }

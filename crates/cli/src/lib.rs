@@ -40,6 +40,7 @@ pub mod bench;
 pub mod book;
 pub mod compat;
 pub mod console;
+pub mod db;
 #[cfg(feature = "gui")]
 pub mod install;
 pub mod ladder;
@@ -110,6 +111,10 @@ pub enum CliCommand {
     /// The opening book: build it from game records, show a position's book moves, figures.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// The games database: statistics of a position's next moves, the games reaching it,
+    /// and building the database file.
+    #[command(subcommand)]
+    Db(db::DbCommand),
     /// Open the desktop app, optionally with a game or script file.
     App {
         /// A file to open.
@@ -215,6 +220,10 @@ pub struct BenchArgs {
     /// selective passes. More nodes, each cheaper: the raw speed of the search.
     #[arg(long, conflicts_with = "midgame")]
     pub plain: bool,
+    /// Benchmark the games database instead: load time, query times, memory (--runs
+    /// loads).
+    #[arg(long, conflicts_with = "midgame")]
+    pub db: bool,
     /// Threads each solve (or, with --midgame, each search) uses (default: all cores).
     #[arg(long, value_name = "N", value_parser = units::parse_threads)]
     pub threads: Option<usize>,
@@ -267,6 +276,7 @@ pub fn main() -> ExitCode {
         CliCommand::Bench(a) => bench(a),
         CliCommand::Train(c) => report(train::run(c)),
         CliCommand::Book(c) => report(book::run(c)),
+        CliCommand::Db(c) => report(db::run(c)),
         CliCommand::App { file } => run_app(file),
         CliCommand::Nboard(a) => nboard::main(a),
         CliCommand::Match(a) => matches::main(a),
@@ -322,6 +332,9 @@ fn finish_script_run(result: anyhow::Result<RunStats>) -> ExitCode {
 }
 
 fn bench(a: BenchArgs) -> ExitCode {
+    if a.db {
+        return report(db::bench(a.runs.max(5)));
+    }
     let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
     if a.midgame {
         let path = a

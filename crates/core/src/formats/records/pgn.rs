@@ -32,7 +32,7 @@ impl Pending {
             .map(|(_, v)| v.as_str())
     }
 
-    fn finish(self) -> Result<GameRecord, RecordError> {
+    fn finish(self) -> Result<PgnGame, RecordError> {
         let result = self
             .tag("Result")
             .ok_or_else(|| RecordError::Malformed("no Result tag".into()))?;
@@ -64,13 +64,32 @@ impl Pending {
             moves.push(sq);
         }
         validate_moves(&moves, None)?;
-        Ok(GameRecord {
-            moves,
-            black_score: black_score as i8,
-            theoretical: None,
-            year,
+        let tag = |name| self.tag(name).unwrap_or("").to_string();
+        Ok(PgnGame {
+            event: tag("Event"),
+            black: tag("Black"),
+            white: tag("White"),
+            record: GameRecord {
+                moves,
+                black_score: black_score as i8,
+                theoretical: None,
+                year,
+            },
         })
     }
+}
+
+/// One game of a PGN-like file with its event and players (empty when the tag is absent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// The moves, result and year.
+    pub record: GameRecord,
+    /// The `Event` tag.
+    pub event: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `White` tag.
+    pub white: String,
 }
 
 /// Reads a PGN-like file (at most [`MAX_RECORD_FILE`](crate::formats::MAX_RECORD_FILE)).
@@ -81,23 +100,34 @@ pub fn read_file(path: &std::path::Path) -> Result<RecordSet, crate::formats::Re
 
 /// Parses every game of a file; skipped games are numbered by their order in the file.
 pub fn parse(text: &str) -> RecordSet {
-    let mut set = RecordSet::default();
+    let (games, skipped) = parse_games(text);
+    RecordSet {
+        games: games.into_iter().map(|g| g.record).collect(),
+        skipped,
+    }
+}
+
+/// Parses every game of a file with its tags; skipped games are numbered by their order in
+/// the file.
+pub fn parse_games(text: &str) -> (Vec<PgnGame>, Vec<SkippedGame>) {
+    let mut set = (Vec::new(), Vec::new());
     let mut pending: Option<Pending> = None;
     let mut number = 0usize;
-    let flush = |p: Option<Pending>, set: &mut RecordSet, number: &mut usize| {
-        if let Some(p) = p {
-            *number += 1;
-            let line = p.line;
-            match p.finish() {
-                Ok(g) => set.games.push(g),
-                Err(reason) => set.skipped.push(SkippedGame {
-                    number: *number,
-                    at: Place::Line(line),
-                    reason,
-                }),
+    let flush =
+        |p: Option<Pending>, set: &mut (Vec<PgnGame>, Vec<SkippedGame>), number: &mut usize| {
+            if let Some(p) = p {
+                *number += 1;
+                let line = p.line;
+                match p.finish() {
+                    Ok(g) => set.0.push(g),
+                    Err(reason) => set.1.push(SkippedGame {
+                        number: *number,
+                        at: Place::Line(line),
+                        reason,
+                    }),
+                }
             }
-        }
-    };
+        };
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         let start = || Pending {
@@ -143,6 +173,9 @@ mod tests {
                     [Event \"C\"]\n[Result \"30-30\"]\n1. F5 A1\n\
                     [Event \"D\"]\n[Result \"33-31\"]\n1. E6\n";
         let set = parse(text);
+        let (tagged, _) = parse_games(text);
+        assert_eq!(tagged[0].event, "A");
+        assert_eq!(tagged[0].black, "");
         assert_eq!(set.games.len(), 2);
         assert_eq!(set.games[0].moves.len(), 4);
         assert_eq!(set.games[0].black_score, 24);

@@ -127,9 +127,35 @@ fn decode_record(rec: &[u8], header: &WthorHeader) -> Result<GameRecord, RecordE
     })
 }
 
-/// Reads all games of a `.wtb` file held in memory. A truncated file keeps its whole
-/// records and reports the missing ones.
-pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
+/// One game of a `.wtb` file with the numbers of its tournament and players (indices into
+/// `WTHOR.TRN` and `WTHOR.JOU`, see [`parse_names`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WthorGame {
+    /// The moves, result and year.
+    pub record: GameRecord,
+    /// The tournament's number in `WTHOR.TRN`.
+    pub tournament: u16,
+    /// Black's number in `WTHOR.JOU`.
+    pub black: u16,
+    /// White's number in `WTHOR.JOU`.
+    pub white: u16,
+}
+
+/// The games of a `.wtb` file that replayed, with their tournament and player numbers, and
+/// those skipped.
+#[derive(Clone, Debug, Default)]
+pub struct WthorGames {
+    /// The games that replayed.
+    pub games: Vec<WthorGame>,
+    /// The games skipped, with why.
+    pub skipped: Vec<SkippedGame>,
+}
+
+/// Reads all games of a `.wtb` file held in memory, keeping the tournament and player
+/// numbers. The header's game count is checked against the file size: a truncated file
+/// keeps its whole records and reports the missing ones; a file with more bytes than its
+/// count accounts for is refused.
+pub fn parse_games(bytes: &[u8]) -> Result<(WthorHeader, WthorGames), WthorError> {
     let header = parse_header(bytes)?;
     let body = &bytes[HEADER_LEN..];
     // The header's count must account for every byte: each of the 42 WTHOR files of
@@ -147,8 +173,9 @@ pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
             ),
         });
     }
-    let mut set = RecordSet::default();
+    let mut set = WthorGames::default();
     let available = body.len() / RECORD_LEN;
+    let le16 = |rec: &[u8], at: usize| u16::from_le_bytes([rec[at], rec[at + 1]]);
     for (i, rec) in body
         .chunks_exact(RECORD_LEN)
         .enumerate()
@@ -156,7 +183,12 @@ pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
     {
         let number = i + 1;
         match decode_record(rec, &header).and_then(|g| validate_moves(&g.moves, None).map(|()| g)) {
-            Ok(g) => set.games.push(g),
+            Ok(record) => set.games.push(WthorGame {
+                record,
+                tournament: le16(rec, 0),
+                black: le16(rec, 2),
+                white: le16(rec, 4),
+            }),
             Err(reason) => set.skipped.push(SkippedGame {
                 number,
                 at: Place::Byte(HEADER_LEN + i * RECORD_LEN),
@@ -164,7 +196,8 @@ pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
             }),
         }
     }
-    if available < header.games as usize {
+    let announced = header.games as usize;
+    if available < announced {
         set.skipped.push(SkippedGame {
             number: available + 1,
             at: Place::Byte(HEADER_LEN + available * RECORD_LEN),
@@ -177,22 +210,122 @@ pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
     Ok((header, set))
 }
 
+/// Reads all games of a `.wtb` file held in memory (see [`parse_games`]).
+pub fn parse(bytes: &[u8]) -> Result<(WthorHeader, RecordSet), WthorError> {
+    let (header, games) = parse_games(bytes)?;
+    Ok((
+        header,
+        RecordSet {
+            games: games.games.into_iter().map(|g| g.record).collect(),
+            skipped: games.skipped,
+        },
+    ))
+}
+
+/// Reads a `.wtb` file with its tournament and player numbers (see [`parse_games`]).
+pub fn read_games_file(path: &Path) -> Result<(WthorHeader, WthorGames), WthorError> {
+    let bytes = crate::formats::read_capped(path, crate::formats::MAX_RECORD_FILE)?;
+    parse_games(&bytes)
+}
+
+/// The length of one name in `WTHOR.JOU` (players).
+pub const PLAYER_NAME_LEN: usize = 20;
+/// The length of one name in `WTHOR.TRN` (tournaments).
+pub const TOURNAMENT_NAME_LEN: usize = 26;
+
+/// Reads a WTHOR name file held in memory: `WTHOR.JOU` (`name_len` 20) or `WTHOR.TRN` (26).
+/// A 16-byte header (the game files' layout, except that the number of names is the u16 at
+/// byte 8; the u32 at byte 4, the game count of a game file, is 0),
+/// then fixed-length Latin-1 names padded with NULs. The count is checked against the size;
+/// a name is returned without its padding and trailing spaces, converted to UTF-8.
+pub fn parse_names(bytes: &[u8], name_len: usize) -> Result<Vec<String>, WthorError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(WthorError::Format {
+            offset: bytes.len(),
+            reason: format!("{} bytes, shorter than the 16-byte header", bytes.len()),
+        });
+    }
+    let count = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let body = &bytes[HEADER_LEN..];
+    if body.len() / name_len != count || !body.len().is_multiple_of(name_len) {
+        return Err(WthorError::Format {
+            offset: 8,
+            reason: format!(
+                "the header announces {count} names of {name_len} bytes, the file holds {} bytes of names",
+                body.len()
+            ),
+        });
+    }
+    Ok(body
+        .chunks_exact(name_len)
+        .map(|raw| {
+            let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+            // Latin-1 maps byte for byte onto the first 256 code points.
+            let name: String = raw[..end].iter().map(|&b| b as char).collect();
+            name.trim_end().to_string()
+        })
+        .collect())
+}
+
+/// Reads `WTHOR.JOU` or `WTHOR.TRN` (see [`parse_names`]).
+pub fn read_names(path: &Path, name_len: usize) -> Result<Vec<String>, WthorError> {
+    // The federation's files are under 100 kB; 16 MB leaves room for any growth.
+    let bytes = crate::formats::read_capped(path, 16 << 20)?;
+    parse_names(&bytes, name_len)
+}
+
+/// Writes a name file (tests, small extracts); names longer than `name_len - 1` bytes of
+/// Latin-1 are cut, characters outside Latin-1 become `?`.
+pub fn write_names(names: &[String], name_len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; HEADER_LEN];
+    // More than 65,535 names do not fit the header's count; they are not written.
+    let names = &names[..names.len().min(u16::MAX as usize)];
+    out[8..10].copy_from_slice(&(names.len() as u16).to_le_bytes());
+    for name in names {
+        let mut raw = vec![0u8; name_len];
+        for (slot, c) in raw.iter_mut().zip(name.chars().take(name_len - 1)) {
+            *slot = u8::try_from(u32::from(c)).unwrap_or(b'?');
+        }
+        out.extend_from_slice(&raw);
+    }
+    out
+}
+
 /// Reads a `.wtb` file (at most [`MAX_RECORD_FILE`](crate::formats::MAX_RECORD_FILE)).
 pub fn read_file(path: &Path) -> Result<(WthorHeader, RecordSet), WthorError> {
     let bytes = crate::formats::read_capped(path, crate::formats::MAX_RECORD_FILE)?;
     parse(&bytes)
 }
 
-/// Encodes games as a `.wtb` file (used by tests and to write small extracts).
+/// Encodes games as a `.wtb` file (used by tests and to write small extracts), with
+/// tournament and player numbers 0.
 pub fn write(games: &[GameRecord], year: u16, theoretical_depth: u8) -> Vec<u8> {
+    let games: Vec<WthorGame> = games
+        .iter()
+        .map(|g| WthorGame {
+            record: g.clone(),
+            tournament: 0,
+            black: 0,
+            white: 0,
+        })
+        .collect();
+    write_games(&games, year, theoretical_depth)
+}
+
+/// Encodes games with their tournament and player numbers as a `.wtb` file.
+pub fn write_games(games: &[WthorGame], year: u16, theoretical_depth: u8) -> Vec<u8> {
     let mut out = vec![0u8; HEADER_LEN];
     out[0] = 20;
     out[4..8].copy_from_slice(&(games.len() as u32).to_le_bytes());
     out[10..12].copy_from_slice(&year.to_le_bytes());
     out[12] = 8;
     out[14] = theoretical_depth;
-    for g in games {
+    for wg in games {
+        let g = &wg.record;
         let mut rec = [0u8; RECORD_LEN];
+        rec[0..2].copy_from_slice(&wg.tournament.to_le_bytes());
+        rec[2..4].copy_from_slice(&wg.black.to_le_bytes());
+        rec[4..6].copy_from_slice(&wg.white.to_le_bytes());
         rec[6] = ((g.black_score as i32 + 64) / 2) as u8;
         rec[7] = g
             .theoretical
@@ -255,6 +388,28 @@ mod tests {
         let mut other = bytes.clone();
         other[13] = 1;
         assert!(parse(&other).is_err());
+    }
+
+    #[test]
+    fn names_and_numbers_round_trip() {
+        let names = vec!["Tastet Marc".to_string(), "Léger Éric".to_string()];
+        let bytes = write_names(&names, PLAYER_NAME_LEN);
+        assert_eq!(bytes.len(), HEADER_LEN + 2 * PLAYER_NAME_LEN);
+        assert_eq!(parse_names(&bytes, PLAYER_NAME_LEN).unwrap(), names);
+        // A count that disagrees with the size, or a tournament file read as players.
+        let mut bad = bytes.clone();
+        bad[8] = 3;
+        assert!(parse_names(&bad, PLAYER_NAME_LEN).is_err());
+        assert!(parse_names(&bytes, TOURNAMENT_NAME_LEN).is_err());
+        assert!(parse_names(&bytes[..3], PLAYER_NAME_LEN).is_err());
+        let g = WthorGame {
+            record: game("f5 d6 c3"),
+            tournament: 7,
+            black: 1,
+            white: 0,
+        };
+        let (_, set) = parse_games(&write_games(std::slice::from_ref(&g), 2000, 22)).unwrap();
+        assert_eq!(set.games, vec![g]);
     }
 
     #[test]

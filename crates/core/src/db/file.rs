@@ -1,0 +1,305 @@
+//! The `.okdb` file: a games database on disk, in the convention of Okapi's binary files
+//! ([`crate::binary`]: magic, version, a zlib payload, a checksum).
+//!
+//! | bytes | field (integers little-endian) |
+//! |-------|-------|
+//! | 8 | magic `OKAPIGDB` |
+//! | 2 | format version (1) |
+//! | 2 | reserved, 0 |
+//! | 4 | games `G` |
+//! | 4 | players `P` |
+//! | 4 | tournaments `T` |
+//! | 4 | sources `S` |
+//! | 4 | uncompressed payload length `R` |
+//! | 4 | compressed payload length `L` |
+//! | L | zlib payload (below) |
+//! | 8 | checksum: 64-bit FNV-1a of the 36 header bytes then the uncompressed payload |
+//!
+//! The payload: the `P` player names, `T` tournament names and `S` source names, UTF-8,
+//! each ended by a NUL; then the games column by column (columns of small numbers
+//! compress far better than rows): Black's player `u32`, White's `u32`, tournament `u32`,
+//! source `u32`, year `u16`, Black's final disc difference `i8`, the theoretical score's
+//! empties `u8` (0 for none) and score `i8`, the number of moves `u8` (at most 60); then
+//! every game's moves, one byte each (square index, a1 = 0, h8 = 63).
+//!
+//! The position index is not stored: it is built at load (`okapi bench --db` measures
+//! it).
+
+use super::{Builder, Database, DbError, GameInfo, Names};
+use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
+use crate::formats::records::TheoreticalScore;
+
+/// The file's first 8 bytes.
+pub const MAGIC: &[u8; 8] = b"OKAPIGDB";
+/// The format version this build reads and writes.
+pub const VERSION: u16 = 1;
+const HEADER_LEN: usize = 36;
+/// The most an `.okdb` file may hold (the whole of WTHOR is under 10 MB).
+pub const MAX_FILE: u64 = 256 << 20;
+/// The most its payload may unpack to (2,000,000 games of 60 moves and their columns).
+const MAX_RAW: usize = 512 << 20;
+/// Bytes a game takes in the columns, besides its moves.
+const GAME_COLUMNS: usize = 4 * 4 + 2 + 1 + 1 + 1 + 1;
+
+/// The file's bytes.
+pub fn write(db: &Database) -> Vec<u8> {
+    let g = db.games.len();
+    let mut raw = Vec::with_capacity(g * GAME_COLUMNS + db.moves.len());
+    for names in [&db.players, &db.tournaments, &db.sources] {
+        for n in names {
+            raw.extend_from_slice(n.as_bytes());
+            raw.push(0);
+        }
+    }
+    let games = &db.games;
+    games.iter().for_each(|x| raw.extend(x.black.to_le_bytes()));
+    games.iter().for_each(|x| raw.extend(x.white.to_le_bytes()));
+    games
+        .iter()
+        .for_each(|x| raw.extend(x.tournament.to_le_bytes()));
+    games
+        .iter()
+        .for_each(|x| raw.extend(x.source.to_le_bytes()));
+    games.iter().for_each(|x| raw.extend(x.year.to_le_bytes()));
+    games.iter().for_each(|x| raw.push(x.black_score as u8));
+    games
+        .iter()
+        .for_each(|x| raw.push(x.theoretical.map_or(0, |t| t.empties)));
+    games
+        .iter()
+        .for_each(|x| raw.push(x.theoretical.map_or(0, |t| t.black_score) as u8));
+    for id in 0..g {
+        raw.push(db.moves(id).len() as u8);
+    }
+    raw.extend_from_slice(&db.moves);
+    let counts = [
+        g as u32,
+        db.players.len() as u32,
+        db.tournaments.len() as u32,
+        db.sources.len() as u32,
+        raw.len() as u32,
+    ];
+    seal(&raw, |payload_len| {
+        let mut h = Vec::with_capacity(HEADER_LEN);
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&0u16.to_le_bytes());
+        for c in counts {
+            h.extend_from_slice(&c.to_le_bytes());
+        }
+        h.extend_from_slice(&payload_len.to_le_bytes());
+        h
+    })
+}
+
+/// A cursor over the payload that reports where it ran out.
+struct Reader<'a> {
+    raw: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], DbError> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.raw.len())
+            .ok_or_else(|| {
+                DbError::Malformed(format!(
+                    "the payload ends at byte {} inside {what}",
+                    self.raw.len()
+                ))
+            })?;
+        let out = &self.raw[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn names(&mut self, count: usize, what: &str) -> Result<Vec<String>, DbError> {
+        let mut out = Vec::with_capacity(count.min(1 << 16));
+        for i in 0..count {
+            let rest = &self.raw[self.at..];
+            let len = rest
+                .iter()
+                .position(|&b| b == 0)
+                .ok_or_else(|| DbError::Malformed(format!("{what} name {} has no end", i + 1)))?;
+            let name = std::str::from_utf8(&rest[..len])
+                .map_err(|_| DbError::Malformed(format!("{what} name {} is not UTF-8", i + 1)))?;
+            out.push(name.to_string());
+            self.at += len + 1;
+        }
+        Ok(out)
+    }
+}
+
+/// Reads a file's bytes into a [`Builder`] (not yet indexed), checking everything: a
+/// corrupt or foreign file is refused with the reason, never half-read.
+pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
+    check_header(
+        bytes,
+        MAGIC,
+        Some(VERSION),
+        HEADER_LEN + 8,
+        "an Okapi games database",
+    )
+    .map_err(|e| match e {
+        HeaderError::Magic { .. } => DbError::Magic,
+        HeaderError::Version { found, .. } => DbError::Version(found),
+        e @ HeaderError::Short { .. } => DbError::Malformed(e.to_string()),
+    })?;
+    let count = |at| le_u32(bytes, at) as usize;
+    let (g, p, t, s, raw_len, payload_len) = (
+        count(12),
+        count(16),
+        count(20),
+        count(24),
+        count(28),
+        count(32),
+    );
+    if g > super::MAX_GAMES {
+        return Err(DbError::TooManyGames);
+    }
+    if raw_len > MAX_RAW || raw_len < g * GAME_COLUMNS + p + t + s {
+        return Err(DbError::Malformed(format!(
+            "an unpacked size of {raw_len} bytes does not fit {g} games"
+        )));
+    }
+    if bytes.len() != HEADER_LEN + payload_len + 8 {
+        return Err(DbError::Malformed(format!(
+            "{} bytes, the header says {}",
+            bytes.len(),
+            HEADER_LEN as u64 + payload_len as u64 + 8
+        )));
+    }
+    let raw = unseal(bytes, HEADER_LEN, payload_len, raw_len).map_err(|e| match e {
+        UnsealError::Decompress(e) => {
+            DbError::Malformed(format!("the payload does not decompress: {e}"))
+        }
+        UnsealError::Length(got) => DbError::Malformed(format!(
+            "the payload has {got} bytes, the header says {raw_len}"
+        )),
+        UnsealError::Checksum { stored, computed } => DbError::Checksum { stored, computed },
+    })?;
+    let mut r = Reader { raw: &raw, at: 0 };
+    let players = r.names(p, "player")?;
+    let tournaments = r.names(t, "tournament")?;
+    let sources = r.names(s, "source")?;
+    let u32s = |r: &mut Reader, what: &str, limit: usize| -> Result<Vec<u32>, DbError> {
+        let col = r.take(4 * g, what)?;
+        let v: Vec<u32> = col
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if let Some(i) = v.iter().position(|&x| x as usize >= limit) {
+            return Err(DbError::Malformed(format!(
+                "game {}: {what} {} of {limit}",
+                i + 1,
+                v[i]
+            )));
+        }
+        Ok(v)
+    };
+    let black = u32s(&mut r, "Black's player", p)?;
+    let white = u32s(&mut r, "White's player", p)?;
+    let tournament = u32s(&mut r, "tournament", t)?;
+    let source = u32s(&mut r, "source", s)?;
+    let years = r.take(2 * g, "years")?;
+    let scores = r.take(g, "scores")?;
+    let theo_empties = r.take(g, "theoretical depths")?;
+    let theo_scores = r.take(g, "theoretical scores")?;
+    let lengths = r.take(g, "move counts")?;
+    let total: usize = lengths.iter().map(|&n| n as usize).sum();
+    let moves = r.take(total, "moves")?;
+    if r.at != raw.len() {
+        return Err(DbError::Malformed(format!(
+            "{} bytes after the last game",
+            raw.len() - r.at
+        )));
+    }
+    let score = |b: u8, what: &str, i: usize| {
+        let v = b as i8;
+        if v.unsigned_abs() > 64 {
+            Err(DbError::Malformed(format!("game {}: {what} {v}", i + 1)))
+        } else {
+            Ok(v)
+        }
+    };
+    let mut games = Vec::with_capacity(g);
+    let mut starts = Vec::with_capacity(g + 1);
+    starts.push(0u32);
+    let mut end = 0u32;
+    for i in 0..g {
+        if lengths[i] > 60 {
+            return Err(DbError::Malformed(format!(
+                "game {}: {} moves",
+                i + 1,
+                lengths[i]
+            )));
+        }
+        end += u32::from(lengths[i]);
+        starts.push(end);
+        let theoretical = match theo_empties[i] {
+            0 => None,
+            empties => Some(TheoreticalScore {
+                empties,
+                black_score: score(theo_scores[i], "theoretical score", i)?,
+            }),
+        };
+        games.push(GameInfo {
+            black: black[i],
+            white: white[i],
+            tournament: tournament[i],
+            source: source[i],
+            year: le_u16(years, 2 * i),
+            black_score: score(scores[i], "score", i)?,
+            theoretical,
+        });
+    }
+    if let Some(i) = moves.iter().position(|&m| m >= 64) {
+        return Err(DbError::Malformed(format!(
+            "move byte {} at {i} is not a square",
+            moves[i]
+        )));
+    }
+    Ok(Builder {
+        players: Names::from_list(players),
+        tournaments: Names::from_list(tournaments),
+        sources: Names::from_list(sources),
+        games,
+        moves: moves.to_vec(),
+        starts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrupt_and_foreign_files_are_refused() {
+        let db = Builder::new().build().unwrap();
+        let bytes = write(&db);
+        assert!(Database::from_bytes(&bytes).unwrap().is_empty());
+        assert!(matches!(
+            Database::from_bytes(b"OKAPIBOK"),
+            Err(DbError::Magic)
+        ));
+        assert!(matches!(
+            Database::from_bytes(&bytes[..20]),
+            Err(DbError::Malformed(_))
+        ));
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert!(matches!(
+            Database::from_bytes(&v2),
+            Err(DbError::Version(2))
+        ));
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(matches!(
+            Database::from_bytes(&flipped),
+            Err(DbError::Checksum { .. })
+        ));
+    }
+}
