@@ -8,7 +8,7 @@
 //! - [`Database::query`]: for a position and a [`Filter`], each next move with its games,
 //!   Black's wins, draws and losses and the average final disc difference, mapped back to
 //!   the board's orientation, and the games themselves.
-//! - [`file`]: the compact `.okdb` file (names, then the games column by column, zlib,
+//! - [`file`](mod@file): the compact `.okdb` file (names, then the games column by column, zlib,
 //!   checksummed like the book and the weights).
 //! - [`sources`]: reading WTHOR (`.wtb` with `WTHOR.JOU`/`.TRN`), the PGN-like text
 //!   exports, GGF files and Okapi's own saved games into a [`Builder`]; a corrupt or foreign
@@ -369,7 +369,7 @@ pub struct Answer {
 }
 
 impl Database {
-    /// Reads `.okdb` bytes and indexes the games (see [`file`]).
+    /// Reads `.okdb` bytes and indexes the games (see [`file`](mod@file)).
     pub fn from_bytes(bytes: &[u8]) -> Result<Database, DbError> {
         file::read(bytes)?.build()
     }
