@@ -3,7 +3,7 @@
 //! The side panel and the menus keep their quick controls; both edit the same
 //! [`Settings`](crate::Settings), saved when they change.
 
-use crate::level_picker::{level_picker, level_summary};
+use crate::level_picker::level_picker;
 use crate::settings::{BoardColors, MAX_RECENT};
 use crate::{App, EvalsFor, Settings};
 use eframe::egui;
@@ -48,7 +48,6 @@ impl App {
         ui.horizontal_wrapped(|ui| {
             changed |= level_picker(ui, "settings-level", &mut self.settings.level, solve_limit);
         });
-        level_summary(ui, &self.settings.level, solve_limit);
         changed |= ui
             .checkbox(&mut self.settings.book, "Use the opening book")
             .on_hover_text("Book values on the board and book moves for the engine player")
