@@ -20,10 +20,10 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
-/// The name of the opening the position is, if it has one: the hook for the named openings
-/// (issue 24, item 1), which fill it in; `None` until then.
-pub fn opening_name(_position: &Position) -> Option<&'static str> {
-    None
+/// The name of the opening `position` is (the named openings of `assets/openings.txt`,
+/// under the 8 symmetries and transpositions), shown beside each next move.
+pub fn opening_name(position: &Position) -> Option<&'static str> {
+    okapi_core::game::openings::opening_name(position)
 }
 
 /// A database read in the background, and what reading it skipped.
