@@ -2,7 +2,8 @@
 //! facade over the workspace's crates, so that the cross-crate tests in `tests/` and
 //! anyone using Okapi as a library name one crate:
 //!
-//! - [`board`], [`eval`], [`search`], [`game`], [`book`], [`formats`]: `okapi-core`;
+//! - [`board`], [`eval`], [`search`], [`game`], [`book`], [`formats`], [`db`], [`shard`]:
+//!   `okapi-core`;
 //! - [`train`]: `okapi-train` (fitting the evaluation and the ProbCut model, self-play);
 //! - [`engine`]: `okapi-engine` (the engine thread: requests in, events out);
 //! - [`cli`]: `okapi-cli` (the command line), and `app`: `okapi-app` (the egui desktop
@@ -12,7 +13,7 @@
 //! `okapi-core` <- `okapi-train` / `okapi-engine` <- `okapi-app` / `okapi-cli`.
 
 pub use okapi_cli as cli;
-pub use okapi_core::{board, book, db, eval, formats, game, search};
+pub use okapi_core::{board, book, db, eval, formats, game, search, shard};
 pub use okapi_engine as engine;
 pub use okapi_train as train;
 

@@ -5,25 +5,19 @@
 //! saved files.
 #![cfg(feature = "gui")]
 
+mod common;
+
+use common::app::{has_label, new_game};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use okapi_app::{App, Command, ScriptedDialogs};
+use okapi_app::{App, Command};
 use okapi_core::game::Seat;
 use std::time::{Duration, Instant};
 
+/// The app with two people at the board: the engine plays no move of its own.
 fn harness() -> Harness<'static, App> {
-    let app = App::new(Box::new(ScriptedDialogs::default()), || {});
-    let mut h = Harness::builder()
-        .with_size(eframe::egui::vec2(1000.0, 720.0))
-        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
-    h.run_steps(2);
-    // Two people at the board: the engine plays no move of its own.
-    h.state_mut().apply(Command::NewGame {
-        black: Seat::Human,
-        white: Seat::Human,
-        minutes: 0,
-        from_here: false,
-    });
+    let mut h = common::app::harness();
+    new_game(&mut h, Seat::Human, Seat::Human);
     h.run_steps(2);
     h
 }
@@ -37,10 +31,6 @@ fn click_moves(h: &mut Harness<'static, App>, moves: &str) {
         h.run_steps(2);
         assert_eq!(h.state().game().ply(), before + k + 1, "{sq} was played");
     }
-}
-
-fn has_label(h: &Harness<'static, App>, label: &str) -> bool {
-    h.query_by_label(label).is_some()
 }
 
 /// A move-list cell names this opening: its accessible name starts with the move

@@ -4,52 +4,16 @@
 //! clipboard under X11: `tests/clipboard_x11.rs`.)
 #![cfg(feature = "gui")]
 
+mod common;
+
+use common::app::{harness, harness_sized, step_until, temp_dir, text_of};
 use eframe::egui::{self, Event, Key, Modifiers, OutputCommand, ViewportCommand, ViewportId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use okapi_app::{App, Command, ScriptedDialogs};
+use okapi_app::{App, Command};
 use okapi_core::board::{Color, Position, Square};
 use okapi_core::formats::{self, Format};
 use okapi_core::game::Seat;
-use std::time::{Duration, Instant};
-
-fn harness_sized(w: f32, h: f32) -> Harness<'static, App> {
-    let app = App::new(Box::new(ScriptedDialogs::default()), || {});
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(w, h))
-        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
-    h.run_steps(2);
-    h
-}
-
-fn harness() -> Harness<'static, App> {
-    harness_sized(1000.0, 720.0)
-}
-
-fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !done(h.state()) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        h.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.run_steps(2);
-}
-
-/// The text a label shows (AccessKit puts a label's text in its value).
-fn text_of(node: &egui_kittest::Node<'_>) -> String {
-    node.accesskit_node()
-        .label()
-        .or_else(|| node.value())
-        .expect("the node has a text")
-}
-
-fn temp_dir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("okapi-app-ui-{name}-"))
-        .tempdir()
-        .unwrap()
-}
 
 /// What the app put on the clipboard in the last frame.
 fn copied(h: &Harness<'static, App>) -> Vec<String> {

@@ -3,7 +3,7 @@
 //! and `okapi nboard`.
 
 mod common;
-use common::run_nboard;
+use common::process::run_nboard;
 
 use okapi::board::symmetry::{Symmetry, transform};
 use okapi::board::{BitBoard, Board, Position, Square};

@@ -25,9 +25,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("search", &["binary", "board", "eval"]),
     ("formats", &["binary", "board", "game"]),
     ("game", &["binary", "board", "eval", "search"]),
+    ("shard", &["formats"]),
     (
         "book",
-        &["binary", "board", "eval", "search", "game", "formats"],
+        &[
+            "binary", "board", "eval", "search", "game", "formats", "shard",
+        ],
     ),
     ("db", &["binary", "board", "eval", "game", "formats"]),
 ];
@@ -37,7 +40,7 @@ const FORBIDDEN: &[(&str, &[&str])] = &[];
 
 /// Modules that must not use the command-line and GUI crates (nor `anyhow`).
 const CORE: &[&str] = &[
-    "binary", "board", "eval", "search", "formats", "game", "book", "db",
+    "binary", "board", "eval", "search", "formats", "game", "book", "db", "shard",
 ];
 const UI_CRATES: &[&str] = &[
     "clap",

@@ -2,9 +2,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use common::process::{KillOnDrop, lines_of, spawn};
+use std::io::Write;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]\
@@ -13,7 +13,7 @@ B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
 
 /// `okapi nboard` without the opening book: these tests are about the search
 /// (tests/book.rs has the book's `book` lines).
-use common::run_nboard;
+use common::process::run_nboard;
 
 fn session(input: &str) -> (String, String) {
     let (status, out, err) = run_nboard(&["--hash-bits", "14", "--no-book"], input);
@@ -183,26 +183,10 @@ fn analyze_reports_every_position() {
     assert_eq!(numbers, (0..=8).rev().collect::<Vec<_>>(), "{out}");
 }
 
-/// Kills the engine if the test fails half-way (it would search for hours).
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn a_line_that_is_not_text_is_reported_and_the_session_goes_on() {
     // Invalid UTF-8 cannot be written in a &str: send the bytes by hand.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .args(["nboard", "--no-book"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["nboard", "--no-book"], Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(b"nboard 2\n\xff\xfe bad\nlearn\nping 9\n")
@@ -221,13 +205,7 @@ fn a_line_that_is_not_text_is_reported_and_the_session_goes_on() {
 fn the_search_stops_when_input_ends() {
     // Depth 40 from the opening would search for hours; end of input stops it at once.
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .args(["nboard", "--hash-bits", "16", "--no-book"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["nboard", "--hash-bits", "16", "--no-book"], Stdio::null());
     let mut stdin = child.stdin.take().unwrap();
     writeln!(stdin, "nboard 2\nset depth 40\nset game {GAME}\nanalyze").unwrap();
     drop(stdin);
@@ -242,25 +220,12 @@ fn the_search_stops_when_input_ends() {
 
 #[test]
 fn ping_stops_a_long_search_at_once() {
-    let mut child = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_okapi"))
-            .args(["nboard", "--hash-bits", "16", "--no-book"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let mut child = KillOnDrop(spawn(
+        &["nboard", "--hash-bits", "16", "--no-book"],
+        Stdio::null(),
+    ));
     let mut stdin = child.0.stdin.take().unwrap();
-    let stdout = child.0.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stdout).lines() {
-            if tx.send(l.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
+    let rx = lines_of(child.0.stdout.take().unwrap());
     writeln!(stdin, "nboard 2\nset depth 40\nset game {GAME}\ngo").unwrap();
     stdin.flush().unwrap();
     // Wait until it thinks (depth 40 solves win/draw/loss from 52 empties: hours),

@@ -2,13 +2,12 @@
 //! item 5): closed pipes, full disks, outputs that are inputs, absurd options. Each is
 //! refused in plain words, and nothing already written is lost or cut.
 
+mod common;
+
+use common::process::{okapi, spawn};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn okapi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_okapi"))
-}
 
 fn run(args: &[&str]) -> Output {
     okapi().args(args).output().unwrap()
@@ -305,13 +304,10 @@ fn training_options_are_bounded() {
 /// skipped; the session goes on.
 #[test]
 fn console_goes_on_after_bad_input() {
-    let mut child = okapi()
-        .args(["console", "--computer", "none", "--level", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(
+        &["console", "--computer", "none", "--level", "1"],
+        Stdio::piped(),
+    );
     let mut stdin = child.stdin.take().unwrap();
     let mut input = b"\xff\xfe\n".to_vec();
     input.extend(std::iter::repeat_n(b'x', 3 << 20));
@@ -341,13 +337,10 @@ fn console_stop_ends_a_solve() {
     let board = &line[..66];
     assert_eq!(board.matches('-').count(), 30, "{board}");
     let start = std::time::Instant::now();
-    let mut child = okapi()
-        .args(["console", "--computer", "none", "--threads", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(
+        &["console", "--computer", "none", "--threads", "1"],
+        Stdio::piped(),
+    );
     let mut stdin = child.stdin.take().unwrap();
     write!(stdin, "setboard {board}\nsolve\n").unwrap();
     stdin.flush().unwrap();
@@ -375,13 +368,10 @@ fn console_ends_a_solve_when_its_host_is_gone() {
         .nth(17)
         .unwrap();
     let start = std::time::Instant::now();
-    let mut child = okapi()
-        .args(["console", "--computer", "none", "--threads", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(
+        &["console", "--computer", "none", "--threads", "1"],
+        Stdio::null(),
+    );
     let mut stdin = child.stdin.take().unwrap();
     write!(stdin, "setboard {}\nsolve\n", &line[..66]).unwrap();
     drop(stdin);

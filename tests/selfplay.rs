@@ -3,6 +3,7 @@
 use okapi::board::Move;
 use okapi::eval::{Evaluator, SCALE};
 use okapi::search::{EndgameSolver, SolveMode};
+use okapi::shard::Shard;
 use okapi::train::selfplay::{
     self, EXACT, MAGIC, PartHeader, SelfPlayOptions, play_game, read_games, read_samples,
 };
@@ -156,8 +157,7 @@ fn shard(options: &SelfPlayOptions, first: u32, k: u32, n: u32) -> PartHeader {
     PartHeader {
         options: options.clone(),
         first,
-        shard_index: k - 1,
-        shard_count: n,
+        shard: Shard::new(k as usize - 1, n as usize).unwrap(),
     }
 }
 

@@ -1,11 +1,17 @@
-//! Random legal games for the format tests: from the start or a random position, with
-//! random variations, values, players, seats, clock and cursor.
+//! What the cross-crate tests share: random legal games for the format tests (from the
+//! start or a random position, with random variations, values, players, seats, clock and
+//! cursor; here), the binary as a child process ([`process`]), and the app under
+//! egui_kittest ([`app`]).
 #![allow(dead_code)]
 
 use okapi::board::{Move, Position};
 use okapi::game::{Eval, EvalSource, Game, NodeId, Seat};
 use okapi::search::level::Level;
 use std::time::Duration;
+
+#[cfg(feature = "gui")]
+pub mod app;
+pub mod process;
 
 /// splitmix64: a seed gives one game.
 pub struct Rng(pub u64);
@@ -174,60 +180,4 @@ pub fn canonical(game: &Game) -> String {
         game.date,
         game.comment
     )
-}
-
-/// Runs `okapi nboard ARGS` on `input` and returns stdout and stderr. Standard input
-/// stays open until every search asked for (`go`, `hint`, `analyze`) has ended (its
-/// bare `status` line): the engine stops searching when its input ends.
-pub fn run_nboard(args: &[&str], input: &str) -> (std::process::ExitStatus, String, String) {
-    use std::io::Read;
-    let searches = input
-        .lines()
-        .filter(|l| matches!(l.split_whitespace().next(), Some("go" | "hint" | "analyze")))
-        .count();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .arg("nboard")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("okapi runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
-            if tx.send(l.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    std::io::Write::write_all(&mut stdin, input.as_bytes()).unwrap();
-    std::io::Write::flush(&mut stdin).unwrap();
-    let mut out = String::new();
-    let mut ended = 0;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while ended < searches {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let Ok(l) = rx.recv_timeout(left) else {
-            panic!("{ended} of {searches} searches ended in time: {out}");
-        };
-        ended += usize::from(l == "status");
-        out += &l;
-        out.push('\n');
-    }
-    drop(stdin);
-    let status = child.wait().unwrap();
-    for l in rx.iter() {
-        out += &l;
-        out.push('\n');
-    }
-    (status, out, err_reader.join().unwrap())
 }

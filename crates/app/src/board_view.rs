@@ -233,6 +233,33 @@ pub enum BoardClick {
     EngineToMove(Square),
 }
 
+/// Where the board is drawn: the frame (`outer`), the playing area inside its margin
+/// (`inner`), and a square's side.
+struct Geometry {
+    outer: Rect,
+    inner: Rect,
+    margin: f32,
+    cell: f32,
+}
+
+impl Geometry {
+    /// Square `sq`'s rectangle (the board turned half a turn when `flipped`).
+    fn square(&self, sq: Square, flipped: bool) -> Rect {
+        let (dc, dr) = if flipped {
+            (7 - sq.col(), 7 - sq.row())
+        } else {
+            (sq.col(), sq.row())
+        };
+        Rect::from_min_size(
+            Pos2::new(
+                self.inner.left() + dc as f32 * self.cell,
+                self.inner.top() + dr as f32 * self.cell,
+            ),
+            Vec2::splat(self.cell),
+        )
+    }
+}
+
 /// Draws the board in the space left in `ui`; returns the click, if any.
 pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let avail = ui.available_size();
@@ -241,33 +268,63 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let painter = ui.painter_at(outer);
     let margin = side * 0.05;
     let inner = outer.shrink(margin);
-    let cell = inner.width() / 8.0;
-
+    let at = Geometry {
+        outer,
+        inner,
+        margin,
+        cell: inner.width() / 8.0,
+    };
     let (felt, frame, grid) = board_colors(view.colors);
     painter.rect_filled(outer, 6.0, frame);
     painter.rect_filled(inner, 0.0, felt);
+    if view.coordinates {
+        paint_coordinates(&painter, &at, view.flipped);
+    }
+    paint_grid(&painter, &at, grid);
 
-    // Coordinates on all four sides (the frame stays when they are off: the board keeps
-    // its size).
+    let legal = view.position.legal_moves();
+    let shown = shown_values(view.evals, legal, view.best_only);
+    let best = best_eval(&shown);
+    let mut clicked = None;
+    for sq in Square::all() {
+        let rect = at.square(sq, view.flipped);
+        let eval = shown.get(&sq).copied();
+        paint_square(&painter, view, sq, rect, eval, best);
+        if let Some(click) = square_ui(ui, &painter, view, sq, rect, eval, best) {
+            clicked = Some(click);
+        }
+    }
+    clicked
+}
+
+/// Coordinates on all four sides of the frame (the frame stays when they are off: the
+/// board keeps its size).
+fn paint_coordinates(painter: &egui::Painter, at: &Geometry, flipped: bool) {
+    let Geometry {
+        outer,
+        inner,
+        margin,
+        cell,
+    } = *at;
     let coord_font = FontId::proportional((margin * 0.55).clamp(8.0, 20.0));
     let coord_color = Color32::from_rgb(0xf0, 0xe0, 0xc0);
-    for i in (0..8).filter(|_| view.coordinates) {
-        let (col_name, row_name) = if view.flipped { (7 - i, 7 - i) } else { (i, i) };
+    for i in 0..8 {
+        let (col_name, row_name) = if flipped { (7 - i, 7 - i) } else { (i, i) };
         let letter = (b'a' + col_name as u8) as char;
         let digit = (b'1' + row_name as u8) as char;
         let x = inner.left() + cell * (i as f32 + 0.5);
         let y = inner.top() + cell * (i as f32 + 0.5);
-        for (pos, anchor) in [
-            (
-                Pos2::new(x, outer.top() + margin / 2.0),
-                Align2::CENTER_CENTER,
-            ),
-            (
-                Pos2::new(x, outer.bottom() - margin / 2.0),
-                Align2::CENTER_CENTER,
-            ),
+        for pos in [
+            Pos2::new(x, outer.top() + margin / 2.0),
+            Pos2::new(x, outer.bottom() - margin / 2.0),
         ] {
-            painter.text(pos, anchor, letter, coord_font.clone(), coord_color);
+            painter.text(
+                pos,
+                Align2::CENTER_CENTER,
+                letter,
+                coord_font.clone(),
+                coord_color,
+            );
         }
         for pos in [
             Pos2::new(outer.left() + margin / 2.0, y),
@@ -282,6 +339,11 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
             );
         }
     }
+}
+
+/// The grid lines, thicker at the edge, and the four star points.
+fn paint_grid(painter: &egui::Painter, at: &Geometry, grid: Color32) {
+    let (inner, cell) = (at.inner, at.cell);
     for i in 0..=8 {
         let t = i as f32 * cell;
         let w = if i == 0 || i == 8 { 2.0 } else { 1.0 };
@@ -307,131 +369,137 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
             grid,
         );
     }
+}
 
-    let legal = view.position.legal_moves();
-    let side_to_move = view.position.side_to_move();
-    let shown = shown_values(view.evals, legal, view.best_only);
-    let best = best_eval(&shown);
-    let mut clicked = None;
-    for sq in Square::all() {
-        let (dc, dr) = if view.flipped {
-            (7 - sq.col(), 7 - sq.row())
-        } else {
-            (sq.col(), sq.row())
-        };
-        let rect = Rect::from_min_size(
-            Pos2::new(
-                inner.left() + dc as f32 * cell,
-                inner.top() + dr as f32 * cell,
-            ),
-            Vec2::splat(cell),
-        );
-        let center = rect.center();
-        let disc = view.position.at(sq);
-        let is_legal = legal.contains(sq);
-        let eval = shown.get(&sq).copied();
-        match disc {
-            Some(color) => {
-                // A turning disc shows its old colour for the first half, edge-on midway.
-                let (color, squash) = match view.flipping {
-                    Some((mask, t)) if mask & sq.bit() != 0 => {
-                        let shown = if t < 0.5 { color.opposite() } else { color };
-                        (shown, (std::f32::consts::PI * t).cos().abs().max(0.08))
-                    }
-                    _ => (color, 1.0),
-                };
-                let (fill, edge) = disc_colors(color);
-                let radius = Vec2::new(cell * 0.41 * squash, cell * 0.41);
-                painter.add(egui::epaint::EllipseShape::filled(
-                    center + Vec2::new(cell * 0.03, cell * 0.04),
-                    radius,
-                    Color32::from_black_alpha(70),
-                ));
-                painter.add(egui::epaint::EllipseShape::filled(center, radius, fill));
-                painter.add(egui::epaint::EllipseShape::stroke(
-                    center,
-                    radius,
-                    Stroke::new(1.0, edge),
-                ));
-                if view.last_move == Some(sq) {
-                    painter.circle_filled(center, cell * 0.08, Color32::from_rgb(0xe0, 0x30, 0x30));
+/// What square `sq` shows: its disc (turning, when it is being flipped; marked when it is
+/// the last move), or on a legal move its value or the legal-move mark.
+fn paint_square(
+    painter: &egui::Painter,
+    view: &BoardView,
+    sq: Square,
+    rect: Rect,
+    eval: Option<Eval>,
+    best: Option<Eval>,
+) {
+    let (center, cell) = (rect.center(), rect.width());
+    match view.position.at(sq) {
+        Some(color) => {
+            // A turning disc shows its old colour for the first half, edge-on midway.
+            let (color, squash) = match view.flipping {
+                Some((mask, t)) if mask & sq.bit() != 0 => {
+                    let shown = if t < 0.5 { color.opposite() } else { color };
+                    (shown, (std::f32::consts::PI * t).cos().abs().max(0.08))
                 }
+                _ => (color, 1.0),
+            };
+            let (fill, edge) = disc_colors(color);
+            let radius = Vec2::new(cell * 0.41 * squash, cell * 0.41);
+            painter.add(egui::epaint::EllipseShape::filled(
+                center + Vec2::new(cell * 0.03, cell * 0.04),
+                radius,
+                Color32::from_black_alpha(70),
+            ));
+            painter.add(egui::epaint::EllipseShape::filled(center, radius, fill));
+            painter.add(egui::epaint::EllipseShape::stroke(
+                center,
+                radius,
+                Stroke::new(1.0, edge),
+            ));
+            if view.last_move == Some(sq) {
+                painter.circle_filled(center, cell * 0.08, Color32::from_rgb(0xe0, 0x30, 0x30));
             }
-            None if is_legal => match eval {
-                Some(e) => paint_value(&painter, rect, &e, value_class(e, best)),
-                None if view.show_legal => paint_legal_mark(&painter, center, cell, side_to_move),
-                None => {}
-            },
+        }
+        None if view.position.legal_moves().contains(sq) => match eval {
+            Some(e) => paint_value(painter, rect, &e, value_class(e, best)),
+            None if view.show_legal => {
+                paint_legal_mark(painter, center, cell, view.position.side_to_move())
+            }
             None => {}
-        }
-
-        let response = ui.interact(
-            rect,
-            ui.scope_id().with(("square", sq.index())),
-            Sense::click(),
-        );
-        let enabled = view.setup || (view.clickable && is_legal);
-        let value = match disc {
-            Some(Color::Black) => "black disc".to_string(),
-            Some(Color::White) => "white disc".to_string(),
-            None => match eval {
-                Some(e) => format!(
-                    "legal move, {} ({}), {}",
-                    e.label(),
-                    e.source,
-                    value_class(e, best).name()
-                ),
-                None if is_legal => "legal move".to_string(),
-                None => "empty".to_string(),
-            },
-        };
-        // Where the move goes among the named openings: on hover, and in the square's
-        // accessible value when it makes a named position.
-        let leads = (is_legal && !view.setup)
-            .then(|| openings::leads_to(&view.position, sq))
-            .flatten();
-        let value = match &leads {
-            Some(LeadsTo::Named(name)) => format!("{value}, leads to: {name}"),
-            _ => value,
-        };
-        response.widget_info(|| {
-            let mut info = WidgetInfo::labeled(Role::Button, enabled, sq.to_string());
-            info.current_text_value = Some(value.clone());
-            info
-        });
-        // The name stays the square ("d3", what a player says and tests look for); the
-        // description says what it holds, as a screen reader reads it after the name.
-        let description = format!("{sq}: {value}");
-        ui.ctx().accesskit_node_builder(response.id, |node| {
-            node.set_description(description);
-        });
-        let response = match &leads {
-            // At most four names: from the start every line passes through each move.
-            Some(leads) => response.on_hover_text(leads.text(4)),
-            None => response,
-        };
-        if response.hovered() && view.engine_to_move && !view.setup {
-            // The cue that clicks wait: the engine's move comes first.
-            ui.ctx().set_cursor_icon(egui::CursorIcon::Progress);
-        }
-        if response.hovered() && enabled {
-            ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
-            painter.rect_stroke(
-                rect.shrink(1.0),
-                2.0,
-                Stroke::new(1.5, Color32::from_white_alpha(120)),
-                egui::StrokeKind::Inside,
-            );
-        }
-        if response.clicked() {
-            if enabled {
-                clicked = Some(BoardClick::Square(sq));
-            } else if view.engine_to_move && !view.setup {
-                clicked = Some(BoardClick::EngineToMove(sq));
-            }
-        }
+        },
+        None => {}
     }
-    clicked
+}
+
+/// Square `sq` as a widget: its accessible name and value, the opening a move leads to
+/// on hover, the cursor, and its click.
+fn square_ui(
+    ui: &mut egui::Ui,
+    painter: &egui::Painter,
+    view: &BoardView,
+    sq: Square,
+    rect: Rect,
+    eval: Option<Eval>,
+    best: Option<Eval>,
+) -> Option<BoardClick> {
+    let disc = view.position.at(sq);
+    let is_legal = view.position.legal_moves().contains(sq);
+    let response = ui.interact(
+        rect,
+        ui.scope_id().with(("square", sq.index())),
+        Sense::click(),
+    );
+    let enabled = view.setup || (view.clickable && is_legal);
+    let value = match disc {
+        Some(Color::Black) => "black disc".to_string(),
+        Some(Color::White) => "white disc".to_string(),
+        None => match eval {
+            Some(e) => format!(
+                "legal move, {} ({}), {}",
+                e.label(),
+                e.source,
+                value_class(e, best).name()
+            ),
+            None if is_legal => "legal move".to_string(),
+            None => "empty".to_string(),
+        },
+    };
+    // Where the move goes among the named openings: on hover, and in the square's
+    // accessible value when it makes a named position.
+    let leads = (is_legal && !view.setup)
+        .then(|| openings::leads_to(&view.position, sq))
+        .flatten();
+    let value = match &leads {
+        Some(LeadsTo::Named(name)) => format!("{value}, leads to: {name}"),
+        _ => value,
+    };
+    response.widget_info(|| {
+        let mut info = WidgetInfo::labeled(Role::Button, enabled, sq.to_string());
+        info.current_text_value = Some(value.clone());
+        info
+    });
+    // The name stays the square ("d3", what a player says and tests look for); the
+    // description says what it holds, as a screen reader reads it after the name.
+    let description = format!("{sq}: {value}");
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_description(description);
+    });
+    let response = match &leads {
+        // At most four names: from the start every line passes through each move.
+        Some(leads) => response.on_hover_text(leads.text(4)),
+        None => response,
+    };
+    if response.hovered() && view.engine_to_move && !view.setup {
+        // The cue that clicks wait: the engine's move comes first.
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Progress);
+    }
+    if response.hovered() && enabled {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+        painter.rect_stroke(
+            rect.shrink(1.0),
+            2.0,
+            Stroke::new(1.5, Color32::from_white_alpha(120)),
+            egui::StrokeKind::Inside,
+        );
+    }
+    if !response.clicked() {
+        None
+    } else if enabled {
+        Some(BoardClick::Square(sq))
+    } else if view.engine_to_move && !view.setup {
+        Some(BoardClick::EngineToMove(sq))
+    } else {
+        None
+    }
 }
 
 fn disc_colors(color: Color) -> (Color32, Color32) {

@@ -194,6 +194,18 @@ impl ScriptJob {
 
     /// The panel's contents; what the user asks for is pushed to `commands`.
     pub(super) fn ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        self.summary_ui(ui);
+        self.controls_ui(ui, commands);
+        self.progress_ui(ui);
+        self.bad_lines_ui(ui);
+        ui.separator();
+        self.selected_ui(ui, commands);
+        ui.separator();
+        self.table_ui(ui, commands);
+    }
+
+    /// The script's file and what it holds.
+    fn summary_ui(&self, ui: &mut egui::Ui) {
         ui.add(
             egui::Label::new(
                 egui::RichText::new(self.path.display().to_string())
@@ -203,14 +215,18 @@ impl ScriptJob {
             .truncate(),
         );
         let total = self.rows.len();
-        let solved = self.solved();
         ui.label(format!(
             "{total} position{}, {} bad line{}",
             if total == 1 { "" } else { "s" },
             self.bad.len(),
             if self.bad.len() == 1 { "" } else { "s" }
         ));
+    }
+
+    /// The mode and "with lines" options, and the Solve, Stop and Save buttons.
+    fn controls_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let running = self.is_running();
+        let (total, solved) = (self.rows.len(), self.solved());
         ui.horizontal(|ui| {
             let mut mode = self.mode;
             ui.add_enabled_ui(!running, |ui| {
@@ -257,14 +273,19 @@ impl ScriptJob {
                 commands.push(Command::SaveScriptResult);
             }
         });
+    }
+
+    /// The progress bar and one status line, always there: what runs, or how the last
+    /// run went.
+    fn progress_ui(&self, ui: &mut egui::Ui) {
+        let (total, solved) = (self.rows.len(), self.solved());
         let fraction = if total == 0 {
             1.0
         } else {
             solved as f32 / total as f32
         };
         ui.add(egui::ProgressBar::new(fraction).text(format!("{solved} of {total} solved")));
-        // One line, always there: what runs, or how the last run went.
-        let status = if running {
+        let status = if self.is_running() {
             format!(
                 "{} ({:.1} s)",
                 self.status,
@@ -285,6 +306,10 @@ impl ScriptJob {
             self.status.clone()
         };
         ui.add(egui::Label::new(egui::RichText::new(status).small()).truncate());
+    }
+
+    /// The script's bad lines and why each is bad, when there are any.
+    fn bad_lines_ui(&self, ui: &mut egui::Ui) {
         if !self.bad.is_empty() {
             egui::CollapsingHeader::new(format!("Bad lines ({})", self.bad.len()))
                 .default_open(true)
@@ -302,8 +327,10 @@ impl ScriptJob {
                         });
                 });
         }
-        ui.separator();
-        // The selected position's details, in lines that are always there.
+    }
+
+    /// The selected position's details, in lines that are always there.
+    fn selected_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         match self.selected.and_then(|i| self.rows.get(i)) {
             Some(row) => {
                 ui.add(
@@ -353,8 +380,14 @@ impl ScriptJob {
                 ui.label("");
             }
         }
-        ui.separator();
-        let next = running.then(|| self.rows.iter().position(|r| r.result.is_none()));
+    }
+
+    /// The table of positions: a row each with its result, the expected answer when the
+    /// script gives one, time, nodes and (with lines) the proven line.
+    fn table_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let next = self
+            .is_running()
+            .then(|| self.rows.iter().position(|r| r.result.is_none()));
         let has_expected = self
             .rows
             .iter()
@@ -380,67 +413,70 @@ impl ScriptJob {
                         }
                         ui.end_row();
                         for (i, row) in self.rows.iter().enumerate() {
-                            let selected = self.selected == Some(i);
-                            let hover = format!(
-                                "line {} of the file, {} empties, {} to move\n{}",
-                                row.line_number,
-                                row.position.empty_count(),
-                                row.position.side_to_move().name(),
-                                row.position.to_board_string()
-                            );
-                            if ui
-                                .selectable_label(selected, format!("#{}", i + 1))
-                                .on_hover_text(hover)
-                                .clicked()
-                            {
-                                commands.push(Command::ShowScriptPosition(i));
-                            }
-                            match &row.result {
-                                Some(res) => {
-                                    ui.monospace(res.outcome.to_string());
-                                    ui.monospace(
-                                        res.line.first().map_or("-".into(), |m| m.to_string()),
-                                    );
-                                }
-                                None => {
-                                    ui.label(if next == Some(Some(i)) {
-                                        "solving..."
-                                    } else {
-                                        "-"
-                                    });
-                                    ui.label("");
-                                }
-                            }
-                            if has_expected {
-                                self.expected_cell(ui, row);
-                            }
-                            match &row.result {
-                                Some(res) => {
-                                    ui.label(format!("{:.2} s", res.elapsed.as_secs_f64()));
-                                    ui.label(count(res.nodes));
-                                    if self.with_lines {
-                                        // Whole, on one line: the table scrolls sideways
-                                        // (a cut-short label in a grid column shows
-                                        // nothing but "…").
-                                        let line = numbered_line(&row.position, &res.line);
-                                        ui.add(
-                                            egui::Label::new(egui::RichText::new(line).monospace())
-                                                .extend(),
-                                        );
-                                    }
-                                }
-                                None => {
-                                    ui.label("");
-                                    ui.label("");
-                                    if self.with_lines {
-                                        ui.label("");
-                                    }
-                                }
-                            }
+                            self.row_ui(ui, i, row, next == Some(Some(i)), has_expected, commands);
                             ui.end_row();
                         }
                     });
             });
+    }
+
+    /// Row `i` of the table (`solving`: it is the one being solved).
+    fn row_ui(
+        &self,
+        ui: &mut egui::Ui,
+        i: usize,
+        row: &ScriptRow,
+        solving: bool,
+        has_expected: bool,
+        commands: &mut Vec<Command>,
+    ) {
+        let selected = self.selected == Some(i);
+        let hover = format!(
+            "line {} of the file, {} empties, {} to move\n{}",
+            row.line_number,
+            row.position.empty_count(),
+            row.position.side_to_move().name(),
+            row.position.to_board_string()
+        );
+        if ui
+            .selectable_label(selected, format!("#{}", i + 1))
+            .on_hover_text(hover)
+            .clicked()
+        {
+            commands.push(Command::ShowScriptPosition(i));
+        }
+        match &row.result {
+            Some(res) => {
+                ui.monospace(res.outcome.to_string());
+                ui.monospace(res.line.first().map_or("-".into(), |m| m.to_string()));
+            }
+            None => {
+                ui.label(if solving { "solving..." } else { "-" });
+                ui.label("");
+            }
+        }
+        if has_expected {
+            self.expected_cell(ui, row);
+        }
+        match &row.result {
+            Some(res) => {
+                ui.label(format!("{:.2} s", res.elapsed.as_secs_f64()));
+                ui.label(count(res.nodes));
+                if self.with_lines {
+                    // Whole, on one line: the table scrolls sideways (a cut-short label
+                    // in a grid column shows nothing but "…").
+                    let line = numbered_line(&row.position, &res.line);
+                    ui.add(egui::Label::new(egui::RichText::new(line).monospace()).extend());
+                }
+            }
+            None => {
+                ui.label("");
+                ui.label("");
+                if self.with_lines {
+                    ui.label("");
+                }
+            }
+        }
     }
 
     /// The expected answer, with a tick when the result agrees and a cross when not.

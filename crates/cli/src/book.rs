@@ -1,7 +1,6 @@
 //! `okapi book`: build the opening book from the game records, show a position's book
 //! moves, and a book file's figures.
 
-use crate::units::{Shard, parse_shard};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use okapi_core::board::{Board, Color, Position};
@@ -11,6 +10,7 @@ use okapi_core::book::{Book, BookMove, BookSource};
 use okapi_core::eval::Evaluator;
 use okapi_core::formats::records::{GameRecord, RecordSet, logbook, pgn, wthor};
 use okapi_core::search::SCALE;
+use okapi_core::shard::{MergeError, Shard, check_output, write_output};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -76,7 +76,7 @@ pub struct BuildArgs {
     pub weights: Option<PathBuf>,
     /// Do only shard K of N of the searches (block b is shard b mod N + 1) and write a
     /// part to --out, for `okapi book merge`.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// No progress bar.
     #[arg(short, long)]
@@ -249,8 +249,8 @@ fn run_build(a: BuildArgs) -> Result<()> {
     };
     let start = Instant::now();
     let plan = Plan::new(&games, &opts);
-    let shard = a.shard.unwrap_or(Shard { index: 0, count: 1 });
-    let searched = search(&plan, &opts, &eval, shard.index, shard.count, &mut progress);
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    let searched = search(&plan, &opts, &eval, shard, &mut progress);
     bar.finish_and_clear();
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -259,8 +259,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
         let blocks = plan.search_blocks(&opts).len();
         let (searches, nodes) = (searched.searches, searched.nodes);
         let part = BookPart::new(
-            shard.index,
-            shard.count,
+            shard,
             &opts,
             evaluation_fingerprint(&eval),
             &plan,
@@ -268,13 +267,10 @@ fn run_build(a: BuildArgs) -> Result<()> {
             start.elapsed(),
         );
         let bytes = part.to_bytes();
-        okapi_core::formats::write_atomic(&out, &bytes)
-            .with_context(|| format!("cannot write {}", out.display()))?;
+        write_output(&out, &bytes)?;
         outln!(
-            "shard {}/{}: {searches} searches ({nodes} nodes) in {} of the {blocks} blocks of {}, {} book positions",
-            shard.index + 1,
-            shard.count,
-            (0..blocks).filter(|&b| shard.contains(b)).count(),
+            "shard {shard}: {searches} searches ({nodes} nodes) in {} of the {blocks} blocks of {}, {} book positions",
+            shard.share(0..blocks as u64).count(),
             opts.block,
             plan.counts().len()
         );
@@ -297,21 +293,19 @@ fn run_build(a: BuildArgs) -> Result<()> {
 
 fn run_merge(a: MergeArgs) -> Result<()> {
     let start = Instant::now();
+    check_output(&a.out, &a.parts)?;
     let mut parts = Vec::with_capacity(a.parts.len());
     for p in &a.parts {
         // The error names the file and says why (its Display has its source's text).
         let bytes = okapi_core::formats::read_capped(p, okapi_core::formats::MAX_BOOK_FILE)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let part = BookPart::from_bytes(&bytes).with_context(|| p.display().to_string())?;
-        parts.push((p.display().to_string(), part));
+        let name = p.display().to_string();
+        let part = BookPart::from_bytes(&bytes).map_err(|e| MergeError::unreadable(&name, e))?;
+        parts.push((name, part));
     }
     let (book, mut report) = merge(&parts)?;
     let bytes = book.to_bytes();
-    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    okapi_core::formats::write_atomic(&a.out, &bytes)
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    write_output(&a.out, &bytes)?;
     outln!(
         "{} parts merged in {:.1} s; the shards searched for {:.1} s in all",
         parts.len(),

@@ -58,6 +58,7 @@ pub mod units;
 
 use clap::{Parser, Subcommand};
 use okapi_core::board::Position;
+use okapi_core::shard::Shard;
 use script_run::{Feedback, RunStats, ScriptOptions};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -159,8 +160,8 @@ pub struct SolveArgs {
     /// Solve only shard K of N (K from 1): the positions whose index i (0-based, bad
     /// position lines counted) has i mod N = K-1. The output is a shard output (each
     /// result with its input line number); merge the N of them with --merge.
-    #[arg(long, value_name = "K/N", value_parser = units::parse_shard)]
-    pub shard: Option<units::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Merge the shard outputs given as INPUT (shards 1/N to N/N, any order) into OUT:
     /// exactly the file the unsharded run writes.
     #[arg(long, value_name = "OUT", conflicts_with_all = ["output", "wld", "line", "hash_bits", "threads", "shard", "quiet"])]
@@ -439,7 +440,7 @@ mod tests {
         match cli.command {
             CliCommand::Solve(a) => {
                 assert_eq!(a.threads, Some(3));
-                assert_eq!(a.shard, Some(units::Shard { index: 1, count: 3 }));
+                assert_eq!(a.shard, Some(Shard { index: 1, count: 3 }));
             }
             other => panic!("{other:?}"),
         }

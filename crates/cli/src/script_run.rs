@@ -3,12 +3,13 @@
 //! run is split into shards.
 
 use super::script_shards::{self, ShardHeader};
-use super::units::{Shard, fmt_duration, fmt_rate};
+use super::units::{fmt_duration, fmt_rate};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use okapi_core::board::{Move, Position};
-use okapi_core::formats::script::{self, BadLine, ScriptLine};
+use okapi_core::formats::script::{self, BadLine, NumberedLine, ScriptLine};
 use okapi_core::search::SolveMode;
+use okapi_core::shard::Shard;
 use okapi_engine::script_solve::{self, ScriptRunError, ScriptSettings, ScriptSolution};
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -112,33 +113,17 @@ pub fn run_script(
             input.display()
         );
     }
-    // Which lines this run writes: positions and bad lines are numbered together, and a
-    // shard owns those of its numbers; comments go with the first shard.
-    let mut entry = 0;
-    let owned: Vec<bool> = lines
-        .iter()
-        .map(|line| match &line.parsed {
-            Ok(ScriptLine::Position { .. }) | Err(_) => {
-                entry += 1;
-                opts.shard.is_none_or(|s| s.contains(entry - 1))
-            }
-            Ok(ScriptLine::Blank) => false,
-            Ok(_) => opts.shard.is_none_or(|s| s.index == 0),
-        })
-        .collect();
-    let mut out = match output {
-        Some(path) => Output::File {
-            file: File::create(path)
-                .with_context(|| format!("cannot create the output file {}", path.display()))?,
-            whole: 0,
-        },
-        None => Output::Stdout(io::stdout().lock()),
-    };
-    let out_name: PathBuf = output
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| "standard output".into());
-    let write_err = |e: io::Error| {
-        anyhow::Error::new(e).context(format!("cannot write to {}", out_name.display()))
+    let owned = owned_lines(&lines, opts.shard);
+    let mut writer = LineWriter {
+        out: Output::open(output)?,
+        out_name: output.map_or_else(|| "standard output".into(), Path::to_path_buf),
+        input,
+        lines: &lines,
+        owned: &owned,
+        written: 0,
+        bar: None,
+        with_lines: opts.lines,
+        sharded: opts.shard.is_some(),
     };
     if let Some(shard) = opts.shard {
         let header = ShardHeader {
@@ -152,8 +137,7 @@ pub fn run_script(
             mode: opts.mode,
             lines: opts.lines,
         };
-        out.write_line(format!("{}\n", header.to_line()).as_bytes())
-            .map_err(write_err)?;
+        writer.write(format!("{}\n", header.to_line()).as_bytes())?;
     }
     // The positions to solve, and the input line of each.
     let (at, positions): (Vec<usize>, Vec<Position>) = lines
@@ -164,24 +148,8 @@ pub fn run_script(
             _ => None,
         })
         .unzip();
-
-    let bar = match opts.feedback {
-        Feedback::Progress if io::stderr().is_terminal() => {
-            let bar = ProgressBar::with_draw_target(
-                Some(positions.len() as u64),
-                ProgressDrawTarget::stderr(),
-            );
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",
-                )
-                .expect("a valid progress template"),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            Some(bar)
-        }
-        _ => None,
-    };
+    let bar = progress_bar(opts.feedback, positions.len());
+    writer.bar = bar.clone();
     let show_next = |k: usize| {
         if let (Some(bar), Some(&i)) = (&bar, at.get(k)) {
             bar.set_message(format!(
@@ -194,52 +162,6 @@ pub fn run_script(
     show_next(0);
 
     let mut stats = RunStats::default();
-    // The lines before `upto` not written yet: comments, bad lines and blank lines (the
-    // positions among them are written as they are solved, in order).
-    let mut written = 0;
-    let mut write_upto = |upto: usize,
-                          solved: Option<&ScriptSolution>,
-                          stats: &mut RunStats,
-                          out: &mut Output|
-     -> anyhow::Result<()> {
-        let end = if solved.is_some() { upto + 1 } else { upto };
-        for (i, line) in lines.iter().enumerate().take(end).skip(written) {
-            if !owned[i] {
-                continue;
-            }
-            let result = match &line.parsed {
-                Err(BadLine { error, .. }) => {
-                    stats.errors += 1;
-                    let msg = format!("{}:{}: {error}", input.display(), line.number);
-                    match &bar {
-                        Some(bar) => bar.suspend(|| errln!("{msg}")),
-                        None => errln!("{msg}"),
-                    }
-                    None
-                }
-                Ok(ScriptLine::Position { .. }) => {
-                    let solved = solved
-                        .filter(|_| i == upto)
-                        .expect("positions come in order");
-                    Some(solved.script_result(opts.lines))
-                }
-                Ok(_) => None,
-            };
-            // Comments and the end marker are copied with their bytes as in the input,
-            // whatever the encoding; blank lines give nothing.
-            let Some(bytes) = script::output_line(line, result) else {
-                continue;
-            };
-            let bytes = match opts.shard {
-                Some(_) => script_shards::record(line.number, &bytes),
-                None => [&bytes[..], b"\n"].concat(),
-            };
-            out.write_line(&bytes).map_err(write_err)?;
-        }
-        written = end;
-        Ok(())
-    };
-
     let settings = ScriptSettings {
         mode: opts.mode,
         lines: opts.lines,
@@ -254,19 +176,12 @@ pub fn run_script(
         &Arc::new(AtomicBool::new(false)),
         |k, solved| {
             let line = &lines[at[k]];
-            stats.positions += 1;
-            stats.nodes += solved.solution.nodes;
-            if stats
-                .largest
-                .is_none_or(|(t, _)| solved.solution.elapsed > t)
-            {
-                stats.largest = Some((solved.solution.elapsed, line.number));
-            }
+            stats.add(&solved, line.number);
             if opts.feedback == Feedback::Echo {
                 outln!("Line {}:\n{}", line.number, positions[k]);
                 outln!("{}\n", describe(&solved));
             }
-            write_upto(at[k], Some(&solved), &mut stats, &mut out)?;
+            writer.write_upto(at[k], Some(&solved), &mut stats)?;
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -280,7 +195,7 @@ pub fn run_script(
         Err(ScriptRunError::Receiver(e)) => return Err(e),
         Err(ScriptRunError::Stopped) => anyhow::bail!("the solver was stopped"),
     }
-    write_upto(lines.len(), None, &mut stats, &mut out)?;
+    writer.write_upto(lines.len(), None, &mut stats)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -290,6 +205,128 @@ pub fn run_script(
         Feedback::Quiet => {}
     }
     Ok(stats)
+}
+
+/// Which lines a run writes: positions and bad lines are numbered together, and a shard
+/// owns those of its numbers; comments go with the first shard; blank lines give nothing.
+fn owned_lines(lines: &[NumberedLine], shard: Option<Shard>) -> Vec<bool> {
+    let mut entry = 0;
+    lines
+        .iter()
+        .map(|line| match &line.parsed {
+            Ok(ScriptLine::Position { .. }) | Err(_) => {
+                entry += 1;
+                shard.is_none_or(|s| s.contains(entry as u64 - 1))
+            }
+            Ok(ScriptLine::Blank) => false,
+            Ok(_) => shard.is_none_or(|s| s.index == 0),
+        })
+        .collect()
+}
+
+/// The progress bar of `okapi solve` on a terminal, for `positions` positions.
+fn progress_bar(feedback: Feedback, positions: usize) -> Option<ProgressBar> {
+    if feedback != Feedback::Progress || !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(positions as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}")
+            .expect("a valid progress template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
+
+impl RunStats {
+    /// Counts a solved position (of input line `line`).
+    fn add(&mut self, solved: &ScriptSolution, line: usize) {
+        self.positions += 1;
+        self.nodes += solved.solution.nodes;
+        if self
+            .largest
+            .is_none_or(|(t, _)| solved.solution.elapsed > t)
+        {
+            self.largest = Some((solved.solution.elapsed, line));
+        }
+    }
+}
+
+/// Writes a run's output lines in input order as the positions are solved.
+struct LineWriter<'a> {
+    out: Output<'a>,
+    /// The output, for messages.
+    out_name: PathBuf,
+    /// The script, for messages.
+    input: &'a Path,
+    lines: &'a [NumberedLine],
+    /// The lines this run writes ([`owned_lines`]).
+    owned: &'a [bool],
+    /// The lines before this one are written.
+    written: usize,
+    /// Bad lines are reported above the progress bar.
+    bar: Option<ProgressBar>,
+    with_lines: bool,
+    /// Each line is a shard output record.
+    sharded: bool,
+}
+
+impl LineWriter<'_> {
+    /// Writes one line (with its line end).
+    fn write(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.out.write_line(bytes).map_err(|e| {
+            anyhow::Error::new(e).context(format!("cannot write to {}", self.out_name.display()))
+        })
+    }
+
+    /// Writes the lines before `upto` not written yet: comments, bad lines (reported on
+    /// standard error and counted) and blank lines; with `solved`, line `upto` is its
+    /// position, solved, and is written too (positions come in order).
+    fn write_upto(
+        &mut self,
+        upto: usize,
+        solved: Option<&ScriptSolution>,
+        stats: &mut RunStats,
+    ) -> anyhow::Result<()> {
+        let end = if solved.is_some() { upto + 1 } else { upto };
+        let lines = self.lines;
+        for (i, line) in lines.iter().enumerate().take(end).skip(self.written) {
+            if !self.owned[i] {
+                continue;
+            }
+            let result = match &line.parsed {
+                Err(BadLine { error, .. }) => {
+                    stats.errors += 1;
+                    let msg = format!("{}:{}: {error}", self.input.display(), line.number);
+                    match &self.bar {
+                        Some(bar) => bar.suspend(|| errln!("{msg}")),
+                        None => errln!("{msg}"),
+                    }
+                    None
+                }
+                Ok(ScriptLine::Position { .. }) => {
+                    let solved = solved
+                        .filter(|_| i == upto)
+                        .expect("positions come in order");
+                    Some(solved.script_result(self.with_lines))
+                }
+                Ok(_) => None,
+            };
+            // Comments and the end marker are copied with their bytes as in the input,
+            // whatever the encoding; blank lines give nothing.
+            let Some(bytes) = script::output_line(line, result) else {
+                continue;
+            };
+            let bytes = if self.sharded {
+                script_shards::record(line.number, &bytes)
+            } else {
+                [&bytes[..], b"\n"].concat()
+            };
+            self.write(&bytes)?;
+        }
+        self.written = end;
+        Ok(())
+    }
 }
 
 /// Where a run's lines go. Each line is written whole and flushed, so an interrupted run
@@ -305,6 +342,18 @@ enum Output<'a> {
 }
 
 impl Output<'_> {
+    /// The file at `path` (created, or emptied), or standard output.
+    fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+        Ok(match path {
+            Some(path) => Output::File {
+                file: File::create(path)
+                    .with_context(|| format!("cannot create the output file {}", path.display()))?,
+                whole: 0,
+            },
+            None => Output::Stdout(io::stdout().lock()),
+        })
+    }
+
     /// Writes one line (with its line end) and flushes it.
     fn write_line(&mut self, bytes: &[u8]) -> io::Result<()> {
         match self {

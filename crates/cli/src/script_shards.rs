@@ -13,12 +13,14 @@
 //! shards of different scripts are not merged together; `outputs` counts the output
 //! lines of the whole run and `own` this shard's, so an interrupted shard is caught.
 //! Shard K of N owns the positions (bad position lines included) whose index `i` in the
-//! input satisfies `i mod N == K - 1`; shard 1 also owns the comments.
+//! input satisfies `i mod N == K - 1`; shard 1 also owns the comments. The checks of a
+//! set of shards are [`okapi_core::shard`]'s, shared with the book and self-play.
 
-use super::units::{Shard, parse_shard};
 use anyhow::{Context, bail, ensure};
+use okapi_core::binary::{FNV_OFFSET, fnv1a};
 use okapi_core::formats::script;
 use okapi_core::search::SolveMode;
+use okapi_core::shard::{MergeError, Part, Progress, Shard, check_output, check_set, write_output};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -85,7 +87,7 @@ impl ShardHeader {
                 .map_err(|_| format!("the header's {key}= is not a number"))
         };
         Ok(ShardHeader {
-            shard: parse_shard(field("shard")?)?,
+            shard: Shard::parse(field("shard")?).map_err(|e| e.to_string())?,
             input: u64::from_str_radix(field("input")?, 16)
                 .map_err(|_| "the header's input= is not a hash".to_string())?,
             outputs: number("outputs")?,
@@ -107,9 +109,7 @@ impl ShardHeader {
 /// The 64-bit FNV-1a hash of `bytes`: enough to tell two scripts apart, not a checksum
 /// against tampering.
 pub fn input_hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv1a(FNV_OFFSET, bytes)
 }
 
 /// One record: the input line number and the output bytes, with the line end.
@@ -122,10 +122,22 @@ pub fn record(line_number: usize, bytes: &[u8]) -> Vec<u8> {
 
 /// A shard output read back.
 struct ShardFile {
-    path: PathBuf,
     header: ShardHeader,
     /// Input line number and output bytes, in input order.
     records: Vec<(usize, Vec<u8>)>,
+}
+
+impl Part for ShardFile {
+    fn shard(&self) -> Shard {
+        self.header.shard
+    }
+    fn progress(&self) -> Option<Progress> {
+        Some(Progress {
+            held: self.records.len(),
+            share: self.header.own,
+            unit: "output lines",
+        })
+    }
 }
 
 fn read_shard(path: &Path) -> anyhow::Result<ShardFile> {
@@ -162,18 +174,7 @@ fn read_shard(path: &Path) -> anyhow::Result<ShardFile> {
             .map_err(|reason| anyhow::anyhow!("{name}:{at}: not a result line: {reason}"))?;
         records.push((number, rest.to_vec()));
     }
-    ensure!(
-        records.len() == header.own,
-        "{name}: shard {} is incomplete: {} of its {} lines (was its run interrupted?)",
-        header.shard,
-        records.len(),
-        header.own
-    );
-    Ok(ShardFile {
-        path: path.to_path_buf(),
-        header,
-        records,
-    })
+    Ok(ShardFile { header, records })
 }
 
 /// Checks a record's output line: a comment (copied from the script, `% error:` lines
@@ -205,81 +206,45 @@ fn check_record(bytes: &[u8], header: &ShardHeader) -> Result<(), String> {
 /// output that is one of the shards (it is replaced only once all are read, but a
 /// shard overwritten by the merge is a shard lost).
 pub fn merge(shards: &[PathBuf], output: &Path) -> anyhow::Result<()> {
-    ensure!(!shards.is_empty(), "no shard outputs to merge");
-    if let Some(part) = shards
-        .iter()
-        .find(|p| okapi_core::formats::same_file(p, output))
-    {
-        bail!(
-            "the output {} is the shard output {}: give another file",
-            output.display(),
-            part.display()
-        );
-    }
+    check_output(output, shards)?;
     let files = shards
         .iter()
-        .map(|p| read_shard(p))
+        .map(|p| Ok((p.display().to_string(), read_shard(p)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let first = &files[0];
-    let count = first.header.shard.count;
-    let mut by_index: Vec<Option<&ShardFile>> = vec![None; count];
-    for f in &files {
-        let same_run = ShardHeader {
-            shard: first.header.shard,
-            own: first.header.own,
-            ..f.header.clone()
-        } == first.header;
-        ensure!(
-            same_run && f.header.shard.count == count,
-            "{} and {} are shards of different runs (another script, shard count, mode or line setting)",
-            first.path.display(),
-            f.path.display()
-        );
-        let slot = &mut by_index[f.header.shard.index];
-        if let Some(other) = slot {
-            bail!(
-                "shard {} is given twice: {} and {}",
-                f.header.shard,
-                other.path.display(),
-                f.path.display()
-            );
-        }
-        *slot = Some(f);
-    }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| by_index[i].is_none())
-        .map(|i| Shard { index: i, count }.to_string())
-        .collect();
-    ensure!(
-        missing.is_empty(),
-        "shard{} {} {} missing",
-        if missing.len() == 1 { "" } else { "s" },
-        missing.join(", "),
-        if missing.len() == 1 { "is" } else { "are" }
-    );
+    let files = check_set(&files, |(_, f), (_, first)| {
+        let run = |h: &ShardHeader| ShardHeader {
+            shard: Shard::WHOLE,
+            own: 0,
+            ..h.clone()
+        };
+        (run(&f.header) != run(&first.header)).then(|| {
+            "they are shards of different runs (another script, mode or line setting)".into()
+        })
+    })?;
     let mut merged: BTreeMap<usize, &[u8]> = BTreeMap::new();
-    for f in &files {
+    for (name, f) in &files {
         for (number, bytes) in &f.records {
-            ensure!(
-                merged.insert(*number, bytes).is_none(),
-                "input line {number} is in two shards ({} among them)",
-                f.path.display()
-            );
+            if merged.insert(*number, bytes).is_some() {
+                return Err(MergeError::Damaged {
+                    file: name.clone(),
+                    what: format!("input line {number} is in another shard too"),
+                }
+                .into());
+            }
         }
     }
+    let outputs = files[0].1.header.outputs;
     ensure!(
-        merged.len() == first.header.outputs,
-        "the shards hold {} of the run's {} output lines",
+        merged.len() == outputs,
+        "the shards hold {} of the run's {outputs} output lines",
         merged.len(),
-        first.header.outputs
     );
     let mut out = Vec::new();
     for bytes in merged.values() {
         out.extend_from_slice(bytes);
         out.push(b'\n');
     }
-    okapi_core::formats::write_atomic(output, &out)
-        .with_context(|| format!("cannot write {}", output.display()))
+    Ok(write_output(output, &out)?)
 }
 
 #[cfg(test)]
@@ -340,9 +305,9 @@ mod tests {
         );
         let err = |shards: &[PathBuf]| format!("{:#}", merge(shards, &out).unwrap_err());
         assert!(err(std::slice::from_ref(&one)).contains("shard 2/2 is missing"));
-        assert!(err(&[one.clone(), one.clone()]).contains("given twice"));
+        assert!(err(&[one.clone(), one.clone()]).contains("are both shard 1/2"));
         let short = write("short", &header(2), &[]);
-        assert!(err(&[one.clone(), short]).contains("incomplete: 0 of its 1 lines"));
+        assert!(err(&[one.clone(), short]).contains("holds 0 of the 1 output lines"));
         let foreign = write(
             "foreign",
             &ShardHeader {

@@ -309,8 +309,8 @@ pub struct SelfPlayArgs {
     /// Play only shard K of N of the run: its games whose index is K-1 modulo N, into a
     /// part of its own (--store) for `okapi train merge-stores`. --games then counts the
     /// games of the whole run, all shards.
-    #[arg(long, value_name = "K/N", value_parser = crate::units::parse_shard)]
-    pub shard: Option<crate::units::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = okapi_core::shard::Shard::parse)]
+    pub shard: Option<okapi_core::shard::Shard>,
     /// With --shard: index of the run's first game (the number of games of this seed the
     /// store the parts go to already holds).
     #[arg(long, value_name = "INDEX", default_value_t = 0, requires = "shard")]
@@ -393,15 +393,12 @@ fn run_selfplay(args: &SelfPlayArgs) -> anyhow::Result<()> {
         let header = selfplay::PartHeader {
             options,
             first: args.first,
-            shard_index: shard.index as u32,
-            shard_count: shard.count as u32,
+            shard,
         };
         let held = selfplay::append_shard(&args.store, &eval, &header, &mut report)?;
         outln!(
-            "{}: shard {}/{} of games {}..{} of seed {}: {held} games",
+            "{}: shard {shard} of games {}..{} of seed {}: {held} games",
             args.store.display(),
-            shard.index + 1,
-            shard.count,
             args.first,
             args.first as u64 + args.games as u64,
             args.seed

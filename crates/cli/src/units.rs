@@ -1,5 +1,5 @@
 //! Number formatting shared by the commands' reports, and the parsers of the values
-//! several commands take (threads, shards).
+//! several commands take (threads; shards are [`okapi_core::shard::Shard::parse`]'s).
 
 use std::time::Duration;
 
@@ -89,50 +89,6 @@ fn parse_threads_up_to(text: &str, max: usize) -> Result<usize, String> {
     okapi_core::search::check_threads(n, max).map_err(|e| format!("'{text}': {e}"))
 }
 
-/// One of `count` shards of a job split across machines: the items whose index `i`
-/// (0-based, in input order) satisfies `i % count == index`, so every shard gets an even
-/// share of easy and hard items wherever they are in the input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// 0-based: shard `K/N` on the command line has index `K - 1`.
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// Is item `i` (0-based) in this shard?
-    pub fn contains(&self, i: usize) -> bool {
-        i % self.count == self.index
-    }
-}
-
-impl std::fmt::Display for Shard {
-    /// As it is written on the command line: `K/N`, K from 1.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index + 1, self.count)
-    }
-}
-
-/// Parses `K/N` (shard K of N, K from 1 to N), as `--shard` takes it.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    let usage =
-        || format!("'{text}': give the shard as K/N (shard K of N, K from 1 to N), e.g. 2/3");
-    let (k, n) = text.trim().split_once('/').ok_or_else(usage)?;
-    let (Ok(k), Ok(n)) = (k.trim().parse::<usize>(), n.trim().parse::<usize>()) else {
-        return Err(usage());
-    };
-    if n == 0 {
-        return Err(format!("'{text}': the number of shards must be at least 1"));
-    }
-    if !(1..=n).contains(&k) {
-        return Err(format!("'{text}': shards are numbered from 1 to {n}"));
-    }
-    Ok(Shard {
-        index: k - 1,
-        count: n,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,42 +159,5 @@ mod tests {
             parse_threads("two"),
             Err("'two' is not a number of threads".into())
         );
-    }
-
-    #[test]
-    fn shards_k_of_n() {
-        let s = parse_shard("2/3").unwrap();
-        assert_eq!(s, Shard { index: 1, count: 3 });
-        assert_eq!(s.to_string(), "2/3");
-        let mine: Vec<usize> = (0..8).filter(|&i| s.contains(i)).collect();
-        assert_eq!(mine, vec![1, 4, 7]);
-        // Every item is in exactly one shard.
-        let all: Vec<Shard> = (1..=3)
-            .map(|k| parse_shard(&format!("{k}/3")).unwrap())
-            .collect();
-        for i in 0..20 {
-            assert_eq!(all.iter().filter(|s| s.contains(i)).count(), 1);
-        }
-        assert_eq!(parse_shard("1/1").unwrap(), Shard { index: 0, count: 1 });
-        assert_eq!(
-            parse_shard("0/3"),
-            Err("'0/3': shards are numbered from 1 to 3".into())
-        );
-        assert_eq!(
-            parse_shard("4/3"),
-            Err("'4/3': shards are numbered from 1 to 3".into())
-        );
-        assert_eq!(
-            parse_shard("1/0"),
-            Err("'1/0': the number of shards must be at least 1".into())
-        );
-        for bad in ["x", "", "3", "1/", "/3", "a/b", "-1/3", "1/3/5"] {
-            assert!(
-                parse_shard(bad)
-                    .unwrap_err()
-                    .contains("give the shard as K/N"),
-                "{bad}"
-            );
-        }
     }
 }

@@ -81,7 +81,8 @@
 //! the transposition table, parallel search) <- [`game`] (the game record with variations,
 //! the session rules every front end shares) / [`book`] (the opening book) / [`formats`]
 //! (one reader and one writer per file format) / [`db`] (the games database: master games
-//! by position).
+//! by position); [`shard`] splits a long job (a script, a book build, self-play) across
+//! machines and merges the parts back.
 //!
 //! The engine thread (`okapi-engine`), the training commands (`okapi-train`), the desktop
 //! app (`okapi-app`) and the command line (`okapi-cli`) are crates built on this one; it uses
@@ -97,3 +98,4 @@ pub mod eval;
 pub mod formats;
 pub mod game;
 pub mod search;
+pub mod shard;

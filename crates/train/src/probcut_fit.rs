@@ -226,27 +226,10 @@ pub fn write_model(model: &ProbCutModel, out: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use okapi_core::board::moves;
 
-    /// Disc difference plus mobility: an evaluation whose errors the fit can model.
-    #[derive(Clone)]
-    struct TestEval;
-    impl Evaluate for TestEval {
-        fn evaluate(&self, b: &Board) -> i32 {
-            let mob =
-                b.moves().count_ones() as i32 - moves(b.opponent, b.player).count_ones() as i32;
-            b.disc_difference() * 16 + mob * 40
-        }
-    }
-
-    /// Random positions with the game still going.
-    fn positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
-        okapi_core::board::random::random_positions(seed, 4 * count, empties)
-            .into_iter()
-            .filter(|b| !b.is_game_over())
-            .take(count)
-            .collect()
-    }
+    // Disc difference plus mobility: an evaluation whose errors the fit can model.
+    use okapi_core::board::random::ongoing_positions as positions;
+    use okapi_core::search::MobilityEval as TestEval;
 
     #[test]
     fn probcut_prunes_and_stays_close() {

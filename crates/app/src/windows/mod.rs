@@ -6,6 +6,7 @@ mod new_game;
 pub(super) use new_game::NewGameForm;
 mod script;
 mod settings;
+pub(super) use settings::engine_move_pause_ui;
 mod shortcuts;
 
 use super::{App, Command};

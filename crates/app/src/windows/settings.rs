@@ -4,7 +4,7 @@
 //! [`Settings`](crate::Settings), saved when they change.
 
 use crate::level_picker::level_picker;
-use crate::settings::{BoardColors, MAX_RECENT};
+use crate::settings::{BoardColors, MAX_ENGINE_MOVE_PAUSE, MAX_RECENT};
 use crate::{App, EvalsFor, Settings};
 use eframe::egui;
 use okapi_core::search::SolveMode;
@@ -52,17 +52,7 @@ impl App {
             .checkbox(&mut self.settings.book, "Use the opening book")
             .on_hover_text("Book values on the board and book moves for the engine player")
             .changed();
-        ui.horizontal(|ui| {
-            let label = ui.label("Pause between engine moves:");
-            ui.add(
-                egui::DragValue::new(&mut self.settings.engine_move_pause)
-                    .range(0.0..=10.0)
-                    .speed(0.05)
-                    .fixed_decimals(1)
-                    .suffix(" s"),
-            )
-            .labelled_by(label.id);
-        });
+        engine_move_pause_ui(ui, &mut self.settings.engine_move_pause);
         changed
     }
 
@@ -211,4 +201,21 @@ impl App {
             }
         });
     }
+}
+
+/// The pause between engine moves (engine against engine: time to follow each move), as
+/// the settings window and the Engine menu both show it.
+pub(crate) fn engine_move_pause_ui(ui: &mut egui::Ui, pause: &mut f32) {
+    ui.horizontal(|ui| {
+        let label = ui.label("Pause between engine moves:");
+        ui.add(
+            egui::DragValue::new(pause)
+                .range(0.0..=MAX_ENGINE_MOVE_PAUSE)
+                .speed(0.05)
+                .fixed_decimals(1)
+                .suffix(" s"),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("Engine against engine: time to follow each move");
+    });
 }

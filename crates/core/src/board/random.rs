@@ -80,3 +80,13 @@ pub fn random_positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
     }
     out
 }
+
+/// Up to `count` of the first `4 × count` [`random_positions`] whose game is still going
+/// (the searches' tests want a move to search).
+pub fn ongoing_positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
+    random_positions(seed, 4 * count, empties)
+        .into_iter()
+        .filter(|b| !b.is_game_over())
+        .take(count)
+        .collect()
+}

@@ -26,6 +26,7 @@ use super::{Alternative, Book, BookInfo, BookSource, Entry, canonical, child};
 use crate::board::{BitBoard, Board, Move};
 use crate::formats::records::GameRecord;
 use crate::search::{Evaluate, Limits, MidgameSearch, SCALE, SearchSource};
+use crate::shard::Shard;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -313,21 +314,20 @@ pub struct Searched {
     pub nodes: u64,
 }
 
-/// Searches the blocks of `plan` whose number is `shard_index` modulo `shard_count`
-/// (all of them for 0 of 1). `progress(done, total)` is called as the searches go.
+/// Searches the blocks of `plan` that are `shard`'s (block `b` is shard `b mod N`'s; all of
+/// them for [`Shard::WHOLE`]). `progress(done, total)` is called as the searches go.
 pub fn search<E: Evaluate + Clone>(
     plan: &Plan,
     opts: &BuildOptions,
     eval: &E,
-    shard_index: usize,
-    shard_count: usize,
+    shard: Shard,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Searched {
     let blocks: Vec<Vec<u32>> = plan
         .search_blocks(opts)
         .into_iter()
         .enumerate()
-        .filter(|(b, _)| b % shard_count.max(1) == shard_index)
+        .filter(|(b, _)| shard.contains(*b as u64))
         .map(|(_, block)| block)
         .collect();
     let total = blocks.iter().map(|b| b.len() as u64).sum();
@@ -383,7 +383,7 @@ pub fn build<E: Evaluate + Clone>(
 ) -> (Book, BuildReport) {
     let start = Instant::now();
     let plan = Plan::new(games, opts);
-    let searched = search(&plan, opts, eval, 0, 1, progress);
+    let searched = search(&plan, opts, eval, Shard::WHOLE, progress);
     let (book, mut report) = finish(plan, opts, &[searched]);
     report.elapsed = start.elapsed();
     (book, report)

@@ -163,12 +163,10 @@ pub enum BookError {
         /// What went wrong.
         source: std::io::Error,
     },
-    /// The file does not start with the book magic `OKAPIBOK`: not a book.
-    #[error("not an Okapi book file (bad magic)")]
-    Magic,
-    /// A book of another format version (the one in the file).
-    #[error("book file version {0} is not supported (expected {VERSION})")]
-    Version(u16),
+    /// Not a book (no `OKAPIBOK`), a book of another format version, or cut inside its
+    /// header.
+    #[error(transparent)]
+    Header(#[from] HeaderError),
     /// The header and the data disagree, or an entry holds impossible values; says which.
     #[error("book file is truncated or malformed: {0}")]
     Malformed(String),
@@ -182,18 +180,6 @@ pub enum BookError {
         /// The checksum of what was read.
         computed: u64,
     },
-}
-
-impl From<HeaderError> for BookError {
-    fn from(e: HeaderError) -> Self {
-        match e {
-            HeaderError::Magic { .. } => BookError::Magic,
-            HeaderError::Version { found, .. } => BookError::Version(found),
-            HeaderError::Short { len, .. } => {
-                BookError::Malformed(format!("{len} bytes, shorter than a header"))
-            }
-        }
-    }
 }
 
 /// A move from a position and what the book knows of it.
@@ -639,11 +625,14 @@ mod tests {
         ));
         assert!(matches!(
             Book::from_bytes(b"OKAPIEVW and more bytes than that"),
-            Err(BookError::Magic)
+            Err(BookError::Header(HeaderError::Magic { .. }))
         ));
         let mut v2 = bytes.clone();
         v2[8] = 2;
-        assert!(matches!(Book::from_bytes(&v2), Err(BookError::Version(2))));
+        assert!(matches!(
+            Book::from_bytes(&v2),
+            Err(BookError::Header(HeaderError::Version { found: 2, .. }))
+        ));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! A book build split across machines: each shard searches its share of the build's
 //! search blocks ([`super::build::Plan::search_blocks`]: block `b` is shard `b mod N`'s) and
 //! writes a *part*; [`merge`] puts the parts together into the very book the whole build
-//! makes, or refuses, naming the file, parts that do not belong together.
+//! makes, or refuses, naming the file, parts that do not belong together (the checks every
+//! sharded job shares are [`crate::shard`]'s).
 //!
 //! # Part format (little-endian)
 //!
@@ -31,7 +32,7 @@ use crate::binary::{
 use crate::board::Board;
 use crate::board::random::{XorShift64, nth_bit};
 use crate::search::Evaluate;
-use std::collections::HashMap;
+use crate::shard::{MergeError, Part, Shard, check_set};
 use std::time::Duration;
 
 /// The first 8 bytes of a shard part file.
@@ -46,10 +47,8 @@ const STATS_BYTES: usize = 5 * 8;
 /// One shard's share of a book build.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BookPart {
-    /// 0-based.
-    pub shard_index: u32,
-    /// How many shards the build is split into.
-    pub shard_count: u32,
+    /// Which shard of the build the part is.
+    pub shard: Shard,
     /// The build's options, the same in every part of one build.
     pub options: BuildOptions,
     /// Fingerprint of the evaluation weights the searches used.
@@ -69,12 +68,10 @@ pub struct BookPart {
 /// Why a part file cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum PartError {
-    /// The file does not start with the part magic `OKAPIBKS`.
-    #[error("not a book shard part (no {} header)", String::from_utf8_lossy(MAGIC))]
-    Magic,
-    /// A part of another format version (the one in the file).
-    #[error("book shard part version {0} is not supported (expected {VERSION})")]
-    Version(u16),
+    /// Not a part (no `OKAPIBKS`), a part of another format version, or cut inside its
+    /// header.
+    #[error(transparent)]
+    Header(#[from] HeaderError),
     /// The header and the data disagree, or a record holds impossible values; says which.
     #[error("book shard part is truncated or malformed: {0}")]
     Malformed(String),
@@ -87,74 +84,6 @@ pub enum PartError {
         stored: u64,
         /// The checksum of what was read.
         computed: u64,
-    },
-}
-
-impl From<HeaderError> for PartError {
-    fn from(e: HeaderError) -> Self {
-        match e {
-            HeaderError::Magic { .. } => PartError::Magic,
-            HeaderError::Version { found, .. } => PartError::Version(found),
-            HeaderError::Short { len, .. } => {
-                PartError::Malformed(format!("{len} bytes, shorter than a header"))
-            }
-        }
-    }
-}
-
-/// Why parts cannot be merged; `file` names the part at fault.
-#[derive(Debug, thiserror::Error)]
-pub enum MergeError {
-    /// [`merge`] was given no part.
-    #[error("no parts to merge")]
-    NoParts,
-    /// A part file cannot be read.
-    #[error("{file}: {source}")]
-    Part {
-        /// The part file.
-        file: String,
-        /// Why it cannot be read.
-        source: PartError,
-    },
-    /// A part is of another build than the first one (another split, other options,
-    /// weights or game records).
-    #[error("{file} does not belong with {first}: {what}")]
-    Mismatch {
-        /// The part at fault.
-        file: String,
-        /// The first part, the one it was compared with.
-        first: String,
-        /// What differs.
-        what: String,
-    },
-    /// Two parts are the same shard.
-    #[error("{file} and {other} are both shard {shard}")]
-    Duplicate {
-        /// The second part of that shard.
-        file: String,
-        /// The first part of that shard.
-        other: String,
-        /// The shard, as `k/N` (1-based).
-        shard: String,
-    },
-    /// No part given is this shard.
-    #[error(
-        "shard {shard} is missing: no part given is that shard (the parts are of {count} shards)"
-    )]
-    Missing {
-        /// The missing shard, as `k/N` (1-based).
-        shard: String,
-        /// How many shards the build is split into.
-        count: u32,
-    },
-    /// A part reads but its contents do not add up: its table of positions is not a
-    /// book tree, or it does not hold exactly its share of the searches.
-    #[error("{file}: {what}")]
-    Damaged {
-        /// The part at fault.
-        file: String,
-        /// What is wrong with it.
-        what: String,
     },
 }
 
@@ -181,15 +110,10 @@ pub fn evaluation_fingerprint<E: Evaluate + Clone>(eval: &E) -> u64 {
     hash
 }
 
-fn shard_name(index: u32, count: u32) -> String {
-    format!("{}/{count}", index + 1)
-}
-
 impl BookPart {
     /// The shard's part of a build of `plan`.
     pub fn new(
-        shard_index: usize,
-        shard_count: usize,
+        shard: Shard,
         options: &BuildOptions,
         weights: u64,
         plan: &Plan,
@@ -197,8 +121,7 @@ impl BookPart {
         elapsed: Duration,
     ) -> BookPart {
         BookPart {
-            shard_index: shard_index as u32,
-            shard_count: shard_count as u32,
+            shard,
             options: options.clone(),
             weights,
             games: plan.games as u64,
@@ -215,8 +138,8 @@ impl BookPart {
         h.extend_from_slice(MAGIC);
         h.extend_from_slice(&VERSION.to_le_bytes());
         for x in [
-            self.shard_index,
-            self.shard_count,
+            self.shard.index as u32,
+            self.shard.count as u32,
             o.max_ply,
             o.min_games,
             o.depth,
@@ -281,13 +204,8 @@ impl BookPart {
         )?;
         let u32_at = |i: usize| le_u32(bytes, i);
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
-        let shard_index = u32_at(10);
-        let shard_count = u32_at(14);
-        if shard_index >= shard_count {
-            return Err(PartError::Malformed(format!(
-                "shard index {shard_index} of {shard_count}"
-            )));
-        }
+        let shard = Shard::new(u32_at(10) as usize, u32_at(14) as usize)
+            .map_err(|e| PartError::Malformed(format!("the header names shard {e}")))?;
         let selectivity = u32_at(30);
         let check_margin = f64::from_bits(u64_at(38));
         let depth = u32_at(26);
@@ -373,8 +291,7 @@ impl BookPart {
         searched.nodes = r64(stats + 24);
         let secs = f64::from_bits(r64(stats + 32));
         Ok(BookPart {
-            shard_index,
-            shard_count,
+            shard,
             options,
             weights,
             games,
@@ -386,65 +303,48 @@ impl BookPart {
     }
 }
 
+impl Part for BookPart {
+    fn shard(&self) -> Shard {
+        self.shard
+    }
+}
+
+/// What makes `part` another build's than `first`: other options, weights or game
+/// records.
+/// ([`check_set`] checks the number of shards.)
+fn differs((_, part): &(String, BookPart), (_, first): &(String, BookPart)) -> Option<String> {
+    if part.options != first.options {
+        return Some(format!(
+            "other build options ({:?} against {:?})",
+            part.options, first.options
+        ));
+    }
+    if part.weights != first.weights {
+        return Some("its searches used other evaluation weights".into());
+    }
+    if part.games != first.games
+        || part.positions_seen != first.positions_seen
+        || part.counts != first.counts
+    {
+        return Some(format!(
+            "it was counted from other game records ({} games, {} book positions against {} and {})",
+            part.games,
+            part.counts.len(),
+            first.games,
+            first.counts.len()
+        ));
+    }
+    None
+}
+
 /// The book the whole build makes, from the parts of all its shards (`(file name, part)`,
 /// in any order), and the build's report (`elapsed`: the shards' search time added up).
 /// Refused, naming the file, when a part is of another build (options, weights, records,
-/// number of shards), a shard comes twice or is missing, or a part does not hold exactly
-/// its share of the searches.
+/// number of shards), a shard comes twice or is missing ([`check_set`]), or a part does
+/// not hold exactly its share of the searches.
 pub fn merge(parts: &[(String, BookPart)]) -> Result<(Book, BuildReport), MergeError> {
-    let Some((first_name, first)) = parts.first() else {
-        return Err(MergeError::NoParts);
-    };
-    let mut by_shard: HashMap<u32, &str> = HashMap::new();
-    for (name, part) in parts {
-        let differs = |what: String| MergeError::Mismatch {
-            file: name.clone(),
-            first: first_name.clone(),
-            what,
-        };
-        if part.shard_count != first.shard_count {
-            return Err(differs(format!(
-                "it is shard {} of a split into {}, {first_name} of a split into {}",
-                shard_name(part.shard_index, part.shard_count),
-                part.shard_count,
-                first.shard_count
-            )));
-        }
-        if part.options != first.options {
-            return Err(differs(format!(
-                "other build options ({:?} against {:?})",
-                part.options, first.options
-            )));
-        }
-        if part.weights != first.weights {
-            return Err(differs("its searches used other evaluation weights".into()));
-        }
-        if part.games != first.games
-            || part.positions_seen != first.positions_seen
-            || part.counts != first.counts
-        {
-            return Err(differs(format!(
-                "it was counted from other game records ({} games, {} book positions against {} and {})",
-                part.games,
-                part.counts.len(),
-                first.games,
-                first.counts.len()
-            )));
-        }
-        if let Some(other) = by_shard.insert(part.shard_index, name) {
-            return Err(MergeError::Duplicate {
-                file: name.clone(),
-                other: other.to_string(),
-                shard: shard_name(part.shard_index, part.shard_count),
-            });
-        }
-    }
-    if let Some(k) = (0..first.shard_count).find(|k| !by_shard.contains_key(k)) {
-        return Err(MergeError::Missing {
-            shard: shard_name(k, first.shard_count),
-            count: first.shard_count,
-        });
-    }
+    let parts = check_set(parts, differs)?;
+    let (first_name, first) = parts[0];
     let plan = Plan::from_counts(
         first.counts.clone(),
         first.games as usize,
@@ -455,12 +355,11 @@ pub fn merge(parts: &[(String, BookPart)]) -> Result<(Book, BuildReport), MergeE
         what,
     })?;
     let blocks = plan.search_blocks(&first.options);
-    let count = first.shard_count as usize;
-    for (name, part) in parts {
+    for (name, part) in &parts {
         let share: Vec<u32> = blocks
             .iter()
             .enumerate()
-            .filter(|(b, _)| b % count == part.shard_index as usize)
+            .filter(|(b, _)| part.shard.contains(*b as u64))
             .flat_map(|(_, block)| block.iter().copied())
             .collect();
         let held: Vec<u32> = part.searched.alternatives.iter().map(|a| a.0).collect();
@@ -469,7 +368,7 @@ pub fn merge(parts: &[(String, BookPart)]) -> Result<(Book, BuildReport), MergeE
                 file: name.clone(),
                 what: format!(
                     "shard {} holds {} searched positions, not the {} of its share",
-                    shard_name(part.shard_index, part.shard_count),
+                    part.shard,
                     held.len(),
                     share.len()
                 ),
@@ -507,8 +406,9 @@ mod tests {
         let plan = Plan::new(&games, &options());
         (0..count)
             .map(|k| {
-                let s = search(&plan, &options(), &eval, k, count, &mut |_, _| {});
-                let part = BookPart::new(k, count, &options(), 7, &plan, s, Duration::ZERO);
+                let shard = Shard::new(k, count).unwrap();
+                let s = search(&plan, &options(), &eval, shard, &mut |_, _| {});
+                let part = BookPart::new(shard, &options(), 7, &plan, s, Duration::ZERO);
                 (format!("part{}", k + 1), part)
             })
             .collect()
@@ -548,7 +448,7 @@ mod tests {
         other[2].1.counts[0].games += 1;
         assert!(err(&other).contains("part3 does not belong with part1: it was counted"));
         let mut other = parts.clone();
-        other[1].1.shard_count = 4;
+        other[1].1.shard.count = 4;
         assert!(err(&other).contains("part2 does not belong with part1: it is shard 2/4"));
         let mut cut = parts.clone();
         cut[0].1.searched.alternatives.pop();
@@ -569,7 +469,7 @@ mod tests {
         ));
         assert!(matches!(
             BookPart::from_bytes(b"OKAPIBOK and more"),
-            Err(PartError::Magic)
+            Err(PartError::Header(HeaderError::Magic { .. }))
         ));
     }
 }

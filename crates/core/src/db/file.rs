@@ -26,7 +26,7 @@
 //! it).
 
 use super::{Builder, Database, DbError, GameInfo, Names};
-use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
+use crate::binary::{UnsealError, check_header, le_u16, le_u32, seal, unseal};
 use crate::formats::records::TheoreticalScore;
 
 /// The file's first 8 bytes.
@@ -141,12 +141,7 @@ pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
         Some(VERSION),
         HEADER_LEN + 8,
         "an Okapi games database",
-    )
-    .map_err(|e| match e {
-        HeaderError::Magic { .. } => DbError::Magic,
-        HeaderError::Version { found, .. } => DbError::Version(found),
-        e @ HeaderError::Short { .. } => DbError::Malformed(e.to_string()),
-    })?;
+    )?;
     let count = |at| le_u32(bytes, at) as usize;
     let (g, p, t, s, raw_len, payload_len) = (
         count(12),
@@ -274,6 +269,7 @@ pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binary::HeaderError;
 
     #[test]
     fn corrupt_and_foreign_files_are_refused() {
@@ -282,17 +278,17 @@ mod tests {
         assert!(Database::from_bytes(&bytes).unwrap().is_empty());
         assert!(matches!(
             Database::from_bytes(b"OKAPIBOK"),
-            Err(DbError::Magic)
+            Err(DbError::Header(HeaderError::Magic { .. }))
         ));
         assert!(matches!(
             Database::from_bytes(&bytes[..20]),
-            Err(DbError::Malformed(_))
+            Err(DbError::Header(HeaderError::Short { .. }))
         ));
         let mut v2 = bytes.clone();
         v2[8] = 2;
         assert!(matches!(
             Database::from_bytes(&v2),
-            Err(DbError::Version(2))
+            Err(DbError::Header(HeaderError::Version { found: 2, .. }))
         ));
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;

@@ -52,12 +52,10 @@ pub enum DbError {
     /// The file could not be read.
     #[error(transparent)]
     Read(#[from] crate::formats::ReadError),
-    /// Not a games database at all.
-    #[error("not an Okapi games database (bad magic)")]
-    Magic,
-    /// A games database of another format version.
-    #[error("games database version {0} is not supported (expected {v})", v = file::VERSION)]
-    Version(u16),
+    /// Not a games database (no `OKAPIGDB`), one of another format version, or cut inside
+    /// its header.
+    #[error(transparent)]
+    Header(#[from] crate::binary::HeaderError),
     /// Cut short or inconsistent: what is wrong.
     #[error("games database is truncated or malformed: {0}")]
     Malformed(String),

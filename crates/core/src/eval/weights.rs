@@ -31,12 +31,10 @@ const HEADER_LEN: usize = 24;
 /// Why a weight file cannot be read; the text says it to a user.
 #[derive(Debug, thiserror::Error)]
 pub enum WeightFileError {
-    /// The file does not start with `OKAPIEVW`: not a weight file.
-    #[error("not an Okapi weight file (bad magic)")]
-    Magic,
-    /// A weight file of another format version (the one in the file).
-    #[error("weight file version {0} is not supported (expected {VERSION})")]
-    Version(u16),
+    /// Not a weight file (no `OKAPIEVW`), one of another format version, or cut inside
+    /// its header.
+    #[error(transparent)]
+    Header(#[from] HeaderError),
     /// Weights for another pattern set than this build's: its indices mean other squares.
     #[error("weight file is for pattern set {found}, this build uses {expected}")]
     PatternSet {
@@ -58,18 +56,6 @@ pub enum WeightFileError {
         /// The checksum of what was read.
         computed: u64,
     },
-}
-
-impl From<HeaderError> for WeightFileError {
-    fn from(e: HeaderError) -> Self {
-        match e {
-            HeaderError::Magic { .. } => WeightFileError::Magic,
-            HeaderError::Version { found, .. } => WeightFileError::Version(found),
-            HeaderError::Short { len, .. } => {
-                WeightFileError::Malformed(format!("{len} bytes, shorter than a header"))
-            }
-        }
-    }
 }
 
 /// Weights as stored: per phase a bias and one weight per pattern index (player view).
@@ -218,7 +204,7 @@ mod tests {
         ));
         assert!(matches!(
             WeightFile::from_bytes(b"garbage garbage garbage garbage!!"),
-            Err(WeightFileError::Magic)
+            Err(WeightFileError::Header(HeaderError::Magic { .. }))
         ));
     }
 }

@@ -177,56 +177,14 @@ const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
 /// curvature of the likelihood at its maximum (its inverse Hessian), so a level far from
 /// the anchor in the ladder carries the errors of the steps between. Best first.
 pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, RatingsError> {
-    // The players, each with the name and the smallest setting it was seen under (a
-    // level that plays the same under any setting is told as the console plays it).
-    let mut players: Vec<(Level, String, u32)> = Vec::new();
-    let mut index = |name: &str, sf: u32| -> Result<usize, RatingsError> {
-        let level = effective(name, sf)?;
-        Ok(match players.iter().position(|p| p.0 == level) {
-            Some(i) => {
-                if sf < players[i].2 {
-                    players[i].1 = name.to_string();
-                    players[i].2 = sf;
-                }
-                i
-            }
-            None => {
-                players.push((level, name.to_string(), sf));
-                players.len() - 1
-            }
-        })
-    };
-    // (i, j, A's points with the virtual draw, games with it).
-    let mut pairs = Vec::with_capacity(results.len());
-    for r in results {
-        let i = index(&r.a, r.solve_from)?;
-        let j = index(&r.b, r.solve_from)?;
-        let points = r.wins as f64 + 0.5 * r.draws as f64 + 0.5;
-        pairs.push((i, j, points, r.games() as f64 + 1.0));
-    }
-    let ends: Vec<(usize, usize)> = pairs.iter().map(|p| (p.0, p.1)).collect();
+    let (players, pairs) = players_and_pairs(results)?;
     let anchor_level = effective(anchor, 0)?;
     let Some(a0) = players.iter().position(|p| p.0 == anchor_level) else {
         return Err(RatingsError::NoAnchor(anchor.to_string()));
     };
     let n = players.len();
     // Every player must be reachable from the anchor, or its rating is undetermined.
-    let mut reached = vec![false; n];
-    reached[a0] = true;
-    loop {
-        let mut grew = false;
-        for &(i, j, _, _) in &pairs {
-            if reached[i] != reached[j] {
-                reached[i] = true;
-                reached[j] = true;
-                grew = true;
-            }
-        }
-        if !grew {
-            break;
-        }
-    }
-    if let Some(k) = reached.iter().position(|r| !r) {
+    if let Some(k) = unreached(n, a0, &pairs) {
         return Err(RatingsError::Disconnected(
             players[k].1.clone(),
             anchor.to_string(),
@@ -236,44 +194,10 @@ pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, 
     let free: Vec<usize> = (0..n).filter(|&k| k != a0).collect();
     let slot = |k: usize| free.iter().position(|&f| f == k);
     let m = free.len();
-    let mut r = vec![0.0f64; n];
-    let mut info = vec![vec![0.0f64; m]; m];
-    // Newton's method on a concave likelihood; the virtual draws keep the maximum finite.
-    for _ in 0..100 {
-        let mut grad = vec![0.0f64; m];
-        for row in info.iter_mut() {
-            row.fill(0.0);
-        }
-        for &(i, j, s, g) in &pairs {
-            let p = 1.0 / (1.0 + (r[j] - r[i]).exp());
-            let w = g * p * (1.0 - p);
-            let (si, sj) = (slot(i), slot(j));
-            if let Some(a) = si {
-                grad[a] += s - g * p;
-                info[a][a] += w;
-            }
-            if let Some(b) = sj {
-                grad[b] -= s - g * p;
-                info[b][b] += w;
-            }
-            if let (Some(a), Some(b)) = (si, sj) {
-                info[a][b] -= w;
-                info[b][a] -= w;
-            }
-        }
-        let step = solve(&info, &grad);
-        let mut largest = 0.0f64;
-        for (k, &f) in free.iter().enumerate() {
-            r[f] += step[k];
-            largest = largest.max(step[k].abs());
-        }
-        if largest < 1e-9 {
-            break;
-        }
-    }
+    let (r, info) = maximum_likelihood(n, &free, &pairs);
     let mut games = vec![0u32; n];
     let mut seconds = vec![0.0f64; n];
-    for (res, &(i, j)) in results.iter().zip(&ends) {
+    for (res, &(i, j, _, _)) in results.iter().zip(&pairs) {
         // Seconds weighted by games (both sides play about as many moves a game).
         seconds[i] += res.a_seconds * res.games() as f64;
         seconds[j] += res.b_seconds * res.games() as f64;
@@ -302,6 +226,107 @@ pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, 
         .collect();
     out.sort_by(|x, y| y.elo.total_cmp(&x.elo));
     Ok(out)
+}
+
+/// A player of the ladder: its level, and the name and the smallest setting it was seen
+/// under (a level that plays the same under any setting is told as the console plays
+/// it).
+type Player = (Level, String, u32);
+
+/// A pairing as the fit counts it: (player A, player B, A's points with the virtual draw,
+/// games with it).
+type Pair = (usize, usize, f64, f64);
+
+/// The players of `results` and their pairings, each with its virtual draw.
+fn players_and_pairs(results: &[PairingResult]) -> Result<(Vec<Player>, Vec<Pair>), RatingsError> {
+    let mut players: Vec<Player> = Vec::new();
+    let mut index = |name: &str, sf: u32| -> Result<usize, RatingsError> {
+        let level = effective(name, sf)?;
+        Ok(match players.iter().position(|p| p.0 == level) {
+            Some(i) => {
+                if sf < players[i].2 {
+                    players[i].1 = name.to_string();
+                    players[i].2 = sf;
+                }
+                i
+            }
+            None => {
+                players.push((level, name.to_string(), sf));
+                players.len() - 1
+            }
+        })
+    };
+    let mut pairs = Vec::with_capacity(results.len());
+    for r in results {
+        let i = index(&r.a, r.solve_from)?;
+        let j = index(&r.b, r.solve_from)?;
+        let points = r.wins as f64 + 0.5 * r.draws as f64 + 0.5;
+        pairs.push((i, j, points, r.games() as f64 + 1.0));
+    }
+    Ok((players, pairs))
+}
+
+/// A player the pairings do not link to player `a0` (the anchor), if there is one.
+fn unreached(n: usize, a0: usize, pairs: &[Pair]) -> Option<usize> {
+    let mut reached = vec![false; n];
+    reached[a0] = true;
+    loop {
+        let mut grew = false;
+        for &(i, j, _, _) in pairs {
+            if reached[i] != reached[j] {
+                reached[i] = true;
+                reached[j] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    reached.iter().position(|r| !r)
+}
+
+/// The ratings of the `n` players (in logistic units, the anchor, not in `free`, at 0)
+/// that make `pairs` likeliest, and the information matrix of the `free` players there.
+fn maximum_likelihood(n: usize, free: &[usize], pairs: &[Pair]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let slot = |k: usize| free.iter().position(|&f| f == k);
+    let m = free.len();
+    let mut r = vec![0.0f64; n];
+    let mut info = vec![vec![0.0f64; m]; m];
+    // Newton's method on a concave likelihood; the virtual draws keep the maximum finite.
+    for _ in 0..100 {
+        let mut grad = vec![0.0f64; m];
+        for row in info.iter_mut() {
+            row.fill(0.0);
+        }
+        for &(i, j, s, g) in pairs {
+            let p = 1.0 / (1.0 + (r[j] - r[i]).exp());
+            let w = g * p * (1.0 - p);
+            let (si, sj) = (slot(i), slot(j));
+            if let Some(a) = si {
+                grad[a] += s - g * p;
+                info[a][a] += w;
+            }
+            if let Some(b) = sj {
+                grad[b] -= s - g * p;
+                info[b][b] += w;
+            }
+            if let (Some(a), Some(b)) = (si, sj) {
+                info[a][b] -= w;
+                info[b][a] -= w;
+            }
+        }
+        let step = solve(&info, &grad);
+        let mut largest = 0.0f64;
+        for (k, &f) in free.iter().enumerate() {
+            r[f] += step[k];
+            largest = largest.max(step[k].abs());
+        }
+        if largest < 1e-9 {
+            break;
+        }
+    }
+    (r, info)
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` symmetric

@@ -1090,16 +1090,9 @@ mod tests {
         );
     }
 
-    /// Disc difference plus mobility, enough to test the search machinery.
-    #[derive(Clone)]
-    struct TestEval;
-    impl Evaluate for TestEval {
-        fn evaluate(&self, b: &Board) -> i32 {
-            let mob =
-                b.moves().count_ones() as i32 - moves(b.opponent, b.player).count_ones() as i32;
-            b.disc_difference() * 16 + mob * 40
-        }
-    }
+    // Disc difference plus mobility, enough to test the search machinery.
+    use super::super::MobilityEval as TestEval;
+    use crate::board::random::ongoing_positions as positions;
 
     fn minimax(b: Board, depth: u32) -> i32 {
         let n = b.empty_count();
@@ -1129,15 +1122,6 @@ mod tests {
             best = best.max(-minimax(b.after(sq, b.flips(sq)), depth - 1));
         }
         best
-    }
-
-    /// Random positions with the game still going.
-    fn positions(seed: u64, count: usize, empties: u32) -> Vec<Board> {
-        crate::board::random::random_positions(seed, 4 * count, empties)
-            .into_iter()
-            .filter(|b| !b.is_game_over())
-            .take(count)
-            .collect()
     }
 
     #[test]

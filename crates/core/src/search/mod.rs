@@ -5,6 +5,7 @@ pub mod endgame;
 pub mod level;
 pub mod level_ratings;
 pub mod midgame;
+mod mobility_eval;
 pub mod ordering;
 mod parallel;
 pub mod probcut;
@@ -12,6 +13,7 @@ pub mod tt;
 
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
 pub use midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, SearchResult, SearchSource};
+pub use mobility_eval::MobilityEval;
 
 /// The threads a search uses by default: all the cores this process may run on.
 pub fn available_threads() -> usize {
