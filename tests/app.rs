@@ -9,7 +9,7 @@
 mod common;
 
 use common::app::{
-    SaveAs, harness, harness_with, has_label, new_game, step_until, temp_dir, text_of,
+    SaveAs, Steps, harness, harness_with, has_label, new_game, step_until, temp_dir, text_of,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -44,15 +44,13 @@ fn start_position_shows_every_square_by_name() {
 #[test]
 fn clicking_a_square_plays_the_move() {
     let mut h = harness();
-    h.get_by_label("f5").click();
-    h.run_steps(2);
+    h.click_label("f5");
     assert!(has_label(&h, "Black: 4 discs"));
     assert!(has_label(&h, "White: 1 disc"));
     assert!(has_label(&h, "Move 2: White to move"));
     assert_eq!(h.get_by_label("e5").value().as_deref(), Some("black disc"));
     // an illegal square does nothing
-    h.get_by_label("a1").click();
-    h.run_steps(2);
+    h.click_label("a1");
     assert_eq!(h.state().game().ply(), 1);
     assert_eq!(h.get_by_label("a1").value().as_deref(), Some("empty"));
     // the move list names the move
@@ -62,18 +60,14 @@ fn clicking_a_square_plays_the_move() {
 #[test]
 fn undo_and_redo_buttons() {
     let mut h = harness();
-    h.get_by_label("f5").click();
-    h.run_steps(2);
-    h.get_by_label("d6").click();
-    h.run_steps(2);
+    h.click_label("f5");
+    h.click_label("d6");
     assert!(has_label(&h, "Black: 3 discs"));
     assert!(has_label(&h, "White: 3 discs"));
-    h.get_by_label("Undo").click();
-    h.run_steps(2);
+    h.click_label("Undo");
     assert!(has_label(&h, "Black: 4 discs"));
     assert!(has_label(&h, "Move 2: White to move"));
-    h.get_by_label("Redo").click();
-    h.run_steps(2);
+    h.click_label("Redo");
     assert!(has_label(&h, "White: 3 discs"));
     assert!(has_label(&h, "Move 3: Black to move"));
     // keyboard shortcut for undo
@@ -122,32 +116,27 @@ fn forced_pass_is_played_and_announced() {
     h.run_steps(2);
     assert!(has_label(&h, "Black has no legal move and passes."));
     assert!(has_label(&h, "Move 1: White to move"));
-    h.get_by_label("c1").click();
-    h.run_steps(2);
+    h.click_label("c1");
     assert!(has_label(&h, "Game over: White wins 64-0"));
 }
 
 #[test]
 fn set_up_a_position_and_play_from_it() {
     let mut h = harness();
-    h.get_by_label("Game").click();
-    h.run_steps(2);
+    h.click_label("Game");
     h.get_by_label("Set up a position...").click();
     // the closing menu fades out over a few frames before the panel below takes clicks
     h.run_steps(10);
     assert!(has_label(&h, "Set up a position"));
-    h.get_by_label("Clear").click();
-    h.run_steps(2);
+    h.click_label("Clear");
     assert!(has_label(&h, "Black: 0 discs"));
     // a1 white (two clicks), b1 black (one click): Black to move has no move, White c1
     for sq in ["a1", "a1", "b1"] {
-        h.get_by_label(sq).click();
-        h.run_steps(2);
+        h.click_label(sq);
     }
     assert_eq!(h.get_by_label("a1").value().as_deref(), Some("white disc"));
     assert_eq!(h.get_by_label("b1").value().as_deref(), Some("black disc"));
-    h.get_by_label("White").click();
-    h.run_steps(2);
+    h.click_label("White");
     h.get_by_label("Done").click();
     // the side panel changes back from set-up: let its layout settle before clicking
     h.run_steps(4);
@@ -156,8 +145,7 @@ fn set_up_a_position_and_play_from_it() {
         format!("OX{} O", "-".repeat(62))
     );
     assert!(has_label(&h, "Move 1: White to move"));
-    h.get_by_label("c1").click();
-    h.run_steps(2);
+    h.click_label("c1");
     assert!(has_label(&h, "Game over: White wins 64-0"));
 }
 
@@ -177,8 +165,7 @@ fn a_clock_runs_for_the_side_to_move() {
     // Black's time runs, White's does not (no upper bound on how long a step takes)
     assert!(has_label(&h, "White 5:00"));
     assert!(!has_label(&h, "Black 5:00"));
-    h.get_by_label("f5").click();
-    h.run_steps(2);
+    h.click_label("f5");
     let black_left = text_of(&h.get_by_label_contains("Black 4:"));
     std::thread::sleep(Duration::from_millis(1100));
     h.run_steps(1);
@@ -239,8 +226,7 @@ fn the_game_clock_sets_the_engine_time() {
     });
     h.run_steps(2);
     assert!(h.state().engine_move_time().is_some());
-    h.get_by_label("f5").click();
-    h.run_steps(2);
+    h.click_label("f5");
     let allotted = h.state().engine_move_time().expect("a clock runs");
     assert!(
         allotted <= Duration::from_secs(20) && allotted > Duration::ZERO,
@@ -259,8 +245,7 @@ fn the_game_clock_sets_the_engine_time() {
     // Without a clock there is no allotment.
     new_game(&mut h, Seat::Human, Seat::Human);
     h.run_steps(3);
-    h.get_by_label("Discard").click();
-    h.run_steps(2);
+    h.click_label("Discard");
     assert_eq!(h.state().engine_move_time(), None);
 }
 
@@ -454,8 +439,7 @@ fn play_to_the_end_against_greedy(h: &mut Harness<'static, App>) {
             continue;
         }
         let sq = position.legal_moves().iter().next().unwrap();
-        h.get_by_label(&sq.to_string()).click();
-        h.run_steps(2);
+        h.click_label(&sq.to_string());
     }
 }
 
@@ -485,8 +469,7 @@ fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked
         .map(okapi_core::board::Move::Play)
         .find(|&m| m != abandoned[4])
         .unwrap();
-    h.get_by_label(&other.to_string()).click();
-    h.run_steps(2);
+    h.click_label(&other.to_string());
     play_to_the_end_against_greedy(&mut h);
     let played = h.state().game().moves();
     let (b, w) = h.state().game().result().expect("the game is over");
@@ -514,8 +497,7 @@ fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked
         .apply(Command::OpenPath(tmp.path().join("missing.json")));
     h.run_steps(2);
     assert!(has_label(&h, "Unsaved changes"));
-    h.get_by_label("Cancel").click();
-    h.run_steps(2);
+    h.click_label("Cancel");
     assert!(!has_label(&h, "Unsaved changes"));
     assert_eq!(h.state().game().moves(), played, "nothing replaced");
     // Quit asks too; Save writes every line (Okapi JSON), then the command goes on.
@@ -551,15 +533,13 @@ fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked
                 != h.state().game().move_at(h.state().game().ply())
         })
         .unwrap();
-    h.get_by_label(&side_line.to_string()).click();
-    h.run_steps(2);
+    h.click_label(&side_line.to_string());
     assert_eq!(h.state().game().main_line(), played, "added as a variation");
     assert!(h.state().game().tree_size() > before);
     h.state_mut().apply(Command::Paste("f5 d6".into()));
     h.run_steps(2);
     assert!(has_label(&h, "Unsaved changes"));
-    h.get_by_label("Discard").click();
-    h.run_steps(2);
+    h.click_label("Discard");
     assert_eq!(h.state().game().transcript(), "f5d6");
 }
 
@@ -592,8 +572,7 @@ fn set_up_and_pasted_positions_are_studied_and_a_new_game_from_a_point_keeps_its
     h.event(eframe::egui::Event::Paste(board));
     h.run_steps(3);
     // The engine's move is in no file: the paste asks first.
-    h.get_by_label("Discard").click();
-    h.run_steps(2);
+    h.click_label("Discard");
     assert_eq!(h.state().session.seats(), [Seat::Human; 2]);
     for _ in 0..20 {
         h.run_steps(1);
@@ -645,8 +624,7 @@ fn clicks_while_the_engine_is_to_move_are_not_moves_and_every_key_press_counts()
     assert_eq!(h.state().game().ply(), 8);
     assert!(h.state().engine_busy());
     // A click now is refused, with a cue.
-    h.get_by_label("c3").click();
-    h.run_steps(2);
+    h.click_label("c3");
     assert!(h.query_by_label_contains("Okapi is to move").is_some());
     // A press made before the engine's move shows, released after it, is not a move.
     let pos = h.get_by_label("f4").rect().center();
@@ -697,8 +675,7 @@ fn clicks_while_the_engine_is_to_move_are_not_moves_and_every_key_press_counts()
             .is_some()
     );
     // A click made now is.
-    h.get_by_label("f4").click();
-    h.run_steps(2);
+    h.click_label("f4");
     assert_eq!(h.state().game().ply(), 10);
     // Fourteen presses of Right in one frame step fourteen plies.
     h.state_mut().apply(Command::Paste(
@@ -706,8 +683,7 @@ fn clicks_while_the_engine_is_to_move_are_not_moves_and_every_key_press_counts()
     ));
     h.run_steps(2);
     if h.query_by_label("Unsaved changes").is_some() {
-        h.get_by_label("Discard").click();
-        h.run_steps(2);
+        h.click_label("Discard");
     }
     assert_eq!(h.state().game().len(), 20);
     h.state_mut().apply(Command::First);

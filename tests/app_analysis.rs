@@ -6,7 +6,8 @@
 mod common;
 
 use common::app::{
-    SaveAs, ffo1_json, harness, harness_with, has_label, new_game, step_until, temp_dir, text_of,
+    SaveAs, Steps, ffo1_json, harness, harness_with, has_label, new_game, step_until, temp_dir,
+    text_of,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -59,8 +60,7 @@ fn solve_shows_the_proven_line_and_it_can_be_played() {
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
     let line = text_of(&h.get_by_label_contains("Line: 47. g8"));
     assert!(line.split_whitespace().count() > 10, "{line}");
-    h.get_by_label("Play best move").click();
-    h.run_steps(2);
+    h.click_label("Play best move");
     assert_eq!(h.state().game().moves()[0].to_string(), "g8");
     // the line is followed: the rest is still shown, from White's side
     assert!(has_label(&h, "Solved (exact): Black wins by 18"));
@@ -79,12 +79,10 @@ fn stop_ends_a_long_solve() {
     let mut h = harness();
     h.state_mut().settings.show_evals = false;
     h.state_mut().apply(Command::OpenPath(path));
-    h.get_by_label("Solve exact").click();
-    h.run_steps(2);
+    h.click_label("Solve exact");
     // a long solve is announced with an estimate first
     assert!(h.query_by_label_contains("solving takes about").is_some());
-    h.get_by_label("Solve anyway").click();
-    h.run_steps(2);
+    h.click_label("Solve anyway");
     assert!(h.state().engine_busy());
     std::thread::sleep(Duration::from_millis(100));
     let asked = Instant::now();
@@ -105,8 +103,7 @@ fn an_engine_panic_is_shown_and_the_app_goes_on() {
     let mut h = harness();
     // a developer item: behind the Debug setting
     h.state_mut().settings.debug = true;
-    h.get_by_label("Help").click();
-    h.run_steps(2);
+    h.click_label("Help");
     h.get_by_label("Test the engine's error report").click();
     h.run_steps(1);
     step_until(&mut h, "the error", |app| app.error.is_some());
@@ -174,8 +171,7 @@ fn game_analysis_finds_the_lost_discs() {
 #[test]
 fn values_for_one_side_and_hints() {
     let mut h = harness();
-    h.get_by_label("White").click();
-    h.run_steps(2);
+    h.click_label("White");
     // Black to move: no values for Black
     assert!(!h.state().engine_busy());
     assert!(h.state().move_evals.is_empty());
@@ -272,8 +268,7 @@ fn a_weakened_engine_shows_its_lines() {
     h.get_by_label("f5").click();
     h.run_steps(1);
     step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
-    h.get_by_label("Show the engine's lines").click();
-    h.run_steps(2);
+    h.click_label("Show the engine's lines");
     let played = h
         .query_by_label_contains("(played)")
         .map(|n| text_of(&n))
@@ -281,8 +276,7 @@ fn a_weakened_engine_shows_its_lines() {
     let reply = h.state().game().moves()[1].to_string();
     assert!(played.starts_with(&reply), "{played} vs {reply}");
     // take-back: undo returns to Black's move, before the engine's reply
-    h.get_by_label("Undo").click();
-    h.run_steps(2);
+    h.click_label("Undo");
     assert_eq!(h.state().game().ply(), 0);
 }
 
@@ -375,8 +369,7 @@ fn responsiveness() {
             .unwrap();
         h.state_mut().apply(Command::OpenPath(path));
         h.run_steps(2);
-        h.get_by_label("Solve exact").click();
-        h.run_steps(2);
+        h.click_label("Solve exact");
         // past the warning every long solve gets first
         if h.query_by_label("Solve anyway").is_some() {
             h.get_by_label("Solve anyway").click();
@@ -417,17 +410,14 @@ fn debug_items_are_hidden_until_the_debug_setting() {
     assert!(!h.state().settings.debug, "off by default");
     // no frame times in the status bar, no crash test in the Help menu
     assert!(h.query_by_label_contains("UI frame").is_none());
-    h.get_by_label("Help").click();
-    h.run_steps(2);
+    h.click_label("Help");
     assert!(h.query_by_label("Test the engine's error report").is_none());
     // the setting is in the Help menu, and shows both
-    h.get_by_label("Debug").click();
-    h.run_steps(2);
+    h.click_label("Debug");
     assert!(h.state().settings.debug);
     if h.query_by_label("Test the engine's error report").is_none() {
         // (the click closed the menu)
-        h.get_by_label("Help").click();
-        h.run_steps(2);
+        h.click_label("Help");
     }
     assert!(h.query_by_label("Test the engine's error report").is_some());
     assert!(h.query_by_label_contains("UI frame").is_some());
@@ -631,8 +621,7 @@ fn the_live_analysis_stops_at_its_depth_and_starts_again_on_a_change() {
         .iter()
         .next()
         .unwrap();
-    h.get_by_label(&sq.to_string()).click();
-    h.run_steps(2);
+    h.click_label(&sq.to_string());
     assert!(h.state().engine_busy());
     step_until(&mut h, "the new analysis to stop", |app| !app.engine_busy());
     assert!(

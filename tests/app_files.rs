@@ -7,7 +7,8 @@
 mod common;
 
 use common::app::{
-    SaveAs, ffo1_json, harness, harness_with, has_label, new_game, step_until, temp_dir, text_of,
+    SaveAs, Steps, ffo1_json, harness, harness_with, has_label, new_game, step_until, temp_dir,
+    text_of,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -29,11 +30,9 @@ fn save_and_reload_through_the_menu() {
         ..Default::default()
     });
     for sq in ["f5", "d6", "c3", "d3", "c4"] {
-        h.get_by_label(sq).click();
-        h.run_steps(2);
+        h.click_label(sq);
     }
-    h.get_by_label("File").click();
-    h.run_steps(2);
+    h.click_label("File");
     h.get_by_label_contains("Save as...").click();
     h.run_steps(2);
     assert!(path.exists(), "the game was saved");
@@ -48,8 +47,7 @@ fn save_and_reload_through_the_menu() {
     new_game(&mut h, Seat::Human, Seat::Human);
     h.run_steps(2);
     assert_eq!(h.state().game().ply(), 0);
-    h.get_by_label("File").click();
-    h.run_steps(2);
+    h.click_label("File");
     h.get_by_label_contains("Open...").click();
     h.run_steps(2);
     assert_eq!(h.state().game().transcript(), "f5d6c3d3c4");
@@ -68,19 +66,16 @@ fn a_bad_file_is_refused_with_a_message() {
     )
     .unwrap();
     let mut h = harness();
-    h.get_by_label("f5").click();
-    h.run_steps(2);
+    h.click_label("f5");
     h.state_mut().apply(Command::OpenPath(path));
     h.run_steps(3);
     // The move played is in no file: asked first.
-    h.get_by_label("Discard").click();
-    h.run_steps(2);
+    h.click_label("Discard");
     let err = text_of(&h.get_by_label_contains("Error: Could not open"));
     assert!(err.contains("move 2 (a1)"), "{err}");
     // nothing lost: the game in progress is still there
     assert_eq!(h.state().game().transcript(), "f5");
-    h.get_by_label("Dismiss").click();
-    h.run_steps(2);
+    h.click_label("Dismiss");
     assert!(h.query_by_label_contains("Error:").is_none());
 }
 
@@ -193,8 +188,7 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
         save: vec![saved.clone()],
         ..Default::default()
     });
-    h.get_by_label("File").click();
-    h.run_steps(2);
+    h.click_label("File");
     h.get_by_label_contains("Open script...").click();
     h.run_steps(4);
     assert!(has_label(&h, "3 positions, 1 bad line"));
@@ -202,8 +196,7 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     assert!(h.query_by_label_contains("line 4: ").is_some());
     // not solved yet: nothing to save
     assert!(h.state().script.as_ref().unwrap().output().is_none());
-    h.get_by_label("with lines").click();
-    h.run_steps(2);
+    h.click_label("with lines");
     h.get_by_label("Solve").click();
     h.run_steps(1);
     assert!(h.state().script.as_ref().unwrap().is_running());
@@ -247,8 +240,7 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     );
     assert!(has_label(&h, "Solved (exact): Black wins by 10"));
     // saved through the dialog, as `okapi -script -line 1` writes it
-    h.get_by_label("Save result...").click();
-    h.run_steps(2);
+    h.click_label("Save result...");
     let app_file = std::fs::read(&saved).unwrap();
     let cli_file = command_line_output(&input, &dir.join("cli.txt"), &["-line", "1"]);
     assert_eq!(
@@ -258,8 +250,7 @@ fn a_script_is_solved_from_the_menu_and_saved_as_the_command_line_writes_it() {
     assert_eq!(app_file, cli_file);
     // WLD without lines: the options clear the results; solved again, the same file too
     h.get_by_label("win/draw/loss").click();
-    h.get_by_label("with lines").click();
-    h.run_steps(2);
+    h.click_label("with lines");
     assert_eq!(h.state().script.as_ref().unwrap().solved(), 0);
     h.get_by_label("Solve").click();
     h.run_steps(1);
@@ -285,8 +276,7 @@ fn a_script_run_can_be_stopped_and_a_bad_script_is_refused() {
     h.state_mut().settings.show_evals = false;
     h.state_mut().apply(Command::OpenScriptPath(path));
     h.run_steps(2);
-    h.get_by_label("Solve").click();
-    h.run_steps(2);
+    h.click_label("Solve");
     std::thread::sleep(Duration::from_millis(100));
     h.get_by_label("Stop script").click();
     step_until(&mut h, "the stop", |app| {
@@ -307,8 +297,7 @@ fn a_script_run_can_be_stopped_and_a_bad_script_is_refused() {
 #[test]
 fn help_lists_the_keyboard_shortcuts() {
     let mut h = harness();
-    h.get_by_label("Help").click();
-    h.run_steps(2);
+    h.click_label("Help");
     h.get_by_label("Keyboard shortcuts").click();
     h.run_steps(4);
     assert!(has_label(&h, "Open an endgame script"));
@@ -358,8 +347,7 @@ fn the_layout_stays_put() {
     h.run_steps(2);
     assert!(h.query_by_label_contains("Error: something").is_some());
     assert_eq!(h.get_by_label("a1").rect(), a1);
-    h.get_by_label("Dismiss").click();
-    h.run_steps(2);
+    h.click_label("Dismiss");
     assert_eq!(h.get_by_label("a1").rect(), a1);
     // against the engine, "Let the engine move" is there all game, below Undo/Redo
     new_game(&mut h, Seat::Human, Seat::Engine(Level::Random));
@@ -387,8 +375,7 @@ fn a_file_dialog_that_cannot_be_shown_falls_back_to_a_path_field() {
         unavailable: true,
         ..Default::default()
     });
-    h.get_by_label("File").click();
-    h.run_steps(2);
+    h.click_label("File");
     h.get_by_label_contains("Open...").click();
     h.run_steps(3);
     // said in the notice, and a window with a path field

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::app::{has_label, new_game};
+use common::app::{Steps, has_label, new_game};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use okapi_app::{App, Command};
@@ -27,8 +27,7 @@ fn click_moves(h: &mut Harness<'static, App>, moves: &str) {
     let before = h.state().game().ply();
     for k in 0..moves.len() / 2 {
         let sq = &moves[2 * k..2 * k + 2];
-        h.get_by_label(sq).click();
-        h.run_steps(2);
+        h.click_label(sq);
         assert_eq!(h.state().game().ply(), before + k + 1, "{sq} was played");
     }
 }
@@ -64,8 +63,7 @@ fn the_status_bar_and_the_move_list_name_the_opening() {
     // the list's own column, where the name changes
     assert!(has_label(&h, "Tiger"));
     // White leaves the named lines (e7): the game is still in the Tiger, as in WZebra
-    h.get_by_label("e7").click();
-    h.run_steps(2);
+    h.click_label("e7");
     assert_eq!(h.state().game().ply(), 6);
     assert!(has_label(&h, "Opening: Tiger"));
     assert!(h.query_by_label_contains("6. e7 — ").is_none());

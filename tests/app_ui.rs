@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{harness, harness_sized, step_until, temp_dir, text_of};
+use common::app::{Steps, harness, harness_sized, step_until, temp_dir, text_of};
 use eframe::egui::{self, Event, Key, Modifiers, OutputCommand, ViewportCommand, ViewportId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -132,8 +132,7 @@ fn copies_reach_the_clipboard_and_a_paste_is_told_apart() {
     assert!(e.contains("none of: a transcript"), "{e}");
     assert_eq!(h.state().game().transcript(), "f5d6c3d3");
     // Edit › Paste asks the system for its clipboard (the text comes as a paste event).
-    h.get_by_label("Edit").click();
-    h.run_steps(2);
+    h.click_label("Edit");
     // (A menu item's name carries its shortcut.)
     h.get_by_label("Paste Ctrl+V").click();
     h.run_steps(1);
@@ -146,8 +145,7 @@ fn copies_reach_the_clipboard_and_a_paste_is_told_apart() {
     assert!(asked, "Edit › Paste asks for the clipboard");
     // Ctrl+Shift+C copies the transcript from anywhere but a text field. (The harness
     // keeps the output of the last of the key's frames only: the notice tells.)
-    h.get_by_label("Dismiss").click();
-    h.run_steps(2);
+    h.click_label("Dismiss");
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::C);
     h.run_steps(2);
     assert!(
@@ -195,8 +193,7 @@ fn set_up_takes_a_typed_or_pasted_board_string() {
         h.get_by_label(field()).value().unwrap(),
         Position::start().to_board_string()
     );
-    h.get_by_label("a1").click();
-    h.run_steps(2);
+    h.click_label("a1");
     assert!(h.get_by_label(field()).value().unwrap().starts_with('X'));
     // A pasted or typed board, in another convention: the board follows at once.
     let p = formats::transcript::read("f5d6c3d3c4f4")
@@ -237,8 +234,7 @@ fn set_up_takes_a_typed_or_pasted_board_string() {
     h.event(Event::Paste("f5".into()));
     h.run_steps(2);
     assert!(h.query_by_label_contains("Pasted a transcript.").is_none());
-    h.get_by_label("Done").click();
-    h.run_steps(2);
+    h.click_label("Done");
     let expected = Position::from_discs(p.black(), p.white(), Color::Black);
     assert_eq!(h.state().game().start(), expected);
 }
@@ -556,7 +552,6 @@ fn first_steps_explains_the_app_and_lists_every_shortcut() {
         assert!(h.query_all_by_label(what).next().is_some(), "{what}");
     }
     // The Help menu has it too.
-    h.get_by_label("Help").click();
-    h.run_steps(2);
+    h.click_label("Help");
     assert!(h.query_by_label("First steps F1").is_some());
 }

@@ -400,6 +400,12 @@ fn a_sharded_build_merges_into_the_whole_build() {
         e.contains("whole.book") && e.contains("not a book shard part"),
         "{e}"
     );
+    // The output is one of the parts: refused before anything is read, the part kept.
+    let part3 = std::fs::read(&parts[2]).unwrap();
+    let r = merge(&parts[2], &[&parts[0], &parts[1], &parts[2]]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("is the shard output"));
+    assert_eq!(std::fs::read(&parts[2]).unwrap(), part3);
     let r = okapi(&[
         "book",
         "build",

@@ -404,6 +404,19 @@ fn sharded_runs_on_the_command_line() {
         std::fs::read(p("merged.bin")).unwrap(),
         std::fs::read(p("whole.bin")).unwrap()
     );
+    // A store that is one of the parts: refused, the part kept.
+    let part = std::fs::read(p("a.part")).unwrap();
+    let r = okapi(&[
+        "train",
+        "merge-stores",
+        "--store",
+        &p("a.part"),
+        &p("a.part"),
+        &p("b.part"),
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("is the shard output"));
+    assert_eq!(std::fs::read(p("a.part")).unwrap(), part);
     // --first belongs to --shard; a shard must exist.
     let r = okapi(&["train", "selfplay", "--store", &p("x.bin"), "--first", "3"]);
     assert_eq!(r.status.code(), Some(2));

@@ -58,6 +58,20 @@ pub fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App)
     h.run_steps(2);
 }
 
+/// The steps a person takes, on the harness.
+pub trait Steps {
+    /// Clicks the node with this accessible name and lets two frames pass (the click's
+    /// frame and the one that shows what it did).
+    fn click_label(&mut self, label: &str);
+}
+
+impl Steps for Harness<'static, App> {
+    fn click_label(&mut self, label: &str) {
+        self.get_by_label(label).click();
+        self.run_steps(2);
+    }
+}
+
 /// Is there a node with this accessible name?
 pub fn has_label(h: &Harness<'static, App>, label: &str) -> bool {
     h.query_by_label(label).is_some()

@@ -260,6 +260,15 @@ impl Geometry {
     }
 }
 
+/// One square as the board draws it: where it is, and the value shown on it with the best
+/// of the values shown (which the value's class compares it with).
+struct Cell {
+    sq: Square,
+    rect: Rect,
+    eval: Option<Eval>,
+    best: Option<Eval>,
+}
+
 /// Draws the board in the space left in `ui`; returns the click, if any.
 pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let avail = ui.available_size();
@@ -287,10 +296,14 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let best = best_eval(&shown);
     let mut clicked = None;
     for sq in Square::all() {
-        let rect = at.square(sq, view.flipped);
-        let eval = shown.get(&sq).copied();
-        paint_square(&painter, view, sq, rect, eval, best);
-        if let Some(click) = square_ui(ui, &painter, view, sq, rect, eval, best) {
+        let square = Cell {
+            sq,
+            rect: at.square(sq, view.flipped),
+            eval: shown.get(&sq).copied(),
+            best,
+        };
+        paint_square(&painter, view, &square);
+        if let Some(click) = square_ui(ui, &painter, view, &square) {
             clicked = Some(click);
         }
     }
@@ -373,14 +386,13 @@ fn paint_grid(painter: &egui::Painter, at: &Geometry, grid: Color32) {
 
 /// What square `sq` shows: its disc (turning, when it is being flipped; marked when it is
 /// the last move), or on a legal move its value or the legal-move mark.
-fn paint_square(
-    painter: &egui::Painter,
-    view: &BoardView,
-    sq: Square,
-    rect: Rect,
-    eval: Option<Eval>,
-    best: Option<Eval>,
-) {
+fn paint_square(painter: &egui::Painter, view: &BoardView, square: &Cell) {
+    let &Cell {
+        sq,
+        rect,
+        eval,
+        best,
+    } = square;
     let (center, cell) = (rect.center(), rect.width());
     match view.position.at(sq) {
         Some(color) => {
@@ -426,11 +438,14 @@ fn square_ui(
     ui: &mut egui::Ui,
     painter: &egui::Painter,
     view: &BoardView,
-    sq: Square,
-    rect: Rect,
-    eval: Option<Eval>,
-    best: Option<Eval>,
+    square: &Cell,
 ) -> Option<BoardClick> {
+    let &Cell {
+        sq,
+        rect,
+        eval,
+        best,
+    } = square;
     let disc = view.position.at(sq);
     let is_legal = view.position.legal_moves().contains(sq);
     let response = ui.interact(

@@ -126,17 +126,7 @@ pub fn run_script(
         sharded: opts.shard.is_some(),
     };
     if let Some(shard) = opts.shard {
-        let header = ShardHeader {
-            shard,
-            input: script_shards::input_hash(&bytes),
-            outputs: lines
-                .iter()
-                .filter(|l| !matches!(l.parsed, Ok(ScriptLine::Blank)))
-                .count(),
-            own: owned.iter().filter(|&&o| o).count(),
-            mode: opts.mode,
-            lines: opts.lines,
-        };
+        let header = shard_header(shard, &bytes, &lines, &owned, opts);
         writer.write(format!("{}\n", header.to_line()).as_bytes())?;
     }
     // The positions to solve, and the input line of each.
@@ -222,6 +212,28 @@ fn owned_lines(lines: &[NumberedLine], shard: Option<Shard>) -> Vec<bool> {
             Ok(_) => shard.is_none_or(|s| s.index == 0),
         })
         .collect()
+}
+
+/// The header of shard `shard`'s output of the script `bytes` (read as `lines`, of which
+/// the shard writes the `owned` ones).
+fn shard_header(
+    shard: Shard,
+    bytes: &[u8],
+    lines: &[NumberedLine],
+    owned: &[bool],
+    opts: &ScriptOptions,
+) -> ShardHeader {
+    ShardHeader {
+        shard,
+        input: script_shards::input_hash(bytes),
+        outputs: lines
+            .iter()
+            .filter(|l| !matches!(l.parsed, Ok(ScriptLine::Blank)))
+            .count(),
+        own: owned.iter().filter(|&&o| o).count(),
+        mode: opts.mode,
+        lines: opts.lines,
+    }
 }
 
 /// The progress bar of `okapi solve` on a terminal, for `positions` positions.
