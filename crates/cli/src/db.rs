@@ -402,6 +402,15 @@ pub fn games_text(
 /// `runs`), query times (median and worst over positions taken from its games at every
 /// ply, and the start), and memory.
 pub fn bench(runs: u32) -> Result<()> {
+    let db = bench_load(runs)?;
+    let positions = sample_positions(&db)?;
+    bench_queries(&db, &positions, runs)
+}
+
+/// Loads the shipped database `runs` times (one alive at a time) and prints the read,
+/// index and total times (medians, wall and CPU) and the process's memory; the last one
+/// loaded.
+fn bench_load(runs: u32) -> Result<Database> {
     let bytes = okapi_core::db::shipped_bytes();
     let rss_before = rss_kb();
     // Each run: (wall, CPU) of reading the file and of indexing it.
@@ -460,8 +469,12 @@ pub fn bench(runs: u32) -> Result<()> {
             peak_kb().unwrap_or(0) as f64 / 1e3
         );
     }
-    // Positions: the start, popular openings, and positions of every 97th game at every
-    // third ply (a spread of depths and popularity).
+    Ok(db)
+}
+
+/// The positions the query benchmark asks for: the start, popular openings, and
+/// positions of every 97th game at every third ply (a spread of depths and popularity).
+fn sample_positions(db: &Database) -> Result<Vec<Position>> {
     let mut positions = vec![Position::start()];
     for moves in [
         "f5",
@@ -488,6 +501,12 @@ pub fn bench(runs: u32) -> Result<()> {
             }
         }
     }
+    Ok(positions)
+}
+
+/// Times the queries of `positions` (median and slowest), of three openings `runs` times
+/// (at least 5), and of the start filtered by a player, and prints them.
+fn bench_queries(db: &Database, positions: &[Position], runs: u32) -> Result<()> {
     let filter = Filter::default();
     let timed = |p: &Position, f: &Filter| {
         let (w, c) = (Instant::now(), thread_cpu());

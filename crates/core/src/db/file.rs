@@ -115,6 +115,24 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// A column of `g` little-endian `u32`s, each below `limit` (an index into a list of
+    /// that many names).
+    fn u32s(&mut self, g: usize, what: &str, limit: usize) -> Result<Vec<u32>, DbError> {
+        let col = self.take(4 * g, what)?;
+        let v: Vec<u32> = col
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if let Some(i) = v.iter().position(|&x| x as usize >= limit) {
+            return Err(DbError::Malformed(format!(
+                "game {}: {what} {} of {limit}",
+                i + 1,
+                v[i]
+            )));
+        }
+        Ok(v)
+    }
+
     fn names(&mut self, count: usize, what: &str) -> Result<Vec<String>, DbError> {
         let mut out = Vec::with_capacity(count.min(1 << 16));
         for i in 0..count {
@@ -135,6 +153,58 @@ impl<'a> Reader<'a> {
 /// Reads a file's bytes into a [`Builder`] (not yet indexed), checking everything: a
 /// corrupt or foreign file is refused with the reason, never half-read.
 pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
+    let (counts, raw) = unpack(bytes)?;
+    let Counts { g, p, t, s } = counts;
+    let mut r = Reader { raw: &raw, at: 0 };
+    let players = r.names(p, "player")?;
+    let tournaments = r.names(t, "tournament")?;
+    let sources = r.names(s, "source")?;
+    let columns = Columns {
+        black: r.u32s(g, "Black's player", p)?,
+        white: r.u32s(g, "White's player", p)?,
+        tournament: r.u32s(g, "tournament", t)?,
+        source: r.u32s(g, "source", s)?,
+        years: r.take(2 * g, "years")?,
+        scores: r.take(g, "scores")?,
+        theo_empties: r.take(g, "theoretical depths")?,
+        theo_scores: r.take(g, "theoretical scores")?,
+        lengths: r.take(g, "move counts")?,
+    };
+    let total: usize = columns.lengths.iter().map(|&n| n as usize).sum();
+    let moves = r.take(total, "moves")?;
+    if r.at != raw.len() {
+        return Err(DbError::Malformed(format!(
+            "{} bytes after the last game",
+            raw.len() - r.at
+        )));
+    }
+    let (games, starts) = columns.games(g)?;
+    if let Some(i) = moves.iter().position(|&m| m >= 64) {
+        return Err(DbError::Malformed(format!(
+            "move byte {} at {i} is not a square",
+            moves[i]
+        )));
+    }
+    Ok(Builder {
+        players: Names::from_list(players),
+        tournaments: Names::from_list(tournaments),
+        sources: Names::from_list(sources),
+        games,
+        moves: moves.to_vec(),
+        starts,
+    })
+}
+
+/// How many games, players, tournaments and sources a file holds.
+struct Counts {
+    g: usize,
+    p: usize,
+    t: usize,
+    s: usize,
+}
+
+/// The header's counts and the checked, uncompressed payload of a file's bytes.
+fn unpack(bytes: &[u8]) -> Result<(Counts, Vec<u8>), DbError> {
     check_header(
         bytes,
         MAGIC,
@@ -175,95 +245,67 @@ pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
         )),
         UnsealError::Checksum { stored, computed } => DbError::Checksum { stored, computed },
     })?;
-    let mut r = Reader { raw: &raw, at: 0 };
-    let players = r.names(p, "player")?;
-    let tournaments = r.names(t, "tournament")?;
-    let sources = r.names(s, "source")?;
-    let u32s = |r: &mut Reader, what: &str, limit: usize| -> Result<Vec<u32>, DbError> {
-        let col = r.take(4 * g, what)?;
-        let v: Vec<u32> = col
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if let Some(i) = v.iter().position(|&x| x as usize >= limit) {
-            return Err(DbError::Malformed(format!(
-                "game {}: {what} {} of {limit}",
-                i + 1,
-                v[i]
-            )));
-        }
-        Ok(v)
-    };
-    let black = u32s(&mut r, "Black's player", p)?;
-    let white = u32s(&mut r, "White's player", p)?;
-    let tournament = u32s(&mut r, "tournament", t)?;
-    let source = u32s(&mut r, "source", s)?;
-    let years = r.take(2 * g, "years")?;
-    let scores = r.take(g, "scores")?;
-    let theo_empties = r.take(g, "theoretical depths")?;
-    let theo_scores = r.take(g, "theoretical scores")?;
-    let lengths = r.take(g, "move counts")?;
-    let total: usize = lengths.iter().map(|&n| n as usize).sum();
-    let moves = r.take(total, "moves")?;
-    if r.at != raw.len() {
-        return Err(DbError::Malformed(format!(
-            "{} bytes after the last game",
-            raw.len() - r.at
-        )));
-    }
-    let score = |b: u8, what: &str, i: usize| {
-        let v = b as i8;
-        if v.unsigned_abs() > 64 {
-            Err(DbError::Malformed(format!("game {}: {what} {v}", i + 1)))
-        } else {
-            Ok(v)
-        }
-    };
-    let mut games = Vec::with_capacity(g);
-    let mut starts = Vec::with_capacity(g + 1);
-    starts.push(0u32);
-    let mut end = 0u32;
-    for i in 0..g {
-        if lengths[i] > 60 {
-            return Err(DbError::Malformed(format!(
-                "game {}: {} moves",
-                i + 1,
-                lengths[i]
-            )));
-        }
-        end += u32::from(lengths[i]);
-        starts.push(end);
-        let theoretical = match theo_empties[i] {
-            0 => None,
-            empties => Some(TheoreticalScore {
-                empties,
-                black_score: score(theo_scores[i], "theoretical score", i)?,
-            }),
+    Ok((Counts { g, p, t, s }, raw))
+}
+
+/// The per-game columns of a file, read.
+struct Columns<'a> {
+    black: Vec<u32>,
+    white: Vec<u32>,
+    tournament: Vec<u32>,
+    source: Vec<u32>,
+    years: &'a [u8],
+    scores: &'a [u8],
+    theo_empties: &'a [u8],
+    theo_scores: &'a [u8],
+    lengths: &'a [u8],
+}
+
+impl Columns<'_> {
+    /// The `g` games' facts, and where each one's moves start in the moves (with the end
+    /// after the last): refused when a game has more than 60 moves or a score beyond 64.
+    fn games(&self, g: usize) -> Result<(Vec<GameInfo>, Vec<u32>), DbError> {
+        let score = |b: u8, what: &str, i: usize| {
+            let v = b as i8;
+            if v.unsigned_abs() > 64 {
+                Err(DbError::Malformed(format!("game {}: {what} {v}", i + 1)))
+            } else {
+                Ok(v)
+            }
         };
-        games.push(GameInfo {
-            black: black[i],
-            white: white[i],
-            tournament: tournament[i],
-            source: source[i],
-            year: le_u16(years, 2 * i),
-            black_score: score(scores[i], "score", i)?,
-            theoretical,
-        });
+        let mut games = Vec::with_capacity(g);
+        let mut starts = Vec::with_capacity(g + 1);
+        starts.push(0u32);
+        let mut end = 0u32;
+        for i in 0..g {
+            if self.lengths[i] > 60 {
+                return Err(DbError::Malformed(format!(
+                    "game {}: {} moves",
+                    i + 1,
+                    self.lengths[i]
+                )));
+            }
+            end += u32::from(self.lengths[i]);
+            starts.push(end);
+            let theoretical = match self.theo_empties[i] {
+                0 => None,
+                empties => Some(TheoreticalScore {
+                    empties,
+                    black_score: score(self.theo_scores[i], "theoretical score", i)?,
+                }),
+            };
+            games.push(GameInfo {
+                black: self.black[i],
+                white: self.white[i],
+                tournament: self.tournament[i],
+                source: self.source[i],
+                year: le_u16(self.years, 2 * i),
+                black_score: score(self.scores[i], "score", i)?,
+                theoretical,
+            });
+        }
+        Ok((games, starts))
     }
-    if let Some(i) = moves.iter().position(|&m| m >= 64) {
-        return Err(DbError::Malformed(format!(
-            "move byte {} at {i} is not a square",
-            moves[i]
-        )));
-    }
-    Ok(Builder {
-        players: Names::from_list(players),
-        tournaments: Names::from_list(tournaments),
-        sources: Names::from_list(sources),
-        games,
-        moves: moves.to_vec(),
-        starts,
-    })
 }
 
 #[cfg(test)]
