@@ -387,12 +387,7 @@ fn paint_grid(painter: &egui::Painter, at: &Geometry, grid: Color32) {
 /// What square `sq` shows: its disc (turning, when it is being flipped; marked when it is
 /// the last move), or on a legal move its value or the legal-move mark.
 fn paint_square(painter: &egui::Painter, view: &BoardView, square: &Cell) {
-    let &Cell {
-        sq,
-        rect,
-        eval,
-        best,
-    } = square;
+    let (sq, rect) = (square.sq, square.rect);
     let (center, cell) = (rect.center(), rect.width());
     match view.position.at(sq) {
         Some(color) => {
@@ -421,8 +416,8 @@ fn paint_square(painter: &egui::Painter, view: &BoardView, square: &Cell) {
                 painter.circle_filled(center, cell * 0.08, Color32::from_rgb(0xe0, 0x30, 0x30));
             }
         }
-        None if view.position.legal_moves().contains(sq) => match eval {
-            Some(e) => paint_value(painter, rect, &e, value_class(e, best)),
+        None if view.position.legal_moves().contains(sq) => match square.eval {
+            Some(e) => paint_value(painter, rect, &e, value_class(e, square.best)),
             None if view.show_legal => {
                 paint_legal_mark(painter, center, cell, view.position.side_to_move())
             }
