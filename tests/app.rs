@@ -9,7 +9,8 @@
 mod common;
 
 use common::app::{
-    SaveAs, Steps, harness, harness_with, has_label, new_game, step_until, temp_dir, text_of,
+    SaveAs, Steps, first_legal_move, harness, harness_with, has_label, new_game, step_until,
+    temp_dir, text_of,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -252,14 +253,7 @@ fn the_game_clock_sets_the_engine_time() {
 /// Plays `moves` for Black against a greedy White, waiting for each reply.
 fn play_against_greedy(h: &mut Harness<'static, App>, moves: usize) {
     for n in 0..moves {
-        let sq = h
-            .state()
-            .game()
-            .position()
-            .legal_moves()
-            .iter()
-            .next()
-            .unwrap();
+        let sq = first_legal_move(h);
         h.get_by_label(&sq.to_string()).click();
         h.run_steps(1);
         step_until(h, "the engine's reply", |app| {

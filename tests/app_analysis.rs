@@ -6,8 +6,8 @@
 mod common;
 
 use common::app::{
-    SaveAs, Steps, ffo1_json, harness, harness_with, has_label, new_game, step_until, temp_dir,
-    text_of,
+    SaveAs, Steps, ffo1_json, first_legal_move, harness, harness_with, has_label, new_game,
+    step_until, step_until_every_move_exact, temp_dir, text_of,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -28,14 +28,7 @@ fn exact_values_appear_on_the_squares() {
     });
     h.state_mut().apply(Command::Open);
     h.run_steps(1);
-    let legal = h.state().game().position().legal_moves().len() as usize;
-    step_until(&mut h, "exact values of every move", |app| {
-        app.move_evals.len() == legal
-            && app
-                .move_evals
-                .values()
-                .all(|e| e.source == EvalSource::Exact)
-    });
+    step_until_every_move_exact(&mut h);
     assert_eq!(
         h.get_by_label("g8").value().as_deref(),
         Some("legal move, +18 (exact), best")
@@ -432,14 +425,7 @@ fn value_labels_carry_how_they_compare_with_the_best() {
     let path = ffo1_json(tmp.path());
     let mut h = harness();
     h.state_mut().apply(Command::OpenPath(path));
-    let legal = h.state().game().position().legal_moves().len() as usize;
-    step_until(&mut h, "exact values of every move", |app| {
-        app.move_evals.len() == legal
-            && app
-                .move_evals
-                .values()
-                .all(|e| e.source == EvalSource::Exact)
-    });
+    step_until_every_move_exact(&mut h);
     // FFO #1: g8 +18 is the best; every other move loses more than two discs
     assert_eq!(
         h.get_by_label("g8").value().as_deref(),
@@ -613,14 +599,7 @@ fn the_live_analysis_stops_at_its_depth_and_starts_again_on_a_change() {
     let legal = h.state().game().position().legal_moves().len() as usize;
     assert_eq!(h.state().move_evals.len(), legal);
     // A move: the analysis starts again for the new position.
-    let sq = h
-        .state()
-        .game()
-        .position()
-        .legal_moves()
-        .iter()
-        .next()
-        .unwrap();
+    let sq = first_legal_move(&h);
     h.click_label(&sq.to_string());
     assert!(h.state().engine_busy());
     step_until(&mut h, "the new analysis to stop", |app| !app.engine_busy());

@@ -6,8 +6,8 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use okapi_app::{App, Command, ScriptedDialogs};
-use okapi_core::board::Position;
-use okapi_core::game::{Game, Seat};
+use okapi_core::board::{Position, Square};
+use okapi_core::game::{EvalSource, Game, Seat};
 use std::time::{Duration, Instant};
 
 /// The app in a window of `w` × `h` points, its file dialogs answered by `dialogs`, after
@@ -56,6 +56,29 @@ pub fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App)
         std::thread::sleep(Duration::from_millis(5));
     }
     h.run_steps(2);
+}
+
+/// Steps the UI until every legal move of the position on the board has its exact value.
+pub fn step_until_every_move_exact(h: &mut Harness<'static, App>) {
+    let legal = h.state().game().position().legal_moves().len() as usize;
+    step_until(h, "exact values of every move", |app| {
+        app.move_evals.len() == legal
+            && app
+                .move_evals
+                .values()
+                .all(|e| e.source == EvalSource::Exact)
+    });
+}
+
+/// The first legal move of the position on the board (a1 first, h8 last).
+pub fn first_legal_move(h: &Harness<'static, App>) -> Square {
+    h.state()
+        .game()
+        .position()
+        .legal_moves()
+        .iter()
+        .next()
+        .expect("a legal move")
 }
 
 /// The steps a person takes, on the harness.
