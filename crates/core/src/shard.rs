@@ -264,6 +264,16 @@ pub fn check_set<'p, P: Part>(
                 shard.count, first.0
             )));
         }
+        if shard.index >= shard.count {
+            return Err(MergeError::Damaged {
+                file: file.clone(),
+                what: format!(
+                    "it names shard {} of {}",
+                    shard.index as u128 + 1,
+                    shard.count
+                ),
+            });
+        }
         if let Some((other, _)) = by_shard.insert(shard.index, part) {
             return Err(MergeError::Duplicate {
                 file: file.clone(),
@@ -439,6 +449,14 @@ mod tests {
         assert_eq!(
             refused(&[part(1, 2), cut]),
             "p2: shard 2/2 holds 1 of the 2 items of its share: run it again to finish it"
+        );
+        // A shard made by hand past the count (the readers refuse one) is refused too,
+        // not left out of the whole.
+        let mut past = part(2, 2);
+        past.1.shard.index = 5;
+        assert_eq!(
+            refused(&[part(1, 2), part(2, 2), past]),
+            "p2: it names shard 6 of 2"
         );
         // A part that cannot tell its progress is not refused for it.
         let mut silent = part(2, 2);
