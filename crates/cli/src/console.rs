@@ -14,7 +14,7 @@ use okapi_core::game::openings;
 use okapi_core::game::{EvalSource, Game, Next, Seat, Session};
 use okapi_core::search::level::{Level, softmax};
 use okapi_core::search::{MoveValue, SCALE, SearchSource, SolveMode};
-use okapi_engine::{Engine, EngineOptions, Event, Line, Request};
+use okapi_engine::{Configuration, Engine, EngineConfig, EngineOptions, Event, Line, Request};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
@@ -86,8 +86,8 @@ struct Console<W: Write> {
     level: Level,
     computer: Computer,
     engine: Engine,
-    /// The threads the engine searches with.
-    threads: usize,
+    /// The engine's table size and threads (`threads N` changes them).
+    config: EngineConfig,
     /// The input lines, read on their own thread so a solve can be stopped by a line
     /// typed while it runs; lines read during a solve wait in `pending`.
     input: crossbeam_channel::Receiver<InputLine>,
@@ -252,8 +252,7 @@ impl<W: Write> Console<W> {
             };
             let mut played = None;
             let result = self.engine.call(
-                |generation| Request::Play {
-                    generation,
+                Request::Play {
                     position,
                     level,
                     time,
@@ -309,8 +308,7 @@ impl<W: Write> Console<W> {
         let mut nodes = 0;
         self.engine
             .call(
-                |generation| Request::Hint {
-                    generation,
+                Request::Hint {
                     position,
                     level,
                     count,
@@ -343,8 +341,7 @@ impl<W: Write> Console<W> {
         let mut best: Option<Line> = None;
         let mut nodes = 0;
         let result = self.engine.call(
-            |generation| Request::Hint {
-                generation,
+            Request::Hint {
                 position,
                 level,
                 count: 1,
@@ -428,9 +425,7 @@ impl<W: Write> Console<W> {
             return self.say("the game is over");
         }
         let mut solved = None;
-        let generation = self.engine.new_generation();
         self.engine.send(Request::Solve {
-            generation,
             position: p,
             mode: SolveMode::Exact,
         });
@@ -446,15 +441,15 @@ impl<W: Write> Console<W> {
                 self.input.clone()
             };
             crossbeam_channel::select! {
-                recv(self.engine.events()) -> event => match event {
+                // Only this solve's events come (the engine drops older ones).
+                recv(self.engine.events()) -> reply => match reply.map(|r| r.event) {
                     Err(_) => break Err("the engine is gone".to_string()),
-                    Ok(e) if e.generation() != generation => {}
                     Ok(Event::Solved { score, line, nodes, elapsed, .. }) => {
                         solved = Some((score, line, nodes, elapsed));
                     }
                     Ok(Event::Finished { .. }) => break Ok(()),
-                    Ok(Event::Stopped { .. }) => break Err("stopped".to_string()),
-                    Ok(Event::Error { message, .. }) => break Err(message),
+                    Ok(Event::Stopped) => break Err("stopped".to_string()),
+                    Ok(Event::Error { message }) => break Err(message),
                     Ok(_) => {}
                 },
                 recv(input) -> line => match line {
@@ -484,6 +479,30 @@ impl<W: Write> Console<W> {
             }
             (Err(e), _) => self.say(&format!("error: {e}")),
             (Ok(()), None) => self.say("error: no result"),
+        }
+    }
+
+    /// `threads N` (the engine searches with N threads from now on), `threads` (how many).
+    fn threads(&mut self, count: Option<&str>) {
+        let Some(count) = count else {
+            let msg = format!("threads {}", self.config.threads());
+            return self.say(&msg);
+        };
+        let config = super::units::parse_threads(count).and_then(|n| {
+            EngineConfig::new(self.config.hash_bits(), n).map_err(|e| format!("'{count}': {e}"))
+        });
+        match config {
+            Ok(config) => {
+                self.config = config;
+                // The other settings as the engine starts in the console.
+                self.engine.configure(Configuration {
+                    engine: config,
+                    solve_limit: okapi_engine::DEFAULT_SOLVE_LIMIT,
+                    book: true,
+                });
+                self.say(&format!("threads {}", config.threads()));
+            }
+            Err(e) => self.say(&format!("error: {e}")),
         }
     }
 
@@ -564,24 +583,7 @@ impl<W: Write> Console<W> {
                     self.say(&msg);
                 }
             },
-            "threads" => match words.get(1).map(|n| super::units::parse_threads(n)) {
-                Some(Ok(n)) => {
-                    self.threads = n;
-                    // The other settings as the engine starts in the console.
-                    self.engine.send(Request::Configure {
-                        solve_limit: okapi_engine::DEFAULT_SOLVE_LIMIT,
-                        hash_bits: CONSOLE_HASH_BITS,
-                        book: true,
-                        threads: n,
-                    });
-                    self.say(&format!("threads {n}"));
-                }
-                Some(Err(e)) => self.say(&format!("error: {e}")),
-                None => {
-                    let msg = format!("threads {}", self.threads);
-                    self.say(&msg);
-                }
-            },
+            "threads" => self.threads(words.get(1).copied()),
             "computer" => match words.get(1).map(|w| parse_computer(w)) {
                 Some(Ok(c)) => {
                     self.computer = c;
@@ -646,15 +648,12 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         None => okapi_core::eval::Evaluator::shipped(),
     };
     let level = Level::parse(&args.level)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(okapi_core::search::available_threads);
+    let config = super::engine_flags::engine_config("hash bits", CONSOLE_HASH_BITS, args.threads)?;
     let engine = Engine::spawn_with(
         EngineOptions {
             evaluator,
-            hash_bits: CONSOLE_HASH_BITS,
+            config,
             seed: args.seed,
-            threads,
         },
         || {},
     );
@@ -664,7 +663,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         level,
         computer: args.computer,
         engine,
-        threads,
+        config,
         input: super::nboard::read_lines(input),
         pending: Default::default(),
         input_closed: false,

@@ -29,7 +29,7 @@ use okapi_core::eval::Evaluator;
 use okapi_core::game::{Game, Seat, Session};
 use okapi_core::search::level::Level;
 use okapi_core::search::{Limits, MidgameSearch, SCALE};
-use okapi_engine::{Engine, EngineOptions, Event, Request};
+use okapi_engine::{Engine, EngineConfig, EngineOptions, Event, Request};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
@@ -104,7 +104,7 @@ pub struct MatchArgs {
     /// Hash table of each Okapi engine: about 16 * 2^N bytes. The default, 20, is the
     /// table of `okapi console`, `okapi nboard` and the app: the same as an --a-okapi
     /// binary's.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Evaluation weights for every Okapi engine instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
@@ -160,22 +160,20 @@ pub struct OkapiContestant {
 }
 
 impl OkapiContestant {
-    /// Its engine evaluates with `evaluator`, has a table of `16 << hash_bits` bytes
-    /// and searches with `threads`; `weights` names the weight file when it is not the
-    /// shipped one (shown in the match's report).
+    /// Its engine evaluates with `evaluator` and has the table and threads of `config`;
+    /// `weights` names the weight file when it is not the shipped one (shown in the
+    /// match's report).
     pub fn new(
         level: Level,
         evaluator: Arc<Evaluator>,
-        hash_bits: u32,
-        threads: usize,
+        config: EngineConfig,
         seed: u64,
         weights: Option<String>,
     ) -> OkapiContestant {
         let options = EngineOptions {
             evaluator,
-            hash_bits,
+            config,
             seed,
-            threads,
         };
         OkapiContestant {
             level,
@@ -209,8 +207,7 @@ impl Contestant for OkapiContestant {
         let mut chosen = None;
         self.engine
             .call(
-                |generation| Request::Play {
-                    generation,
+                Request::Play {
                     position,
                     level,
                     time: None,
@@ -535,7 +532,8 @@ impl Side {
         }
     }
 
-    fn player(&self, a: &MatchArgs, seed: u64) -> anyhow::Result<Player> {
+    /// A player of this side; an Okapi level's engine has `config`.
+    fn player(&self, a: &MatchArgs, config: EngineConfig, seed: u64) -> anyhow::Result<Player> {
         let timeout = Duration::from_secs_f64(a.move_timeout);
         Ok(match self {
             Side::Nboard(c) => Box::new(ExternalPlayer::start(c, a.cmd_depth, timeout)?),
@@ -556,18 +554,8 @@ impl Side {
                 evaluator,
                 weights,
             } => {
-                // Games played at once share the cores.
-                let threads = a.threads.unwrap_or_else(|| {
-                    (okapi_core::search::available_threads() / a.concurrency as usize).max(1)
-                });
-                let player = OkapiContestant::new(
-                    *level,
-                    evaluator.clone(),
-                    a.hash_bits,
-                    threads,
-                    seed,
-                    weights.clone(),
-                );
+                let player =
+                    OkapiContestant::new(*level, evaluator.clone(), config, seed, weights.clone());
                 Box::new(if a.book {
                     player.with_book(a.book_randomness)
                 } else {
@@ -739,6 +727,12 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
             a.hash_bits
         );
     }
+    // Games played at once share the cores.
+    let threads = a.threads.unwrap_or_else(|| {
+        (okapi_core::search::available_threads() / a.concurrency as usize).max(1)
+    });
+    let config = super::engine_flags::engine_config("--hash-bits", a.hash_bits, Some(threads))
+        .map_err(|e| anyhow!(e))?;
     let workers = (a.concurrency as usize).min(a.games as usize).max(1);
     // Every player starts before the first game, so that a bad engine ends the match at once.
     let mut players: Vec<(Player, Player)> = Vec::with_capacity(workers);
@@ -746,8 +740,8 @@ pub fn run(a: &MatchArgs) -> anyhow::Result<Tally> {
         // Worker 0 has the seeds of a match played one game at a time.
         let seed = a.seed.wrapping_mul(3).wrapping_add((w as u64) << 32);
         players.push((
-            side_a.player(a, seed)?,
-            side_b.player(a, seed.wrapping_add(1))?,
+            side_a.player(a, config, seed)?,
+            side_b.player(a, config, seed.wrapping_add(1))?,
         ));
     }
     let pairs = a.games.div_ceil(2) as usize;
@@ -915,6 +909,11 @@ fn print_test(sprt: &Sprt, t: &Tally, llr: Option<(f64, Verdict)>) {
 mod tests {
     use super::*;
 
+    /// A small table and `threads`.
+    fn config(threads: usize) -> EngineConfig {
+        EngineConfig::new(10, threads).unwrap()
+    }
+
     #[test]
     fn elo_from_scores() {
         assert!(elo(0.5).abs() < 1e-9);
@@ -1001,8 +1000,10 @@ mod tests {
         for opening in [without, with.join(" ")] {
             let moves = parse_transcript(&opening).unwrap();
             assert!(moves.contains(&Move::Pass));
-            let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
-            let mut b = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 2, 2, None);
+            let mut a =
+                OkapiContestant::new(Level::Greedy, Evaluator::shipped(), config(1), 1, None);
+            let mut b =
+                OkapiContestant::new(Level::Greedy, Evaluator::shipped(), config(2), 2, None);
             let r = play_game(&mut a, &mut b, &moves).unwrap();
             assert_eq!(r.game.moves()[..moves.len()], moves[..], "{opening}");
         }
@@ -1010,8 +1011,8 @@ mod tests {
 
     #[test]
     fn greedy_against_random_plays_whole_games() {
-        let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), 10, 1, 1, None);
-        let mut b = OkapiContestant::new(Level::Random, Evaluator::shipped(), 10, 2, 2, None);
+        let mut a = OkapiContestant::new(Level::Greedy, Evaluator::shipped(), config(1), 1, None);
+        let mut b = OkapiContestant::new(Level::Random, Evaluator::shipped(), config(2), 2, None);
         let r = play_game(&mut a, &mut b, &parse_transcript("f5d6").unwrap()).unwrap();
         assert!(r.game.position().is_game_over());
         assert_eq!(r.black + r.white, 64);

@@ -121,7 +121,11 @@ impl EngineConfig {
     }
 
     /// [`EngineConfig::new`] on `machine`.
-    pub fn on(machine: &Machine, hash_bits: u32, threads: usize) -> Result<EngineConfig, ConfigError> {
+    pub fn on(
+        machine: &Machine,
+        hash_bits: u32,
+        threads: usize,
+    ) -> Result<EngineConfig, ConfigError> {
         let requested = check_hash_bits(hash_bits)?;
         let threads = check_threads(machine, threads)?;
         let (hash_bits, capped) = fit_to_memory(requested, machine.memory);

@@ -44,8 +44,8 @@ use okapi_core::game::Eval;
 use okapi_core::search::SolveMode;
 use okapi_core::search::level::Level;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -110,10 +110,7 @@ pub enum Request {
         max_depth: Option<u32>,
     },
     /// Solve the position to the end and prove a line.
-    Solve {
-        position: Position,
-        mode: SolveMode,
-    },
+    Solve { position: Position, mode: SolveMode },
     /// Choose a move at `level`. `time`: what the game clock allots to this move (see
     /// [`okapi_core::game::clock::clock_allotment`]); the search stops by then and the endgame
     /// solver is used only where it should finish in time. `book`: play from the opening
@@ -175,16 +172,11 @@ pub struct Line {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A value of a legal move, from the mover's view, with its source.
-    MoveValue {
-        square: Square,
-        eval: Eval,
-    },
+    MoveValue { square: Square, eval: Eval },
     /// A line of a [`Request::Play`] or [`Request::Hint`] search, as it deepens.
     Line { line: Line },
     /// The opening book's moves of the position, best first ([`Request::Hint`]).
-    BookMoves {
-        moves: Vec<BookMove>,
-    },
+    BookMoves { moves: Vec<BookMove> },
     /// How far a search has got.
     Progress {
         message: String,
@@ -192,10 +184,7 @@ pub enum Event {
         elapsed: Duration,
     },
     /// All values of the analysis are in (its [`Event::Finished`] follows).
-    AnalysisDone {
-        nodes: u64,
-        elapsed: Duration,
-    },
+    AnalysisDone { nodes: u64, elapsed: Duration },
     /// The position solved: score for the side to move (exact discs, or 1/0/-1), a proven line.
     Solved {
         mode: SolveMode,
@@ -239,15 +228,9 @@ pub enum Event {
         elapsed: Duration,
     },
     /// Every position of the script is solved.
-    ScriptDone {
-        nodes: u64,
-        elapsed: Duration,
-    },
+    ScriptDone { nodes: u64, elapsed: Duration },
     /// The request is done: the nodes it searched and its time.
-    Finished {
-        nodes: u64,
-        elapsed: Duration,
-    },
+    Finished { nodes: u64, elapsed: Duration },
     /// The request was stopped ([`Engine::stop`]) before it finished.
     Stopped,
     /// Something went wrong (including a panic in the engine thread).
@@ -278,7 +261,6 @@ pub enum CallError {
     #[error("the engine thread is gone")]
     Gone,
 }
-
 
 /// The number [`Engine::send`] gives a request: every event of the request arrives with
 /// it ([`Reply`]). Tickets increase with every request (and every [`Engine::cancel`]), so
@@ -342,7 +324,8 @@ impl Gate {
 fn lock(gate: &Mutex<Gate>) -> std::sync::MutexGuard<'_, Gate> {
     // The lock is held only to compare and send (no code that can panic), but a poisoned
     // lock still holds a consistent gate.
-    gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    gate.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A front end's side of the engine thread.
@@ -446,7 +429,8 @@ impl Engine {
     /// Stops the newest request, running or queued: it ends with [`Event::Stopped`].
     pub fn stop(&self) {
         // Order matters: the worker clears the flag, then checks `stopped_upto`.
-        self.stopped_upto.fetch_max(self.last_ticket, Ordering::SeqCst);
+        self.stopped_upto
+            .fetch_max(self.last_ticket, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 

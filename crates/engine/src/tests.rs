@@ -160,9 +160,12 @@ fn a_newer_request_supersedes_and_stop_works() {
         .filter(|r| r.ticket == second)
         .map(|r| &r.event)
         .collect();
-    let [Event::Played {
-        mv: Move::Play(sq), ..
-    }, Event::Finished { .. }] = of_second[..]
+    let [
+        Event::Played {
+            mv: Move::Play(sq), ..
+        },
+        Event::Finished { .. },
+    ] = of_second[..]
     else {
         panic!("{of_second:?}")
     };
@@ -267,15 +270,16 @@ fn cancel_supersedes_without_a_new_request() {
     let events: Vec<&Event> = replies.iter().map(|r| &r.event).collect();
     assert_eq!(events.last(), Some(&&Event::Superseded));
     assert!(
-        events[..events.len() - 1]
-            .iter()
-            .all(|e| !e.is_final()),
+        events[..events.len() - 1].iter().all(|e| !e.is_final()),
         "{events:?}"
     );
     // The engine serves the next request as usual.
     let next = engine.send(greedy_move());
     let replies = replies_until_end_of(&engine, next);
-    assert!(matches!(replies.last().unwrap().event, Event::Finished { .. }));
+    assert!(matches!(
+        replies.last().unwrap().event,
+        Event::Finished { .. }
+    ));
 }
 
 #[test]
@@ -317,7 +321,7 @@ fn a_script_streams_its_results_and_stops_at_once() {
     std::thread::sleep(Duration::from_millis(100));
     engine.stop();
     let events = collect_until(&engine, |e| {
-        matches!(e, Event::Stopped { .. } | Event::ScriptDone { .. })
+        matches!(e, Event::Stopped | Event::ScriptDone { .. })
     });
     assert_eq!(events.last(), Some(&Event::Stopped));
     assert!(
@@ -391,10 +395,12 @@ fn a_panic_becomes_an_error_event_and_the_engine_goes_on() {
     let mut engine = Engine::spawn(|| {});
     let crash = engine.send(Request::Crash);
     let replies = replies_until_end_of(&engine, crash);
-    let [Reply {
-        event: Event::Error { message },
-        ..
-    }] = &replies[..]
+    let [
+        Reply {
+            event: Event::Error { message },
+            ..
+        },
+    ] = &replies[..]
     else {
         panic!("{replies:?}")
     };
@@ -407,7 +413,12 @@ fn a_panic_becomes_an_error_event_and_the_engine_goes_on() {
     let replies = replies_until_end_of(&engine, solve);
     assert!(replies.iter().all(|r| r.ticket == solve), "{replies:?}");
     let events: Vec<&Event> = replies.iter().map(|r| &r.event).collect();
-    let [.., Event::Solved { score, line, .. }, Event::Finished { .. }] = &events[..] else {
+    let [
+        ..,
+        Event::Solved { score, line, .. },
+        Event::Finished { .. },
+    ] = &events[..]
+    else {
         panic!("{events:?}")
     };
     assert_eq!(*score, 1);

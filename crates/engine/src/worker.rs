@@ -18,8 +18,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What the front end shares with the engine thread.
@@ -167,10 +167,7 @@ impl Worker {
                 mode,
                 max_depth,
             } => self.analyse(position, mode, max_depth, out),
-            Request::Solve {
-                position,
-                mode,
-            } => self.solve(position, mode, out),
+            Request::Solve { position, mode } => self.solve(position, mode, out),
             Request::Play {
                 position,
                 level,
@@ -189,10 +186,9 @@ impl Worker {
                 count,
                 book,
             } => self.hint(position, level, count, book, out),
-            Request::ValuePositions {
-                positions,
-                level,
-            } => self.value_positions(&positions, level, out),
+            Request::ValuePositions { positions, level } => {
+                self.value_positions(&positions, level, out)
+            }
             Request::AnalyseGame { plies } => self.analyse_game(plies, out),
             Request::SolveScript {
                 positions,
@@ -393,11 +389,7 @@ impl Worker {
     /// a book position by the book's values (what the board shows there: a move the book
     /// values as its best loses nothing); otherwise by the midgame search
     /// ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
-    fn analyse_game(
-        &mut self,
-        plies: Vec<(usize, Position, Square)>,
-        out: &Outbox<'_>,
-    ) {
+    fn analyse_game(&mut self, plies: Vec<(usize, Position, Square)>, out: &Outbox<'_>) {
         let start = Instant::now();
         let total = plies.len();
         let nodes_before = self.search.nodes();
@@ -666,12 +658,7 @@ impl Worker {
 
     /// Each position's value for its side to move at `level`'s limits (final counts when
     /// the game is over; through the pass when the side to move must pass).
-    fn value_positions(
-        &mut self,
-        positions: &[Position],
-        level: Level,
-        out: &Outbox<'_>,
-    ) {
+    fn value_positions(&mut self, positions: &[Position], level: Level, out: &Outbox<'_>) {
         let (limits, selectivity) = choice::search_limits(&level);
         self.search.set_selectivity(selectivity);
         let confidence = self.search.confidence();
