@@ -363,6 +363,31 @@ impl App {
         }
     }
 
+    /// Solves the open script from the start on the script engine, as the command line
+    /// does, with the engine's threads: small positions several at a time, results in
+    /// order.
+    fn solve_script(&mut self) {
+        let Some(job) = &mut self.script else { return };
+        if job.rows.is_empty() {
+            return;
+        }
+        job.clear_results();
+        let notify = &self.notify;
+        let engine = self
+            .script_engine
+            .get_or_insert_with(|| Engine::spawn(wake(notify)));
+        engine.configure(self.settings.engine_configuration());
+        let ticket = engine.send(Request::SolveScript {
+            positions: job.rows.iter().map(|r| r.position).collect(),
+            mode: job.mode,
+            lines: true, // always proven: the script panel shows them on demand
+            hash_bits: script::SCRIPT_HASH_BITS,
+        });
+        job.running = Some(ticket);
+        job.started = Instant::now();
+        job.status = "starting...".into();
+    }
+
     /// The endgame script window.
     fn apply_script(&mut self, command: Command) {
         match command {
@@ -406,29 +431,7 @@ impl App {
                     job.running = None;
                 }
             }
-            Command::SolveScript => {
-                let Some(job) = &mut self.script else { return };
-                if job.rows.is_empty() {
-                    return;
-                }
-                // From the start, as the command line does, with the engine's threads:
-                // small positions several at a time, results in order.
-                job.clear_results();
-                let notify = &self.notify;
-                let engine = self
-                    .script_engine
-                    .get_or_insert_with(|| Engine::spawn(wake(notify)));
-                engine.configure(self.settings.engine_configuration());
-                let ticket = engine.send(Request::SolveScript {
-                    positions: job.rows.iter().map(|r| r.position).collect(),
-                    mode: job.mode,
-                    lines: true, // always proven: the script panel shows them on demand
-                    hash_bits: script::SCRIPT_HASH_BITS,
-                });
-                job.running = Some(ticket);
-                job.started = Instant::now();
-                job.status = "starting...".into();
-            }
+            Command::SolveScript => self.solve_script(),
             Command::StopScript => {
                 if let (Some(engine), Some(job)) = (&self.script_engine, &mut self.script)
                     && job.running.is_some()

@@ -482,6 +482,33 @@ impl<W: Write> Console<W> {
         }
     }
 
+    /// `level L` (the computer plays at L from now on, and its strength is told),
+    /// `level` (which).
+    fn level_command(&mut self, level: Option<&str>) {
+        let Some(text) = level else {
+            let msg = format!("level {}", self.level.name());
+            return self.say(&msg);
+        };
+        match Level::parse(text) {
+            Ok(l) => {
+                self.level = l;
+                self.reseat();
+                let msg = format!("level {}", l.name());
+                self.say(&msg);
+                // Only when a level is set: a bare `level` answers one line, which
+                // `okapi match --a-okapi` reads as its marker.
+                let rating = okapi_core::search::level_ratings::LevelRatings::shipped()
+                    .find(&l, 0)
+                    .map_or("strength not measured".to_string(), |r| {
+                        format!("{} on Okapi's scale (random = 0)", r.text())
+                    });
+                let msg = format!("  {rating}. {}", l.description());
+                self.say(&msg);
+            }
+            Err(e) => self.say(&format!("error: {e}")),
+        }
+    }
+
     /// `threads N` (the engine searches with N threads from now on), `threads` (how many).
     fn threads(&mut self, count: Option<&str>) {
         let Some(count) = count else {
@@ -525,17 +552,11 @@ impl<W: Write> Console<W> {
             "quit" | "exit" | "q" => return false,
             "help" | "?" => self.say(HELP),
             "board" | "d" | "show" if words.len() == 1 => self.show(),
-            "show" if words.get(1) == Some(&"lines") => {
-                let t = match words.get(2).map(|t| t.parse::<f64>()) {
-                    None => 1.0,
-                    Some(Ok(t)) if t > 0.0 && t.is_finite() => t,
-                    _ => {
-                        self.say("error: the temperature is a positive number of discs");
-                        return true;
-                    }
-                };
-                self.show_lines(t);
-            }
+            "show" if words.get(1) == Some(&"lines") => match words.get(2).map(|t| t.parse()) {
+                None => self.show_lines(1.0),
+                Some(Ok(t)) if t > 0.0 && f64::is_finite(t) => self.show_lines(t),
+                _ => self.say("error: the temperature is a positive number of discs"),
+            },
             "opening" | "openings" => self.opening(),
             "moves" => {
                 let p = self.position();
@@ -561,28 +582,7 @@ impl<W: Write> Console<W> {
                     self.say("nothing to redo");
                 }
             }
-            "level" => match words.get(1).map(|l| Level::parse(l)) {
-                Some(Ok(l)) => {
-                    self.level = l;
-                    self.reseat();
-                    let msg = format!("level {}", l.name());
-                    self.say(&msg);
-                    // Only when a level is set: a bare `level` answers one line, which
-                    // `okapi match --a-okapi` reads as its marker.
-                    let rating = okapi_core::search::level_ratings::LevelRatings::shipped()
-                        .find(&l, 0)
-                        .map_or("strength not measured".to_string(), |r| {
-                            format!("{} on Okapi's scale (random = 0)", r.text())
-                        });
-                    let msg = format!("  {rating}. {}", l.description());
-                    self.say(&msg);
-                }
-                Some(Err(e)) => self.say(&format!("error: {e}")),
-                None => {
-                    let msg = format!("level {}", self.level.name());
-                    self.say(&msg);
-                }
-            },
+            "level" => self.level_command(words.get(1).copied()),
             "threads" => self.threads(words.get(1).copied()),
             "computer" => match words.get(1).map(|w| parse_computer(w)) {
                 Some(Ok(c)) => {
