@@ -103,7 +103,7 @@ impl Default for EngineOptions {
 pub enum Request {
     /// Value every legal move, streaming better values as they come: the midgame search
     /// deepens up to `max_depth` plies (`None`: until stopped or superseded), and within
-    /// the solve limit the values are proven. [`Event::AnalysisDone`] ends it.
+    /// the solve limit the values are proven. [`Event::AnalysisDone`] says they are all in.
     Analyse {
         position: Position,
         mode: SolveMode,
@@ -147,7 +147,7 @@ pub enum Request {
     /// (small positions several at a time: [`script_solve::solve_in_order`]) and tables
     /// of `16 << hash_bits` bytes, so the results, lines included, are those of the
     /// command line. Each result streams as [`Event::ScriptSolved`], in input order;
-    /// [`Event::ScriptDone`] ends the run.
+    /// [`Event::ScriptDone`] says the run is complete.
     SolveScript {
         positions: Vec<Position>,
         mode: SolveMode,
