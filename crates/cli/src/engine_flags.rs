@@ -15,8 +15,19 @@ pub fn engine_config(
     hash_bits: u32,
     threads: Option<usize>,
 ) -> Result<EngineConfig, String> {
+    shared_engine_config(flag, hash_bits, threads, 1)
+}
+
+/// [`engine_config`] for each of `engines` engines running at once (their tables share
+/// the memory).
+pub fn shared_engine_config(
+    flag: &str,
+    hash_bits: u32,
+    threads: Option<usize>,
+    engines: u32,
+) -> Result<EngineConfig, String> {
     let threads = threads.unwrap_or_else(okapi_core::search::available_threads);
-    let config = EngineConfig::new(hash_bits, threads).map_err(|e| match e {
+    let config = EngineConfig::shared(hash_bits, threads, engines).map_err(|e| match e {
         okapi_engine::ConfigError::HashBits { bits } => format!("{flag} {bits}: {e}"),
         okapi_engine::ConfigError::Threads { threads, .. } => {
             format!("{threads} threads: {e}")

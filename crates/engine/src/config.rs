@@ -1,7 +1,9 @@
 //! The one engine configuration: the transposition table's size and the search threads,
 //! checked once against the ranges Okapi takes and against this machine (its cores and its
 //! memory). The app's settings file and menus, the command line's flags, `okapi nboard`,
-//! the console and `okapi match` all build it with [`EngineConfig::new`].
+//! the console and `okapi match` all build it with [`EngineConfig::new`] (or
+//! [`EngineConfig::shared`], for engines running side by side); every way goes through
+//! [`EngineConfig::shared_on`]'s checks.
 
 use okapi_core::search::tt;
 use std::ops::RangeInclusive;
@@ -76,19 +78,34 @@ pub struct MemoryCap {
     pub used: u32,
     /// Bytes of memory available when the configuration was made.
     pub available: u64,
+    /// Engines with a table each that share the memory (`okapi match` runs several).
+    pub engines: u32,
 }
 
 impl MemoryCap {
     /// The one-line warning, naming the setting as the user wrote it (`-h`,
     /// `--hash-bits`, `hash_bits`).
     pub fn message(&self, setting: &str) -> String {
+        let (requested, used) = (table_bytes(self.requested), table_bytes(self.used));
+        if self.engines > 1 {
+            return format!(
+                "{setting} {} asks for {} hash tables of {} ({} in all), more than half of the {} of memory available; using {setting} {} ({} each)",
+                self.requested,
+                self.engines,
+                size(requested),
+                size(requested.saturating_mul(u64::from(self.engines))),
+                size(self.available),
+                self.used,
+                size(used),
+            );
+        }
         format!(
             "{setting} {} asks for a {} hash table, more than half of the {} of memory available; using {setting} {} ({})",
             self.requested,
-            size(table_bytes(self.requested)),
+            size(requested),
             size(self.available),
             self.used,
-            size(table_bytes(self.used)),
+            size(used),
         )
     }
 }
@@ -117,7 +134,17 @@ impl EngineConfig {
     /// error if either is outside what Okapi takes; a table larger than half the memory
     /// available is made smaller (see [`EngineConfig::capped`]).
     pub fn new(hash_bits: u32, threads: usize) -> Result<EngineConfig, ConfigError> {
-        EngineConfig::on(&Machine::this(), hash_bits, threads)
+        EngineConfig::shared(hash_bits, threads, 1)
+    }
+
+    /// [`EngineConfig::new`] for each of `engines` engines running at once (see
+    /// [`EngineConfig::shared_on`]).
+    pub fn shared(
+        hash_bits: u32,
+        threads: usize,
+        engines: u32,
+    ) -> Result<EngineConfig, ConfigError> {
+        EngineConfig::shared_on(&Machine::this(), hash_bits, threads, engines)
     }
 
     /// [`EngineConfig::new`] on `machine`.
@@ -126,9 +153,21 @@ impl EngineConfig {
         hash_bits: u32,
         threads: usize,
     ) -> Result<EngineConfig, ConfigError> {
+        EngineConfig::shared_on(machine, hash_bits, threads, 1)
+    }
+
+    /// [`EngineConfig::new`] for each of `engines` engines running at once on `machine`
+    /// (`okapi match --concurrency K` runs one per Okapi side and game): their tables
+    /// together take at most half the memory available.
+    pub fn shared_on(
+        machine: &Machine,
+        hash_bits: u32,
+        threads: usize,
+        engines: u32,
+    ) -> Result<EngineConfig, ConfigError> {
         let requested = check_hash_bits(hash_bits)?;
         let threads = check_threads(machine, threads)?;
-        let (hash_bits, capped) = fit_to_memory(requested, machine.memory);
+        let (hash_bits, capped) = fit_to_memory(requested, machine.memory, engines.max(1));
         Ok(EngineConfig {
             hash_bits,
             threads,
@@ -177,14 +216,14 @@ pub fn check_threads(machine: &Machine, threads: usize) -> Result<usize, ConfigE
     }
 }
 
-/// The request if its table takes at most 1/[`TABLE_SHARE_DIVISOR`] of the `available`
-/// bytes (or if they are unknown), else the largest size that does (at least the
-/// smallest size taken).
-fn fit_to_memory(requested: u32, available: Option<u64>) -> (u32, Option<MemoryCap>) {
+/// The request if `engines` tables of its size take at most 1/[`TABLE_SHARE_DIVISOR`] of
+/// the `available` bytes (or if they are unknown), else the largest size that does (at
+/// least the smallest size taken).
+fn fit_to_memory(requested: u32, available: Option<u64>, engines: u32) -> (u32, Option<MemoryCap>) {
     let Some(available) = available else {
         return (requested, None);
     };
-    let budget = available / TABLE_SHARE_DIVISOR;
+    let budget = available / TABLE_SHARE_DIVISOR / u64::from(engines);
     if table_bytes(requested) <= budget {
         return (requested, None);
     }
@@ -196,6 +235,7 @@ fn fit_to_memory(requested: u32, available: Option<u64>) -> (u32, Option<MemoryC
         requested,
         used,
         available,
+        engines,
     };
     (used, Some(cap))
 }
@@ -316,6 +356,13 @@ mod tests {
                 .unwrap()
                 .message("--hash-bits")
                 .contains("--hash-bits 24 asks for a 256 MiB")
+        );
+        // Eight engines at once share the memory: 8 GiB allow 8 tables of 512 MiB.
+        let eight = EngineConfig::shared_on(&machine(2, Some(8 * GIB)), 28, 1, 8).unwrap();
+        assert_eq!(eight.hash_bits(), 25);
+        assert_eq!(
+            eight.capped().unwrap().message("--hash-bits"),
+            "--hash-bits 28 asks for 8 hash tables of 4 GiB (32 GiB in all), more than half of the 8 GiB of memory available; using --hash-bits 25 (512 MiB each)"
         );
         // Tiny memory still gives the smallest table.
         let c = EngineConfig::on(&machine(2, Some(10)), 20, 1).unwrap();

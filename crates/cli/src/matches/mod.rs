@@ -250,8 +250,19 @@ fn start_players(
     let threads = a.threads.unwrap_or_else(|| {
         (okapi_core::search::available_threads() / a.concurrency as usize).max(1)
     });
-    let config = super::engine_flags::engine_config("--hash-bits", a.hash_bits, Some(threads))
-        .map_err(|e| anyhow!(e))?;
+    // One engine per Okapi level side and game played at once, each with its table.
+    let levels = [side_a, side_b]
+        .iter()
+        .filter(|s| matches!(s, Side::Level { .. }))
+        .count();
+    let engines = (workers * levels).max(1) as u32;
+    let config = super::engine_flags::shared_engine_config(
+        "--hash-bits",
+        a.hash_bits,
+        Some(threads),
+        engines,
+    )
+    .map_err(|e| anyhow!(e))?;
     let mut players: Vec<(Player, Player)> = Vec::with_capacity(workers);
     for w in 0..workers {
         // Worker 0 has the seeds of a match played one game at a time.
