@@ -39,6 +39,7 @@ impl App {
             | Command::NewGame { .. }
             | Command::Open
             | Command::OpenPath(_)
+            | Command::OpenDatabaseGame { .. }
             | Command::Save
             | Command::SaveAs
             | Command::SaveTo(_)) => self.apply_file(c),
@@ -167,6 +168,14 @@ impl App {
                 }
                 Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
             },
+            Command::OpenDatabaseGame { game, notice } => {
+                // A database game is nobody's work on this machine: it counts as saved,
+                // so another click on the list does not ask.
+                self.file = None;
+                self.error = None;
+                self.load_game(*game, [Seat::Human; 2], Some(notice));
+                self.mark_saved();
+            }
             Command::Save => match self.file.clone() {
                 Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
                 _ => self.apply(Command::SaveAs),
@@ -607,6 +616,7 @@ fn replaces_the_game(command: &Command, game: &Game) -> bool {
             command,
             Command::NewGame { .. }
                 | Command::OpenPath(_)
+                | Command::OpenDatabaseGame { .. }
                 | Command::SetupDone
                 | Command::ShowScriptPosition(_)
                 | Command::Quit

@@ -14,7 +14,7 @@ use super::{App, Command};
 use eframe::egui;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::db::{Answer, Database, Filter, GameHit, PlayerSide, sources};
-use okapi_core::game::{Game, Seat};
+use okapi_core::game::Game;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -597,8 +597,12 @@ impl App {
                 db.tournament(info.tournament),
                 info.year
             );
-            self.file = None;
-            self.load_game(game, [Seat::Human; 2], Some(notice));
+            // Through the command, so that a game with unsaved changes asks first, as
+            // File › Open does.
+            self.commands.push(Command::OpenDatabaseGame {
+                game: Box::new(game),
+                notice,
+            });
         }
     }
 
