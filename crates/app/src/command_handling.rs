@@ -401,11 +401,14 @@ impl App {
             Command::OpenScriptPath(path) => match ScriptJob::load(&path) {
                 Ok(job) => {
                     self.apply(Command::StopScript);
+                    let count = |n: usize, what: &str| {
+                        format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+                    };
                     self.notice = Some(format!(
-                        "Opened the script {}: {} positions, {} bad lines.",
+                        "Opened the script {}: {}, {}.",
                         job.name(),
-                        job.rows.len(),
-                        job.bad.len()
+                        count(job.rows.len(), "position"),
+                        count(job.bad.len(), "bad line")
                     ));
                     self.script = Some(job);
                     self.view.side_tab = super::side_panel::SideTab::Script;
