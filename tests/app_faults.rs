@@ -22,13 +22,44 @@ fn absurd_settings_are_replaced_and_said() {
     let err = app.error.clone().expect("a message");
     assert!(err.contains("hash_bits 31"), "{err}");
     assert!(err.contains("threads 100000"), "{err}");
-    assert!(app.settings.hash_bits <= 26);
-    assert!(app.settings.threads <= okapi_core::search::max_threads());
+    assert!(okapi_app::settings::HASH_BITS.contains(&app.settings.hash_bits));
+    assert!(app.settings.threads <= okapi_engine::Machine::this().max_threads());
+    assert!(err.contains("give 10 to 30"), "{err}");
     // The file is the user's: left as it was until a setting changes.
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         r#"{ "hash_bits": 31, "threads": 100000 }"#
     );
+}
+
+/// A table this machine's memory cannot hold (2^30 entries, 16 GiB, where less than
+/// 32 GiB are available): the app starts, says so, and its engine gets a table that fits;
+/// the setting stays the user's.
+#[test]
+fn a_table_larger_than_the_memory_is_made_smaller_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, r#"{ "hash_bits": 30 }"#).unwrap();
+    let mut app = app();
+    app.use_settings_file(&path);
+    assert_eq!(app.settings.hash_bits, 30);
+    let used = app.settings.engine_config().hash_bits();
+    match okapi_engine::Machine::this().memory {
+        Some(bytes) if bytes < 32 << 30 => {
+            let err = app.error.clone().expect("a message");
+            assert!(
+                err.contains("hash_bits 30 asks for a 16 GiB hash table"),
+                "{err}"
+            );
+            assert!(used < 30);
+            assert!(err.contains(&format!("using hash_bits {used}")), "{err}");
+            assert!(app.settings.table_size_text().contains("used"));
+        }
+        _ => assert_eq!(used, 30),
+    }
+    // The app still plays: a move and the engine's answer to it.
+    app.apply(okapi_app::Command::Play(Square::parse("f5").unwrap()));
+    assert_eq!(app.session.game().len(), 1);
 }
 
 /// A kept game with a value of 1e9 (it hung the app at every start): refused with the

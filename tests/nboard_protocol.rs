@@ -307,3 +307,53 @@ fn with_two_threads_go_answers() {
     assert_eq!(answer.split('/').next().map(str::len), Some(2), "{answer}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// `ping` while a deep search runs: the search is given up, `pong` answers, and nothing of
+/// the search comes after it (the engine drops the events of a superseded request).
+#[test]
+fn ping_gives_up_a_deep_search_and_nothing_of_it_follows() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .args(["nboard", "--hash-bits", "14", "--no-book"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("okapi runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // Depth 40 from the 8th move takes far longer than this test: it must be given up.
+    write!(stdin, "nboard 2\nset depth 40\nset game {GAME}\ngo\n").unwrap();
+    stdin.flush().unwrap();
+    let mut out = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    // The search under way says so before the ping.
+    while !out
+        .iter()
+        .any(|l: &String| l.starts_with("status Okapi is thinking"))
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        out.push(rx.recv_timeout(left).expect("the search starts"));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    writeln!(stdin, "ping 5").unwrap();
+    stdin.flush().unwrap();
+    while out.last().map(String::as_str) != Some("pong 5") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        out.push(rx.recv_timeout(left).expect("pong 5 comes"));
+    }
+    // Give a search that was not given up time to say more, then end the session.
+    std::thread::sleep(Duration::from_millis(500));
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let after: Vec<String> = rx.iter().collect();
+    assert!(after.is_empty(), "after the pong: {after:?}\n{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("=== ")), "{out:?}");
+}

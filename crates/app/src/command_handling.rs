@@ -222,9 +222,8 @@ impl App {
             Command::EnterSetup => {
                 self.view.setup = Some(self.game().position());
                 self.view.setup_text_error = None;
-                // A new generation drops whatever the engine still sends about the game.
-                self.engine.generation = self.engine.thread.new_generation();
-                self.engine.thread.stop();
+                // Nothing more the engine says about the game reaches the app.
+                self.engine.thread.cancel();
                 self.engine.task = Task::Idle;
                 self.engine.status.clear();
                 self.move_evals.clear();
@@ -315,12 +314,7 @@ impl App {
                     return;
                 }
                 // The values already on the board stay; the solve adds the proven line.
-                self.engine.generation = self.engine.thread.new_generation();
-                self.engine.thread.send(Request::Solve {
-                    generation: self.engine.generation,
-                    position,
-                    mode,
-                });
+                self.engine.thread.send(Request::Solve { position, mode });
                 self.start_task(Task::Solving(mode));
             }
             Command::Stop => {
@@ -335,7 +329,7 @@ impl App {
                 let Some(next) = self.session.engine_move_now() else {
                     return;
                 };
-                self.engine.generation = self.engine.thread.new_generation();
+                self.engine.thread.cancel();
                 if let Some(request) = self.play_request(next) {
                     self.engine.thread.send(request);
                     self.start_task(Task::Thinking);
@@ -346,9 +340,7 @@ impl App {
                 if position.is_game_over() {
                     return;
                 }
-                self.engine.generation = self.engine.thread.new_generation();
                 self.engine.thread.send(Request::Analyse {
-                    generation: self.engine.generation,
                     position,
                     mode: self.settings.eval_mode,
                     max_depth: self.settings.analysis_limit(),
@@ -366,28 +358,43 @@ impl App {
                 if plies.is_empty() {
                     return;
                 }
-                self.engine.generation = self.engine.thread.new_generation();
-                self.engine.thread.send(Request::Configure {
-                    solve_limit: self.settings.solve_limit,
-                    hash_bits: self.settings.hash_bits,
-                    book: self.settings.book,
-                    threads: self.settings.threads,
-                });
-                self.engine.thread.send(Request::AnalyseGame {
-                    generation: self.engine.generation,
-                    plies,
-                });
+                self.engine
+                    .thread
+                    .configure(self.settings.engine_configuration());
+                self.engine.thread.send(Request::AnalyseGame { plies });
                 self.start_task(Task::AnalysingGame);
             }
             Command::CrashEngine => {
-                self.engine.generation = self.engine.thread.new_generation();
-                self.engine.thread.send(Request::Crash {
-                    generation: self.engine.generation,
-                });
+                self.engine.thread.send(Request::Crash);
                 self.start_task(Task::Thinking);
             }
             other => unreachable!("not a engine command: {other:?}"),
         }
+    }
+
+    /// Solves the open script from the start on the script engine, as the command line
+    /// does, with the engine's threads: small positions several at a time, results in
+    /// order.
+    fn solve_script(&mut self) {
+        let Some(job) = &mut self.script else { return };
+        if job.rows.is_empty() {
+            return;
+        }
+        job.clear_results();
+        let notify = &self.notify;
+        let engine = self
+            .script_engine
+            .get_or_insert_with(|| Engine::spawn(wake(notify)));
+        engine.configure(self.settings.engine_configuration());
+        let ticket = engine.send(Request::SolveScript {
+            positions: job.rows.iter().map(|r| r.position).collect(),
+            mode: job.mode,
+            lines: true, // always proven: the script panel shows them on demand
+            hash_bits: script::SCRIPT_HASH_BITS,
+        });
+        job.running = Some(ticket);
+        job.started = Instant::now();
+        job.status = "starting...".into();
     }
 
     /// The endgame script window.
@@ -400,7 +407,10 @@ impl App {
             }
             Command::OpenScriptPath(path) => match ScriptJob::load(&path) {
                 Ok(job) => {
-                    self.apply(Command::StopScript);
+                    // Nothing of the old script's run reaches the new one.
+                    if let Some(engine) = &mut self.script_engine {
+                        engine.cancel();
+                    }
                     let count = |n: usize, what: &str| {
                         format!("{n} {what}{}", if n == 1 { "" } else { "s" })
                     };
@@ -422,44 +432,18 @@ impl App {
                 if let Some(job) = &mut self.script
                     && (job.mode, job.with_lines) != (mode, lines)
                 {
+                    // Results of the old options still on their way are dropped.
+                    if let Some(engine) = &mut self.script_engine {
+                        engine.cancel();
+                    }
                     job.mode = mode;
                     job.with_lines = lines;
                     job.clear_results();
                     job.status.clear();
-                    // Results of the old options still on their way are dropped.
                     job.running = None;
                 }
             }
-            Command::SolveScript => {
-                let Some(job) = &mut self.script else { return };
-                if job.rows.is_empty() {
-                    return;
-                }
-                // From the start, as the command line does, with the engine's threads:
-                // small positions several at a time, results in order.
-                job.clear_results();
-                let notify = &self.notify;
-                let engine = self
-                    .script_engine
-                    .get_or_insert_with(|| Engine::spawn(wake(notify)));
-                engine.send(Request::Configure {
-                    solve_limit: self.settings.solve_limit,
-                    hash_bits: self.settings.hash_bits,
-                    book: self.settings.book,
-                    threads: self.settings.threads,
-                });
-                let generation = engine.new_generation();
-                engine.send(Request::SolveScript {
-                    generation,
-                    positions: job.rows.iter().map(|r| r.position).collect(),
-                    mode: job.mode,
-                    lines: true, // always proven: the script panel shows them on demand
-                    hash_bits: script::SCRIPT_HASH_BITS,
-                });
-                job.running = Some(generation);
-                job.started = Instant::now();
-                job.status = "starting...".into();
-            }
+            Command::SolveScript => self.solve_script(),
             Command::StopScript => {
                 if let (Some(engine), Some(job)) = (&self.script_engine, &mut self.script)
                     && job.running.is_some()

@@ -1,5 +1,5 @@
 //! What the engine does for the app: the requests made after each change of position,
-//! and the events taken in each frame (stale generations dropped).
+//! and the events taken in each frame (the engine drops those of superseded requests).
 
 use super::game_rules::SolveStats;
 use super::{App, RowResult};
@@ -7,7 +7,7 @@ use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::Next;
 use okapi_core::game::{Eval, EvalSource};
 use okapi_core::search::SolveMode;
-use okapi_engine::{Engine, Event, Request, mode_name};
+use okapi_engine::{Engine, Event, Reply, Request, mode_name};
 use std::time::{Duration, Instant};
 
 /// What the engine is doing for the app.
@@ -23,8 +23,6 @@ pub(super) enum Task {
 /// The board's engine thread and what it is doing for the app.
 pub(super) struct EngineLink {
     pub(super) thread: Engine,
-    /// Events of older generations are stale and dropped.
-    pub(super) generation: u64,
     pub(super) task: Task,
     pub(super) task_started: Instant,
     /// What the engine says it is doing, for the status bar.
@@ -39,7 +37,6 @@ impl EngineLink {
     pub(super) fn new(thread: Engine) -> EngineLink {
         EngineLink {
             thread,
-            generation: 0,
             task: Task::Idle,
             task_started: Instant::now(),
             status: String::new(),
@@ -97,13 +94,11 @@ impl App {
         let Some(engine) = &self.script_engine else {
             return;
         };
-        while let Some(event) = engine.try_recv() {
+        // Only the newest run's events come (a run superseded ends with `Superseded`).
+        while let Some(Reply { event, .. }) = engine.try_recv() {
             let Some(job) = &mut self.script else {
                 continue;
             };
-            if job.running != Some(event.generation()) {
-                continue;
-            }
             match event {
                 Event::Progress { message, .. } => job.status = message,
                 Event::ScriptSolved {
@@ -130,7 +125,7 @@ impl App {
                     job.finished = Some((nodes, elapsed));
                     job.status.clear();
                 }
-                Event::Stopped { .. } => {
+                Event::Stopped => {
                     job.running = None;
                     job.status = "stopped".into();
                 }
@@ -223,22 +218,20 @@ impl App {
     /// The engine's next task here, as the session says: its move, the values of the
     /// legal moves, or none.
     fn ask_engine_about(&mut self) {
-        self.engine.generation = self.engine.thread.new_generation();
+        // Whatever the engine was doing is about the old position: none of it reaches
+        // the app from now on.
+        self.engine.thread.cancel();
         self.engine.paced_move = None;
         let next = self.session.next();
         let position = self.session.position();
         if next == Next::Over {
-            self.engine.thread.stop();
             self.engine.task = Task::Idle;
             self.engine.status.clear();
             return;
         }
-        self.engine.thread.send(Request::Configure {
-            solve_limit: self.settings.solve_limit,
-            hash_bits: self.settings.hash_bits,
-            book: self.settings.book,
-            threads: self.settings.threads,
-        });
+        self.engine
+            .thread
+            .configure(self.settings.engine_configuration());
         if let Some(request) = self.play_request(next) {
             // Engine against engine at a pace a person can follow.
             let delay = self.engine_move_delay();
@@ -254,14 +247,12 @@ impl App {
             && self.settings.evals_for.includes(position.side_to_move())
         {
             self.engine.thread.send(Request::Analyse {
-                generation: self.engine.generation,
                 position,
                 mode: self.settings.eval_mode,
                 max_depth: self.settings.analysis_limit(),
             });
             self.start_task(Task::Analysing);
         } else {
-            self.engine.thread.stop();
             self.engine.task = Task::Idle;
             self.engine.status.clear();
         }
@@ -282,12 +273,10 @@ impl App {
         }
     }
 
-    /// Takes in whatever the engine has sent; stale generations are dropped.
+    /// Takes in whatever the engine has sent: only its newest request's events come
+    /// (superseded requests end with `Superseded`, which says nothing to the app).
     pub fn poll_engine(&mut self) {
-        while let Some(event) = self.engine.thread.try_recv() {
-            if event.generation() != self.engine.generation {
-                continue;
-            }
+        while let Some(Reply { event, .. }) = self.engine.thread.try_recv() {
             match event {
                 Event::MoveValue { square, eval, .. } => {
                     if let okapi_core::game::EvalSource::Midgame { depth, .. } = eval.source {
@@ -356,7 +345,7 @@ impl App {
                         });
                     }
                 }
-                Event::Stopped { .. } => {
+                Event::Stopped => {
                     self.engine.task = Task::Idle;
                     if let Some(asked) = self.metrics.stop_asked.take() {
                         self.metrics.stop_latency = Some(asked.elapsed());
@@ -397,7 +386,8 @@ impl App {
                 | Event::Line { .. }
                 | Event::BookMoves { .. }
                 | Event::PositionValue { .. }
-                | Event::Finished { .. } => {}
+                | Event::Finished { .. }
+                | Event::Superseded => {}
             }
         }
     }

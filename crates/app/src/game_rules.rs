@@ -36,7 +36,6 @@ impl App {
             return None;
         };
         Some(Request::Play {
-            generation: self.engine.generation,
             position,
             level: level.solving_from(self.settings.solve_limit),
             time,
@@ -200,8 +199,7 @@ impl App {
     pub(super) fn check_clock(&mut self) -> bool {
         if let Some(side) = self.session.check_time() {
             self.notice = Some(format!("{} lost on time.", side.name()));
-            self.engine.generation = self.engine.thread.new_generation();
-            self.engine.thread.stop();
+            self.engine.thread.cancel();
             self.engine.task = Task::Idle;
         }
         self.session.clock().is_some_and(|c| c.running().is_some())

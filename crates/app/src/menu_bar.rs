@@ -141,12 +141,12 @@ impl App {
                     ui.horizontal(|ui| {
                         let label = ui.label("Hash table: 2^");
                         let r = ui
-                            .add(egui::DragValue::new(&mut self.settings.hash_bits).range(16..=26))
+                            .add(
+                                egui::DragValue::new(&mut self.settings.hash_bits)
+                                    .range(super::settings::HASH_BITS),
+                            )
                             .labelled_by(label.id);
-                        ui.label(format!(
-                            "entries ({} MB)",
-                            (16u64 << self.settings.hash_bits) >> 20
-                        ));
+                        ui.label(format!("entries ({})", self.settings.table_size_text()));
                         if r.changed() {
                             self.commands.push(Command::GoTo(self.game().ply()));
                         }

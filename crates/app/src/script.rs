@@ -56,8 +56,8 @@ pub struct ScriptJob {
     pub bad: Vec<(usize, String)>,
     pub mode: SolveMode,
     pub with_lines: bool,
-    /// The generation of the run in progress on the script engine, if any.
-    pub(super) running: Option<u64>,
+    /// The ticket of the run in progress on the script engine, if any.
+    pub(super) running: Option<okapi_engine::Ticket>,
     pub(super) started: Instant,
     pub(super) status: String,
     /// Total nodes and time of the last finished run.

@@ -1,6 +1,7 @@
 //! Settings kept between runs in the platform's config dir, as JSON.
 
 use okapi_core::search::SolveMode;
+use okapi_engine::{EngineConfig, Machine};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -155,30 +156,44 @@ impl EvalsFor {
 
 pub const MAX_RECENT: usize = 8;
 
-/// The table sizes the app takes (the Engine menu's range): 2^16 to 2^26 entries of 16
-/// bytes, 1 MB to 1 GB.
-pub const HASH_BITS: std::ops::RangeInclusive<u32> = 16..=26;
+/// The table sizes the app takes (the Engine menu's range): the engine's one range.
+pub const HASH_BITS: std::ops::RangeInclusive<u32> = okapi_engine::config::HASH_BITS;
 /// The largest "solve from N empties" (the side panel's range).
 pub const MAX_SOLVE_LIMIT: u32 = 30;
 /// The longest pause between engine moves, in seconds (the Engine menu's range).
 pub const MAX_ENGINE_MOVE_PAUSE: f32 = 10.0;
 
-/// A table size from the settings: `hash_bits` within [`HASH_BITS`], or why not.
-pub fn check_hash_bits(bits: u32) -> Result<u32, String> {
-    if HASH_BITS.contains(&bits) {
-        Ok(bits)
-    } else {
-        Err(format!(
-            "hash_bits {bits}: give {} to {} (a table of {} MB to {} MB)",
-            HASH_BITS.start(),
-            HASH_BITS.end(),
-            (16u64 << HASH_BITS.start()) >> 20,
-            (16u64 << HASH_BITS.end()) >> 20
-        ))
-    }
-}
-
 impl Settings {
+    /// The engine's table size and threads, made with the engine's one constructor: on
+    /// this machine, a table larger than half the memory available is made smaller (the
+    /// settings keep what the user chose). Values out of range (only a file not yet
+    /// checked has them) give the defaults.
+    pub fn engine_config(&self) -> EngineConfig {
+        EngineConfig::new(self.hash_bits, self.threads).unwrap_or_default()
+    }
+
+    /// The engine's settings for a request: table, threads, solve limit, book.
+    pub fn engine_configuration(&self) -> okapi_engine::Configuration {
+        okapi_engine::Configuration {
+            engine: self.engine_config(),
+            solve_limit: self.solve_limit,
+            book: self.book,
+        }
+    }
+
+    /// The table's size as the menus show it: `16 MiB`, or what is used when this
+    /// machine's memory cannot hold the size asked for.
+    pub fn table_size_text(&self) -> String {
+        let asked = okapi_engine::config::size(okapi_engine::config::table_bytes(self.hash_bits));
+        match self.engine_config().capped() {
+            Some(cap) => format!(
+                "{asked} asked; {} used (half the memory available)",
+                okapi_engine::config::size(okapi_engine::config::table_bytes(cap.used))
+            ),
+            None => asked,
+        }
+    }
+
     /// The depth the live analysis stops at, if any.
     pub fn analysis_limit(&self) -> Option<u32> {
         (self.analysis_depth > 0).then_some(self.analysis_depth.min(60))
@@ -238,22 +253,28 @@ impl Settings {
     pub fn check(&mut self) -> Vec<String> {
         let defaults = Settings::default();
         let mut problems = Vec::new();
-        if let Err(e) = check_hash_bits(self.hash_bits) {
-            problems.push(format!("{e}; using {}", defaults.hash_bits));
+        if let Err(e) = okapi_engine::config::check_hash_bits(self.hash_bits) {
+            problems.push(format!(
+                "hash_bits {}: {e}; using {}",
+                self.hash_bits, defaults.hash_bits
+            ));
             self.hash_bits = defaults.hash_bits;
         }
         // No threads is no setting: all the cores, silently (older files wrote 0).
         if self.threads == 0 {
             self.threads = defaults.threads;
         }
-        if let Err(e) =
-            okapi_core::search::check_threads(self.threads, okapi_core::search::max_threads())
-        {
+        if let Err(e) = okapi_engine::config::check_threads(&Machine::this(), self.threads) {
             problems.push(format!(
                 "threads {}: {e}; using {}",
                 self.threads, defaults.threads
             ));
             self.threads = defaults.threads;
+        }
+        // A table this machine's memory cannot hold is made smaller while the engine
+        // runs, and said; the setting stays (the memory available changes).
+        if let Some(cap) = self.engine_config().capped() {
+            problems.push(cap.message("hash_bits"));
         }
         if self.solve_limit > MAX_SOLVE_LIMIT {
             problems.push(format!(
@@ -391,7 +412,8 @@ mod tests {
         let path = dir.path().join("settings.json");
         let defaults = Settings::default();
         for (text, said) in [
-            (r#"{ "hash_bits": 31 }"#, "hash_bits 31: give 16 to 26"),
+            (r#"{ "hash_bits": 31 }"#, "hash_bits 31: give 10 to 30"),
+            (r#"{ "hash_bits": 9 }"#, "hash_bits 9: give 10 to 30"),
             (r#"{ "hash_bits": 64 }"#, "hash_bits 64"),
             (
                 r#"{ "threads": 100000 }"#,

@@ -66,7 +66,7 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = BuildOptions::default().check_margin)]
     pub check_margin: f64,
     /// Transposition table of about 16 * 2^N bytes.
-    #[arg(long, value_name = "N", default_value_t = BuildOptions::default().hash_bits, value_parser = clap::value_parser!(u32).range(10..=28))]
+    #[arg(long, value_name = "N", default_value_t = BuildOptions::default().hash_bits, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Searches sharing one transposition table (tree order); each block starts afresh.
     #[arg(long, default_value_t = BuildOptions::default().block, value_parser = clap::value_parser!(u32).range(1..))]

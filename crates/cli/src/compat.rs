@@ -20,9 +20,6 @@ pub const USAGE: &str =
                   at a time, larger ones with N threads each; the output is the same
 See also `okapi solve --help` for the same with long options.";
 
-/// Largest accepted `-h` (16 GiB of table).
-pub const MAX_HASH_BITS: u32 = 30;
-
 /// The compatibility form's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompatArgs {
@@ -73,14 +70,7 @@ pub fn parse(args: &[OsString]) -> Result<CompatArgs, String> {
             "-b" => book = switch(flag, &value("0 or 1")?)?,
             "-h" => {
                 let v = value("a number N (table of 16 * 2^N bytes)")?;
-                hash_bits = match v.parse::<u32>() {
-                    Ok(n) if n <= MAX_HASH_BITS => n,
-                    _ => {
-                        return Err(format!(
-                            "-h {v}: expected a number from 0 to {MAX_HASH_BITS}"
-                        ));
-                    }
-                };
+                hash_bits = super::units::parse_hash_bits(&v).map_err(|e| format!("-h {e}"))?;
             }
             "-n" => {
                 let v = value("a number of threads")?;
@@ -130,11 +120,20 @@ pub fn main(args: &[OsString]) -> ExitCode {
     } else {
         Feedback::Quiet
     };
-    let hash_bits = super::memory::hash_bits_for_this_machine("-h", args.hash_bits);
-    let threads = args
-        .threads
-        .unwrap_or_else(okapi_core::search::available_threads);
-    let opts = ScriptOptions::new(args.wld, args.line, hash_bits, threads, feedback);
+    let config = match super::engine_flags::engine_config("-h", args.hash_bits, args.threads) {
+        Ok(c) => c,
+        Err(e) => {
+            errln!("okapi: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts = ScriptOptions::new(
+        args.wld,
+        args.line,
+        config.hash_bits(),
+        config.threads(),
+        feedback,
+    );
     super::finish_script_run(run_script(&args.input, Some(&args.output), &opts))
 }
 
@@ -195,7 +194,7 @@ mod tests {
         assert_eq!(err("-script a b -line"), "-line needs 0 or 1");
         assert_eq!(
             err("-script a b -h 99"),
-            "-h 99: expected a number from 0 to 30"
+            "-h '99': give 10 to 30 (a table of 16 KiB to 16 GiB)"
         );
         assert_eq!(err("-script a b -x 1"), "unknown option '-x'");
         assert_eq!(err("-wld 1"), "-script IN OUT is required");

@@ -14,7 +14,7 @@ use okapi_core::game::openings;
 use okapi_core::game::{EvalSource, Game, Next, Seat, Session};
 use okapi_core::search::level::{Level, softmax};
 use okapi_core::search::{MoveValue, SCALE, SearchSource, SolveMode};
-use okapi_engine::{Engine, EngineOptions, Event, Line, Request};
+use okapi_engine::{Configuration, Engine, EngineConfig, EngineOptions, Event, Line, Request};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
@@ -86,8 +86,8 @@ struct Console<W: Write> {
     level: Level,
     computer: Computer,
     engine: Engine,
-    /// The threads the engine searches with.
-    threads: usize,
+    /// The engine's table size and threads (`threads N` changes them).
+    config: EngineConfig,
     /// The input lines, read on their own thread so a solve can be stopped by a line
     /// typed while it runs; lines read during a solve wait in `pending`.
     input: crossbeam_channel::Receiver<InputLine>,
@@ -252,8 +252,7 @@ impl<W: Write> Console<W> {
             };
             let mut played = None;
             let result = self.engine.call(
-                |generation| Request::Play {
-                    generation,
+                Request::Play {
                     position,
                     level,
                     time,
@@ -309,8 +308,7 @@ impl<W: Write> Console<W> {
         let mut nodes = 0;
         self.engine
             .call(
-                |generation| Request::Hint {
-                    generation,
+                Request::Hint {
                     position,
                     level,
                     count,
@@ -343,8 +341,7 @@ impl<W: Write> Console<W> {
         let mut best: Option<Line> = None;
         let mut nodes = 0;
         let result = self.engine.call(
-            |generation| Request::Hint {
-                generation,
+            Request::Hint {
                 position,
                 level,
                 count: 1,
@@ -428,9 +425,7 @@ impl<W: Write> Console<W> {
             return self.say("the game is over");
         }
         let mut solved = None;
-        let generation = self.engine.new_generation();
         self.engine.send(Request::Solve {
-            generation,
             position: p,
             mode: SolveMode::Exact,
         });
@@ -448,15 +443,15 @@ impl<W: Write> Console<W> {
                 self.input.clone()
             };
             crossbeam_channel::select! {
-                recv(self.engine.events()) -> event => match event {
+                // Only this solve's events come (the engine drops older ones).
+                recv(self.engine.events()) -> reply => match reply.map(|r| r.event) {
                     Err(_) => break Err("the engine is gone".to_string()),
-                    Ok(e) if e.generation() != generation => {}
                     Ok(Event::Solved { score, line, nodes, elapsed, .. }) => {
                         solved = Some((score, line, nodes, elapsed));
                     }
                     Ok(Event::Finished { .. }) => break Ok(()),
-                    Ok(Event::Stopped { .. }) => break Err("stopped".to_string()),
-                    Ok(Event::Error { message, .. }) => break Err(message),
+                    Ok(Event::Stopped) => break Err("stopped".to_string()),
+                    Ok(Event::Error { message }) => break Err(message),
                     Ok(_) => {}
                 },
                 recv(input) -> line => match line {
@@ -496,6 +491,57 @@ impl<W: Write> Console<W> {
         }
     }
 
+    /// `level L` (the computer plays at L from now on, and its strength is told),
+    /// `level` (which).
+    fn level_command(&mut self, level: Option<&str>) {
+        let Some(text) = level else {
+            let msg = format!("level {}", self.level.name());
+            return self.say(&msg);
+        };
+        match Level::parse(text) {
+            Ok(l) => {
+                self.level = l;
+                self.reseat();
+                let msg = format!("level {}", l.name());
+                self.say(&msg);
+                // Only when a level is set: a bare `level` answers one line, which
+                // `okapi match --a-okapi` reads as its marker.
+                let rating = okapi_core::search::level_ratings::LevelRatings::shipped()
+                    .find(&l, 0)
+                    .map_or("strength not measured".to_string(), |r| {
+                        format!("{} on Okapi's scale (random = 0)", r.text())
+                    });
+                let msg = format!("  {rating}. {}", l.description());
+                self.say(&msg);
+            }
+            Err(e) => self.say(&format!("error: {e}")),
+        }
+    }
+
+    /// `threads N` (the engine searches with N threads from now on), `threads` (how many).
+    fn threads(&mut self, count: Option<&str>) {
+        let Some(count) = count else {
+            let msg = format!("threads {}", self.config.threads());
+            return self.say(&msg);
+        };
+        let config = super::units::parse_threads(count).and_then(|n| {
+            EngineConfig::new(self.config.hash_bits(), n).map_err(|e| format!("'{count}': {e}"))
+        });
+        match config {
+            Ok(config) => {
+                self.config = config;
+                // The other settings as the engine starts in the console.
+                self.engine.configure(Configuration {
+                    engine: config,
+                    solve_limit: okapi_engine::DEFAULT_SOLVE_LIMIT,
+                    book: true,
+                });
+                self.say(&format!("threads {}", config.threads()));
+            }
+            Err(e) => self.say(&format!("error: {e}")),
+        }
+    }
+
     /// A new game from `start` with the console's seats.
     fn restart(&mut self, start: Position) {
         self.session = Session::new(Game::new(start), self.seats());
@@ -515,17 +561,11 @@ impl<W: Write> Console<W> {
             "quit" | "exit" | "q" => return false,
             "help" | "?" => self.say(HELP),
             "board" | "d" | "show" if words.len() == 1 => self.show(),
-            "show" if words.get(1) == Some(&"lines") => {
-                let t = match words.get(2).map(|t| t.parse::<f64>()) {
-                    None => 1.0,
-                    Some(Ok(t)) if t > 0.0 && t.is_finite() => t,
-                    _ => {
-                        self.say("error: the temperature is a positive number of discs");
-                        return true;
-                    }
-                };
-                self.show_lines(t);
-            }
+            "show" if words.get(1) == Some(&"lines") => match words.get(2).map(|t| t.parse()) {
+                None => self.show_lines(1.0),
+                Some(Ok(t)) if t > 0.0 && f64::is_finite(t) => self.show_lines(t),
+                _ => self.say("error: the temperature is a positive number of discs"),
+            },
             "opening" | "openings" => self.opening(),
             "moves" => {
                 let p = self.position();
@@ -551,46 +591,8 @@ impl<W: Write> Console<W> {
                     self.say("nothing to redo");
                 }
             }
-            "level" => match words.get(1).map(|l| Level::parse(l)) {
-                Some(Ok(l)) => {
-                    self.level = l;
-                    self.reseat();
-                    let msg = format!("level {}", l.name());
-                    self.say(&msg);
-                    // Only when a level is set: a bare `level` answers one line, which
-                    // `okapi match --a-okapi` reads as its marker.
-                    let rating = okapi_core::search::level_ratings::LevelRatings::shipped()
-                        .find(&l, 0)
-                        .map_or("strength not measured".to_string(), |r| {
-                            format!("{} on Okapi's scale (random = 0)", r.text())
-                        });
-                    let msg = format!("  {rating}. {}", l.description());
-                    self.say(&msg);
-                }
-                Some(Err(e)) => self.say(&format!("error: {e}")),
-                None => {
-                    let msg = format!("level {}", self.level.name());
-                    self.say(&msg);
-                }
-            },
-            "threads" => match words.get(1).map(|n| super::units::parse_threads(n)) {
-                Some(Ok(n)) => {
-                    self.threads = n;
-                    // The other settings as the engine starts in the console.
-                    self.engine.send(Request::Configure {
-                        solve_limit: okapi_engine::DEFAULT_SOLVE_LIMIT,
-                        hash_bits: CONSOLE_HASH_BITS,
-                        book: true,
-                        threads: n,
-                    });
-                    self.say(&format!("threads {n}"));
-                }
-                Some(Err(e)) => self.say(&format!("error: {e}")),
-                None => {
-                    let msg = format!("threads {}", self.threads);
-                    self.say(&msg);
-                }
-            },
+            "level" => self.level_command(words.get(1).copied()),
+            "threads" => self.threads(words.get(1).copied()),
             "computer" => match words.get(1).map(|w| parse_computer(w)) {
                 Some(Ok(c)) => {
                     self.computer = c;
@@ -655,15 +657,12 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         None => okapi_core::eval::Evaluator::shipped(),
     };
     let level = Level::parse(&args.level)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(okapi_core::search::available_threads);
+    let config = super::engine_flags::engine_config("hash bits", CONSOLE_HASH_BITS, args.threads)?;
     let engine = Engine::spawn_with(
         EngineOptions {
             evaluator,
-            hash_bits: CONSOLE_HASH_BITS,
+            config,
             seed: args.seed,
-            threads,
         },
         || {},
     );
@@ -673,7 +672,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         level,
         computer: args.computer,
         engine,
-        threads,
+        config,
         input: super::nboard::read_lines(input),
         pending: Default::default(),
         input_closed: false,

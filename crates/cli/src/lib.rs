@@ -41,13 +41,13 @@ pub mod book;
 pub mod compat;
 pub mod console;
 pub mod db;
+pub mod engine_flags;
 #[cfg(feature = "gui")]
 pub mod install;
 pub mod ladder;
 pub mod match_players;
 pub mod match_sprt;
 pub mod matches;
-pub mod memory;
 pub mod midbench;
 pub mod nboard;
 pub mod perft;
@@ -152,7 +152,7 @@ pub struct SolveArgs {
     #[arg(long, alias = "lines")]
     pub line: bool,
     /// Hash table of about 16 * 2^N bytes (-h N).
-    #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
+    #[arg(long, value_name = "N", default_value_t = 18, value_parser = units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Threads, 1 or more (-n N); default: all the cores. Positions under 20 empties are
     /// solved N at a time, one thread each; larger ones one at a time with N threads.
@@ -199,7 +199,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 59)]
     pub to: u32,
     /// Hash table of about 16 * 2^N bytes.
-    #[arg(long, value_name = "N", default_value_t = 23, value_parser = clap::value_parser!(u32).range(0..=compat::MAX_HASH_BITS as i64))]
+    #[arg(long, value_name = "N", default_value_t = 23, value_parser = units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Solve each position this many times and show its median time.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -306,11 +306,20 @@ fn solve(a: SolveArgs) -> ExitCode {
     } else {
         Feedback::Progress
     };
-    let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
-    let threads = a
-        .threads
-        .unwrap_or_else(okapi_core::search::available_threads);
-    let mut opts = ScriptOptions::new(a.wld, a.line, hash_bits, threads, feedback);
+    let config = match engine_flags::engine_config("--hash-bits", a.hash_bits, a.threads) {
+        Ok(c) => c,
+        Err(e) => {
+            errln!("okapi: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut opts = ScriptOptions::new(
+        a.wld,
+        a.line,
+        config.hash_bits(),
+        config.threads(),
+        feedback,
+    );
     opts.shard = a.shard;
     finish_script_run(match input {
         SolveInput::Script(path) => script_run::run_script(path, a.output.as_deref(), &opts),
@@ -435,15 +444,19 @@ fn bench(a: BenchArgs) -> ExitCode {
     if a.db {
         return report(db::bench(a.runs.max(5)));
     }
-    let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
+    let config = match engine_flags::engine_config("--hash-bits", a.hash_bits, a.threads) {
+        Ok(c) => c,
+        Err(e) => {
+            errln!("okapi: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (hash_bits, threads) = (config.hash_bits(), config.threads());
     if a.midgame {
         let path = a
             .file
             .clone()
             .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
-        let threads = a
-            .threads
-            .unwrap_or_else(okapi_core::search::available_threads);
         return report(midbench::run(
             &path,
             &a.depths,
@@ -471,9 +484,6 @@ fn bench(a: BenchArgs) -> ExitCode {
         errln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    let threads = a
-        .threads
-        .unwrap_or_else(okapi_core::search::available_threads);
     match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,

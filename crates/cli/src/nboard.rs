@@ -32,7 +32,7 @@ use okapi_core::book::{BookMove, BookSource};
 use okapi_core::game::{EvalSource, Game, Seat, Session};
 use okapi_core::search::SCALE;
 use okapi_core::search::level::Level;
-use okapi_engine::{Engine, EngineOptions, Event, Line, Request};
+use okapi_engine::{Engine, EngineOptions, Event, Line, Reply, Request, Ticket};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -118,14 +118,13 @@ pub enum BookUse {
 /// Options of `okapi nboard`.
 #[derive(Clone, Debug)]
 pub struct NboardOptions {
-    pub hash_bits: u32,
+    /// Table size and threads of the engine's searches.
+    pub config: okapi_engine::EngineConfig,
     /// Midgame depth until `set depth` says otherwise.
     pub depth: u32,
     pub book: BookUse,
     /// Seeds the engine's choice among close book moves.
     pub seed: u64,
-    /// Threads of the engine's searches.
-    pub threads: usize,
     /// The evaluation of the engine's searches.
     pub evaluator: std::sync::Arc<okapi_core::eval::Evaluator>,
 }
@@ -133,11 +132,10 @@ pub struct NboardOptions {
 impl Default for NboardOptions {
     fn default() -> Self {
         NboardOptions {
-            hash_bits: 20,
+            config: okapi_engine::EngineConfig::default(),
             depth: 12,
             book: BookUse::On { randomness: 0.0 },
             seed: EngineOptions::default().seed,
-            threads: okapi_core::search::available_threads(),
             evaluator: okapi_core::eval::Evaluator::shipped(),
         }
     }
@@ -146,7 +144,7 @@ impl Default for NboardOptions {
 /// One line of input: its number and text, or why it is not text.
 pub type InputLine = (usize, Result<String, String>);
 
-/// The search under way: its generation and what its events become.
+/// The search under way: what its events become.
 enum Search {
     Go {
         started: Instant,
@@ -166,7 +164,8 @@ struct Protocol {
     book: BookUse,
     out: Out,
     engine: Engine,
-    searching: Option<(u64, Search)>,
+    /// The search under way: its ticket (to wait for its end) and what it is.
+    searching: Option<(Ticket, Search)>,
     /// Nodes and seconds of the last search, for `nodestats`.
     last_stats: (u64, f64),
     /// False once the host stops reading: everything ends.
@@ -279,7 +278,7 @@ impl Protocol {
         let cmd = words.next().unwrap_or("");
         let position = self.session.position();
         let level = self.level();
-        let (request, search): (Box<dyn FnOnce(u64) -> Request>, Search) = match cmd {
+        let (request, search) = match cmd {
             "go" => {
                 if position.is_game_over() {
                     return self.error(number, "go: the game is over");
@@ -298,13 +297,12 @@ impl Protocol {
                     BookUse::Off => None,
                 };
                 (
-                    Box::new(move |generation| Request::Play {
-                        generation,
+                    Request::Play {
                         position,
                         level,
                         time: None,
                         book,
-                    }),
+                    },
                     Search::Go {
                         started: Instant::now(),
                     },
@@ -325,13 +323,12 @@ impl Protocol {
                 self.say("status Okapi is analysing");
                 let book = self.book != BookUse::Off;
                 (
-                    Box::new(move |generation| Request::Hint {
-                        generation,
+                    Request::Hint {
                         position,
                         level,
                         count,
                         book,
-                    }),
+                    },
                     Search::Hint,
                 )
             }
@@ -341,29 +338,22 @@ impl Protocol {
                 let numbers: Vec<usize> = (0..=game.ply()).rev().collect();
                 let positions = numbers.iter().map(|&i| game.position_at(i)).collect();
                 (
-                    Box::new(move |generation| Request::ValuePositions {
-                        generation,
-                        positions,
-                        level,
-                    }),
+                    Request::ValuePositions { positions, level },
                     Search::Analyze { numbers },
                 )
             }
             _ => return self.error(number, &format!("unknown command '{line}'")),
         };
-        let generation = self.engine.new_generation();
-        self.engine.send(request(generation));
-        self.searching = Some((generation, search));
+        let ticket = self.engine.send(request);
+        self.searching = Some((ticket, search));
     }
 
-    /// Turns an engine event into protocol lines; stale events are dropped.
+    /// Turns an engine event of the search under way into protocol lines (the engine
+    /// drops the events of superseded searches; their ends are ignored).
     fn event(&mut self, event: Event) {
-        let Some((generation, search)) = &self.searching else {
+        let Some((_, search)) = &self.searching else {
             return;
         };
-        if event.generation() != *generation {
-            return;
-        }
         match (&event, search) {
             (Event::Line { line, .. }, _) => self.say(&search_line(line)),
             (Event::BookMoves { moves, .. }, _) => {
@@ -403,17 +393,17 @@ impl Protocol {
                 self.say("status");
                 self.searching = None;
             }
-            (Event::Stopped { .. }, _) => self.searching = None,
+            (Event::Stopped, _) => self.searching = None,
             _ => {}
         }
     }
 
     /// Stops the search under way and waits for its end; nothing more is said of it.
     fn cancel(&mut self) {
-        if let Some((generation, _)) = self.searching.take() {
-            self.engine.stop();
+        if let Some((ticket, _)) = self.searching.take() {
+            self.engine.cancel();
             // The engine stops within milliseconds; the bound only guards a stuck thread.
-            self.engine.wait_for_end(generation, Duration::from_secs(5));
+            self.engine.wait_for_end(ticket, Duration::from_secs(5));
         }
     }
 }
@@ -442,7 +432,7 @@ fn classify(line: &str) -> Action {
 #[derive(clap::Args, Debug)]
 pub struct NboardArgs {
     /// Hash table of about 16 * 2^N bytes.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Midgame depth until the host sends `set depth`.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
@@ -479,8 +469,15 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
         },
         None => okapi_core::eval::Evaluator::shipped(),
     };
+    let config = match super::engine_flags::engine_config("--hash-bits", a.hash_bits, a.threads) {
+        Ok(c) => c,
+        Err(e) => {
+            errln!("okapi nboard: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
     run(&NboardOptions {
-        hash_bits: a.hash_bits,
+        config,
         depth: a.depth,
         book: if a.no_book {
             BookUse::Off
@@ -489,9 +486,6 @@ pub fn main(a: NboardArgs) -> std::process::ExitCode {
                 randomness: a.book_randomness,
             }
         },
-        threads: a
-            .threads
-            .unwrap_or_else(okapi_core::search::available_threads),
         evaluator,
         ..NboardOptions::default()
     })
@@ -578,9 +572,8 @@ pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
     let engine = Engine::spawn_with(
         EngineOptions {
             evaluator: opts.evaluator.clone(),
-            hash_bits: opts.hash_bits,
+            config: opts.config,
             seed: opts.seed,
-            threads: opts.threads,
         },
         || {},
     );
@@ -636,8 +629,8 @@ pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
                     _ => pending.push_back((number, line)),
                 }
             }
-            recv(events) -> event => match event {
-                Ok(e) => p.event(e),
+            recv(events) -> reply => match reply {
+                Ok(Reply { event, .. }) => p.event(event),
                 Err(_) => break,
             },
         }

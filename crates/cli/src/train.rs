@@ -304,7 +304,7 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 1.0, value_parser = crate::units::number_in(0.0f64, 64.0, "a temperature in discs"))]
     pub temperature: f64,
     /// Hash table of about 16 * 2^N bytes for each game.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=28))]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Play only shard K of N of the run: its games whose index is K-1 modulo N, into a
     /// part of its own (--store) for `okapi train merge-stores`. --games then counts the

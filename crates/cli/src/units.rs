@@ -75,18 +75,29 @@ pub fn parse_move_timeout(text: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// A number of threads, 1 to [`okapi_core::search::max_threads`] (a few per core of this
-/// machine): `--threads N`, `-n N`, the console's `threads N`.
+/// A number of threads, 1 to a few per core of this machine
+/// ([`okapi_engine::Machine::max_threads`]): `--threads N`, `-n N`, the console's
+/// `threads N`.
 pub fn parse_threads(text: &str) -> Result<usize, String> {
-    parse_threads_up_to(text, okapi_core::search::max_threads())
+    parse_threads_on(text, &okapi_engine::Machine::this())
 }
 
-fn parse_threads_up_to(text: &str, max: usize) -> Result<usize, String> {
+fn parse_threads_on(text: &str, machine: &okapi_engine::Machine) -> Result<usize, String> {
     let n: usize = text
         .trim()
         .parse()
         .map_err(|_| format!("'{text}' is not a number of threads"))?;
-    okapi_core::search::check_threads(n, max).map_err(|e| format!("'{text}': {e}"))
+    okapi_engine::config::check_threads(machine, n).map_err(|e| format!("'{text}': {e}"))
+}
+
+/// A table size in bits, within [`okapi_engine::config::HASH_BITS`]: `--hash-bits N`,
+/// `-h N`.
+pub fn parse_hash_bits(text: &str) -> Result<u32, String> {
+    let n: u32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of bits"))?;
+    okapi_engine::config::check_hash_bits(n).map_err(|e| format!("'{text}': {e}"))
 }
 
 /// One of `count` shards of a job split across machines: the items whose index `i`
@@ -188,10 +199,16 @@ mod tests {
 
     #[test]
     fn threads_from_1_to_the_maximum() {
-        let parse = |t: &str| parse_threads_up_to(t, 8);
+        let two_cores = okapi_engine::Machine {
+            cores: 2,
+            memory: None,
+        };
+        let parse = |t: &str| parse_threads_on(t, &two_cores);
         assert_eq!(parse("1"), Ok(1));
         assert_eq!(parse(" 8 "), Ok(8));
-        assert!(parse_threads(&okapi_core::search::max_threads().to_string()).is_ok());
+        let most = okapi_engine::Machine::this().max_threads();
+        assert!(parse_threads(&most.to_string()).is_ok());
+        assert!(parse_threads(&(most + 1).to_string()).is_err());
         assert_eq!(
             parse("0"),
             Err("'0': give a number of threads from 1 to 8 (4 per core of this machine's 2; more only slows the search)".into())
@@ -203,6 +220,19 @@ mod tests {
             parse_threads("two"),
             Err("'two' is not a number of threads".into())
         );
+    }
+
+    #[test]
+    fn hash_bits_in_the_engine_s_one_range() {
+        assert_eq!(parse_hash_bits("10"), Ok(10));
+        assert_eq!(parse_hash_bits(" 30 "), Ok(30));
+        assert_eq!(
+            parse_hash_bits("31"),
+            Err("'31': give 10 to 30 (a table of 16 KiB to 16 GiB)".into())
+        );
+        for bad in ["9", "0", "x", "", "-1"] {
+            assert!(parse_hash_bits(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

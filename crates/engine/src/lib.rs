@@ -1,15 +1,27 @@
 //! The engine: one thread API for every front end (the app, `okapi nboard`, the console,
 //! `okapi match`): requests in, events out, over crossbeam channels.
 //!
-//! Every [`Request`] carries a generation id. Sending a request raises the stop flag, so
-//! whatever the engine was doing ends within milliseconds (the searches poll the flag),
-//! and the engine skips queued requests older than the newest one. Events carry the
-//! generation they answer, so a front end drops stale ones with a single comparison.
-//! Every request ends with exactly one of [`Event::Finished`], [`Event::Stopped`] or
-//! [`Event::Error`]. A panic while serving a request is caught and reported as
-//! [`Event::Error`]; the engine then goes on with fresh search state. The engine knows
-//! nothing of egui or of the terminal: it calls a `notify` callback after each event (the
-//! app passes `ctx.request_repaint`); command-line front ends wait with [`Engine::call`].
+//! [`Engine::send`] gives each [`Request`] a [`Ticket`]; tickets increase. Every event
+//! arrives as a [`Reply`] with the ticket of the request it answers. Sending a request
+//! supersedes every older one: whatever the engine was doing ends within milliseconds
+//! (the searches poll the stop flag), and from then on the receiver sees **only the
+//! newest request's events**, plus one [`Event::Superseded`] for each older request that
+//! had not ended yet (queued requests never started get theirs too). So every request
+//! ends with exactly one final event ([`Event::is_final`]): [`Event::Finished`] (after
+//! its results), [`Event::Stopped`] ([`Engine::stop`]), [`Event::Error`] (a panic while
+//! serving it is caught and reported so; the engine goes on with fresh search state) or
+//! [`Event::Superseded`]. The engine drops stale events itself, so no front end compares
+//! tickets to stay correct: each of them (the app's board, its script window on an engine
+//! of its own, nboard, the console, match) wants the answers of its newest request only,
+//! and ignores [`Event::Superseded`]. [`Engine::cancel`] supersedes without a new request
+//! (a front end that leaves the engine idle). Adding a request type takes a variant of
+//! [`Request`] and its arm in the worker.
+//!
+//! The engine's table size and threads are an [`EngineConfig`], the one validated
+//! configuration every front end builds ([`EngineConfig::new`]); [`Engine::configure`]
+//! changes it between requests. The engine knows nothing of egui or of the terminal: it
+//! calls a `notify` callback after each event (the app passes `ctx.request_repaint`);
+//! command-line front ends wait with [`Engine::call`].
 //!
 //! What it offers: the opening book's values of the moves it knows (tagged `book`) and
 //! its moves; values of every legal move, deepened live by the midgame search on the
@@ -20,6 +32,7 @@
 //! and the seeded random generator choose); game analysis; and script solving.
 
 mod choice;
+pub mod config;
 pub mod script_solve;
 mod worker;
 
@@ -31,9 +44,12 @@ use okapi_core::game::Eval;
 use okapi_core::search::SolveMode;
 use okapi_core::search::level::Level;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+pub use config::{ConfigError, EngineConfig, Machine, MemoryCap};
 
 /// Default for the number of empties up to which moves are solved exactly.
 pub const DEFAULT_SOLVE_LIMIT: u32 = 20;
@@ -62,27 +78,23 @@ pub struct EngineOptions {
     /// weight file with `Arc::new(Evaluator::load(path)?)`). Engines on different
     /// weights run side by side.
     pub evaluator: Arc<Evaluator>,
-    /// Transposition table of `16 << hash_bits` bytes (changed later by
-    /// [`Request::Configure`]).
-    pub hash_bits: u32,
+    /// Table size and threads (changed later by [`Engine::configure`]).
+    pub config: EngineConfig,
     /// Seeds the engine's one random generator (random and weakened levels, the book's
     /// choice among close moves): the same seed and requests give the same moves.
     pub seed: u64,
-    /// Threads every search may use, at least 1 (changed later by [`Request::Configure`]).
-    pub threads: usize,
 }
 
 impl Default for EngineOptions {
-    /// A table of 16 MB, a seed from the clock (variety against people) and every core.
+    /// A table of 16 MiB, every core and a seed from the clock (variety against people).
     fn default() -> Self {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x0CA9, |d| d.as_nanos() as u64);
         EngineOptions {
             evaluator: Evaluator::shipped(),
-            hash_bits: 20,
+            config: EngineConfig::default(),
             seed,
-            threads: okapi_core::search::available_threads(),
         }
     }
 }
@@ -91,19 +103,14 @@ impl Default for EngineOptions {
 pub enum Request {
     /// Value every legal move, streaming better values as they come: the midgame search
     /// deepens up to `max_depth` plies (`None`: until stopped or superseded), and within
-    /// the solve limit the values are proven. [`Event::AnalysisDone`] ends it.
+    /// the solve limit the values are proven. [`Event::AnalysisDone`] says they are all in.
     Analyse {
-        generation: u64,
         position: Position,
         mode: SolveMode,
         max_depth: Option<u32>,
     },
     /// Solve the position to the end and prove a line.
-    Solve {
-        generation: u64,
-        position: Position,
-        mode: SolveMode,
-    },
+    Solve { position: Position, mode: SolveMode },
     /// Choose a move at `level`. `time`: what the game clock allots to this move (see
     /// [`okapi_core::game::clock::clock_allotment`]); the search stops by then and the endgame
     /// solver is used only where it should finish in time. `book`: play from the opening
@@ -111,7 +118,6 @@ pub enum Request {
     /// (full-strength levels only: a weakened level's mistakes are its point). The
     /// search's lines stream as [`Event::Line`]; the move comes as [`Event::Played`].
     Play {
-        generation: u64,
         position: Position,
         level: Level,
         time: Option<Duration>,
@@ -121,7 +127,6 @@ pub enum Request {
     /// ([`Event::Line`], best first in each depth); in the book (when `book`), its best
     /// `count` moves instead ([`Event::BookMoves`]).
     Hint {
-        generation: u64,
         position: Position,
         level: Level,
         count: usize,
@@ -130,32 +135,20 @@ pub enum Request {
     /// The value of each position (for its side to move) at `level`'s limits, one
     /// [`Event::PositionValue`] each, in the order given.
     ValuePositions {
-        generation: u64,
         positions: Vec<Position>,
         level: Level,
-    },
-    /// Settings: empties up to which the live analysis solves; transposition table size;
-    /// whether the opening book gives values in the live analysis; the threads every
-    /// search may use (at least 1; 0 counts as 1).
-    Configure {
-        solve_limit: u32,
-        hash_bits: u32,
-        book: bool,
-        threads: usize,
     },
     /// Value every move of a game against the best move: `plies` lists the ply number, the
     /// position before it and the move played (passes left out). Results stream per ply.
     AnalyseGame {
-        generation: u64,
         plies: Vec<(usize, Position, Square)>,
     },
     /// Solves the positions of a script as `okapi -script` does, with the engine's threads
     /// (small positions several at a time: [`script_solve::solve_in_order`]) and tables
     /// of `16 << hash_bits` bytes, so the results, lines included, are those of the
     /// command line. Each result streams as [`Event::ScriptSolved`], in input order;
-    /// [`Event::ScriptDone`] ends the run.
+    /// [`Event::ScriptDone`] says the run is complete.
     SolveScript {
-        generation: u64,
         positions: Vec<Position>,
         mode: SolveMode,
         lines: bool,
@@ -164,23 +157,7 @@ pub enum Request {
     /// Panics inside the engine thread: exercises the error path (tests, the app's debug
     /// menu).
     #[doc(hidden)]
-    Crash { generation: u64 },
-}
-
-impl Request {
-    fn generation(&self) -> Option<u64> {
-        match self {
-            Request::Analyse { generation, .. }
-            | Request::Solve { generation, .. }
-            | Request::Play { generation, .. }
-            | Request::Hint { generation, .. }
-            | Request::ValuePositions { generation, .. }
-            | Request::AnalyseGame { generation, .. }
-            | Request::SolveScript { generation, .. }
-            | Request::Crash { generation } => Some(*generation),
-            Request::Configure { .. } => None,
-        }
-    }
+    Crash,
 }
 
 /// A search line: the moves, the value of the first for its mover and where it comes from.
@@ -195,34 +172,21 @@ pub struct Line {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A value of a legal move, from the mover's view, with its source.
-    MoveValue {
-        generation: u64,
-        square: Square,
-        eval: Eval,
-    },
+    MoveValue { square: Square, eval: Eval },
     /// A line of a [`Request::Play`] or [`Request::Hint`] search, as it deepens.
-    Line { generation: u64, line: Line },
+    Line { line: Line },
     /// The opening book's moves of the position, best first ([`Request::Hint`]).
-    BookMoves {
-        generation: u64,
-        moves: Vec<BookMove>,
-    },
+    BookMoves { moves: Vec<BookMove> },
     /// How far a search has got.
     Progress {
-        generation: u64,
         message: String,
         nodes: u64,
         elapsed: Duration,
     },
-    /// All values of this generation are in.
-    AnalysisDone {
-        generation: u64,
-        nodes: u64,
-        elapsed: Duration,
-    },
+    /// All values of the analysis are in (its [`Event::Finished`] follows).
+    AnalysisDone { nodes: u64, elapsed: Duration },
     /// The position solved: score for the side to move (exact discs, or 1/0/-1), a proven line.
     Solved {
-        generation: u64,
         mode: SolveMode,
         score: i32,
         line: Vec<Move>,
@@ -233,7 +197,6 @@ pub enum Event {
     /// 1/100), its line, the book move it came from, and — for a weakened level — each
     /// candidate move's value and chance, best first.
     Played {
-        generation: u64,
         mv: Move,
         eval: Option<Eval>,
         discs: Option<f64>,
@@ -243,14 +206,12 @@ pub enum Event {
     },
     /// The value of position `index` of a [`Request::ValuePositions`], for its side to move.
     PositionValue {
-        generation: u64,
         index: usize,
         discs: f64,
         eval: Eval,
     },
     /// A move of the game valued: the move played and the best move, for the mover.
     PlyAnalysed {
-        generation: u64,
         ply: usize,
         played: Eval,
         best: Eval,
@@ -259,7 +220,6 @@ pub enum Event {
     /// One position of a script solved: `index` into the request's positions; `line` is
     /// the proven line (empty without lines, or when the game is over).
     ScriptSolved {
-        generation: u64,
         index: usize,
         outcome: okapi_core::formats::script::Outcome,
         score: i32,
@@ -268,48 +228,25 @@ pub enum Event {
         elapsed: Duration,
     },
     /// Every position of the script is solved.
-    ScriptDone {
-        generation: u64,
-        nodes: u64,
-        elapsed: Duration,
-    },
+    ScriptDone { nodes: u64, elapsed: Duration },
     /// The request is done: the nodes it searched and its time.
-    Finished {
-        generation: u64,
-        nodes: u64,
-        elapsed: Duration,
-    },
-    /// The request was stopped before it finished.
-    Stopped { generation: u64 },
+    Finished { nodes: u64, elapsed: Duration },
+    /// The request was stopped ([`Engine::stop`]) before it finished.
+    Stopped,
     /// Something went wrong (including a panic in the engine thread).
-    Error { generation: u64, message: String },
+    Error { message: String },
+    /// A newer request (or [`Engine::cancel`]) replaced this one before it finished, or
+    /// before it started: none of its other events reach the front end after the newer
+    /// request was sent, and this is its one final event whatever it ended with.
+    Superseded,
 }
 
 impl Event {
-    pub fn generation(&self) -> u64 {
-        match self {
-            Event::MoveValue { generation, .. }
-            | Event::Line { generation, .. }
-            | Event::BookMoves { generation, .. }
-            | Event::Progress { generation, .. }
-            | Event::AnalysisDone { generation, .. }
-            | Event::Solved { generation, .. }
-            | Event::Played { generation, .. }
-            | Event::PositionValue { generation, .. }
-            | Event::Stopped { generation }
-            | Event::PlyAnalysed { generation, .. }
-            | Event::ScriptSolved { generation, .. }
-            | Event::ScriptDone { generation, .. }
-            | Event::Finished { generation, .. }
-            | Event::Error { generation, .. } => *generation,
-        }
-    }
-
     /// Does this event end its request?
     pub fn is_final(&self) -> bool {
         matches!(
             self,
-            Event::Finished { .. } | Event::Stopped { .. } | Event::Error { .. }
+            Event::Finished { .. } | Event::Stopped | Event::Error { .. } | Event::Superseded
         )
     }
 }
@@ -325,16 +262,83 @@ pub enum CallError {
     Gone,
 }
 
+/// The number [`Engine::send`] gives a request: every event of the request arrives with
+/// it ([`Reply`]). Tickets increase with every request (and every [`Engine::cancel`]), so
+/// a larger ticket is a newer request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ticket(u64);
+
+impl std::fmt::Display for Ticket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// An event and the ticket of the request it answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    pub ticket: Ticket,
+    pub event: Event,
+}
+
+/// What travels to the engine thread, in order.
+enum Message {
+    Request(Ticket, Request),
+    Configure(Configuration),
+}
+
+/// The engine's settings between requests ([`Engine::configure`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Configuration {
+    /// Table size and threads.
+    pub engine: EngineConfig,
+    /// Empties up to which the live analysis and the game analysis solve exactly.
+    pub solve_limit: u32,
+    /// Whether the opening book gives values in the live analysis and the game analysis.
+    pub book: bool,
+}
+
+/// Where the engine thread's events pass to the front end: the newest ticket sent and the
+/// channel, under one lock, so that no event of an older request can enter the channel
+/// once a newer request is sent (see [`Engine::send`]).
+struct Gate {
+    newest: u64,
+    events: Sender<Reply>,
+}
+
+impl Gate {
+    /// Lets `event` of `ticket` through unless a newer request was sent: then the event is
+    /// dropped, or, if it ends its request, becomes [`Event::Superseded`]. True if
+    /// something was sent.
+    fn pass(&self, ticket: Ticket, event: Event) -> bool {
+        let event = match (ticket.0 < self.newest, event.is_final()) {
+            (false, _) => event,
+            (true, true) => Event::Superseded,
+            (true, false) => return false,
+        };
+        let _ = self.events.send(Reply { ticket, event });
+        true
+    }
+}
+
+fn lock(gate: &Mutex<Gate>) -> std::sync::MutexGuard<'_, Gate> {
+    // The lock is held only to compare and send (no code that can panic), but a poisoned
+    // lock still holds a consistent gate.
+    gate.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A front end's side of the engine thread.
 pub struct Engine {
-    requests: Option<Sender<Request>>,
-    events: Receiver<Event>,
+    requests: Option<Sender<Message>>,
+    events: Receiver<Reply>,
+    gate: Arc<Mutex<Gate>>,
     stop: Arc<AtomicBool>,
-    latest: Arc<AtomicU64>,
-    /// Generations up to this one are stopped, even those the worker has not started yet
-    /// (it clears the stop flag when it takes a request, which would lose an early Stop).
+    /// Tickets up to this one are stopped, even those the worker has not started yet
+    /// (it clears the stop flag when it takes a request, which would lose an early stop).
     stopped_upto: Arc<AtomicU64>,
-    next_generation: u64,
+    /// The last ticket given.
+    last_ticket: u64,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -346,140 +350,157 @@ impl Engine {
 
     /// Starts the engine thread with these options; `notify` is called after every event.
     pub fn spawn_with(options: EngineOptions, notify: impl Fn() + Send + 'static) -> Engine {
-        let (req_tx, req_rx) = unbounded::<Request>();
-        let (ev_tx, ev_rx) = unbounded::<Event>();
+        let (req_tx, req_rx) = unbounded::<Message>();
+        let (ev_tx, ev_rx) = unbounded::<Reply>();
+        let gate = Arc::new(Mutex::new(Gate {
+            newest: 0,
+            events: ev_tx,
+        }));
         let stop = Arc::new(AtomicBool::new(false));
-        let latest = Arc::new(AtomicU64::new(0));
-        let worker_stop = stop.clone();
-        let worker_latest = latest.clone();
         let stopped_upto = Arc::new(AtomicU64::new(0));
-        let worker_stopped = stopped_upto.clone();
+        let worker_shared = worker::Shared {
+            gate: gate.clone(),
+            stop: stop.clone(),
+            stopped_upto: stopped_upto.clone(),
+        };
         let thread = std::thread::Builder::new()
             .name("okapi-engine".into())
-            .spawn(move || {
-                let out = worker::Outbox {
-                    events: ev_tx,
-                    notify: Box::new(notify),
-                    ended: std::cell::Cell::new(false),
-                };
-                worker::run(
-                    options,
-                    req_rx,
-                    out,
-                    worker_stop,
-                    worker_latest,
-                    worker_stopped,
-                )
-            })
+            .spawn(move || worker::run(options, req_rx, worker_shared, Box::new(notify)))
             .expect("the engine thread starts");
         Engine {
             requests: Some(req_tx),
             events: ev_rx,
+            gate,
             stop,
-            latest,
             stopped_upto,
-            next_generation: 0,
+            last_ticket: 0,
             thread: Some(thread),
         }
     }
 
-    /// A fresh generation id; the caller builds its request with it and sends it.
-    pub fn new_generation(&mut self) -> u64 {
-        self.next_generation += 1;
-        self.next_generation
-    }
-
-    /// Sends a request, stopping whatever older generation is running.
-    pub fn send(&mut self, request: Request) {
-        if let Some(g) = request.generation() {
-            // Order matters: the worker clears the flag, then checks the generation.
-            self.latest.fetch_max(g, Ordering::SeqCst);
-            self.stop.store(true, Ordering::SeqCst);
-        }
+    /// Sends a request and gives its ticket. Whatever older request is running stops
+    /// (within milliseconds: the searches poll the stop flag); from now on the receiver
+    /// sees none of the older requests' events but their final one, as
+    /// [`Event::Superseded`]. The request itself ends with exactly one final event
+    /// ([`Event::is_final`]).
+    pub fn send(&mut self, request: Request) -> Ticket {
+        let ticket = self.supersede();
         if let Some(tx) = &self.requests {
-            let _ = tx.send(request);
+            let _ = tx.send(Message::Request(ticket, request));
+        }
+        ticket
+    }
+
+    /// Stops whatever request is running or queued and drops its events still to come, as
+    /// sending a new request would (its final event arrives as [`Event::Superseded`]).
+    /// For a front end that leaves the engine idle: a position set up, a game over.
+    pub fn cancel(&mut self) {
+        self.supersede();
+    }
+
+    /// A new ticket, made the newest: the older requests' events already waiting in the
+    /// channel are taken out (their final events put back as [`Event::Superseded`]) and
+    /// the worker lets no more of them through (see [`Gate::pass`]).
+    fn supersede(&mut self) -> Ticket {
+        self.last_ticket += 1;
+        let ticket = Ticket(self.last_ticket);
+        {
+            let mut gate = lock(&self.gate);
+            gate.newest = ticket.0;
+            let waiting: Vec<Reply> = self.events.try_iter().collect();
+            for reply in waiting {
+                gate.pass(reply.ticket, reply.event);
+            }
+        }
+        // Order matters: the worker clears the flag when it takes a request, then looks
+        // at the newest ticket.
+        self.stop.store(true, Ordering::SeqCst);
+        ticket
+    }
+
+    /// Changes the table size, threads, solve limit and book use for the requests sent
+    /// from now on (the one running is not stopped). A new table size empties the table.
+    pub fn configure(&self, configuration: Configuration) {
+        if let Some(tx) = &self.requests {
+            let _ = tx.send(Message::Configure(configuration));
         }
     }
 
-    /// Stops the current search (it reports [`Event::Stopped`]).
+    /// Stops the newest request, running or queued: it ends with [`Event::Stopped`].
     pub fn stop(&self) {
         // Order matters: the worker clears the flag, then checks `stopped_upto`.
         self.stopped_upto
-            .fetch_max(self.next_generation, Ordering::SeqCst);
+            .fetch_max(self.last_ticket, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
     /// The next event, if one is waiting. Never blocks.
-    pub fn try_recv(&self) -> Option<Event> {
+    pub fn try_recv(&self) -> Option<Reply> {
         self.events.try_recv().ok()
     }
 
     /// Waits up to `timeout` for an event (for tests and command-line use, never the UI).
-    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Reply> {
         self.events.recv_timeout(timeout).ok()
     }
 
     /// Waits for the next event, however long (command-line front ends); `None` once the
     /// engine thread is gone.
-    pub fn recv(&self) -> Option<Event> {
+    pub fn recv(&self) -> Option<Reply> {
         self.events.recv().ok()
     }
 
     /// The receiving end of the events, for front ends that wait on several sources at
-    /// once (`crossbeam_channel::select!`).
-    pub fn events(&self) -> &Receiver<Event> {
+    /// once (`crossbeam_channel::select!`). It holds what [`Engine::try_recv`] gives:
+    /// stale events are never in it.
+    pub fn events(&self) -> &Receiver<Reply> {
         &self.events
     }
 
-    /// Sends the request `make` builds with a fresh generation and waits for its end,
-    /// handing each of its events to `each` (stale events of older requests are dropped).
-    /// For command-line front ends; the app never waits.
+    /// Sends `request` and waits for its end, handing each of its events to `each`. For
+    /// command-line front ends; the app never waits.
     pub fn call(
         &mut self,
-        make: impl FnOnce(u64) -> Request,
+        request: Request,
         mut each: impl FnMut(&Event),
     ) -> Result<(), CallError> {
-        let generation = self.new_generation();
-        self.send(make(generation));
+        let ticket = self.send(request);
         loop {
-            let event = self.recv().ok_or(CallError::Gone)?;
-            if event.generation() != generation {
-                continue;
+            let reply = self.recv().ok_or(CallError::Gone)?;
+            if reply.ticket != ticket {
+                continue; // the end of an older request
             }
-            each(&event);
-            match event {
+            each(&reply.event);
+            match reply.event {
                 Event::Finished { .. } => return Ok(()),
-                Event::Stopped { .. } => return Err(CallError::Stopped),
-                Event::Error { message, .. } => return Err(CallError::Failed(message)),
+                // Nothing can supersede it while this call holds the engine.
+                Event::Stopped | Event::Superseded => return Err(CallError::Stopped),
+                Event::Error { message } => return Err(CallError::Failed(message)),
                 _ => {}
             }
         }
     }
 
-    /// Waits, up to `timeout`, for the end of request `generation` (after a
-    /// [`Engine::stop`]); false if it did not come.
-    pub fn wait_for_end(&self, generation: u64, timeout: Duration) -> bool {
+    /// Waits, up to `timeout`, for the final event of request `ticket` (after a
+    /// [`Engine::stop`] or [`Engine::cancel`]), dropping the events before it; false if it
+    /// did not come.
+    pub fn wait_for_end(&self, ticket: Ticket, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             match self.events.recv_timeout(left) {
-                Ok(e) if e.generation() == generation && e.is_final() => return true,
+                Ok(r) if r.ticket == ticket && r.event.is_final() => return true,
                 Ok(_) => {}
                 Err(_) => return false,
             }
         }
         false
     }
-
-    /// The generation of the last request built.
-    pub fn generation(&self) -> u64 {
-        self.next_generation
-    }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         // Everything still queued is older than this: the worker skips it all.
-        self.latest.store(u64::MAX, Ordering::SeqCst);
+        lock(&self.gate).newest = u64::MAX;
         self.stop.store(true, Ordering::SeqCst);
         self.requests = None; // closes the channel: the worker leaves its loop
         if let Some(t) = self.thread.take() {

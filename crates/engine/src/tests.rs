@@ -6,9 +6,7 @@ use okapi_core::search::EndgameSolver;
 
 /// Asks the engine for a move at `level` and waits for it: the `Played` event.
 fn play_at(engine: &mut Engine, position: Position, level: Level, book: bool) -> Event {
-    let generation = engine.new_generation();
     engine.send(Request::Play {
-        generation,
         position,
         level,
         time: None,
@@ -25,7 +23,7 @@ fn collect_until(engine: &Engine, mut done: impl FnMut(&Event) -> bool) -> Vec<E
     let mut seen = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
-        if let Some(e) = engine.recv_timeout(Duration::from_millis(100)) {
+        if let Some(Reply { event: e, .. }) = engine.recv_timeout(Duration::from_millis(100)) {
             let end = done(&e);
             seen.push(e);
             if end {
@@ -50,9 +48,7 @@ fn ffo1() -> Position {
 fn analysis_streams_exact_values_that_agree_with_the_solver() {
     let pos = ffo1();
     let mut engine = Engine::spawn(|| {});
-    let g = engine.new_generation();
     engine.send(Request::Analyse {
-        generation: g,
         position: pos,
         mode: SolveMode::Exact,
         max_depth: None,
@@ -102,69 +98,188 @@ fn analysis_streams_exact_values_that_agree_with_the_solver() {
     }
 }
 
-#[test]
-fn newer_generation_supersedes_and_stop_works() {
-    let mut engine = Engine::spawn(|| {});
-    // A 26-empties solve takes a long while: it must stop at once.
+/// FFO #57 (26 empties): a solve that takes a long while, to be stopped or superseded.
+fn ffo57() -> Position {
     let text = include_str!("../../../tests/data/ffo40-59.scr");
     let line = text.lines().find(|l| l.contains("ffo#57")).unwrap();
     let pos = Position::parse(line).unwrap();
     assert!(pos.empty_count() >= 24);
-    let g1 = engine.new_generation();
-    engine.send(Request::Solve {
-        generation: g1,
-        position: pos,
+    pos
+}
+
+/// Every reply until one of `ticket` ends it.
+fn replies_until_end_of(engine: &Engine, ticket: Ticket) -> Vec<Reply> {
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if let Some(r) = engine.recv_timeout(Duration::from_millis(100)) {
+            let end = r.ticket == ticket && r.event.is_final();
+            seen.push(r);
+            if end {
+                return seen;
+            }
+        }
+    }
+    panic!("no final event of {ticket}; got {seen:?}");
+}
+
+fn solve_request(position: Position) -> Request {
+    Request::Solve {
+        position,
         mode: SolveMode::Exact,
-    });
-    std::thread::sleep(Duration::from_millis(50));
-    let g2 = engine.new_generation();
-    engine.send(Request::Play {
-        generation: g2,
+    }
+}
+
+fn greedy_move() -> Request {
+    Request::Play {
         position: Position::start(),
         level: Level::Greedy,
         time: None,
         book: None,
-    });
-    let events = collect_until(&engine, |e| matches!(e, Event::Played { .. }));
-    assert!(events.iter().all(|e| !matches!(e, Event::Solved { .. })));
-    let Some(Event::Played {
-        generation,
-        mv: Move::Play(sq),
-        ..
-    }) = events.last()
+    }
+}
+
+#[test]
+fn a_newer_request_supersedes_and_stop_works() {
+    let mut engine = Engine::spawn(|| {});
+    let pos = ffo57();
+    let first = engine.send(solve_request(pos));
+    std::thread::sleep(Duration::from_millis(50));
+    let second = engine.send(greedy_move());
+    assert!(second > first, "tickets increase");
+    let replies = replies_until_end_of(&engine, second);
+    // The solve's only event after the second request went is its end, superseded.
+    let of_first: Vec<&Event> = replies
+        .iter()
+        .filter(|r| r.ticket == first)
+        .map(|r| &r.event)
+        .collect();
+    assert_eq!(of_first, [&Event::Superseded]);
+    let of_second: Vec<&Event> = replies
+        .iter()
+        .filter(|r| r.ticket == second)
+        .map(|r| &r.event)
+        .collect();
+    let [
+        Event::Played {
+            mv: Move::Play(sq), ..
+        },
+        Event::Finished { .. },
+    ] = of_second[..]
     else {
-        panic!()
+        panic!("{of_second:?}")
     };
-    assert_eq!(*generation, g2);
     assert!(Position::start().is_legal(*sq));
-    // Stop without a new request
-    let g3 = engine.new_generation();
-    engine.send(Request::Solve {
-        generation: g3,
-        position: pos,
-        mode: SolveMode::Exact,
-    });
+    // Stop without a new request.
+    let third = engine.send(solve_request(pos));
     std::thread::sleep(Duration::from_millis(50));
     let asked = Instant::now();
     engine.stop();
-    let events = collect_until(&engine, |e| {
-        matches!(e, Event::Stopped { .. } | Event::Solved { .. })
-    });
-    assert!(matches!(events.last(), Some(Event::Stopped { generation }) if *generation == g3));
+    let replies = replies_until_end_of(&engine, third);
+    assert_eq!(replies.last().unwrap().event, Event::Stopped);
     eprintln!("stop took effect in {:?}", asked.elapsed());
     // Stopped before the worker has taken the request: the stop is not lost.
     let mut fresh = Engine::spawn(|| {});
-    let g = fresh.new_generation();
-    fresh.send(Request::Solve {
-        generation: g,
-        position: pos,
-        mode: SolveMode::Exact,
-    });
+    let ticket = fresh.send(solve_request(pos));
     fresh.stop();
-    let events = collect_until(&fresh, |e| {
-        matches!(e, Event::Stopped { .. } | Event::Solved { .. })
-    });
-    assert!(matches!(events.last(), Some(Event::Stopped { generation }) if *generation == g));
+    let replies = replies_until_end_of(&fresh, ticket);
+    assert_eq!(replies.last().unwrap().event, Event::Stopped);
+}
+
+#[test]
+fn a_request_superseded_before_it_starts_gets_exactly_one_final_event() {
+    let mut engine = Engine::spawn(|| {});
+    // The first keeps the worker busy while the next ones queue behind it.
+    let busy = engine.send(solve_request(ffo57()));
+    let queued: Vec<Ticket> = (0..5).map(|_| engine.send(greedy_move())).collect();
+    let last = engine.send(greedy_move());
+    let mut tickets = vec![busy];
+    tickets.extend(&queued);
+    tickets.push(last);
+    assert!(tickets.windows(2).all(|w| w[0] < w[1]), "{tickets:?}");
+    let replies = replies_until_end_of(&engine, last);
+    // Nothing of the last request's is lost and nothing else of its comes after its end.
+    assert!(engine.recv_timeout(Duration::from_millis(300)).is_none());
+    for &t in &tickets[..tickets.len() - 1] {
+        let of_t: Vec<&Event> = replies
+            .iter()
+            .filter(|r| r.ticket == t)
+            .map(|r| &r.event)
+            .collect();
+        assert_eq!(of_t, [&Event::Superseded], "ticket {t}");
+    }
+    let finals = replies
+        .iter()
+        .filter(|r| r.ticket == last && r.event.is_final())
+        .count();
+    assert_eq!(finals, 1);
+    assert!(matches!(
+        replies.last().unwrap().event,
+        Event::Finished { .. }
+    ));
+}
+
+#[test]
+fn stale_events_never_reach_the_receiver() {
+    // The live analysis streams values many times a second; a new request sent while
+    // they flow (none of them read yet) must hide every one of them.
+    let mut engine = Engine::spawn(|| {});
+    let analyse = || Request::Analyse {
+        position: Position::start(),
+        mode: SolveMode::Exact,
+        max_depth: None,
+    };
+    let mut analyses = vec![engine.send(analyse())];
+    let mut seen = Vec::new();
+    for round in 0..20u64 {
+        std::thread::sleep(Duration::from_millis(5 * (round % 4)));
+        let next = engine.send(analyse());
+        analyses.push(next);
+        // Whatever is waiting now is the new request's, or an older request's end.
+        while let Some(r) = engine.try_recv() {
+            assert!(
+                r.ticket == next || r.event == Event::Superseded,
+                "round {round}: a stale event {r:?} after {next} was sent"
+            );
+            seen.push(r);
+        }
+    }
+    let end = engine.send(greedy_move());
+    for r in replies_until_end_of(&engine, end) {
+        assert!(r.ticket == end || r.event == Event::Superseded, "{r:?}");
+        seen.push(r);
+    }
+    // Every analysis (none ends by itself) got exactly one final event: superseded.
+    for t in analyses {
+        let finals: Vec<&Event> = seen
+            .iter()
+            .filter(|r| r.ticket == t && r.event.is_final())
+            .map(|r| &r.event)
+            .collect();
+        assert_eq!(finals, [&Event::Superseded], "ticket {t}");
+    }
+}
+
+#[test]
+fn cancel_supersedes_without_a_new_request() {
+    let mut engine = Engine::spawn(|| {});
+    let ticket = engine.send(solve_request(ffo57()));
+    std::thread::sleep(Duration::from_millis(20));
+    engine.cancel();
+    let replies = replies_until_end_of(&engine, ticket);
+    let events: Vec<&Event> = replies.iter().map(|r| &r.event).collect();
+    assert_eq!(events.last(), Some(&&Event::Superseded));
+    assert!(
+        events[..events.len() - 1].iter().all(|e| !e.is_final()),
+        "{events:?}"
+    );
+    // The engine serves the next request as usual.
+    let next = engine.send(greedy_move());
+    let replies = replies_until_end_of(&engine, next);
+    assert!(matches!(
+        replies.last().unwrap().event,
+        Event::Finished { .. }
+    ));
 }
 
 #[test]
@@ -173,9 +288,7 @@ fn a_script_streams_its_results_and_stops_at_once() {
     let pos = ffo1();
     // A finished game is "solved" as its count, with no line.
     let finished = Position::from_discs(u64::MAX, 0, okapi_core::board::Color::Black);
-    let g = engine.new_generation();
     engine.send(Request::SolveScript {
-        generation: g,
         positions: vec![pos, finished],
         mode: SolveMode::Exact,
         lines: true,
@@ -199,9 +312,7 @@ fn a_script_streams_its_results_and_stops_at_once() {
     let text = include_str!("../../../tests/data/ffo40-59.scr");
     let line = text.lines().find(|l| l.contains("ffo#57")).unwrap();
     let long = Position::parse(line).unwrap();
-    let g = engine.new_generation();
     engine.send(Request::SolveScript {
-        generation: g,
         positions: vec![long, long],
         mode: SolveMode::Exact,
         lines: false,
@@ -210,9 +321,9 @@ fn a_script_streams_its_results_and_stops_at_once() {
     std::thread::sleep(Duration::from_millis(100));
     engine.stop();
     let events = collect_until(&engine, |e| {
-        matches!(e, Event::Stopped { .. } | Event::ScriptDone { .. })
+        matches!(e, Event::Stopped | Event::ScriptDone { .. })
     });
-    assert!(matches!(events.last(), Some(Event::Stopped { generation }) if *generation == g));
+    assert_eq!(events.last(), Some(&Event::Stopped));
     assert!(
         !events
             .iter()
@@ -232,9 +343,7 @@ fn configured_threads_reach_the_searches_and_scripts_come_out_the_same() {
         positions.extend([p, next]);
     }
     let script = |engine: &mut Engine| {
-        let g = engine.new_generation();
         engine.send(Request::SolveScript {
-            generation: g,
             positions: positions.clone(),
             mode: SolveMode::Exact,
             lines: true,
@@ -252,21 +361,18 @@ fn configured_threads_reach_the_searches_and_scripts_come_out_the_same() {
     };
     let mut one = Engine::spawn_with(
         EngineOptions {
-            threads: 1,
+            config: EngineConfig::new(20, 1).unwrap(),
             ..EngineOptions::default()
         },
         || {},
     );
     let mut two = Engine::spawn(|| {});
-    two.send(Request::Configure {
+    two.configure(Configuration {
+        engine: EngineConfig::new(18, 2).unwrap(),
         solve_limit: DEFAULT_SOLVE_LIMIT,
-        hash_bits: 18,
         book: false,
-        threads: 2,
     });
-    let g = two.new_generation();
     two.send(Request::Solve {
-        generation: g,
         position: ffo1(),
         mode: SolveMode::Exact,
     });
@@ -287,22 +393,33 @@ fn configured_threads_reach_the_searches_and_scripts_come_out_the_same() {
 #[test]
 fn a_panic_becomes_an_error_event_and_the_engine_goes_on() {
     let mut engine = Engine::spawn(|| {});
-    let g = engine.new_generation();
-    engine.send(Request::Crash { generation: g });
-    let events = collect_until(&engine, |e| matches!(e, Event::Error { .. }));
-    let Some(Event::Error { message, .. }) = events.last() else {
-        panic!()
+    let crash = engine.send(Request::Crash);
+    let replies = replies_until_end_of(&engine, crash);
+    let [
+        Reply {
+            event: Event::Error { message },
+            ..
+        },
+    ] = &replies[..]
+    else {
+        panic!("{replies:?}")
     };
     assert!(message.contains("deliberate crash"), "{message}");
-    let g = engine.new_generation();
-    engine.send(Request::Solve {
-        generation: g,
+    let solve = engine.send(Request::Solve {
         position: ffo1(),
         mode: SolveMode::Wld,
     });
-    let events = collect_until(&engine, |e| matches!(e, Event::Solved { .. }));
-    let Some(Event::Solved { score, line, .. }) = events.last() else {
-        panic!()
+    assert!(solve > crash);
+    let replies = replies_until_end_of(&engine, solve);
+    assert!(replies.iter().all(|r| r.ticket == solve), "{replies:?}");
+    let events: Vec<&Event> = replies.iter().map(|r| &r.event).collect();
+    let [
+        ..,
+        Event::Solved { score, line, .. },
+        Event::Finished { .. },
+    ] = &events[..]
+    else {
+        panic!("{events:?}")
     };
     assert_eq!(*score, 1);
     assert!(!line.is_empty());
@@ -335,9 +452,7 @@ fn game_analysis_values_played_moves_against_the_best() {
     after.play(b1).unwrap();
     let reply = after.legal_moves().iter().next().unwrap();
     let mut engine = Engine::spawn(|| {});
-    let g = engine.new_generation();
     engine.send(Request::AnalyseGame {
-        generation: g,
         plies: vec![(0, pos, b1), (1, after, reply)],
     });
     let events = collect_until(&engine, |e| matches!(e, Event::AnalysisDone { .. }));
@@ -386,16 +501,13 @@ fn game_analysis_values_played_moves_against_the_best() {
 fn above_the_solve_limit_the_midgame_search_values_every_move_deeper_and_deeper() {
     let mut engine = Engine::spawn(|| {});
     // The book would value the start position's moves: this is about the search.
-    engine.send(Request::Configure {
+    engine.configure(Configuration {
+        engine: EngineConfig::new(20, 1).unwrap(),
         solve_limit: DEFAULT_SOLVE_LIMIT,
-        hash_bits: 20,
         book: false,
-        threads: 1,
     });
     let pos = Position::start();
-    let g = engine.new_generation();
     engine.send(Request::Analyse {
-        generation: g,
         position: pos,
         mode: SolveMode::Exact,
         max_depth: None,
@@ -438,9 +550,7 @@ fn in_the_book_the_analysis_gives_book_values_and_the_player_book_moves() {
     let book = okapi_core::book::shipped().moves(&p.board());
     assert!(!book.is_empty(), "the shipped book knows f5");
     let mut engine = Engine::spawn(|| {});
-    let g = engine.new_generation();
     engine.send(Request::Analyse {
-        generation: g,
         position: p,
         mode: SolveMode::Exact,
         max_depth: None,
@@ -479,11 +589,10 @@ fn in_the_book_the_analysis_gives_book_values_and_the_player_book_moves() {
         assert!(book[0].discs() - m.discs() <= BOOK_RANDOMNESS + 1e-9);
     }
     // With the book off the same request searches.
-    engine.send(Request::Configure {
+    engine.configure(Configuration {
+        engine: EngineConfig::new(18, 1).unwrap(),
         solve_limit: DEFAULT_SOLVE_LIMIT,
-        hash_bits: 18,
         book: false,
-        threads: 1,
     });
     let played = play_at(&mut engine, p, Level::numbered(2), false);
     let Event::Played {
@@ -498,11 +607,10 @@ fn in_the_book_the_analysis_gives_book_values_and_the_player_book_moves() {
 #[test]
 fn a_weakened_level_reports_its_candidates() {
     let mut engine = Engine::spawn(|| {});
-    engine.send(Request::Configure {
+    engine.configure(Configuration {
+        engine: EngineConfig::new(18, 1).unwrap(),
         solve_limit: DEFAULT_SOLVE_LIMIT,
-        hash_bits: 18,
         book: true,
-        threads: 1,
     });
     let played = play_at(
         &mut engine,

@@ -1,13 +1,13 @@
-//! The engine thread's side: takes requests in order, skips superseded ones, serves each
-//! on one search state, and ends each with one final event.
+//! The engine thread's side: takes requests in order, ends superseded ones at once, serves
+//! each on one search state, and ends each with exactly one final event.
 
 use super::choice::{self, BookPolicy};
 use super::script_solve::{self, ScriptRunError, ScriptSettings};
 use super::{
-    ANALYSIS_SELECTIVITY, DEFAULT_SOLVE_LIMIT, EngineOptions, Event, GAME_ANALYSIS_DEPTH, Line,
-    Request, mode_name,
+    ANALYSIS_SELECTIVITY, DEFAULT_SOLVE_LIMIT, EngineConfig, EngineOptions, Event,
+    GAME_ANALYSIS_DEPTH, Gate, Line, Message, Request, Ticket, lock, mode_name,
 };
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use okapi_core::board::{BitBoard, Board, Move, Position, Square};
 use okapi_core::book::BookMove;
 use okapi_core::eval::Evaluator;
@@ -18,81 +18,94 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub(super) struct Outbox {
-    pub(super) events: Sender<Event>,
-    pub(super) notify: Box<dyn Fn() + Send>,
-    /// Whether the request being served has sent its final event.
-    pub(super) ended: Cell<bool>,
+/// What the front end shares with the engine thread.
+pub(super) struct Shared {
+    pub(super) gate: Arc<Mutex<Gate>>,
+    /// The searches poll it; the front end raises it, the worker clears it as it takes a
+    /// request.
+    pub(super) stop: Arc<AtomicBool>,
+    pub(super) stopped_upto: Arc<AtomicU64>,
 }
 
-impl Outbox {
+/// Where the request being served sends its events: stamped with its ticket, through the
+/// gate (stale ones dropped), and no more after its final one.
+pub(super) struct Outbox<'a> {
+    gate: &'a Mutex<Gate>,
+    notify: &'a (dyn Fn() + Send),
+    ticket: Ticket,
+    /// Whether the request has sent its final event.
+    ended: Cell<bool>,
+}
+
+impl Outbox<'_> {
     fn send(&self, event: Event) {
-        if event.is_final() {
-            self.ended.set(true);
+        if self.ended.get() {
+            debug_assert!(false, "an event after the final one: {event:?}");
+            return;
         }
-        let _ = self.events.send(event);
-        (self.notify)();
+        self.ended.set(event.is_final());
+        if lock(self.gate).pass(self.ticket, event) {
+            (self.notify)();
+        }
     }
 }
 
 pub(super) fn run(
     options: EngineOptions,
-    requests: Receiver<Request>,
-    out: Outbox,
-    stop: Arc<AtomicBool>,
-    latest: Arc<AtomicU64>,
-    stopped_upto: Arc<AtomicU64>,
+    messages: Receiver<Message>,
+    shared: Shared,
+    notify: Box<dyn Fn() + Send>,
 ) {
     let mut solve_limit = DEFAULT_SOLVE_LIMIT;
-    let mut hash_bits = options.hash_bits;
     let mut use_book = true;
-    let mut threads = options.threads.max(1);
+    let mut config = options.config;
     let evaluation = options.evaluator;
+    let stop = &shared.stop;
     // The one random generator of the engine, kept across requests and restarts.
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
-    while let Ok(request) = requests.recv() {
-        if let Request::Configure {
-            solve_limit: limit,
-            hash_bits: bits,
-            book,
-            threads: count,
-        } = request
-        {
-            solve_limit = limit;
-            use_book = book;
-            threads = count.max(1);
-            if bits != hash_bits {
-                hash_bits = bits;
-                worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
+    let mut worker = Worker::new(stop.clone(), config, &evaluation);
+    while let Ok(message) = messages.recv() {
+        let (ticket, request) = match message {
+            Message::Configure(c) => {
+                solve_limit = c.solve_limit;
+                use_book = c.book;
+                if c.engine.hash_bits() != config.hash_bits() {
+                    worker = Worker::new(stop.clone(), c.engine, &evaluation);
+                }
+                config = c.engine;
+                worker.search.set_threads(config.threads());
+                continue;
             }
-            worker.search.set_threads(threads);
+            Message::Request(ticket, request) => (ticket, request),
+        };
+        let out = Outbox {
+            gate: &shared.gate,
+            notify: notify.as_ref(),
+            ticket,
+            ended: Cell::new(false),
+        };
+        // Order matters: the front end raises the flag after it makes a ticket the newest.
+        stop.store(false, Ordering::SeqCst);
+        if ticket.0 < lock(&shared.gate).newest {
+            out.send(Event::Superseded); // a newer request is queued
             continue;
         }
-        let generation = request.generation().unwrap_or(0);
-        stop.store(false, Ordering::SeqCst);
-        if generation < latest.load(Ordering::SeqCst) {
-            continue; // a newer request is queued
-        }
-        if generation <= stopped_upto.load(Ordering::SeqCst) {
-            // Stopped before it started.
-            out.send(Event::Stopped { generation });
+        if ticket.0 <= shared.stopped_upto.load(Ordering::SeqCst) {
+            out.send(Event::Stopped); // stopped before it started
             continue;
         }
         worker.solve_limit = solve_limit;
         worker.use_book = use_book;
-        out.ended.set(false);
         let start = Instant::now();
         let nodes_before = worker.search.nodes();
         let result =
             std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &mut rng, &out)));
         match result {
             Ok(()) if !out.ended.get() => out.send(Event::Finished {
-                generation,
                 nodes: worker.search.nodes().saturating_sub(nodes_before),
                 elapsed: start.elapsed(),
             }),
@@ -103,12 +116,14 @@ pub(super) fn run(
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".into());
-                out.send(Event::Error {
-                    generation,
-                    message: format!("the engine failed: {what}"),
-                });
+                // A panic after the final event (none is sent today) would go unsaid.
+                if !out.ended.get() {
+                    out.send(Event::Error {
+                        message: format!("the engine failed: {what}"),
+                    });
+                }
                 // The search state may be half-updated: start afresh.
-                worker = Worker::new(stop.clone(), hash_bits, threads, &evaluation);
+                worker = Worker::new(stop.clone(), config, &evaluation);
             }
         }
     }
@@ -124,15 +139,10 @@ struct Worker {
 
 impl Worker {
     /// Fresh search state evaluating with `evaluation`; every search it makes (the
-    /// midgame search, its endgame solver, the script solvers) uses `threads`.
-    fn new(
-        stop: Arc<AtomicBool>,
-        hash_bits: u32,
-        threads: usize,
-        evaluation: &Arc<Evaluator>,
-    ) -> Worker {
-        let mut search = MidgameSearch::new(evaluation, hash_bits, stop.clone());
-        search.set_threads(threads);
+    /// midgame search, its endgame solver, the script solvers) uses the configured threads.
+    fn new(stop: Arc<AtomicBool>, config: EngineConfig, evaluation: &Arc<Evaluator>) -> Worker {
+        let mut search = MidgameSearch::new(evaluation, config.hash_bits(), stop.clone());
+        search.set_threads(config.threads());
         Worker {
             search,
             stop,
@@ -150,21 +160,15 @@ impl Worker {
         }
     }
 
-    fn serve(&mut self, request: Request, rng: &mut ChaCha8Rng, out: &Outbox) {
+    fn serve(&mut self, request: Request, rng: &mut ChaCha8Rng, out: &Outbox<'_>) {
         match request {
             Request::Analyse {
-                generation,
                 position,
                 mode,
                 max_depth,
-            } => self.analyse(generation, position, mode, max_depth, out),
-            Request::Solve {
-                generation,
-                position,
-                mode,
-            } => self.solve(generation, position, mode, out),
+            } => self.analyse(position, mode, max_depth, out),
+            Request::Solve { position, mode } => self.solve(position, mode, out),
             Request::Play {
-                generation,
                 position,
                 level,
                 time,
@@ -174,30 +178,25 @@ impl Worker {
                     Some(randomness) => BookPolicy::Within(randomness),
                     None => BookPolicy::Off,
                 };
-                self.play(generation, position, level, time, book, rng, out)
+                self.play(position, level, time, book, rng, out)
             }
             Request::Hint {
-                generation,
                 position,
                 level,
                 count,
                 book,
-            } => self.hint(generation, position, level, count, book, out),
-            Request::ValuePositions {
-                generation,
-                positions,
-                level,
-            } => self.value_positions(generation, &positions, level, out),
-            Request::AnalyseGame { generation, plies } => self.analyse_game(generation, plies, out),
+            } => self.hint(position, level, count, book, out),
+            Request::ValuePositions { positions, level } => {
+                self.value_positions(&positions, level, out)
+            }
+            Request::AnalyseGame { plies } => self.analyse_game(plies, out),
             Request::SolveScript {
-                generation,
                 positions,
                 mode,
                 lines,
                 hash_bits,
-            } => self.solve_script(generation, &positions, mode, lines, hash_bits, out),
-            Request::Crash { .. } => panic!("a deliberate crash requested to test error handling"),
-            Request::Configure { .. } => {}
+            } => self.solve_script(&positions, mode, lines, hash_bits, out),
+            Request::Crash => panic!("a deliberate crash requested to test error handling"),
         }
     }
 
@@ -206,18 +205,16 @@ impl Worker {
     /// it the search deepens to `max_depth` (`None`: until stopped or superseded).
     fn analyse(
         &mut self,
-        generation: u64,
         position: Position,
         mode: SolveMode,
         max_depth: Option<u32>,
-        out: &Outbox,
+        out: &Outbox<'_>,
     ) {
         let start = Instant::now();
         let board = position.board();
         let nodes0 = self.search.nodes();
         if board.moves() == 0 {
             out.send(Event::AnalysisDone {
-                generation,
                 nodes: 0,
                 elapsed: start.elapsed(),
             });
@@ -228,7 +225,6 @@ impl Worker {
         let book = self.book_moves(&board);
         for m in &book {
             out.send(Event::MoveValue {
-                generation,
                 square: m.square,
                 eval: choice::book_eval(m),
             });
@@ -244,7 +240,6 @@ impl Worker {
         });
         if let Some(note) = &book_note {
             out.send(Event::Progress {
-                generation,
                 message: note.clone(),
                 nodes: 0,
                 elapsed: start.elapsed(),
@@ -259,10 +254,10 @@ impl Worker {
             max_depth.unwrap_or(60).clamp(1, 60)
         };
         if self
-            .stream_midgame(generation, board, depth, book_note.as_deref(), start, out)
+            .stream_midgame(board, depth, book_note.as_deref(), start, out)
             .is_err()
         {
-            out.send(Event::Stopped { generation });
+            out.send(Event::Stopped);
             return;
         }
         if solvable {
@@ -280,7 +275,7 @@ impl Worker {
                 let value = match solve_child(self.search.solver(), child, alpha, beta) {
                     Ok(v) => v,
                     Err(_) => {
-                        out.send(Event::Stopped { generation });
+                        out.send(Event::Stopped);
                         return;
                     }
                 };
@@ -290,12 +285,10 @@ impl Worker {
                     value
                 };
                 out.send(Event::MoveValue {
-                    generation,
                     square,
                     eval: Eval { value, source },
                 });
                 out.send(Event::Progress {
-                    generation,
                     message: format!(
                         "{source} solve, {} empties: {square} done",
                         board.empty_count()
@@ -308,7 +301,6 @@ impl Worker {
             match self.search.solver().solve(board, mode, true) {
                 Ok(s) => {
                     out.send(Event::Solved {
-                        generation,
                         mode,
                         score: s.score,
                         line: s.line,
@@ -317,13 +309,12 @@ impl Worker {
                     });
                 }
                 Err(_) => {
-                    out.send(Event::Stopped { generation });
+                    out.send(Event::Stopped);
                     return;
                 }
             }
         }
         out.send(Event::AnalysisDone {
-            generation,
             nodes: self.search.nodes() - nodes0,
             elapsed: start.elapsed(),
         });
@@ -336,12 +327,11 @@ impl Worker {
     /// and the search's best line moving under them would contradict it.
     fn stream_midgame(
         &mut self,
-        generation: u64,
         board: Board,
         max_depth: u32,
         book_note: Option<&str>,
         start: Instant,
-        out: &Outbox,
+        out: &Outbox<'_>,
     ) -> Result<(), okapi_core::search::Stopped> {
         let message = |best: &MoveValue, confidence: u32| match (book_note, best.source) {
             (Some(note), SearchSource::Midgame { depth }) => {
@@ -368,7 +358,6 @@ impl Worker {
                 }
                 let Move::Play(square) = v.mv else { return };
                 out.send(Event::MoveValue {
-                    generation,
                     square,
                     eval: eval_of(v, confidence),
                 });
@@ -377,7 +366,6 @@ impl Worker {
                 }
                 let shown = best_here.as_ref().or(best.as_ref()).expect("a value");
                 out.send(Event::Progress {
-                    generation,
                     message: message(shown, confidence),
                     nodes: counted.0,
                     elapsed: counted.1,
@@ -388,7 +376,6 @@ impl Worker {
         }
         if let Some(b) = &best {
             out.send(Event::Progress {
-                generation,
                 message: message(b, confidence),
                 nodes: counted.0,
                 elapsed: counted.1,
@@ -402,12 +389,7 @@ impl Worker {
     /// a book position by the book's values (what the board shows there: a move the book
     /// values as its best loses nothing); otherwise by the midgame search
     /// ([`GAME_ANALYSIS_DEPTH`] plies, every move valued).
-    fn analyse_game(
-        &mut self,
-        generation: u64,
-        plies: Vec<(usize, Position, Square)>,
-        out: &Outbox,
-    ) {
+    fn analyse_game(&mut self, plies: Vec<(usize, Position, Square)>, out: &Outbox<'_>) {
         let start = Instant::now();
         let total = plies.len();
         let nodes_before = self.search.nodes();
@@ -416,7 +398,6 @@ impl Worker {
             let board = position.board();
             if board.moves() & played.bit() == 0 {
                 out.send(Event::Error {
-                    generation,
                     message: format!("ply {}: {played} is not legal", ply + 1),
                 });
                 return;
@@ -481,27 +462,24 @@ impl Worker {
             match result {
                 Ok((played, best, best_move)) => {
                     out.send(Event::PlyAnalysed {
-                        generation,
                         ply,
                         played,
                         best,
                         best_move,
                     });
                     out.send(Event::Progress {
-                        generation,
                         message: format!("game analysis: {} of {total} moves", done + 1),
                         nodes: self.search.nodes() - nodes_before,
                         elapsed: start.elapsed(),
                     });
                 }
                 Err(_) => {
-                    out.send(Event::Stopped { generation });
+                    out.send(Event::Stopped);
                     return;
                 }
             }
         }
         out.send(Event::AnalysisDone {
-            generation,
             nodes: self.search.nodes() - nodes_before,
             elapsed: start.elapsed(),
         });
@@ -511,12 +489,11 @@ impl Worker {
     /// threads; results in input order.
     fn solve_script(
         &mut self,
-        generation: u64,
         positions: &[Position],
         mode: SolveMode,
         lines: bool,
         hash_bits: u32,
-        out: &Outbox,
+        out: &Outbox<'_>,
     ) {
         let start = Instant::now();
         let settings = ScriptSettings {
@@ -529,7 +506,6 @@ impl Worker {
         let progress = |next: usize, nodes: u64| {
             if let Some(position) = positions.get(next) {
                 out.send(Event::Progress {
-                    generation,
                     message: format!(
                         "position {} of {}, {} empties",
                         next + 1,
@@ -546,7 +522,6 @@ impl Worker {
         let run = script_solve::solve_in_order(positions, &settings, &self.stop, |index, s| {
             nodes += s.solution.nodes;
             out.send(Event::ScriptSolved {
-                generation,
                 index,
                 outcome: s.outcome,
                 score: s.solution.score,
@@ -559,18 +534,16 @@ impl Worker {
         });
         match run {
             Ok(()) => out.send(Event::ScriptDone {
-                generation,
                 nodes,
                 elapsed: start.elapsed(),
             }),
-            Err(ScriptRunError::Stopped) => out.send(Event::Stopped { generation }),
+            Err(ScriptRunError::Stopped) => out.send(Event::Stopped),
             Err(ScriptRunError::Receiver(never)) => match never {},
         }
     }
 
-    fn solve(&mut self, generation: u64, position: Position, mode: SolveMode, out: &Outbox) {
+    fn solve(&mut self, position: Position, mode: SolveMode, out: &Outbox<'_>) {
         out.send(Event::Progress {
-            generation,
             message: format!(
                 "solving {} empties ({})",
                 position.empty_count(),
@@ -581,14 +554,13 @@ impl Worker {
         });
         match self.search.solver().solve(position.board(), mode, true) {
             Ok(s) => out.send(Event::Solved {
-                generation,
                 mode,
                 score: s.score,
                 line: s.line,
                 nodes: s.nodes,
                 elapsed: s.elapsed,
             }),
-            Err(_) => out.send(Event::Stopped { generation }),
+            Err(_) => out.send(Event::Stopped),
         }
     }
 
@@ -596,15 +568,14 @@ impl Worker {
     #[allow(clippy::too_many_arguments)]
     fn play(
         &mut self,
-        generation: u64,
         position: Position,
         level: Level,
         time: Option<Duration>,
         book: BookPolicy,
         rng: &mut ChaCha8Rng,
-        out: &Outbox,
+        out: &Outbox<'_>,
     ) {
-        let mut on_line = |line: Line| out.send(Event::Line { generation, line });
+        let mut on_line = |line: Line| out.send(Event::Line { line });
         match choice::choose(
             &mut self.search,
             position,
@@ -615,7 +586,6 @@ impl Worker {
             &mut on_line,
         ) {
             Ok(c) => out.send(Event::Played {
-                generation,
                 mv: c.mv,
                 eval: c.eval,
                 discs: c.discs,
@@ -623,9 +593,8 @@ impl Worker {
                 book: c.book,
                 candidates: c.candidates,
             }),
-            Err(choice::NoChoice::Stopped) => out.send(Event::Stopped { generation }),
+            Err(choice::NoChoice::Stopped) => out.send(Event::Stopped),
             Err(choice::NoChoice::Nothing(why)) => out.send(Event::Error {
-                generation,
                 message: why.into(),
             }),
         }
@@ -634,17 +603,15 @@ impl Worker {
     /// The best `count` moves with their lines, depth by depth; the book's in the book.
     fn hint(
         &mut self,
-        generation: u64,
         position: Position,
         level: Level,
         count: usize,
         book: bool,
-        out: &Outbox,
+        out: &Outbox<'_>,
     ) {
         let board = position.board();
         if board.moves() == 0 {
             out.send(Event::Error {
-                generation,
                 message: "no legal move to value".into(),
             });
             return;
@@ -655,7 +622,7 @@ impl Worker {
             let moves = okapi_core::book::shipped().moves(&board);
             if !moves.is_empty() {
                 let moves = moves.into_iter().take(count.max(1)).collect();
-                out.send(Event::BookMoves { generation, moves });
+                out.send(Event::BookMoves { moves });
                 return;
             }
         }
@@ -664,7 +631,6 @@ impl Worker {
         let confidence = self.search.confidence();
         let send = |v: &MoveValue| {
             out.send(Event::Line {
-                generation,
                 line: choice::line_of(v, confidence),
             })
         };
@@ -686,19 +652,13 @@ impl Worker {
             })
         };
         if result.is_err() {
-            out.send(Event::Stopped { generation });
+            out.send(Event::Stopped);
         }
     }
 
     /// Each position's value for its side to move at `level`'s limits (final counts when
     /// the game is over; through the pass when the side to move must pass).
-    fn value_positions(
-        &mut self,
-        generation: u64,
-        positions: &[Position],
-        level: Level,
-        out: &Outbox,
-    ) {
+    fn value_positions(&mut self, positions: &[Position], level: Level, out: &Outbox<'_>) {
         let (limits, selectivity) = choice::search_limits(&level);
         self.search.set_selectivity(selectivity);
         let confidence = self.search.confidence();
@@ -707,7 +667,6 @@ impl Worker {
             let (value, sign) = if board.moves() == 0 && board.passed().moves() == 0 {
                 let exact = board.final_score();
                 out.send(Event::PositionValue {
-                    generation,
                     index,
                     discs: exact as f64,
                     eval: Eval {
@@ -726,14 +685,13 @@ impl Worker {
                     let mut eval = eval_of(&r.best, confidence);
                     eval.value *= sign;
                     out.send(Event::PositionValue {
-                        generation,
                         index,
                         discs: f64::from(sign * r.best.value) / SCALE as f64,
                         eval,
                     });
                 }
                 Err(_) => {
-                    out.send(Event::Stopped { generation });
+                    out.send(Event::Stopped);
                     return;
                 }
             }

@@ -136,13 +136,13 @@ impl App {
         ui.horizontal(|ui| {
             let label = ui.label("Hash table size (2^N entries), N:");
             changed |= ui
-                .add(egui::DragValue::new(&mut self.settings.hash_bits).range(16..=26))
+                .add(
+                    egui::DragValue::new(&mut self.settings.hash_bits)
+                        .range(crate::settings::HASH_BITS),
+                )
                 .labelled_by(label.id)
                 .changed();
-            ui.label(format!(
-                "{} MB",
-                (16u64 << self.settings.hash_bits.min(26)) >> 20
-            ));
+            ui.label(self.settings.table_size_text());
         });
         ui.horizontal(|ui| {
             let cores = okapi_core::search::available_threads();

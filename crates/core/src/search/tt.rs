@@ -12,6 +12,11 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+/// The table sizes Okapi takes, in bits (`2^bits` entries of 16 bytes): 16 KiB to
+/// 16 GiB. Every front end checks a size against this range (`okapi_engine::EngineConfig`);
+/// [`TranspositionTable::with_bits`] keeps any other request inside it.
+pub const HASH_BITS: std::ops::RangeInclusive<u32> = 10..=30;
+
 /// No ProbCut: the bounds are proven.
 pub const NO_SELECTIVITY: u8 = u8::MAX;
 /// No best move stored.
@@ -229,9 +234,10 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `16 << bits` bytes (`2^bits` entries), the scrZebra `-h` meaning.
+    /// A table of about `16 << bits` bytes (`2^bits` entries), the scrZebra `-h` meaning;
+    /// `bits` outside [`HASH_BITS`] is brought to its nearer end.
     pub fn with_bits(bits: u32) -> TranspositionTable {
-        let bits = bits.clamp(2, 34);
+        let bits = bits.clamp(*HASH_BITS.start(), *HASH_BITS.end());
         let buckets = 1usize << (bits - 2);
         TranspositionTable {
             buckets: BucketStore::zeroed(buckets),
@@ -463,7 +469,7 @@ mod tests {
     fn threads_storing_at_once_never_read_wrong_bounds() {
         // Two threads write and read the same small table; every position's bounds are a
         // function of its key, so any hit with other bounds would be a torn read.
-        let tt = TranspositionTable::with_bits(6);
+        let tt = TranspositionTable::with_bits(10);
         let bounds_of = |key: u64| ((key % 61) as i32 - 30, (key % 7) as u8);
         std::thread::scope(|s| {
             for t in 0..2u64 {

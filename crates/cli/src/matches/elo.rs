@@ -1,0 +1,114 @@
+//! A's tally and the Elo difference it gives, with its interval.
+
+use super::super::match_sprt::Pentanomial;
+use std::time::Duration;
+
+/// A's results over the match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub discs_a: u32,
+    pub discs_b: u32,
+    pub time_a: Duration,
+    pub time_b: Duration,
+    pub moves_a: u32,
+    pub moves_b: u32,
+    /// Complete pairs (A Black, then A White, from one opening) by A's points.
+    pub pentanomial: Pentanomial,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score fraction.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+}
+
+/// Elo difference for a score fraction (infinite at 0 and 1).
+pub fn elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// Elo difference and its 95% interval, from the score's standard error over the games
+/// (each game scoring 1, 1/2 or 0). When every game ended the same way the error is
+/// unmeasured and the rule of three bounds the score instead (3/N from the end).
+pub fn elo_interval(t: &Tally) -> (f64, f64, f64) {
+    let n = t.games().max(1) as f64;
+    let s = t.score();
+    let var = (t.wins as f64 * (1.0 - s).powi(2)
+        + t.draws as f64 * (0.5 - s).powi(2)
+        + t.losses as f64 * s.powi(2))
+        / n;
+    let se = (var / n).sqrt();
+    if se == 0.0 {
+        let edge = (3.0 / n).min(0.5);
+        return match s {
+            x if x >= 1.0 => (elo(s), elo(1.0 - edge), f64::INFINITY),
+            x if x <= 0.0 => (elo(s), f64::NEG_INFINITY, elo(edge)),
+            _ => (elo(s), elo(s), elo(s)),
+        };
+    }
+    (elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se))
+}
+
+pub(super) fn elo_text(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{:+.0}", x.round() + 0.0)
+    }
+}
+
+/// A's score in a game: 1, 1/2 or 0.
+pub(super) fn points(a_discs: u32, b_discs: u32) -> f64 {
+    match a_discs.cmp(&b_discs) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_from_scores() {
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.8).abs() < 0.1);
+        let t = Tally {
+            wins: 60,
+            draws: 0,
+            losses: 40,
+            ..Tally::default()
+        };
+        let (e, lo, hi) = elo_interval(&t);
+        assert!(
+            lo < e && e < hi && lo > -20.0 && hi < 160.0,
+            "{lo} {e} {hi}"
+        );
+        let all = Tally {
+            wins: 10,
+            ..Tally::default()
+        };
+        let (e, lo, hi) = elo_interval(&all);
+        assert_eq!((e, hi), (f64::INFINITY, f64::INFINITY));
+        assert!((lo - elo(0.7)).abs() < 1e-9);
+    }
+}
