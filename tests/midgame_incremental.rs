@@ -7,6 +7,9 @@
 
 use okapi::board::random::random_positions;
 use okapi::board::{Board, Position};
+use okapi::eval::patterns::PatternSet;
+use okapi::eval::terms;
+use okapi::eval::weights::WeightFile;
 use okapi::eval::{EvalState, Evaluator};
 use okapi::search::{Evaluate, Limits, MidgameSearch, MoveValue};
 use std::sync::Arc;
@@ -146,9 +149,52 @@ fn incremental_search_is_the_from_scratch_search() {
 
 /// Along random games (passes included), the kept state evaluates as the board does,
 /// after `make_move`, `undo_move`, `pass`, and one ply ahead with `evaluate_after`.
+///
+/// Both with the count terms (mobility, potential mobility, parity: read from the kept
+/// board) and without them: the shipped weights, and the same patterns with the terms'
+/// weights taken off or, for weights without terms, made up.
 #[test]
 fn incremental_evaluation_follows_random_games() {
-    let eval = Evaluator::shipped();
+    let shipped = WeightFile::from_bytes(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/coeffs/okapi-eval.bin"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let patterns = PatternSet::get().weights_per_phase;
+    let n = shipped.weights_per_phase as usize;
+    let mut other = shipped.clone();
+    other.weights_per_phase = (if n > patterns {
+        patterns
+    } else {
+        patterns + terms::WEIGHTS
+    }) as u32;
+    other.weights.clear();
+    let mut rng = okapi::board::random::XorShift64::from_state(7);
+    for phase in shipped.weights.chunks_exact(n) {
+        other.weights.extend_from_slice(&phase[..patterns]);
+        if n == patterns {
+            other
+                .weights
+                .extend((0..terms::WEIGHTS).map(|_| (rng.next_u64() % 1024) as i16 - 512));
+        }
+    }
+    let with_and_without = [
+        Evaluator::from_weight_file(shipped),
+        Evaluator::from_weight_file(other),
+    ];
+    assert_ne!(
+        with_and_without[0].has_terms(),
+        with_and_without[1].has_terms()
+    );
+    for eval in &with_and_without {
+        follow_random_games(eval);
+    }
+}
+
+fn follow_random_games(eval: &Evaluator) {
     let mut rng = okapi::board::random::XorShift64::from_state(0x2545_f491_4f6c_dd1d);
     let mut next = move || rng.next_u64();
     for _ in 0..200 {
