@@ -227,6 +227,10 @@ pub struct BenchArgs {
     /// Threads each solve (or, with --midgame, each search) uses (default: all cores).
     #[arg(long, value_name = "N", value_parser = units::parse_threads)]
     pub threads: Option<usize>,
+    /// Evaluate (and order the endgame's moves) with these weights instead of the
+    /// shipped ones: a candidate evaluation's speed and nodes beside the shipped one's.
+    #[arg(long, value_name = "FILE", conflicts_with = "plain")]
+    pub weights: Option<PathBuf>,
 }
 
 /// Exit status of a command that returns a `Result`: errors go to standard error.
@@ -336,6 +340,16 @@ fn bench(a: BenchArgs) -> ExitCode {
         return report(db::bench(a.runs.max(5)));
     }
     let hash_bits = memory::hash_bits_for_this_machine("--hash-bits", a.hash_bits);
+    let evaluator = match &a.weights {
+        Some(path) => match okapi_core::eval::Evaluator::load(path) {
+            Ok(e) => std::sync::Arc::new(e),
+            Err(e) => {
+                errln!("okapi: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     if a.midgame {
         let path = a
             .file
@@ -346,6 +360,7 @@ fn bench(a: BenchArgs) -> ExitCode {
             .unwrap_or_else(okapi_core::search::available_threads);
         return report(midbench::run(
             &path,
+            evaluator,
             &a.depths,
             a.selectivity,
             hash_bits,
@@ -374,7 +389,8 @@ fn bench(a: BenchArgs) -> ExitCode {
     let threads = a
         .threads
         .unwrap_or_else(okapi_core::search::available_threads);
-    match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
+    let evaluator = (!a.plain).then_some(evaluator);
+    match bench::run(&positions, hash_bits, a.runs, evaluator, threads) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
