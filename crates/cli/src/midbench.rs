@@ -112,9 +112,25 @@ mod tests {
 
     #[test]
     fn depth_zero_is_refused_before_anything_runs() {
-        let err = run(Path::new("no such file"), &[12, 0], 2, 10, 1).unwrap_err();
+        let err = run(
+            Path::new("no such file"),
+            Evaluator::shipped(),
+            &[12, 0],
+            2,
+            10,
+            1,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("not 0"), "{err}");
-        let err = run(Path::new("no such file"), &[61], 2, 10, 1).unwrap_err();
+        let err = run(
+            Path::new("no such file"),
+            Evaluator::shipped(),
+            &[61],
+            2,
+            10,
+            1,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("not 61"), "{err}");
     }
 }

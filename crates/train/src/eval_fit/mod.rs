@@ -207,7 +207,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
     let phases = 60 / args.phase_width as usize + usize::from(60 % args.phase_width != 0);
     let mut report = String::new();
     let _ = writeln!(report, "# Okapi evaluation training report\n");
-    let _ = writeln!(report, "Command: `okapi train {}`\n", describe(args));
+    let _ = writeln!(report, "Command: `okapi train eval {}`\n", describe(args));
     progress(&format!(
         "reading game records from {}",
         args.data.display()

@@ -287,15 +287,38 @@ pub fn measure_speed(eval: &Evaluator, boards: &[Board], games: &[GameRecord]) -
     )
 }
 
-/// The fitted count terms' tables, in discs, for every fourth phase: how much a move
-/// more or less is worth, by count and phase.
+/// The fitted count terms' tables, in discs: the mobility table (to move by opponent)
+/// for a few phases, the others for every fourth phase, by count.
 pub(super) fn terms_tables(file: &WeightFile) -> String {
     let start = PatternSet::get().weights_per_phase;
     let n = file.weights_per_phase as usize;
+    let phase_terms = |p: usize| &file.weights[p * n + start..(p + 1) * n];
+    let disc = |w: i16| format!("{:.2}", w as f64 / SCALE as f64);
+    let mut out = String::from("\n## Count terms (discs; fitted jointly with the patterns)\n");
+    let mob = terms::MOBILITY_CAP as usize + 1;
     let counts = [0usize, 1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32];
-    let mut out =
-        String::from("\n## Count terms (discs, by count; fitted jointly with the patterns)\n");
-    for (t, name) in terms::TERM_NAMES.iter().enumerate() {
+    let shown: Vec<usize> = counts.iter().copied().filter(|&c| c < mob).collect();
+    let heads: Vec<String> = shown.iter().map(|c| c.to_string()).collect();
+    for p in [5usize, 10, 15, 20, 25] {
+        if p >= file.phases as usize {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "\n### {}, phase {p}: rows the side to move's moves, columns the opponent's\n\n| moves | {} |\n|---{}|",
+            terms::TERM_NAMES[0],
+            heads.join(" | "),
+            "|---".repeat(shown.len())
+        );
+        for &own in &shown {
+            let cells: Vec<String> = shown
+                .iter()
+                .map(|&other| disc(phase_terms(p)[terms::OFFSETS[0] + own * mob + other]))
+                .collect();
+            let _ = writeln!(out, "| {own} | {} |", cells.join(" | "));
+        }
+    }
+    for (t, name) in terms::TERM_NAMES.iter().enumerate().skip(1) {
         let end = terms::OFFSETS.get(t + 1).copied().unwrap_or(terms::WEIGHTS);
         let cols: Vec<usize> = counts
             .iter()
@@ -310,13 +333,51 @@ pub(super) fn terms_tables(file: &WeightFile) -> String {
             "|---".repeat(cols.len())
         );
         for p in (0..file.phases as usize).step_by(4) {
-            let w = &file.weights[p * n + start..(p + 1) * n];
             let cells: Vec<String> = cols
                 .iter()
-                .map(|&c| format!("{:.2}", w[terms::OFFSETS[t] + c] as f64 / SCALE as f64))
+                .map(|&c| disc(phase_terms(p)[terms::OFFSETS[t] + c]))
                 .collect();
             let _ = writeln!(out, "| {p} | {} |", cells.join(" | "));
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tables read each weight where the evaluator does: a weight file whose terms
+    /// are numbered 0, 1, 2… shows each table's first entry at its term's offset.
+    #[test]
+    fn terms_tables_read_the_terms_where_the_evaluator_does() {
+        let patterns = PatternSet::get().weights_per_phase;
+        let n = patterns + terms::WEIGHTS;
+        let phases = 30;
+        let mut weights = vec![0i16; phases * n];
+        for p in 0..phases {
+            for i in 0..terms::WEIGHTS {
+                weights[p * n + patterns + i] = i as i16;
+            }
+        }
+        let file = WeightFile {
+            phases: phases as u16,
+            phase_width: 2,
+            weights_per_phase: n as u32,
+            bias: vec![0; phases],
+            weights,
+        };
+        let text = terms_tables(&file);
+        let mob = terms::MOBILITY_CAP as usize + 1;
+        // Row "1" of the mobility table starts at index 1 * mob (opponent count 0).
+        let disc = |i: usize| format!("{:.2}", i as f64 / SCALE as f64);
+        assert!(text.contains(&format!("| 1 | {} |", disc(mob))), "{text}");
+        for (t, name) in terms::TERM_NAMES.iter().enumerate().skip(1) {
+            assert!(text.contains(name));
+            assert!(
+                text.contains(&format!("| 0 | {} |", disc(terms::OFFSETS[t]))),
+                "{name}: {text}"
+            );
+        }
+    }
 }
