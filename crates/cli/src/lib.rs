@@ -229,6 +229,10 @@ pub struct BenchArgs {
     /// Threads each solve (or, with --midgame, each search) uses (default: all cores).
     #[arg(long, value_name = "N", value_parser = units::parse_threads)]
     pub threads: Option<usize>,
+    /// Evaluate (and order the endgame's moves) with these weights instead of the
+    /// shipped ones: a candidate evaluation's speed and nodes beside the shipped one's.
+    #[arg(long, value_name = "FILE", conflicts_with = "plain")]
+    pub weights: Option<PathBuf>,
 }
 
 /// Exit status of a command that returns a `Result`: errors go to standard error.
@@ -452,6 +456,16 @@ fn bench(a: BenchArgs) -> ExitCode {
         }
     };
     let (hash_bits, threads) = (config.hash_bits(), config.threads());
+    let evaluator = match &a.weights {
+        Some(path) => match okapi_core::eval::Evaluator::load(path) {
+            Ok(e) => std::sync::Arc::new(e),
+            Err(e) => {
+                errln!("okapi: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     if a.midgame {
         let path = a
             .file
@@ -459,6 +473,7 @@ fn bench(a: BenchArgs) -> ExitCode {
             .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
         return report(midbench::run(
             &path,
+            evaluator,
             &a.depths,
             a.selectivity,
             hash_bits,
@@ -484,7 +499,8 @@ fn bench(a: BenchArgs) -> ExitCode {
         errln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
+    let evaluator = (!a.plain).then_some(evaluator);
+    match bench::run(&positions, hash_bits, a.runs, evaluator, threads) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
