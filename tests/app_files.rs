@@ -533,6 +533,9 @@ fn the_database_tab_follows_the_board_filters_and_opens_a_game() {
         .expect("a game row");
     h.get_by_label(&row).click();
     h.run_steps(3);
+    // f5 d6 were played here and never saved: the question comes first.
+    h.get_by_label("Discard").click();
+    h.run_steps(3);
     let game = h.state().game();
     assert!(row.starts_with(&game.black), "{row} vs {}", game.black);
     assert!(game.black.contains(&name) || game.white.contains(&name));
@@ -543,4 +546,55 @@ fn the_database_tab_follows_the_board_filters_and_opens_a_game() {
     );
     assert!(game.len() > 20, "the whole record to step through");
     assert!(game.comment.contains(" (Black "), "{}", game.comment);
+}
+
+/// A click on a database game asks first when the game on the board has unsaved
+/// changes, as File › Open does: Cancel keeps the game, Discard opens the database game.
+#[test]
+fn a_database_game_asks_before_replacing_unsaved_changes() {
+    let mut h = harness();
+    let (db, _) = sample_database();
+    h.state_mut().database.set_database(db, Vec::new());
+    h.get_by_label("Database").click();
+    h.run_steps(3);
+    h.get_by_label("f5").click();
+    h.run_steps(3);
+    let played = h.state().game().clone();
+    assert_eq!(played.len(), 1);
+    assert!(h.state().has_unsaved_changes());
+    let row = h
+        .query_all_by_label_contains(" – ")
+        .next()
+        .map(|n| text_of(&n))
+        .expect("a game row");
+
+    h.get_by_label(&row).click();
+    h.run_steps(3);
+    assert!(has_label(&h, "Unsaved changes"), "the question appears");
+    assert!(
+        h.query_by_label_contains("Open the database game")
+            .is_some()
+    );
+    assert_eq!(h.state().game(), &played, "nothing replaced while it asks");
+    h.get_by_label("Cancel").click();
+    h.run_steps(3);
+    assert!(!has_label(&h, "Unsaved changes"));
+    assert_eq!(h.state().game(), &played, "Cancel keeps the game");
+
+    h.get_by_label(&row).click();
+    h.run_steps(3);
+    assert!(has_label(&h, "Unsaved changes"));
+    h.get_by_label("Discard").click();
+    h.run_steps(3);
+    assert!(!has_label(&h, "Unsaved changes"));
+    let game = h.state().game();
+    assert!(row.starts_with(&game.black), "{row} vs {}", game.black);
+    assert_eq!(
+        game.ply(),
+        1,
+        "opened at the position on the board (after f5)"
+    );
+    assert!(game.len() > 20, "the database game's whole record");
+    // The database game counts as saved: the next click opens at once.
+    assert!(!h.state().has_unsaved_changes());
 }

@@ -310,6 +310,40 @@ fn the_board_keeps_its_size_and_place_whatever_the_side_shows() {
     }
 }
 
+/// The game analysis adds the chart of discs lost beside the evaluation graph: the bottom
+/// panel keeps its height and the board its size and place.
+#[test]
+fn the_loss_chart_does_not_move_the_board() {
+    // FFO #1 with a blunder (b1, -22) and a reply: analysed by exact solves at once.
+    let text = include_str!("data/ffo1-39.scr");
+    let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let mut game = okapi_core::game::Game::new(Position::parse(line).unwrap());
+    game.play(okapi_core::board::Move::parse("b1").unwrap(), None)
+        .unwrap();
+    let reply = game.position().legal_moves().iter().next().unwrap();
+    game.play(okapi_core::board::Move::Play(reply), None)
+        .unwrap();
+    let json = okapi_core::formats::okapi_json::write(&game);
+    for (w, hgt) in [(1000.0, 720.0), (800.0, 600.0), (1280.0, 900.0)] {
+        let mut h = harness_sized(w, hgt);
+        h.state_mut().apply(Command::Paste(json.clone()));
+        h.run_steps(3);
+        let board = board_rects(&h);
+        h.state_mut().apply(Command::AnalyseGame);
+        step_until(&mut h, "the game analysis", |app| !app.engine_busy());
+        h.run_steps(3);
+        assert!(
+            h.query_by_label_contains("discs lost per move").is_some(),
+            "{w}x{hgt}: the loss chart shows"
+        );
+        assert_eq!(
+            board_rects(&h),
+            board,
+            "{w}x{hgt}: the loss chart moved the board"
+        );
+    }
+}
+
 #[test]
 fn the_move_list_shows_its_rows_and_the_current_one() {
     // 1000x720: at least 12 rows in view at the start of a long game.

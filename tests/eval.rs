@@ -42,9 +42,11 @@ fn random_position(rng: &mut Rng, plies: usize) -> Board {
 fn shipped_file_loads_with_a_valid_checksum_and_is_trained() {
     let bytes = std::fs::read(shipped_path()).expect("coeffs/ holds the shipped weights");
     let file = WeightFile::from_bytes(&bytes).expect("valid weight file");
+    // The pattern weights and then the count terms' (mobility, potential mobility,
+    // parity), fitted with them.
     assert_eq!(
         file.weights_per_phase as usize,
-        PatternSet::get().weights_per_phase
+        PatternSet::get().weights_per_phase + okapi::eval::terms::WEIGHTS
     );
     assert!(file.phases >= 10, "one weight set per phase");
     // Trained, not a placeholder: most phases have many non-zero weights.
@@ -113,11 +115,14 @@ fn evaluation_is_sensible() {
         "start: {}",
         eval.evaluate(&Board::START)
     );
-    // Owning all four corners in the middle game is a big advantage, and giving them to
-    // the opponent a big disadvantage: checked on the middle-game positions (20-40
-    // empties; at least 90%: putting all four corners on a real position makes rare
-    // pattern configurations, where the small corner pattern must carry the value) of
-    // real games (the WTHOR extract in tests/data).
+    // Owning all four corners in the middle game is an advantage, and giving them to
+    // the opponent a disadvantage: checked on the middle-game positions (20-40 empties)
+    // of real games (the WTHOR extract in tests/data). Putting all four corners on a
+    // real position makes rare pattern configurations, where the small corner pattern
+    // must carry the value, and changes both sides' move counts, which the count terms
+    // value: the patterns alone preferred the corners in over 90% of these positions
+    // (means +4 / -4 discs or more); with the count terms, which won the matches
+    // (docs/engine.md), 914 of 1,260 (73%), means +3 / -3.
     const CORNERS: u64 = 0x8100_0000_0000_0081;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor-2018-sample.wtb");
     let (_, games) = okapi::formats::records::wthor::read_file(&path).unwrap();
@@ -139,12 +144,12 @@ fn evaluation_is_sensible() {
     }
     assert!(n > 500);
     assert!(
-        better * 100 >= n * 90,
+        better * 100 >= n * 70,
         "corners better in only {better} of {n} positions"
     );
     let (with, without) = (own / n / SCALE as i64, theirs / n / SCALE as i64);
     assert!(
-        with >= 4 && without <= -4 && with - without >= 10,
+        with >= 2 && without <= -2 && with - without >= 5,
         "mean with four corners {with}, without {without}"
     );
     let mut rng = Rng(XorShift64::from_state(7));

@@ -7,6 +7,9 @@
 
 use okapi::board::random::random_positions;
 use okapi::board::{Board, Position};
+use okapi::eval::patterns::PatternSet;
+use okapi::eval::terms;
+use okapi::eval::weights::WeightFile;
 use okapi::eval::{EvalState, Evaluator};
 use okapi::search::{Evaluate, Limits, MidgameSearch, MoveValue};
 use std::sync::Arc;
@@ -39,32 +42,34 @@ fn midgame36() -> Vec<Board> {
 const HASH_BITS: u32 = 18;
 
 /// (position of midgame36.scr, depth, selectivity (5 = none), value, best move, nodes),
-/// measured with the from-scratch search before the change (commit 10a7023).
+/// recorded with the from-scratch search (`FromScratch`, which evaluates each leaf from
+/// its bitboards) and the shipped weights; first recorded before the change to the
+/// incremental search (commit 10a7023), again for the weights with the count terms.
 const EXPECTED: &[(usize, u32, usize, i32, &str, u64)] = &[
-    (0, 5, 5, 2618, "e8", 2973),
-    (0, 8, 5, 1726, "e8", 59904),
-    (0, 10, 5, 1776, "e8", 479996),
-    (0, 8, 2, 1726, "e8", 9063),
-    (0, 12, 2, 1898, "e8", 42944),
-    (0, 14, 2, 1596, "e8", 138505),
-    (1, 5, 5, -753, "g5", 2414),
-    (1, 8, 5, -478, "g5", 36269),
-    (1, 10, 5, -385, "g5", 241222),
-    (1, 8, 2, -478, "g5", 10040),
-    (1, 12, 2, -613, "g5", 96143),
-    (1, 14, 2, -502, "g5", 215039),
-    (2, 5, 5, 616, "c3", 3491),
-    (2, 8, 5, 301, "c3", 50999),
-    (2, 10, 5, 390, "c3", 404067),
-    (2, 8, 2, 301, "c3", 20302),
-    (2, 12, 2, 303, "c3", 204653),
-    (2, 14, 2, 335, "c3", 557471),
-    (3, 5, 5, 437, "a4", 2999),
-    (3, 8, 5, 412, "a4", 52359),
-    (3, 10, 5, 233, "a4", 366024),
-    (3, 8, 2, 412, "a4", 11396),
-    (3, 12, 2, 387, "a4", 71413),
-    (3, 14, 2, 559, "a4", 171698),
+    (0, 5, 5, 2795, "e8", 3215),
+    (0, 8, 5, 1691, "e8", 59773),
+    (0, 10, 5, 1617, "e8", 476182),
+    (0, 8, 2, 1691, "e8", 11296),
+    (0, 12, 2, 1725, "e8", 62722),
+    (0, 14, 2, 1551, "e8", 163117),
+    (1, 5, 5, -685, "g5", 2307),
+    (1, 8, 5, -545, "g5", 35071),
+    (1, 10, 5, -447, "g5", 243835),
+    (1, 8, 2, -545, "g5", 8312),
+    (1, 12, 2, -724, "g5", 94622),
+    (1, 14, 2, -674, "g5", 253478),
+    (2, 5, 5, 618, "c3", 3163),
+    (2, 8, 5, 448, "c3", 45174),
+    (2, 10, 5, 280, "c3", 364002),
+    (2, 8, 2, 448, "c3", 17743),
+    (2, 12, 2, 434, "c3", 196795),
+    (2, 14, 2, 226, "c3", 454245),
+    (3, 5, 5, 116, "a4", 2687),
+    (3, 8, 5, 204, "a4", 46001),
+    (3, 10, 5, 280, "a5", 362837),
+    (3, 8, 2, 204, "a4", 8664),
+    (3, 12, 2, 253, "a4", 105991),
+    (3, 14, 2, 467, "a4", 185674),
 ];
 
 fn search<E: Evaluate + Clone>(
@@ -97,7 +102,7 @@ fn fixed_depth_results_are_those_of_the_old_search() {
     if record {
         for (i, &board) in boards.iter().enumerate().take(4) {
             for (depth, sel) in [(5, 5), (8, 5), (10, 5), (8, 2), (12, 2), (14, 2)] {
-                let (v, mv, nodes) = search(&eval, board, depth, sel);
+                let (v, mv, nodes) = search(&FromScratch(eval.clone()), board, depth, sel);
                 println!("    ({i}, {depth}, {sel}, {v}, \"{mv}\", {nodes}),");
             }
         }
@@ -146,9 +151,52 @@ fn incremental_search_is_the_from_scratch_search() {
 
 /// Along random games (passes included), the kept state evaluates as the board does,
 /// after `make_move`, `undo_move`, `pass`, and one ply ahead with `evaluate_after`.
+///
+/// Both with the count terms (mobility, potential mobility, parity: read from the kept
+/// board) and without them: the shipped weights, and the same patterns with the terms'
+/// weights taken off or, for weights without terms, made up.
 #[test]
 fn incremental_evaluation_follows_random_games() {
-    let eval = Evaluator::shipped();
+    let shipped = WeightFile::from_bytes(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/coeffs/okapi-eval.bin"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let patterns = PatternSet::get().weights_per_phase;
+    let n = shipped.weights_per_phase as usize;
+    let mut other = shipped.clone();
+    other.weights_per_phase = (if n > patterns {
+        patterns
+    } else {
+        patterns + terms::WEIGHTS
+    }) as u32;
+    other.weights.clear();
+    let mut rng = okapi::board::random::XorShift64::from_state(7);
+    for phase in shipped.weights.chunks_exact(n) {
+        other.weights.extend_from_slice(&phase[..patterns]);
+        if n == patterns {
+            other
+                .weights
+                .extend((0..terms::WEIGHTS).map(|_| (rng.next_u64() % 1024) as i16 - 512));
+        }
+    }
+    let with_and_without = [
+        Evaluator::from_weight_file(shipped),
+        Evaluator::from_weight_file(other),
+    ];
+    assert_ne!(
+        with_and_without[0].has_terms(),
+        with_and_without[1].has_terms()
+    );
+    for eval in &with_and_without {
+        follow_random_games(eval);
+    }
+}
+
+fn follow_random_games(eval: &Evaluator) {
     let mut rng = okapi::board::random::XorShift64::from_state(0x2545_f491_4f6c_dd1d);
     let mut next = move || rng.next_u64();
     for _ in 0..200 {

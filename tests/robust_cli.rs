@@ -479,3 +479,82 @@ fn the_readme_and_docs_links_resolve() {
         }
     }
 }
+
+/// `okapi solve` takes one position as a board string (quoted, or its squares and side as
+/// two words; any of the common conventions) and writes the line a script of that
+/// position gets; a wrong board string is refused with what is wrong with it.
+#[test]
+fn solve_takes_a_board_string() {
+    let ffo = include_str!("data/ffo1-39.scr");
+    let line = ffo.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let board = &line[..66];
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("one.scr");
+    std::fs::write(&script, format!("{board}\n")).unwrap();
+    let from_script = run(&["solve", script.to_str().unwrap(), "--quiet"]);
+    assert!(from_script.status.success(), "{}", stderr(&from_script));
+    let expected = String::from_utf8_lossy(&from_script.stdout).into_owned();
+    assert_eq!(
+        expected,
+        "41 - 23
+"
+    ); // FFO #1: Black +18
+
+    let quoted = run(&["solve", board, "--quiet"]);
+    assert!(quoted.status.success(), "{}", stderr(&quoted));
+    assert_eq!(String::from_utf8_lossy(&quoted.stdout), expected);
+    // Two words, the first starting with '-', options after them; the */O/. convention.
+    let (squares, side) = board.split_once(' ').unwrap();
+    let dots = squares.replace('-', ".").replace('X', "*");
+    let words = run(&["solve", &dots, side, "--wld", "--quiet"]);
+    assert!(words.status.success(), "{}", stderr(&words));
+    assert_eq!(String::from_utf8_lossy(&words.stdout), "Black win\n");
+
+    for (bad, says) in [
+        (
+            format!("{squares}---- X"),
+            "a board has 64 squares, this has 68",
+        ),
+        (
+            format!("{}?{} X", &squares[..3], &squares[4..]),
+            "'?' at square d1",
+        ),
+        (squares.to_string(), "the side to move is missing"),
+        (format!("{squares} Q"), "'Q' is not a side to move"),
+    ] {
+        let o = run(&["solve", &bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+/// `okapi console` whose input ends while it solves (nothing read after `solve`): the
+/// solve stops and the console ends at once, instead of solving 30 empties for minutes;
+/// the output stays open and says why.
+#[test]
+fn console_stops_a_solve_when_its_input_ends() {
+    let ffo = include_str!("data/ffo40-59.scr");
+    let line = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .nth(17)
+        .unwrap();
+    assert_eq!(line[..64].matches('-').count(), 30, "{line}");
+    let start = std::time::Instant::now();
+    let mut child = okapi()
+        .args(["console", "--computer", "none", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "setboard {}\nsolve\n", &line[..66]).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("error: stopped: the input ended"), "{out}");
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}

@@ -40,6 +40,12 @@ pub enum Command {
     },
     Open,
     OpenPath(PathBuf),
+    /// Opens a game of the games database (a click in the Database tab), already placed
+    /// at the position on the board; the notice names its players and tournament.
+    OpenDatabaseGame {
+        game: Box<okapi_core::game::Game>,
+        notice: String,
+    },
     Save,
     SaveAs,
     SaveTo(PathBuf),

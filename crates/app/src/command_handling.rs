@@ -41,6 +41,7 @@ impl App {
             | Command::NewGame { .. }
             | Command::Open
             | Command::OpenPath(_)
+            | Command::OpenDatabaseGame { .. }
             | Command::Save
             | Command::SaveAs
             | Command::SaveTo(_)) => self.apply_file(c),
@@ -169,6 +170,14 @@ impl App {
                 }
                 Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
             },
+            Command::OpenDatabaseGame { game, notice } => {
+                // A database game is nobody's work on this machine: it counts as saved,
+                // so another click on the list does not ask.
+                self.file = None;
+                self.error = None;
+                self.load_game(*game, [Seat::Human; 2], Some(notice));
+                self.mark_saved();
+            }
             Command::Save => match self.file.clone() {
                 Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
                 _ => self.apply(Command::SaveAs),
@@ -421,11 +430,13 @@ impl App {
                 if let Some(engine) = &mut self.script_engine {
                     engine.cancel();
                 }
+                let count =
+                    |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
                 self.notice = Some(format!(
-                    "Opened the script {}: {} positions, {} bad lines.",
+                    "Opened the script {}: {}, {}.",
                     job.name(),
-                    job.rows.len(),
-                    job.bad.len()
+                    count(job.rows.len(), "position"),
+                    count(job.bad.len(), "bad line")
                 ));
                 self.script = Some(job);
                 self.view.side_tab = super::side_panel::SideTab::Script;
@@ -611,6 +622,7 @@ fn replaces_the_game(command: &Command, game: &Game) -> bool {
             command,
             Command::NewGame { .. }
                 | Command::OpenPath(_)
+                | Command::OpenDatabaseGame { .. }
                 | Command::SetupDone
                 | Command::ShowScriptPosition(_)
                 | Command::Quit

@@ -14,7 +14,7 @@ use super::{App, Command};
 use eframe::egui;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::db::{Answer, Database, Filter, GameHit, PlayerSide, sources};
-use okapi_core::game::{Game, Seat};
+use okapi_core::game::Game;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -247,6 +247,13 @@ fn thousands(count: usize) -> String {
     out
 }
 
+/// A value in discs with its sign and one decimal; a value that rounds to zero is "+0.0"
+/// (formatting -0.04 gave "-0.0", a loss of nothing).
+fn signed_tenths(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    format!("{:+.1}", if r == 0.0 { 0.0 } else { r })
+}
+
 /// The game `hit` of `db` as a record drawn in the board's orientation, its cursor on the
 /// position the board shows.
 pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Game {
@@ -406,7 +413,10 @@ impl App {
         }
         let book = okapi_core::book::shipped().moves(&position.board());
         let mut play = None;
-        egui::ScrollArea::vertical()
+        // Both ways: a row with a long opening name ("g5 Bent Ganglion") scrolls inside
+        // the tab instead of widening the side panel under the board (at 800x600 the
+        // tab's left part was hidden behind it).
+        egui::ScrollArea::both()
             .id_salt("db_moves_scroll")
             .max_height(170.0)
             .show(ui, |ui| {
@@ -451,9 +461,9 @@ impl App {
                             ui.label(thousands(m.games as usize)).on_hover_text(&hover);
                             ui.label(format!("{:.1}", m.black_win_percent()))
                                 .on_hover_text(&hover);
-                            ui.label(format!("{:+.1}", m.average_black_score()));
+                            ui.label(signed_tenths(m.average_black_score()));
                             match book.iter().find(|b| b.square == m.square) {
-                                Some(b) => ui.label(format!("{:+.1}", b.discs())),
+                                Some(b) => ui.label(signed_tenths(b.discs())),
                                 None => ui.weak("–"),
                             };
                             match self.move_evals.get(&m.square) {
@@ -597,8 +607,12 @@ impl App {
                 db.tournament(info.tournament),
                 info.year
             );
-            self.file = None;
-            self.load_game(game, [Seat::Human; 2], Some(notice));
+            // Through the command, so that a game with unsaved changes asks first, as
+            // File › Open does.
+            self.commands.push(Command::OpenDatabaseGame {
+                game: Box::new(game),
+                notice,
+            });
         }
     }
 
@@ -673,5 +687,13 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(134440), "134,440");
         assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn values_near_zero_have_no_minus_sign() {
+        assert_eq!(signed_tenths(-0.04), "+0.0");
+        assert_eq!(signed_tenths(0.0), "+0.0");
+        assert_eq!(signed_tenths(-0.06), "-0.1");
+        assert_eq!(signed_tenths(6.84), "+6.8");
     }
 }

@@ -101,9 +101,16 @@ impl App {
                     .name(format!("ply {}: -{loss}", i + 1))
             })
             .collect();
+        let height = ui.available_height();
         ui.vertical(|ui| {
-            ui.label(egui::RichText::new("discs lost per move: Black up, White down").small());
+            let title =
+                ui.label(egui::RichText::new("discs lost per move: Black up, White down").small());
+            // The title and the plot together as tall as the graph beside them: the plot
+            // taking the whole height under its title made the panel taller, and the board
+            // shrank when the chart appeared.
+            let used = title.rect.height() + ui.spacing().item_spacing.y;
             let response = game_plot("loss-chart", len, 8.0)
+                .height((height - used).max(32.0))
                 .show(ui, |plot| plot.bar_chart(BarChart::new("discs lost", bars)));
             self.go_to_clicked_ply(&response);
         });

@@ -151,13 +151,14 @@ pub struct BenchRow {
 ///
 /// With `runs` > 1, each position is solved that many times and its row shows the median
 /// time (the answer must be the same every time, and on one thread the node count too,
-/// since the table is cleared before each solve). `plain` solves without the evaluation.
+/// since the table is cleared before each solve). The solver orders its moves with
+/// `evaluator` (`None`: by mobility and corners alone, no selective passes: `--plain`).
 /// `threads` is the number of threads each solve uses.
 pub fn run(
     positions: &[TestPosition],
     hash_bits: u32,
     runs: u32,
-    plain: bool,
+    evaluator: Option<std::sync::Arc<okapi_core::eval::Evaluator>>,
     threads: usize,
 ) -> anyhow::Result<Vec<BenchRow>> {
     outln!(
@@ -171,8 +172,7 @@ pub fn run(
         "nodes",
         "speed"
     );
-    // Loaded before the clock starts; `--plain` orders by mobility and corners alone.
-    let evaluator = (!plain).then(okapi_core::eval::Evaluator::shipped);
+    // Loaded before the clock starts (by the caller).
     let mut solver = EndgameSolver::new(hash_bits, evaluator);
     solver.set_threads(threads);
     let cpu_before = cpu_time();

@@ -93,7 +93,7 @@ struct Console<W: Write> {
     input: crossbeam_channel::Receiver<InputLine>,
     pending: std::collections::VecDeque<InputLine>,
     input_closed: bool,
-    /// The solve was stopped because nobody is left to read its answer.
+    /// The solve was stopped because the input ended (see [`Console::solve`]).
     stopping: bool,
 }
 
@@ -430,10 +430,12 @@ impl<W: Write> Console<W> {
             mode: SolveMode::Exact,
         });
         // Wait for the solve while reading the input: `stop` stops it, other lines (a
-        // piped `quit` too) run after it. At the end of the input the solve goes on (a
-        // piped session's `solve` is answered) unless nobody reads the answer either: a
-        // console whose input and output both closed (its host is gone) stops at once
-        // instead of solving for minutes or hours.
+        // piped `quit` too) run after it. When the input ends with nothing read after
+        // `solve`, nothing more was asked for: the solve stops and the console ends (as
+        // a chess engine takes the end of its input for `quit`), instead of solving for
+        // minutes or hours for a host that is gone. Lines read after `solve` (a piped
+        // `solve` then `quit`) ask for its answer first, so it goes on, unless nobody
+        // reads the answer either (standard output closed).
         let result = loop {
             let input = if self.input_closed {
                 crossbeam_channel::never()
@@ -459,10 +461,17 @@ impl<W: Write> Console<W> {
                 },
                 default(std::time::Duration::from_millis(200)) => {}
             }
-            if self.input_closed && !self.stopping && standard_output_closed() {
+            if self.input_closed
+                && !self.stopping
+                && (self.pending.is_empty() || standard_output_closed())
+            {
                 self.stopping = true;
                 self.engine.stop();
             }
+        };
+        let result = match result {
+            Err(e) if self.stopping => Err(format!("{e}: the input ended")),
+            other => other,
         };
         self.stopping = false;
         match (result, solved) {

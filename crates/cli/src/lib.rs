@@ -138,7 +138,9 @@ pub enum CliCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// The script to solve; with --merge, the shard outputs to merge (all N of them).
+    /// The script to solve, or one position as a board string (64 squares a1..h8, then
+    /// the side to move; X/O/-, */O/. or b/w/.; quoted, or its two words unquoted); with
+    /// --merge, the shard outputs to merge (all N of them).
     #[arg(required = true, value_name = "INPUT")]
     pub input: Vec<PathBuf>,
     /// Where to write the results (truncated first); standard output if not given.
@@ -228,6 +230,10 @@ pub struct BenchArgs {
     /// Threads each solve (or, with --midgame, each search) uses (default: all cores).
     #[arg(long, value_name = "N", value_parser = units::parse_threads)]
     pub threads: Option<usize>,
+    /// Evaluate (and order the endgame's moves) with these weights instead of the
+    /// shipped ones: a candidate evaluation's speed and nodes beside the shipped one's.
+    #[arg(long, value_name = "FILE", conflicts_with = "plain")]
+    pub weights: Option<PathBuf>,
 }
 
 /// Exit status of a command that returns a `Result`: errors go to standard error.
@@ -250,6 +256,7 @@ pub fn main() -> ExitCode {
     if args[1..].iter().any(|a| a == "-script") {
         return compat::main(&args[1..]);
     }
+    let args = board_words_as_values(args);
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -292,12 +299,12 @@ fn solve(a: SolveArgs) -> ExitCode {
     if let Some(output) = &a.merge {
         return report(script_shards::merge(&a.input, output));
     }
-    let [input] = &a.input[..] else {
-        errln!(
-            "okapi: solve takes one script ({} given); several files are for --merge",
-            a.input.len()
-        );
-        return ExitCode::from(2);
+    let input = match solve_input(&a.input) {
+        Ok(input) => input,
+        Err(e) => {
+            errln!("okapi: {e}");
+            return ExitCode::from(2);
+        }
     };
     let feedback = if a.quiet {
         Feedback::Quiet
@@ -319,7 +326,104 @@ fn solve(a: SolveArgs) -> ExitCode {
         feedback,
     );
     opts.shard = a.shard;
-    finish_script_run(script_run::run_script(input, a.output.as_deref(), &opts))
+    finish_script_run(match input {
+        SolveInput::Script(path) => script_run::run_script(path, a.output.as_deref(), &opts),
+        SolveInput::Board(position) => {
+            script_run::run_position(&position, a.output.as_deref(), &opts)
+        }
+    })
+}
+
+/// A board string given to `okapi solve` often starts with `-` (an empty a1): clap would
+/// take it for an option. Such words (32 characters or more, three quarters of them
+/// square characters, no `=`: no option looks like that; a wrong board too, so that the
+/// board reader says what is wrong), with the side word after an unquoted one, are moved
+/// after a `--` at the end, where they are values whatever their first character.
+fn board_words_as_values(args: Vec<OsString>) -> Vec<OsString> {
+    if args.get(1).is_none_or(|a| a != "solve") {
+        return args;
+    }
+    let is_square = |c: char| c.is_whitespace() || "-_.*XxOo0BbWw".contains(c);
+    let board_like = |a: &str| {
+        let chars = a.chars().filter(|c| !c.is_whitespace()).count();
+        a.starts_with('-')
+            && !a.contains('=')
+            && chars >= 32
+            && a.chars().filter(|&c| is_square(c)).count() * 4 >= a.chars().count() * 3
+    };
+    let is_side = |a: &str| {
+        ["x", "o", "*", "0", "b", "w", "black", "white"].contains(&a.to_ascii_lowercase().as_str())
+    };
+    let end = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    let (mut kept, mut boards) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < end {
+        match args[i].to_str() {
+            Some(a) if i >= 2 && board_like(a) => {
+                let mut word = a.to_string();
+                if let Some(side) = args[..end].get(i + 1).and_then(|s| s.to_str())
+                    && is_side(side)
+                {
+                    word = format!("{word} {side}");
+                    i += 1;
+                }
+                boards.push(OsString::from(word));
+            }
+            _ => kept.push(args[i].clone()),
+        }
+        i += 1;
+    }
+    if boards.is_empty() {
+        return args;
+    }
+    kept.push("--".into());
+    kept.extend(boards);
+    kept.extend(args.into_iter().skip(end + 1));
+    kept
+}
+
+/// What `okapi solve` was given: a script file, or one position as a board string.
+#[derive(Debug, PartialEq)]
+enum SolveInput<'a> {
+    Script(&'a std::path::Path),
+    Board(Position),
+}
+
+/// Tells a script file from a board string: an existing file is a script; otherwise the
+/// words (a board string quoted, or its squares and side as two words) are read as a
+/// board when they look like one (mostly square characters, or 60 characters or more with
+/// no `/`), with the board reader's errors (the count, a character and its square, the
+/// side); anything else is a script that cannot be read.
+fn solve_input(input: &[PathBuf]) -> Result<SolveInput<'_>, String> {
+    if let [path] = input
+        && path.is_file()
+    {
+        return Ok(SolveInput::Script(path));
+    }
+    let several = || {
+        format!(
+            "solve takes one script ({} given); several files are for --merge",
+            input.len()
+        )
+    };
+    if input.iter().any(|p| p.is_file()) {
+        return Err(several());
+    }
+    let words: Vec<String> = input
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let text = words.join(" ");
+    let squares = text.chars().filter(|c| !c.is_whitespace()).count();
+    let board_like = okapi_core::formats::board_text::looks_like_board(&text)
+        || (squares >= 60 && !text.contains('/'));
+    match input {
+        _ if board_like => okapi_core::formats::board_text::read(&text)
+            .map(SolveInput::Board)
+            .map_err(|e| format!("the board string: {e}")),
+        [path] => Ok(SolveInput::Script(path)),
+        _ => Err(several()),
+    }
 }
 
 /// Exit status of a script run: 0 all fine, 1 some bad lines, 2 the run failed.
@@ -353,6 +457,16 @@ fn bench(a: BenchArgs) -> ExitCode {
         }
     };
     let (hash_bits, threads) = (config.hash_bits(), config.threads());
+    let evaluator = match &a.weights {
+        Some(path) => match okapi_core::eval::Evaluator::load(path) {
+            Ok(e) => std::sync::Arc::new(e),
+            Err(e) => {
+                errln!("okapi: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => okapi_core::eval::Evaluator::shipped(),
+    };
     if a.midgame {
         let path = a
             .file
@@ -360,6 +474,7 @@ fn bench(a: BenchArgs) -> ExitCode {
             .unwrap_or_else(|| bench::data_dir().join("midgame36.scr"));
         return report(midbench::run(
             &path,
+            evaluator,
             &a.depths,
             a.selectivity,
             hash_bits,
@@ -385,7 +500,8 @@ fn bench(a: BenchArgs) -> ExitCode {
         errln!("okapi: no positions numbered {} to {}", a.from, a.to);
         return ExitCode::from(2);
     }
-    match bench::run(&positions, hash_bits, a.runs, a.plain, threads) {
+    let evaluator = (!a.plain).then_some(evaluator);
+    match bench::run(&positions, hash_bits, a.runs, evaluator, threads) {
         Ok(rows) if rows.iter().any(|r| r.right == Some(false)) => ExitCode::from(1),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
@@ -511,5 +627,101 @@ mod position_arg_tests {
         assert_eq!(position_arg(file.to_str().unwrap()), Ok(p));
         let err = position_arg(&format!("{} X", "-".repeat(68))).unwrap_err();
         assert_eq!(err, "a board has 64 squares, this has 68");
+    }
+
+    #[test]
+    fn board_words_starting_with_a_hyphen_are_values() {
+        let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+        let os = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
+        let parse = |words: &[&str]| match Cli::try_parse_from(board_words_as_values(os(words))) {
+            Ok(Cli {
+                command: CliCommand::Solve(a),
+            }) => (a.input, a.wld, a.quiet),
+            other => panic!("{words:?}: {other:?}"),
+        };
+        let quoted = format!("{board} X");
+        let want = vec![PathBuf::from(&quoted)];
+        assert_eq!(
+            parse(&["okapi", "solve", &quoted]),
+            (want.clone(), false, false)
+        );
+        assert_eq!(
+            parse(&["okapi", "solve", "--wld", board, "X", "--quiet"]),
+            (want.clone(), true, true)
+        );
+        assert_eq!(
+            parse(&["okapi", "solve", "-q", "--", &quoted]),
+            (want, false, true)
+        );
+        // A wrong board too, so that the board reader can say what is wrong with it.
+        let typo = format!("{}?{} X", &board[..3], &board[4..]);
+        assert_eq!(
+            parse(&["okapi", "solve", &typo]),
+            (vec![PathBuf::from(&typo)], false, false)
+        );
+        let long_output = "--output=/a/folder/with/a/long/name/out.txt";
+        assert_eq!(
+            parse(&["okapi", "solve", "in.scr", long_output]).0,
+            [PathBuf::from("in.scr")]
+        );
+        // Options and files are left alone.
+        assert_eq!(
+            parse(&["okapi", "solve", "in.scr", "--wld"]),
+            (vec![PathBuf::from("in.scr")], true, false)
+        );
+        let other = os(&["okapi", "perft", "3", "--position", board]);
+        assert_eq!(board_words_as_values(other.clone()), other);
+    }
+
+    #[test]
+    fn solve_takes_a_script_or_a_board_string() {
+        let p = okapi_core::formats::transcript::read("f5d6c3")
+            .unwrap()
+            .position();
+        let args = |words: &[&str]| -> Vec<PathBuf> { words.iter().map(PathBuf::from).collect() };
+        let board = p.to_board_string();
+        assert_eq!(solve_input(&args(&[&board])), Ok(SolveInput::Board(p)));
+        // Unquoted: the squares and the side as two words; the b/w convention.
+        let (squares, side) = board.split_once(' ').unwrap();
+        assert_eq!(
+            solve_input(&args(&[squares, side])),
+            Ok(SolveInput::Board(p))
+        );
+        let bw = squares
+            .replace('X', "b")
+            .replace('O', "w")
+            .replace('-', ".");
+        assert_eq!(solve_input(&args(&[&bw, "w"])), Ok(SolveInput::Board(p)));
+        // A script file stays a script, and a missing file is read (and refused) as one.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("in.scr");
+        std::fs::write(&file, format!("{board}\n")).unwrap();
+        assert_eq!(
+            solve_input(std::slice::from_ref(&file)),
+            Ok(SolveInput::Script(&file))
+        );
+        let missing = dir.path().join("missing.scr");
+        assert_eq!(
+            solve_input(std::slice::from_ref(&missing)),
+            Ok(SolveInput::Script(&missing))
+        );
+        // The board reader's errors: the count, a character and its square, the side.
+        let err = |words: &[&str]| solve_input(&args(words)).unwrap_err();
+        assert_eq!(
+            err(&[&format!("{} X", "-".repeat(68))]),
+            "the board string: a board has 64 squares, this has 68"
+        );
+        let bad = format!("{}?{} X", &squares[..10], &squares[11..]);
+        assert!(
+            err(&[&bad]).contains("'?' at square c2"),
+            "{}",
+            err(&[&bad])
+        );
+        assert!(err(&[squares]).contains("the side to move is missing"));
+        assert!(err(&[squares, "Z"]).contains("'Z' is not a side to move"));
+        assert_eq!(
+            err(&["a.scr", "b.scr"]),
+            "solve takes one script (2 given); several files are for --merge"
+        );
     }
 }

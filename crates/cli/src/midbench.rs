@@ -32,6 +32,7 @@ pub fn load_positions(path: &Path) -> anyhow::Result<Vec<Position>> {
 /// search uses `threads` (several: lazy SMP, nodes of all threads counted).
 pub fn run(
     path: &Path,
+    eval: std::sync::Arc<Evaluator>,
     depths: &[u32],
     selectivity: usize,
     hash_bits: u32,
@@ -43,7 +44,6 @@ pub fn run(
     }
     anyhow::ensure!(!depths.is_empty(), "--depths: no depth given");
     let positions = load_positions(path)?;
-    let eval = Evaluator::shipped();
     let conf = okapi_core::search::probcut::LEVELS
         .get(selectivity)
         .map_or(100, |l| l.1);
@@ -112,9 +112,25 @@ mod tests {
 
     #[test]
     fn depth_zero_is_refused_before_anything_runs() {
-        let err = run(Path::new("no such file"), &[12, 0], 2, 10, 1).unwrap_err();
+        let err = run(
+            Path::new("no such file"),
+            Evaluator::shipped(),
+            &[12, 0],
+            2,
+            10,
+            1,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("not 0"), "{err}");
-        let err = run(Path::new("no such file"), &[61], 2, 10, 1).unwrap_err();
+        let err = run(
+            Path::new("no such file"),
+            Evaluator::shipped(),
+            &[61],
+            2,
+            10,
+            1,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("not 61"), "{err}");
     }
 }

@@ -102,7 +102,6 @@ pub fn run_script(
 ) -> anyhow::Result<RunStats> {
     let bytes = okapi_core::formats::read_capped(input, okapi_core::formats::MAX_SCRIPT_FILE)
         .with_context(|| format!("cannot read the script {}", input.display()))?;
-    let lines = script::parse_script(&bytes);
     if let Some(path) = output {
         // Creating the output truncates it: an output that is the input under another
         // name (a hard link, `./x`) would be emptied before it is solved.
@@ -113,6 +112,28 @@ pub fn run_script(
             input.display()
         );
     }
+    run_script_bytes(&bytes, input, output, opts)
+}
+
+/// Solves one position given on the command line (a board string) as a script of that
+/// one line: the same result line, progress and summary as a script's.
+pub fn run_position(
+    position: &Position,
+    output: Option<&Path>,
+    opts: &ScriptOptions,
+) -> anyhow::Result<RunStats> {
+    let line = format!("{}\n", position.to_board_string());
+    run_script_bytes(line.as_bytes(), Path::new("the board string"), output, opts)
+}
+
+/// [`run_script`] on a script's bytes; `input` names it in messages.
+fn run_script_bytes(
+    bytes: &[u8],
+    input: &Path,
+    output: Option<&Path>,
+    opts: &ScriptOptions,
+) -> anyhow::Result<RunStats> {
+    let lines = script::parse_script(bytes);
     let owned = owned_lines(&lines, opts.shard);
     let mut writer = LineWriter {
         out: Output::open(output)?,
@@ -126,7 +147,7 @@ pub fn run_script(
         sharded: opts.shard.is_some(),
     };
     if let Some(shard) = opts.shard {
-        let header = shard_header(shard, &bytes, &lines, &owned, opts);
+        let header = shard_header(shard, bytes, &lines, &owned, opts);
         writer.write(format!("{}\n", header.to_line()).as_bytes())?;
     }
     // The positions to solve, and the input line of each.

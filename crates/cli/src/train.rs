@@ -125,6 +125,10 @@ pub struct TrainArgs {
     /// Threads searching the labels (default: every core).
     #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
     pub threads: Option<usize>,
+    /// Fit the patterns alone, without the count terms (mobility and potential mobility
+    /// of each side as tables over the count, and parity) fitted jointly with them.
+    #[arg(long)]
+    pub no_terms: bool,
 }
 
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
@@ -170,6 +174,7 @@ impl TrainArgs {
                     .unwrap_or_else(okapi_core::search::available_threads)
                     .max(1),
             },
+            terms: !self.no_terms,
         }
     }
 }

@@ -43,6 +43,7 @@ impl App {
         let what = match &pending {
             Command::Quit => "Quit",
             Command::OpenPath(_) => "Open another game",
+            Command::OpenDatabaseGame { .. } => "Open the database game",
             Command::NewGame { .. } => "Start a new game",
             Command::Paste(_) => "Paste a game",
             Command::SetupDone => "Start from the position set up",

@@ -69,12 +69,37 @@ pub fn moves_avx2(p: u64, o: u64) -> u64 {
     _mm_cvtsi128_si64(both) as u64 & !(p | o)
 }
 
-/// Empty squares next to an opponent disc: where moves may appear later. A cheap
-/// measure of "potential mobility" for move ordering.
+/// Empty squares next to an opponent disc, roughly: where moves may appear later. A cheap
+/// measure of "potential mobility" for move ordering. Opponent discs on the a- and
+/// h-files count only their vertical neighbours (the mask that keeps the shifts from
+/// wrapping drops them whole), so it is not symmetric: the evaluation counts with
+/// [`adjacent_empties`]. The orderings keep this one, with which their node counts
+/// were measured.
 #[inline(always)]
 pub fn potential_moves(p: u64, o: u64) -> u64 {
     let h = o & INNER_COLS;
     let n = (h << 1) | (h >> 1) | (o << 8) | (o >> 8) | (h << 7) | (h >> 7) | (h << 9) | (h >> 9);
+    n & !(p | o)
+}
+
+/// Empty squares next to (in any of the 8 directions) a disc of `o`: the potential
+/// mobility of the side `p` to move, the same under every board symmetry.
+#[inline(always)]
+pub fn adjacent_empties(p: u64, o: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe; // a square not on the a-file
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f; // nor on the h-file
+    // Shifting towards h (+1, +9, -7) must not carry h-file discs onto the next row's
+    // a-file, and towards a (-1, -9, +7) must not carry a-file discs onto h.
+    let to_h = o & NOT_H;
+    let to_a = o & NOT_A;
+    let n = (to_h << 1)
+        | (to_a >> 1)
+        | (o << 8)
+        | (o >> 8)
+        | (to_h << 9)
+        | (to_a >> 9)
+        | (to_a << 7)
+        | (to_h >> 7);
     n & !(p | o)
 }
 

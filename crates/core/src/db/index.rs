@@ -299,11 +299,15 @@ pub fn game_keys(moves: &[u8]) -> Result<Vec<u64>, IllegalMove> {
 pub struct Index {
     /// The bucket of a key is its top `bits` bits.
     bits: u32,
-    /// `starts[b]..starts[b + 1]` index `games` for bucket `b`.
+    /// Each entry is `game << tag_bits | tag`, the tag being the low `tag_bits` (8) of
+    /// the key's top half (bits 32..40 of the key; the bucket is at most bits 48..64).
+    tag_bits: u32,
+    /// `starts[b]..starts[b + 1]` index `entries` for bucket `b`.
     starts: Vec<u32>,
-    games: Vec<u32>,
-    /// Key bits 32..48 of each entry's position (the bucket is at most bits 48..64).
-    tags: Vec<u16>,
+    /// Per position of every game, in bucket order and in game order within a bucket:
+    /// the game and its tag in one word (4 bytes a position: the 8.8 million positions
+    /// of the shipped WTHOR take 35 MB; a game word and a 16-bit tag took 53 MB).
+    entries: Vec<u32>,
 }
 
 /// A game whose moves do not replay, found while indexing.
@@ -317,6 +321,15 @@ pub struct BadGame {
 
 impl Index {
     /// Indexes the games `starts[g]..starts[g + 1]` of `moves` (square indices).
+    ///
+    /// A counting sort: one replay of the games with their keys counts the positions of
+    /// each bucket and keeps each position's bucket and tag (3 bytes), then each position
+    /// goes to its bucket's next slot. Memory, on the shipped WTHOR's 8.8 million
+    /// positions (`okapi bench --db`, docs/engine.md): keeping the key's whole top half (4
+    /// bytes) beside a game word and a 16-bit tag made the load's peak 116 MB; one word a
+    /// position 100 MB; these 3 bytes 84 MB. Replaying the games a second time instead
+    /// of keeping anything (peak 68 MB) doubled the indexing's CPU time (242 to 546 ms),
+    /// past the 0.5 s a load may take.
     pub fn build(moves: &[u8], starts: &[u32]) -> Result<Index, BadGame> {
         let games = starts.len().saturating_sub(1);
         let entries = moves.len() + games;
@@ -330,17 +343,30 @@ impl Index {
             .trailing_zeros()
             .min(16);
         let shift = 32 - bits;
-        // The top half of each position's key, in game order.
-        let mut top: Vec<u32> = Vec::with_capacity(entries);
+        // The game number takes the bits it needs, the tag 8 of the rest (fewer only past
+        // 2^24 games). An 8-bit tag lets one position in 256 of those sharing the bucket
+        // (about 128) through to the replay that checks candidates: about half a replay
+        // more a query, and the same query times (`okapi bench --db`).
+        let game_bits = usize::BITS - games.saturating_sub(1).leading_zeros();
+        let tag_bits = (32 - game_bits.min(32)).min(8);
+        let tag_mask = ((1u64 << tag_bits) - 1) as u32;
+        // Each position's bucket and tag, in game order (3 bytes a position).
+        let mut buckets: Vec<u16> = Vec::with_capacity(entries);
+        let mut tags: Vec<u8> = Vec::with_capacity(entries);
         let mut counts = vec![0u32; (1usize << bits) + 1];
+        // Allocated before the buckets and tags, so that nothing kept sits above them in
+        // the heap once they are freed (the allocator could not give their memory back).
+        let mut next = vec![0u32; counts.len()];
         for g in 0..games {
             let m = &moves[starts[g] as usize..starts[g + 1] as usize];
             replay(
                 m,
                 |_, _, key| {
                     let hi = (key >> 32) as u32;
-                    top.push(hi);
-                    counts[(hi >> shift) as usize + 1] += 1;
+                    let b = hi >> shift;
+                    buckets.push(b as u16);
+                    tags.push(hi as u8);
+                    counts[b as usize + 1] += 1;
                     true
                 },
                 true,
@@ -350,26 +376,24 @@ impl Index {
         for b in 1..counts.len() {
             counts[b] += counts[b - 1];
         }
-        let starts_out = counts.clone();
-        let mut next = counts;
-        let mut out = vec![0u32; top.len()];
-        let mut tags = vec![0u16; top.len()];
+        next.copy_from_slice(&counts);
+        let mut out = vec![0u32; buckets.len()];
         let mut e = 0;
         for g in 0..games {
             let n = starts[g + 1] as usize - starts[g] as usize + 1;
-            for &hi in &top[e..e + n] {
-                let slot = &mut next[(hi >> shift) as usize];
-                out[*slot as usize] = g as u32;
-                tags[*slot as usize] = hi as u16;
+            let word = ((g as u64) << tag_bits) as u32;
+            for (&b, &tag) in buckets[e..e + n].iter().zip(&tags[e..e + n]) {
+                let slot = &mut next[b as usize];
+                out[*slot as usize] = word | (u32::from(tag) & tag_mask);
                 *slot += 1;
             }
             e += n;
         }
         Ok(Index {
             bits,
-            starts: starts_out,
-            games: out,
-            tags,
+            tag_bits,
+            starts: counts,
+            entries: out,
         })
     }
 
@@ -377,26 +401,25 @@ impl Index {
     /// (a game may appear twice if two of its positions do): candidates, to be checked by
     /// replay.
     pub fn candidates(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
-        let (range, tag) = if self.starts.len() < 2 {
-            (0..0, 0)
+        let hi = (key >> 32) as u32;
+        let range = if self.starts.len() < 2 {
+            0..0
         } else {
-            let hi = (key >> 32) as u32;
             let b = (hi >> (32 - self.bits)) as usize;
-            (
-                self.starts[b] as usize..self.starts[b + 1] as usize,
-                hi as u16,
-            )
+            self.starts[b] as usize..self.starts[b + 1] as usize
         };
-        self.tags[range.clone()]
+        let tag_bits = self.tag_bits;
+        let tag_mask = ((1u64 << tag_bits) - 1) as u32;
+        let tag = hi & tag_mask;
+        self.entries[range]
             .iter()
-            .zip(&self.games[range])
-            .filter(move |&(&t, _)| t == tag)
-            .map(|(_, &g)| g)
+            .filter(move |&&e| e & tag_mask == tag)
+            .map(move |&e| (u64::from(e) >> tag_bits) as u32)
     }
 
     /// Bytes held.
     pub fn memory(&self) -> usize {
-        (self.starts.capacity() + self.games.capacity()) * 4 + self.tags.capacity() * 2
+        (self.starts.capacity() + self.entries.capacity()) * 4
     }
 }
 
@@ -470,5 +493,38 @@ mod tests {
         let after = position_at(&moves[..5], 5).unwrap();
         let c: Vec<u32> = index.candidates(after.key()).collect();
         assert!(c.contains(&0) && c.contains(&1), "{c:?}");
+    }
+
+    #[test]
+    fn game_numbers_and_tags_share_a_word_without_mixing() {
+        // 70,000 games (17 bits of game number, the tag beside them): every game comes
+        // back whole from the entries, in game order.
+        let lines = [squares("f5d6c3"), squares("e6f4"), squares("c4c3")];
+        let mut moves = Vec::new();
+        let mut starts = vec![0u32];
+        for g in 0..70_000 {
+            moves.extend(&lines[g % 3]);
+            starts.push(moves.len() as u32);
+        }
+        let index = Index::build(&moves, &starts).unwrap();
+        assert_eq!(index.tag_bits, 8);
+        let start = position_at(&lines[0], 0).unwrap();
+        let mut c: Vec<u32> = index.candidates(start.key()).collect();
+        c.dedup();
+        assert_eq!(c, (0..70_000).collect::<Vec<u32>>());
+        // f5 d6 c3 only in every third game (its symmetric images are not in the others).
+        let after = position_at(&lines[0], 3).unwrap();
+        let c: Vec<u32> = index
+            .candidates(after.key())
+            .filter(|&g| {
+                let m = &moves[starts[g as usize] as usize..starts[g as usize + 1] as usize];
+                position_at(m, 3).is_some_and(|p| {
+                    Symmetry::ALL
+                        .iter()
+                        .any(|&s| p.transformed(s).same_as(&after))
+                })
+            })
+            .collect();
+        assert_eq!(c, (0..70_000).step_by(3).collect::<Vec<u32>>());
     }
 }

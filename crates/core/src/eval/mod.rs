@@ -24,6 +24,7 @@
 
 pub mod features;
 pub mod patterns;
+pub mod terms;
 pub mod weights;
 
 use crate::board::Board;
@@ -46,7 +47,11 @@ pub struct Evaluator {
     phases: usize,
     phase_width: u32,
     weights_per_phase: usize,
-    /// `[phase][weight]`, indices read with digit 1 = the side to move's disc.
+    /// Where the [`terms`]' weights start in a phase's (the pattern weights' count), or
+    /// `None` for a weight file of patterns alone.
+    terms: Option<usize>,
+    /// `[phase][weight]`, indices read with digit 1 = the side to move's disc; a phase's
+    /// pattern weights, then its terms' if it has them.
     weights: Vec<i16>,
     bias: Vec<i32>,
     /// Weight offset of each instance inside a view.
@@ -59,6 +64,7 @@ impl std::fmt::Debug for Evaluator {
             .field("phases", &self.phases)
             .field("phase_width", &self.phase_width)
             .field("weights_per_phase", &self.weights_per_phase)
+            .field("terms", &self.terms.is_some())
             .finish()
     }
 }
@@ -140,7 +146,8 @@ impl Evaluator {
     /// Builds the evaluator from stored weights.
     pub fn from_weight_file(file: WeightFile) -> Evaluator {
         let set = PatternSet::get();
-        let n = set.weights_per_phase;
+        let n = file.weights_per_phase as usize;
+        let terms = (n > set.weights_per_phase).then_some(set.weights_per_phase);
         let phases = file.phases as usize;
         let weights = file.weights;
         let mut offsets = [0u32; NUM_INSTANCES];
@@ -151,6 +158,7 @@ impl Evaluator {
             phases,
             phase_width: file.phase_width as u32,
             weights_per_phase: n,
+            terms,
             weights,
             bias: file.bias.iter().map(|&b| b as i32).collect(),
             offsets,
@@ -168,14 +176,26 @@ impl Evaluator {
         self.phases
     }
 
+    /// Whether these weights have the [`terms`] beside the patterns.
+    pub fn has_terms(&self) -> bool {
+        self.terms.is_some()
+    }
+
+    /// The value of `board` (the side to move's view) given its pattern indices `idx`.
     #[inline(always)]
-    fn sum(&self, empties: u32, idx: &IndexVector) -> i32 {
-        let phase = self.phase(empties);
+    fn sum(&self, board: &Board, idx: &IndexVector) -> i32 {
+        let phase = self.phase(board.empty_count());
         let base = phase * self.weights_per_phase;
         let w = &self.weights[base..base + self.weights_per_phase];
         let mut sum = self.bias[phase];
         for k in 0..NUM_INSTANCES {
             sum += w[self.offsets[k] as usize + idx.0[k] as usize] as i32;
+        }
+        if let Some(start) = self.terms {
+            let t = &w[start..];
+            for i in terms::indices(board.player, board.opponent) {
+                sum += t[i] as i32;
+            }
         }
         sum.clamp(-MAX_EVAL, MAX_EVAL)
     }
@@ -185,13 +205,13 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
         let idx = PatternSet::get().index_vector(board.player, board.opponent);
-        self.sum(board.empty_count(), &idx)
+        self.sum(board, &idx)
     }
 
     /// The same value from incrementally kept indices.
     #[inline(always)]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
-        self.sum(state.empties, &state.indices[state.mover])
+        self.sum(&state.board, &state.indices[state.mover])
     }
 
     /// [`evaluate_state`](Self::evaluate_state) of the position after the side to move
@@ -205,7 +225,7 @@ impl Evaluator {
         // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
         idx.add_scaled(&set.digits[sq as usize], 2);
         idx.add_scaled(&set.digit_sum(flipped), 1);
-        self.sum(state.empties - 1, &idx)
+        self.sum(&state.board.after(sq, flipped), &idx)
     }
 
     /// The evaluation in discs (for display).
@@ -231,6 +251,9 @@ impl Default for Evaluator {
 pub struct EvalState {
     indices: [IndexVector; 2],
     mover: usize,
+    /// The position the indices describe, its side to move as `player` (the [`terms`]
+    /// count its moves).
+    board: Board,
     /// Empty squares of the position the indices describe.
     pub empties: u32,
 }
@@ -242,6 +265,7 @@ impl EvalState {
         EvalState {
             indices: [own, other],
             mover: 0,
+            board: *board,
             empties: board.empty_count(),
         }
     }
@@ -260,6 +284,7 @@ impl EvalState {
         other.add_scaled(placed, 2);
         other.add_scaled(&turned, 1);
         self.mover ^= 1;
+        self.board = self.board.after(sq, flipped);
         self.empties -= 1;
     }
 
@@ -269,6 +294,11 @@ impl EvalState {
         let set = PatternSet::get();
         self.mover ^= 1;
         self.empties += 1;
+        // The mover's disc on `sq` and the flipped discs were the opponent's before.
+        self.board = Board {
+            player: self.board.opponent ^ flipped ^ (1u64 << sq),
+            opponent: self.board.player ^ flipped,
+        };
         let placed = &set.digits[sq as usize];
         let turned = set.digit_sum(flipped);
         let (own, other) = self.views();
@@ -282,6 +312,7 @@ impl EvalState {
     #[inline]
     pub fn pass(&mut self) {
         self.mover ^= 1;
+        self.board = self.board.passed();
     }
 
     /// The mover's index set and the other side's.

@@ -9,7 +9,7 @@
 //! | 2     | pattern set id ([`PATTERN_SET_ID`]) |
 //! | 2     | number of phases `P` |
 //! | 2     | empties per phase `W` (phase of a position = `min(empties / W, P - 1)`) |
-//! | 4     | weights per phase `N` (must equal the pattern set's) |
+//! | 4     | weights per phase `N`: the pattern set's, or those and then the count terms' ([`terms::WEIGHTS`](super::terms::WEIGHTS)) |
 //! | 4     | length `L` of the compressed payload |
 //! | L     | zlib-compressed payload: for each phase, its bias then its `N` weights, `i16` each, in 1/128 disc |
 //! | 8     | checksum: 64-bit FNV-1a of the 24 header bytes followed by the uncompressed payload |
@@ -129,10 +129,14 @@ impl WeightFile {
                 "zero phases or phase width".into(),
             ));
         }
-        if weights_per_phase as usize != PatternSet::get().weights_per_phase {
+        let patterns = PatternSet::get().weights_per_phase;
+        if weights_per_phase as usize != patterns
+            && weights_per_phase as usize != patterns + super::terms::WEIGHTS
+        {
             return Err(WeightFileError::Malformed(format!(
-                "{weights_per_phase} weights per phase, the pattern set has {}",
-                PatternSet::get().weights_per_phase
+                "{weights_per_phase} weights per phase, the pattern set has {patterns} \
+                 ({} with the count terms)",
+                patterns + super::terms::WEIGHTS
             )));
         }
         if bytes.len() != HEADER_LEN + payload_len + 8 {

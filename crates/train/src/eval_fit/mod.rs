@@ -1,0 +1,490 @@
+//! Fits the pattern weights shipped in `coeffs/` from public game records (what
+//! `okapi train eval` runs; its options, progress and printing are in `cli::train`).
+//!
+//! 1. Reads the WTHOR database (`.wtb` 1977–2018 and PGN 2019–2025) and Logistello's book
+//!    games, replaying every game legally; corrupt games are skipped and counted.
+//! 2. Holds out whole games — WTHOR 2017–2018 and PGN 2024–2025 — for measurement only.
+//! 3. Labels every position of the training games, deduplicated by the symmetry-canonical
+//!    board: either by the final result of the games through it (mean), or — the default
+//!    — by negamax over the tree of all training games (a position's value is the best
+//!    of its recorded continuations, the leaves being final results), WTHOR's perfect-play
+//!    score overriding both at its theoretical depth.
+//! 4. Fits one weight set per phase by regularised least squares (preconditioned
+//!    gradient descent with momentum: each weight moves by its mean residual), each phase
+//!    on the positions within `--window` empties of it, which smooths neighbouring phases.
+//! 5. Fits the classic feature evaluation ([`okapi_core::eval::features`]) on the same data,
+//!    then reports both evaluations' mean absolute error on held-out positions by phase,
+//!    against final results, WTHOR's theoretical scores and Okapi's own exact solves.
+//!
+//! [`run`] writes the weight file and the report file and returns the report; the steps
+//! it is at go to a `progress` callback as lines of text.
+
+mod corpus;
+mod report;
+
+pub use report::measure_speed;
+
+use crate::search_labels::{self, SearchLabelOptions};
+use anyhow::{Context, Result};
+use corpus::{GameTree, HeldOut, load_corpus};
+use okapi_core::board::Board;
+use okapi_core::eval::features::{self, FeatureEval, NUM_FEATURES};
+use okapi_core::eval::patterns::{NUM_INSTANCES, PatternSet};
+use okapi_core::eval::terms;
+use okapi_core::eval::weights::WeightFile;
+use okapi_core::eval::{Evaluator, SCALE};
+use report::{describe, measure_held_out, report_held_out};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How training positions are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// Mean final result of the games through the position.
+    Final,
+    /// Negamax over the tree of training games.
+    Negamax,
+}
+
+/// The settings of a fit (`okapi train eval` documents each and holds the defaults).
+#[derive(Debug, Clone)]
+pub struct EvalFitOptions {
+    /// Folder holding wthor/WTH_*.wtb, wthor/pgn/WTH_*.pgn and logistello/logbook.gam.gz.
+    pub data: PathBuf,
+    /// Weight file to write.
+    pub out: PathBuf,
+    /// Training report to write (markdown).
+    pub report: PathBuf,
+    pub labels: Labels,
+    /// Empty squares per phase.
+    pub phase_width: u32,
+    /// Each phase also trains on positions up to this many empties outside it.
+    pub window: u32,
+    /// Passes over the data per phase.
+    pub epochs: usize,
+    /// Step size (fraction of the mean residual a weight moves by per pass).
+    pub step: f32,
+    /// Momentum of the updates.
+    pub momentum: f32,
+    /// L2 regularisation, in pseudo-observations of value 0 per weight.
+    pub l2: f32,
+    /// Held-out positions to solve exactly with Okapi's endgame solver.
+    pub solve: usize,
+    /// Empty squares of the positions solved exactly.
+    pub solve_empties: u32,
+    /// Read at most this many games per file (quick runs).
+    pub max_games: Option<usize>,
+    /// Negamax labels: positions reached by at least this many games keep the mean of
+    /// their results.
+    pub negamax_max_games: u32,
+    /// Phases with fewer training positions than this widen their window.
+    pub min_positions: usize,
+    /// Self-play stores ([`crate::selfplay`]) whose labelled positions are added
+    /// to the training positions.
+    pub selfplay: Vec<PathBuf>,
+    /// Training positions relabelled by Okapi's own search ([`search_labels`]).
+    pub search: SearchLabelOptions,
+    /// Fit the count terms ([`okapi_core::eval::terms`]: mobility, potential mobility,
+    /// parity) jointly with the patterns (`--no-terms`: patterns alone, as before).
+    pub terms: bool,
+}
+
+/// What a fit produced: the report it wrote (markdown).
+#[derive(Debug, Clone)]
+pub struct EvalFitReport {
+    pub markdown: String,
+}
+
+/// A labelled position for training or measurement.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    board: Board,
+    /// Side to move's final disc difference (or exact score).
+    label: f32,
+}
+
+/// Fits one phase: returns the bias and the weights (canonical indices expanded).
+fn fit_phase(
+    samples: &[&Sample],
+    args: &EvalFitOptions,
+    log: &mut String,
+    phase: &str,
+) -> (f32, Vec<f32>) {
+    let set = PatternSet::get();
+    let n_w = weights_per_phase(args);
+    // Each sample's weights: one per pattern instance, then one per count term (jointly
+    // fitted: the terms' tables follow the pattern weights).
+    let per_sample = NUM_INSTANCES + if args.terms { terms::NUM_TERMS } else { 0 };
+    // Global canonical parameter index of each instance's index.
+    let offsets: Vec<usize> = (0..NUM_INSTANCES).map(|k| set.offset_of(k)).collect();
+    let pats: Vec<usize> = set.instances.iter().map(|i| i.pattern).collect();
+    let mut feats = vec![0u32; samples.len() * per_sample];
+    let mut counts = vec![0f32; n_w];
+    for (s, sample) in samples.iter().enumerate() {
+        let (p, o) = (sample.board.player, sample.board.opponent);
+        let idx = set.indices(p, o);
+        let row = &mut feats[s * per_sample..(s + 1) * per_sample];
+        for k in 0..NUM_INSTANCES {
+            row[k] =
+                (offsets[k] + set.patterns[pats[k]].canonical[idx[k] as usize] as usize) as u32;
+        }
+        if args.terms {
+            for (t, i) in terms::indices(p, o).into_iter().enumerate() {
+                row[NUM_INSTANCES + t] = (set.weights_per_phase + i) as u32;
+            }
+        }
+        for &f in row.iter() {
+            counts[f as usize] += 1.0;
+        }
+    }
+    let n = samples.len().max(1) as f32;
+    let mut bias = samples.iter().map(|s| s.label).sum::<f32>() / n;
+    let mut w = vec![0f32; n_w];
+    let mut vel = vec![0f32; n_w];
+    let mut grad = vec![0f32; n_w];
+    let mut bias_vel = 0f32;
+    let mut last_mse = 0.0;
+    for _epoch in 0..args.epochs {
+        grad.fill(0.0);
+        let mut g_bias = 0f64;
+        let mut sse = 0f64;
+        for (s, sample) in samples.iter().enumerate() {
+            let f = &feats[s * per_sample..(s + 1) * per_sample];
+            let mut pred = bias;
+            for &j in f {
+                pred += w[j as usize];
+            }
+            let err = pred - sample.label;
+            sse += (err * err) as f64;
+            g_bias += err as f64;
+            for &j in f {
+                grad[j as usize] += err;
+            }
+        }
+        last_mse = sse / n as f64;
+        for j in 0..n_w {
+            if counts[j] == 0.0 {
+                continue;
+            }
+            let step = (grad[j] + args.l2 * w[j]) / (counts[j] + args.l2);
+            vel[j] = args.momentum * vel[j] - args.step * step;
+            w[j] += vel[j];
+        }
+        bias_vel = args.momentum * bias_vel - args.step * (g_bias as f32 / n);
+        bias += bias_vel;
+    }
+    let _ = writeln!(
+        log,
+        "| {phase} | {} | {:.2} |",
+        samples.len(),
+        last_mse.sqrt()
+    );
+    // Expand canonical weights to every index (the terms' are their own).
+    let mut full = w.clone();
+    for p in &set.patterns {
+        for i in 0..p.size {
+            full[p.offset + i] = w[p.offset + p.canonical[i] as usize];
+        }
+    }
+    (bias, full)
+}
+
+fn quantise(x: f32) -> i16 {
+    (x * SCALE as f32)
+        .round()
+        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+/// Fits the weights, writes them to `args.out` and the report to `args.report`, and
+/// returns the report. Each step is announced to `progress` as a line of text.
+pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<EvalFitReport> {
+    let start = Instant::now();
+    anyhow::ensure!(
+        args.phase_width >= 1 && args.phase_width <= 61,
+        "--phase-width must be 1..=61"
+    );
+    let phases = 60 / args.phase_width as usize + usize::from(60 % args.phase_width != 0);
+    let mut report = String::new();
+    let _ = writeln!(report, "# Okapi evaluation training report\n");
+    let _ = writeln!(report, "Command: `okapi train eval {}`\n", describe(args));
+    progress(&format!(
+        "reading game records from {}",
+        args.data.display()
+    ));
+    let corpus = load_corpus(args)?;
+    let _ = writeln!(report, "## Data\n\n{}", corpus.log);
+    progress(corpus.log.trim_end_matches('\n'));
+
+    progress(&format!(
+        "building the game tree of {} training games",
+        corpus.train.len()
+    ));
+    let tree = GameTree::build(&corpus.train);
+    let mut labels = match args.labels {
+        Labels::Final => tree.mean_labels(),
+        Labels::Negamax => tree.negamax_labels(args.negamax_max_games),
+    };
+    if args.search.depth > 0 {
+        apply_search_labels(args, &tree, &mut labels, &mut report, progress)?;
+    }
+    let exact_nodes = tree.exact.iter().filter(|&&e| e != i8::MIN).count();
+    let _ = writeln!(
+        report,
+        "{} distinct training positions (symmetry-canonical), {} with an exact score; labels: {:?}.\n",
+        tree.boards.len(),
+        exact_nodes,
+        args.labels
+    );
+    let by_empties = training_samples(args, &tree, &labels, &mut report, progress)?;
+    let held = HeldOut::collect(&corpus, &tree);
+
+    progress(&format!("fitting {phases} phases"));
+    let fit = fit_patterns(args, phases, &by_empties, progress);
+    progress("fitting the feature baseline");
+    let feature_eval = fit_feature_baseline(args, phases, &by_empties);
+
+    // Write and reload the real file, and measure what ships.
+    let bytes = fit.file.to_bytes();
+    if let Some(dir) = args.out.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir)?;
+    }
+    okapi_core::formats::write_atomic(&args.out, &bytes)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    let load_start = Instant::now();
+    let eval = Evaluator::load(&args.out)?;
+    let load_time = load_start.elapsed();
+
+    let errors = measure_held_out(args, phases, &eval, &feature_eval, &held)?;
+    report_held_out(args, phases, &corpus, &held, &errors, &mut report);
+
+    // Speed of the shipped evaluator.
+    let boards: Vec<Board> = held.held.iter().map(|s| s.board).collect();
+    let speed = measure_speed(&eval, &boards, &corpus.held_out);
+    let _ = writeln!(report, "## Evaluation speed (one core)\n\n{speed}");
+    let _ = writeln!(
+        report,
+        "## Weight file\n\n`{}`: {} bytes, {phases} phases of {} empties, {} weights per phase; loads in {:.1?}.\n",
+        args.out.display(),
+        bytes.len(),
+        args.phase_width,
+        weights_per_phase(args),
+        load_time
+    );
+    let _ = writeln!(
+        report,
+        "## Fit\n\nFitting took {:.1?}.\n\n{}",
+        fit.time, fit.log
+    );
+    let _ = writeln!(
+        report,
+        "## Feature baseline weights (per phase)\n\n| phase | {} |",
+        features::FEATURE_NAMES.join(" | ")
+    );
+    let _ = writeln!(report, "|---{}|", "|---".repeat(NUM_FEATURES));
+    for (p, w) in feature_eval.weights.iter().enumerate() {
+        let cells: Vec<String> = w.iter().map(|x| format!("{x:.2}")).collect();
+        let _ = writeln!(report, "| {p} | {} |", cells.join(" | "));
+    }
+    if args.terms {
+        report.push_str(&report::terms_tables(&fit.file));
+    }
+    let _ = writeln!(report, "\nTotal run time {:.1?}.", start.elapsed());
+    okapi_core::formats::write_atomic(&args.report, report.as_bytes())
+        .with_context(|| format!("writing {}", args.report.display()))?;
+    Ok(EvalFitReport { markdown: report })
+}
+
+/// Relabels the training positions without an exact score in `--search-empties` by
+/// Okapi's own search ([`search_labels`]), blended with their game labels.
+fn apply_search_labels(
+    args: &EvalFitOptions,
+    tree: &GameTree,
+    labels: &mut [f32],
+    report: &mut String,
+    progress: &mut dyn FnMut(&str),
+) -> Result<()> {
+    let (lo, hi) = args.search.empties;
+    let chosen: Vec<usize> = (0..tree.boards.len())
+        .filter(|&i| tree.exact[i] == i8::MIN && (lo..=hi).contains(&tree.boards[i].empty_count()))
+        .collect();
+    let boards: Vec<Board> = chosen.iter().map(|&i| tree.boards[i]).collect();
+    // The shipped weights as the endgame solvers already hold them (decompressed once).
+    let searcher = match &args.search.weights {
+        Some(path) => std::sync::Arc::new(Evaluator::load(path)?),
+        None => Evaluator::shipped(),
+    };
+    let started = Instant::now();
+    let values = search_labels::label(&boards, &searcher, &args.search, progress)?;
+    let blend = args.search.blend.clamp(0.0, 1.0);
+    let mut gap = 0f64;
+    for (&i, &v) in chosen.iter().zip(&values) {
+        let v = search_labels::discs(v);
+        gap += (v - labels[i]).abs() as f64;
+        labels[i] = (1.0 - blend) * labels[i] + blend * v;
+    }
+    let _ = writeln!(
+        report,
+        "Search labels: {} positions of {lo}-{hi} empties without an exact score searched to depth {} \
+         (exact from {} empties) by {}, {:.1?}; mean gap to their game labels {:.2} discs; label = \
+         {blend} x search + {} x game.\n",
+        chosen.len(),
+        args.search.depth,
+        args.search.exact_empties,
+        args.search
+            .weights
+            .as_ref()
+            .map_or("the shipped evaluation".to_string(), |p| p
+                .display()
+                .to_string()),
+        started.elapsed(),
+        gap / chosen.len().max(1) as f64,
+        1.0 - blend
+    );
+    Ok(())
+}
+
+/// The training samples by empties: the game tree's positions with their labels, and the
+/// self-play stores' labelled positions.
+fn training_samples(
+    args: &EvalFitOptions,
+    tree: &GameTree,
+    labels: &[f32],
+    report: &mut String,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Vec<Sample>>> {
+    let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
+    for (i, b) in tree.boards.iter().enumerate() {
+        by_empties[b.empty_count() as usize].push(Sample {
+            board: *b,
+            label: labels[i],
+        });
+    }
+    for store in &args.selfplay {
+        let samples = crate::selfplay::read_samples(store)?;
+        let exact = samples.iter().filter(|s| s.label.is_exact()).count();
+        let _ = writeln!(
+            report,
+            "Self-play store `{}`: {} positions, {exact} of them with exact labels.\n",
+            store.display(),
+            samples.len()
+        );
+        progress(&format!(
+            "{}: {} self-play positions",
+            store.display(),
+            samples.len()
+        ));
+        for s in samples {
+            by_empties[s.board.empty_count() as usize].push(Sample {
+                board: s.board,
+                label: s.label.value as f32 / SCALE as f32,
+            });
+        }
+    }
+    Ok(by_empties)
+}
+
+/// Empties `lo..=hi` phase `p` is trained on: its own plus `--window` on each side.
+fn phase_window(args: &EvalFitOptions, phases: usize, p: usize) -> (usize, usize) {
+    let lo = (p as u32 * args.phase_width).saturating_sub(args.window);
+    let hi = if p + 1 == phases {
+        60
+    } else {
+        ((p as u32 + 1) * args.phase_width - 1 + args.window).min(60)
+    };
+    (lo as usize, hi as usize)
+}
+
+/// Weights per phase of the fit: the patterns', then the count terms' unless
+/// `--no-terms`.
+fn weights_per_phase(args: &EvalFitOptions) -> usize {
+    PatternSet::get().weights_per_phase + if args.terms { terms::WEIGHTS } else { 0 }
+}
+
+/// The pattern weights, phase by phase.
+struct PatternFit {
+    file: WeightFile,
+    /// The fit's table for the report.
+    log: String,
+    time: std::time::Duration,
+}
+
+fn fit_patterns(
+    args: &EvalFitOptions,
+    phases: usize,
+    by_empties: &[Vec<Sample>],
+    progress: &mut dyn FnMut(&str),
+) -> PatternFit {
+    let n_w = weights_per_phase(args);
+    let mut file = WeightFile {
+        phases: phases as u16,
+        phase_width: args.phase_width as u16,
+        weights_per_phase: n_w as u32,
+        bias: vec![0; phases],
+        weights: vec![0; phases * n_w],
+    };
+    let mut fit_log = String::from(
+        "| phase | trained on empties | training positions | training RMSE (discs) |\n|---|---|---|---|\n",
+    );
+    let fit_start = Instant::now();
+    for p in 0..phases {
+        let (mut lo, mut hi) = phase_window(args, phases, p);
+        let count = |lo: usize, hi: usize| by_empties[lo..=hi].iter().map(Vec::len).sum::<usize>();
+        while count(lo, hi) < args.min_positions && (lo > 0 || hi < 60) {
+            lo = lo.saturating_sub(1);
+            hi = (hi + 1).min(60);
+        }
+        let samples: Vec<&Sample> = by_empties[lo..=hi].iter().flatten().collect();
+        let (bias, w) = fit_phase(&samples, args, &mut fit_log, &format!("{p} | {lo}-{hi}"));
+        file.bias[p] = quantise(bias);
+        for (dst, &x) in file.weights[p * n_w..(p + 1) * n_w].iter_mut().zip(&w) {
+            *dst = quantise(x);
+        }
+        progress(&format!(
+            "phase {p}: {} positions, {:.0?} so far",
+            samples.len(),
+            fit_start.elapsed()
+        ));
+    }
+    PatternFit {
+        file,
+        log: fit_log,
+        time: fit_start.elapsed(),
+    }
+}
+
+/// The feature baseline: least squares per phase on the same windows.
+fn fit_feature_baseline(
+    args: &EvalFitOptions,
+    phases: usize,
+    by_empties: &[Vec<Sample>],
+) -> FeatureEval {
+    let mut xtx = vec![[[0f64; NUM_FEATURES]; NUM_FEATURES]; phases];
+    let mut xty = vec![[0f64; NUM_FEATURES]; phases];
+    for (e, bucket) in by_empties.iter().enumerate() {
+        let in_phases: Vec<usize> = (0..phases)
+            .filter(|&p| {
+                (phase_window(args, phases, p).0..=phase_window(args, phases, p).1).contains(&e)
+            })
+            .collect();
+        for s in bucket {
+            let f = features::features(s.board.player, s.board.opponent);
+            for &p in &in_phases {
+                for i in 0..NUM_FEATURES {
+                    xty[p][i] += f[i] * s.label as f64;
+                    for j in 0..NUM_FEATURES {
+                        xtx[p][i][j] += f[i] * f[j];
+                    }
+                }
+            }
+        }
+    }
+    FeatureEval {
+        phase_width: args.phase_width,
+        weights: (0..phases)
+            .map(|p| features::solve_normal_equations(&xtx[p], &xty[p], 1e-3))
+            .collect(),
+    }
+}
