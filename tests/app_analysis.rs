@@ -598,11 +598,15 @@ fn the_live_analysis_stops_at_its_depth_and_starts_again_on_a_change() {
     );
     let legal = h.state().game().position().legal_moves().len() as usize;
     assert_eq!(h.state().move_evals.len(), legal);
-    // A move: the analysis starts again for the new position.
+    // A move: the analysis starts again for the new position. (Not asserted busy right
+    // after the click: a depth-6 analysis can end within those two frames on an idle
+    // machine; the values of every move of the new position show it ran again.)
     let sq = first_legal_move(&h);
     h.click_label(&sq.to_string());
-    assert!(h.state().engine_busy());
-    step_until(&mut h, "the new analysis to stop", |app| !app.engine_busy());
+    let legal = h.state().game().position().legal_moves().len() as usize;
+    step_until(&mut h, "the new analysis to stop", |app| {
+        !app.engine_busy() && app.move_evals.len() == legal
+    });
     assert!(
         h.query_by_label_contains("analysis complete at depth 6")
             .is_some()
