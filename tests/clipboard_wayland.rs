@@ -11,66 +11,13 @@
 //! them through `.ci/gui-deps`).
 #![cfg(all(feature = "gui", target_os = "linux"))]
 
+mod common;
+
+use common::desktop::{have, wait_for};
+use common::process::KillOnDrop as Killed;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// A child process killed when dropped, also when an assertion fails.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Waits until `path` exists or the child ends; true if it exists.
-fn wait_for(path: &Path, child: &mut Killed) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if path.exists() {
-            return true;
-        }
-        if child.0.try_wait().ok().flatten().is_some() {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    false
-}
-
-/// Starts Xvfb on a free display (from :230 up, clear of tests/clipboard_x11.rs's).
-fn xvfb() -> (Killed, String) {
-    for n in 230..290 {
-        if Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-        {
-            continue;
-        }
-        let child = Command::new("Xvfb")
-            .args([&format!(":{n}"), "-screen", "0", "1000x760x24"])
-            .args(["-nolisten", "tcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        let mut server = Killed(child);
-        if wait_for(&PathBuf::from(format!("/tmp/.X11-unix/X{n}")), &mut server) {
-            return (server, format!(":{n}"));
-        }
-    }
-    panic!("no free X display in :230..:290");
-}
 
 /// A Wayland session: the compositor, its runtime folder and its socket's name.
 struct Wayland {
@@ -188,7 +135,7 @@ fn the_system_clipboard_works_both_ways_on_wayland() {
         );
         return;
     }
-    let (_server, display) = xvfb();
+    let (_server, display) = common::desktop::xvfb(230..290);
     let wayland = match weston(&display) {
         Ok(w) => w,
         Err(why) => {

@@ -5,64 +5,12 @@
 //! `.ci/gui-deps`).
 #![cfg(all(feature = "gui", target_os = "linux"))]
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use common::desktop::have;
+use common::process::KillOnDrop as Killed;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// A child process killed when dropped, also when an assertion fails.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts Xvfb on a free display; returns it and the display name.
-fn xvfb() -> (Killed, String) {
-    for n in 170..230 {
-        if Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-        {
-            continue;
-        }
-        let child = Command::new("Xvfb")
-            .args([
-                &format!(":{n}"),
-                "-screen",
-                "0",
-                "1000x760x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        let mut server = Killed(child);
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if socket.exists() {
-                return (server, format!(":{n}"));
-            }
-            if server.0.try_wait().ok().flatten().is_some() {
-                break; // taken meanwhile: the next number
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-    panic!("no free X display in :170..:230");
-}
 
 fn run(display: &str, program: &str, args: &[&str]) -> String {
     let out = Command::new(program)
@@ -129,7 +77,7 @@ fn the_system_clipboard_works_both_ways() {
         );
         return;
     }
-    let (_server, display) = xvfb();
+    let (_server, display) = common::desktop::xvfb(170..230);
     let home = tempfile::tempdir().unwrap();
     let app = Command::new(env!("CARGO_BIN_EXE_okapi"))
         .env("DISPLAY", &display)

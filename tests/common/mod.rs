@@ -11,6 +11,8 @@ use std::time::Duration;
 
 #[cfg(feature = "gui")]
 pub mod app;
+#[cfg(feature = "gui")]
+pub mod desktop;
 pub mod process;
 
 /// splitmix64: a seed gives one game.
