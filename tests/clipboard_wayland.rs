@@ -15,7 +15,6 @@ mod common;
 
 use common::desktop::{have, wait_for};
 use common::process::KillOnDrop as Killed;
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -37,21 +36,7 @@ impl Wayland {
     }
 
     fn copy(&self, text: &str) {
-        let mut child = self
-            .client("wl-copy")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("wl-copy starts");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        // wl-copy forks a server that keeps the selection; the parent ends at once.
-        child.wait().unwrap();
+        common::desktop::feed(self.client("wl-copy"), text);
     }
 
     fn paste(&self) -> String {

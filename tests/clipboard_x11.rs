@@ -25,23 +25,11 @@ fn run(display: &str, program: &str, args: &[&str]) -> String {
 
 /// Puts `text` on the clipboard as another program does.
 fn xclip_in(display: &str, text: &str) {
-    use std::io::Write;
-    let mut child = Command::new("xclip")
+    let mut xclip = Command::new("xclip");
+    xclip
         .args(["-selection", "clipboard", "-i"])
-        .env("DISPLAY", display)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("xclip starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    // xclip forks a server that keeps the selection; the parent ends at once.
-    child.wait().unwrap();
+        .env("DISPLAY", display);
+    common::desktop::feed(xclip, text);
 }
 
 fn xclip_out(display: &str) -> String {

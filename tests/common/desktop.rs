@@ -56,3 +56,23 @@ pub fn xvfb(displays: std::ops::Range<u32>) -> (KillOnDrop, String) {
         displays.start, displays.end
     );
 }
+
+/// Runs `command` with `text` on its standard input and waits for it: how the tests put
+/// text on a clipboard as another program does (`xclip -i`, `wl-copy`, which fork a
+/// server that keeps the selection while the parent ends at once).
+pub fn feed(mut command: Command, text: &str) {
+    use std::io::Write;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the clipboard tool starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    child.wait().unwrap();
+}

@@ -184,7 +184,8 @@ impl Evaluator {
     /// The value of `board` (the side to move's view) given its pattern indices `idx`.
     #[inline(always)]
     fn sum(&self, board: &Board, idx: &IndexVector) -> i32 {
-        let phase = self.phase(board.empty_count());
+        let empties = board.empty_count();
+        let phase = self.phase(empties);
         let base = phase * self.weights_per_phase;
         let w = &self.weights[base..base + self.weights_per_phase];
         let mut sum = self.bias[phase];
@@ -193,7 +194,7 @@ impl Evaluator {
         }
         if let Some(start) = self.terms {
             let t = &w[start..];
-            for i in terms::indices(board.player, board.opponent) {
+            for i in terms::indices(board.player, board.opponent, empties) {
                 sum += t[i] as i32;
             }
         }

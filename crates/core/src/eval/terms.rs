@@ -45,10 +45,10 @@ pub const OFFSETS: [usize; NUM_TERMS] = [0, MOB * MOB, MOB * MOB + POT, MOB * MO
 /// Weights of the terms per phase (after the pattern weights in a weight file).
 pub const WEIGHTS: usize = MOB * MOB + 2 * POT + 2;
 
-/// The terms' weight indices (offsets included) of the position `p` to move against `o`.
+/// The terms' weight indices (offsets included) of the position `p` to move against `o`,
+/// which has `empties` empty squares (the evaluator has counted them for the phase).
 #[inline(always)]
-pub fn indices(p: u64, o: u64) -> [usize; NUM_TERMS] {
-    let empties = (!(p | o)).count_ones();
+pub fn indices(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
     let own = moves(p, o).count_ones().min(MOBILITY_CAP) as usize;
     let other = moves(o, p).count_ones().min(MOBILITY_CAP) as usize;
     [
@@ -67,7 +67,7 @@ mod tests {
     #[test]
     fn the_start_position_has_four_moves_each_and_even_parity() {
         let b = Board::START;
-        let [m, pm, po, parity] = indices(b.player, b.opponent);
+        let [m, pm, po, parity] = indices(b.player, b.opponent, b.empty_count());
         // Four moves for the side to move (row) and four for the opponent (column).
         assert_eq!(m - OFFSETS[0], 4 * (MOBILITY_CAP as usize + 1) + 4);
         // The empty squares next to the opponent's two discs, for either side.
@@ -77,13 +77,17 @@ mod tests {
         );
         assert_eq!(pm - OFFSETS[1], po - OFFSETS[2]);
         assert_eq!(parity - OFFSETS[3], 0);
-        assert!(indices(b.player, b.opponent).iter().all(|&i| i < WEIGHTS));
+        assert!(
+            indices(b.player, b.opponent, b.empty_count())
+                .iter()
+                .all(|&i| i < WEIGHTS)
+        );
     }
 
     #[test]
     fn indices_stay_in_their_tables() {
         for b in crate::board::random::random_positions(7, 2_000, 30) {
-            let idx = indices(b.player, b.opponent);
+            let idx = indices(b.player, b.opponent, b.empty_count());
             for t in 0..NUM_TERMS {
                 let end = if t + 1 < NUM_TERMS {
                     OFFSETS[t + 1]
@@ -102,9 +106,13 @@ mod tests {
         use crate::board::symmetry::{Symmetry, transform};
         for empties in [10, 30, 50] {
             for b in crate::board::random::random_positions(3, 500, empties) {
-                let idx = indices(b.player, b.opponent);
+                let idx = indices(b.player, b.opponent, b.empty_count());
                 for s in Symmetry::ALL {
-                    let t = indices(transform(b.player, s), transform(b.opponent, s));
+                    let t = indices(
+                        transform(b.player, s),
+                        transform(b.opponent, s),
+                        b.empty_count(),
+                    );
                     assert_eq!(t, idx, "{s:?} of {b:?}");
                 }
             }

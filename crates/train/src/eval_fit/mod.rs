@@ -130,7 +130,10 @@ fn fit_phase(
                 (offsets[k] + set.patterns[pats[k]].canonical[idx[k] as usize] as usize) as u32;
         }
         if args.terms {
-            for (t, i) in terms::indices(p, o).into_iter().enumerate() {
+            for (t, i) in terms::indices(p, o, sample.board.empty_count())
+                .into_iter()
+                .enumerate()
+            {
                 row[NUM_INSTANCES + t] = (set.weights_per_phase + i) as u32;
             }
         }
