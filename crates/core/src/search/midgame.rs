@@ -151,6 +151,14 @@ pub struct MidgameSearch<E: Evaluate + Clone> {
     probcut: ProbCutModel,
     /// The CPU has what [`pvs_fast`](Self::pvs_fast) is compiled for.
     fast_path: bool,
+    /// Empties and depth of the root of the iteration being searched: the one node
+    /// with both (a pass keeps them, but the root is never searched with no move).
+    root: (u32, u32),
+    /// The move of the iteration being searched that beat the first one searched at the
+    /// root (usually the last iteration's best), with its value (a lower bound if its
+    /// re-search was cut short): what a timed search that runs out of time in the
+    /// middle of an iteration plays instead of the last finished iteration's move.
+    root_partial: Option<(u8, i32)>,
 }
 
 impl<E: Evaluate + Clone> MidgameSearch<E> {
@@ -169,6 +177,8 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             selectivity: NO_CUT,
             probcut: ProbCutModel::default(),
             fast_path: super::endgame::cpu_has_fast_path(),
+            root: (0, 0),
+            root_partial: None,
         }
     }
 
@@ -321,7 +331,27 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 self.with_lazy_helpers(board, depth, guess, |s| s.aspiration(board, depth, guess));
             let Ok((value, sq)) = r else {
                 if best.is_some() && self.timed_out() {
-                    break; // keep the last finished iteration
+                    // Keep the last finished iteration, unless this one had already
+                    // found a move better than its first (the last iteration's best).
+                    if let Some((sq, value)) = self.root_partial.take()
+                        && best
+                            .as_ref()
+                            .is_some_and(|b| b.mv != Move::Play(Square::new(sq as u32)))
+                    {
+                        let mut pv = vec![Move::Play(Square::new(sq as u32))];
+                        if let Some(next) = board.play(sq as u32) {
+                            pv.extend(self.principal_variation(next, depth - 1));
+                        }
+                        let result = MoveValue {
+                            mv: pv[0],
+                            value,
+                            source: SearchSource::Midgame { depth },
+                            pv,
+                        };
+                        progress(&result);
+                        best = Some(result);
+                    }
+                    break;
                 }
                 return Err(Stopped);
             };
@@ -582,6 +612,8 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             selectivity: self.selectivity,
             probcut: self.probcut,
             fast_path: self.fast_path,
+            root: (0, 0),
+            root_partial: None,
         }
     }
 
@@ -605,6 +637,8 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         let mut delta = 2 * SCALE;
         let (mut alpha, mut beta) = ((guess - delta).max(-INF), (guess + delta).min(INF));
         self.set_root(&board);
+        self.root = (board.empty_count(), depth);
+        self.root_partial = None;
         loop {
             let v = self.pvs(board, depth, alpha, beta);
             if self.stopped {
@@ -788,6 +822,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         }
         let list = moves.as_mut_slice();
         let alpha0 = alpha;
+        let at_root = (n, depth) == self.root;
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         for i in 0..list.len() {
@@ -809,8 +844,22 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                     -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha)
                 } else {
                     let mut v = -self.pvs_same::<FAST>(child, depth - 1, -alpha - 1, -alpha);
+                    let before = self.root_partial;
+                    if at_root && v > alpha && !self.stopped {
+                        // Better than every move before it at this depth, the first
+                        // (the last iteration's best) included.
+                        self.root_partial = Some((sq as u8, v));
+                    }
                     if v > alpha && v < beta {
                         v = -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha);
+                        if at_root && !self.stopped {
+                            // The re-search may contradict the null window's verdict.
+                            self.root_partial = if v > alpha {
+                                Some((sq as u8, v))
+                            } else {
+                                before
+                            };
+                        }
                     }
                     v
                 };
@@ -1027,6 +1076,54 @@ mod tests {
             };
         }
         b
+    }
+
+    /// With the worst move searched first at the root (as the table's move), an
+    /// iteration records the move that beat it, which is the iteration's best; with the
+    /// best searched first, nothing beats it and nothing is recorded. A timed search
+    /// stopped in the middle of an iteration plays the recorded move.
+    #[test]
+    fn an_iteration_records_the_move_that_beat_the_first_one() {
+        let b = {
+            let mut b = Board::START;
+            for m in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
+                b = b
+                    .play(crate::board::Square::parse(m).unwrap().index())
+                    .unwrap();
+            }
+            b
+        };
+        let eval = crate::eval::Evaluator::shipped();
+        let mut s = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
+        s.set_selectivity(NO_CUT);
+        let depth = 6;
+        // Each move's value at depth - 1 after it: the worst of them first.
+        let mut values = Vec::new();
+        let mut m = b.moves();
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let v = -s
+                .value(b.play(sq).unwrap(), Limits::depth(depth - 1))
+                .unwrap();
+            values.push((v, sq));
+        }
+        values.sort();
+        let (worst, best) = (values[0].1, values[values.len() - 1].1);
+        assert_ne!(worst, best);
+        for (first, expect_record) in [(worst, true), (best, false)] {
+            s.solver.table().clear();
+            s.solver
+                .table()
+                .store(b.key(), 0, 0, -INF, INF, 0, first as u8);
+            s.begin(Limits::depth(depth));
+            let (value, mv) = s.aspiration(b, depth, 0).unwrap();
+            if expect_record {
+                assert_eq!(s.root_partial, Some((mv as u8, value)), "first {first}");
+            } else {
+                assert_eq!(s.root_partial, None, "first {first}, best {mv}");
+            }
+        }
     }
 
     #[test]
