@@ -102,6 +102,10 @@ pub struct TrainArgs {
     /// too, alongside the game records.
     #[arg(long, value_name = "STORE")]
     pub selfplay: Vec<PathBuf>,
+    /// Each self-play position counts as this many positions of the game records (1 to
+    /// 100).
+    #[arg(long, default_value_t = 1, value_parser = crate::units::number_in(1u32, 100, "a weight"))]
+    pub selfplay_weight: u32,
     /// Relabel the training positions by a search of this many plies (0: the game
     /// labels only). See `--search-empties`, `--search-cache`.
     #[arg(long, default_value_t = 0, value_parser = crate::units::number_in(0u32, 30, "a depth"))]
@@ -162,6 +166,7 @@ impl TrainArgs {
             negamax_max_games: self.negamax_max_games,
             min_positions: self.min_positions,
             selfplay: self.selfplay.clone(),
+            selfplay_weight: self.selfplay_weight,
             search: SearchLabelOptions {
                 depth: self.search_depth,
                 empties: self.search_empties,

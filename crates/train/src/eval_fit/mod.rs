@@ -83,6 +83,9 @@ pub struct EvalFitOptions {
     /// Self-play stores ([`crate::selfplay`]) whose labelled positions are added
     /// to the training positions.
     pub selfplay: Vec<PathBuf>,
+    /// Each self-play position counts as this many game-record positions (at least 1):
+    /// they are few beside the game records, and they are the positions engines reach.
+    pub selfplay_weight: u32,
     /// Training positions relabelled by Okapi's own search ([`search_labels`]).
     pub search: SearchLabelOptions,
     /// Fit the count terms ([`okapi_core::eval::terms`]: mobility, potential mobility,
@@ -380,10 +383,12 @@ fn training_samples(
             samples.len()
         ));
         for s in samples {
-            by_empties[s.board.empty_count() as usize].push(Sample {
+            let sample = Sample {
                 board: s.board,
                 label: s.label.value as f32 / SCALE as f32,
-            });
+            };
+            let list = &mut by_empties[s.board.empty_count() as usize];
+            list.extend(std::iter::repeat_n(sample, args.selfplay_weight.max(1) as usize));
         }
     }
     Ok(by_empties)

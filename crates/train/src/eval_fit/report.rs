@@ -190,6 +190,9 @@ pub(super) fn describe(args: &EvalFitOptions) -> String {
     for store in &args.selfplay {
         let _ = write!(s, " --selfplay {}", store.display());
     }
+    if args.selfplay_weight > 1 {
+        let _ = write!(s, " --selfplay-weight {}", args.selfplay_weight);
+    }
     if !args.terms {
         s.push_str(" --no-terms");
     }
