@@ -32,6 +32,10 @@ pub struct SearchLevel {
     pub temperature: f64,
 }
 
+/// Time levels thinking less than this a move search at ProbCut 73% (see
+/// [`Level::timed`]).
+pub const SHORT_MOVE: Duration = Duration::from_millis(30);
+
 impl Level {
     /// WZebra-style numbered levels: depth `n`, exact from 1.5 n (at most n + 10, and
     /// at most 24) empties, WLD two empties earlier; selective search (ProbCut at 95%).
@@ -68,8 +72,11 @@ impl Level {
             // ProbCut at 87% rather than the depth levels' 95%: against 95% at 0.05 s a
             // move, 384-95-321 over 800 games from two sets of openings (+27, +5 .. +50); at
             // 0.5 s, 46-29-45 (+3, -52 .. +58, 120 games);
-            // 73% at 0.05 s: 162-62-176 (-12, -44 .. +19, 400 games).
-            selectivity: 1,
+            // 73% at 0.05 s: 162-62-176 (-12, -44 .. +19, 400 games). Below
+            // `SHORT_MOVE` a move, 73%: against 87% at 0.015 s, 464-120-416 over 1,000
+            // games (+17, -3 .. +37), the iterations a few plies shallow where more
+            // pruning pays.
+            selectivity: if time < SHORT_MOVE { 0 } else { 1 },
             temperature: 0.0,
         })
     }
@@ -444,6 +451,14 @@ mod tests {
             panic!()
         };
         assert_eq!(s.limits.time, Some(Duration::from_secs(2)));
+        assert_eq!(LEVELS[s.selectivity].1, 87);
+        // Very short times prune more; their names stay plain.
+        let Ok(Level::Search(s)) = Level::parse("0.015s") else {
+            panic!()
+        };
+        assert_eq!(LEVELS[s.selectivity].1, 73);
+        assert_eq!(Level::parse("0.015s").unwrap().name(), "0.015s");
+        assert_eq!(Level::parse("0.015s@87").unwrap().name(), "0.015s@87");
         assert!(Level::parse("0").is_err());
         assert!(Level::parse("x").is_err());
         assert_eq!(Level::parse("8t2").unwrap().name(), "8t2");

@@ -388,7 +388,10 @@ fn training_samples(
                 label: s.label.value as f32 / SCALE as f32,
             };
             let list = &mut by_empties[s.board.empty_count() as usize];
-            list.extend(std::iter::repeat_n(sample, args.selfplay_weight.max(1) as usize));
+            list.extend(std::iter::repeat_n(
+                sample,
+                args.selfplay_weight.max(1) as usize,
+            ));
         }
     }
     Ok(by_empties)
