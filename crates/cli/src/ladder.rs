@@ -24,10 +24,21 @@ pub struct LadderFitArgs {
 
 pub fn run(a: &LadderFitArgs) -> anyhow::Result<()> {
     let mut results = Vec::new();
+    // The commands that make the table again: each results file's ladder (with the solve
+    // setting its lines were played at), then this fit.
+    let mut command = Vec::new();
     for path in &a.results {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        results.extend(read_results(&text, &path.display().to_string())?);
+        let file = read_results(&text, &path.display().to_string())?;
+        if let Some(first) = file.first() {
+            command.push(format!(
+                "tools/level-ladder --solve-from {} {}",
+                first.solve_from,
+                path.display()
+            ));
+        }
+        results.extend(file);
     }
     let levels = fit(&results, &a.anchor)?;
     println!(
@@ -44,10 +55,16 @@ pub fn run(a: &LadderFitArgs) -> anyhow::Result<()> {
         let table = LevelRatings {
             anchor: a.anchor.clone(),
             measured: a.measured.clone(),
-            command: format!(
-                "tools/level-ladder --solve-from 20 data/ladder/app.csv; tools/level-ladder --solve-from 0 data/ladder/console.csv; okapi ladder-fit data/ladder/*.csv --out {}",
-                out.display()
-            ),
+            command: {
+                let files: Vec<String> =
+                    a.results.iter().map(|p| p.display().to_string()).collect();
+                command.push(format!(
+                    "okapi ladder-fit {} --out {}",
+                    files.join(" "),
+                    out.display()
+                ));
+                command.join("; ")
+            },
             levels,
         };
         let mut text = serde_json::to_string_pretty(&table)?;
