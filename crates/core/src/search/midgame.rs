@@ -1348,12 +1348,21 @@ mod tests {
             assert_eq!(p.best.pv[0], p.best.mv);
             replay_pv(b, &p.best.pv);
             assert_eq!(p.best.source, SearchSource::Midgame { depth: 10 });
-            // The helpers' deeper entries may change the value a little, not much.
+            // The helpers search a ply deeper and share the table, so the value can be
+            // one thread's at depth 10 or 11, or between (under load the helper's share
+            // varies: a full-suite run once gave 16 against -502 at depth 10 alone);
+            // a little beyond those, not much.
+            let deeper = one.best_move(b, Limits::depth(11), |_| {}).unwrap();
+            let (lo, hi) = (
+                a.best.value.min(deeper.best.value),
+                a.best.value.max(deeper.best.value),
+            );
             assert!(
-                (a.best.value - p.best.value).abs() <= 4 * SCALE,
-                "{} against {} on one thread",
+                p.best.value >= lo - 4 * SCALE && p.best.value <= hi + 4 * SCALE,
+                "{} against {} .. {} on one thread at depths 10 and 11",
                 p.best.value,
-                a.best.value
+                a.best.value,
+                deeper.best.value
             );
             // Every move's value at each depth, on two threads.
             let mut seen = 0;
