@@ -844,21 +844,23 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                     -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha)
                 } else {
                     let mut v = -self.pvs_same::<FAST>(child, depth - 1, -alpha - 1, -alpha);
-                    let before = self.root_partial;
-                    if at_root && v > alpha && !self.stopped {
-                        // Better than every move before it at this depth, the first
-                        // (the last iteration's best) included.
-                        self.root_partial = Some((sq as u8, v));
-                    }
-                    if v > alpha && v < beta {
-                        v = -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha);
+                    if v > alpha {
+                        // Only the root keeps it: better than every move before it at
+                        // this depth, the first (the last iteration's best) included.
+                        let before = self.root_partial;
                         if at_root && !self.stopped {
-                            // The re-search may contradict the null window's verdict.
-                            self.root_partial = if v > alpha {
-                                Some((sq as u8, v))
-                            } else {
-                                before
-                            };
+                            self.root_partial = Some((sq as u8, v));
+                        }
+                        if v < beta {
+                            v = -self.pvs_same::<FAST>(child, depth - 1, -beta, -alpha);
+                            if at_root && !self.stopped {
+                                // The re-search may contradict the null window's verdict.
+                                self.root_partial = if v > alpha {
+                                    Some((sq as u8, v))
+                                } else {
+                                    before
+                                };
+                            }
                         }
                     }
                     v
