@@ -182,8 +182,10 @@ impl Evaluator {
     }
 
     /// The value of `board` (the side to move's view) given its pattern indices `idx`.
+    /// `AVX2`: count the terms' moves with the AVX2 generator (the caller is compiled
+    /// with AVX2 and has checked the CPU has it).
     #[inline(always)]
-    fn sum(&self, board: &Board, idx: &IndexVector) -> i32 {
+    fn sum<const AVX2: bool>(&self, board: &Board, idx: &IndexVector) -> i32 {
         let empties = board.empty_count();
         let phase = self.phase(empties);
         let base = phase * self.weights_per_phase;
@@ -194,7 +196,18 @@ impl Evaluator {
         }
         if let Some(start) = self.terms {
             let t = &w[start..];
-            for i in terms::indices(board.player, board.opponent, empties) {
+            let ix = if AVX2 {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: `AVX2` is asked for only by callers that checked the CPU.
+                    unsafe { terms::indices_avx2(board.player, board.opponent, empties) }
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                terms::indices(board.player, board.opponent, empties)
+            } else {
+                terms::indices(board.player, board.opponent, empties)
+            };
+            for i in ix {
                 sum += t[i] as i32;
             }
         }
@@ -206,13 +219,23 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
         let idx = PatternSet::get().index_vector(board.player, board.opponent);
-        self.sum(board, &idx)
+        self.sum::<false>(board, &idx)
     }
 
     /// The same value from incrementally kept indices.
     #[inline(always)]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
-        self.sum(&state.board, &state.indices[state.mover])
+        self.sum::<false>(&state.board, &state.indices[state.mover])
+    }
+
+    /// [`evaluate_state`](Self::evaluate_state) for callers compiled with AVX2 (the
+    /// search's fast copies): the terms count moves with the AVX2 generator.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    pub unsafe fn evaluate_state_avx2(&self, state: &EvalState) -> i32 {
+        self.sum::<true>(&state.board, &state.indices[state.mover])
     }
 
     /// [`evaluate_state`](Self::evaluate_state) of the position after the side to move
@@ -221,12 +244,27 @@ impl Evaluator {
     /// last ply needs neither the other set nor an undo.
     #[inline(always)]
     pub fn evaluate_after(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
+        self.after::<false>(state, sq, flipped)
+    }
+
+    /// [`evaluate_after`](Self::evaluate_after) for callers compiled with AVX2, as
+    /// [`evaluate_state_avx2`](Self::evaluate_state_avx2).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    pub unsafe fn evaluate_after_avx2(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
+        self.after::<true>(state, sq, flipped)
+    }
+
+    #[inline(always)]
+    fn after<const AVX2: bool>(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
         let set = PatternSet::get();
         let mut idx = state.indices[state.mover ^ 1];
         // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
         idx.add_scaled(&set.digits[sq as usize], 2);
         idx.add_scaled(&set.digit_sum(flipped), 1);
-        self.sum(&state.board.after(sq, flipped), &idx)
+        self.sum::<AVX2>(&state.board.after(sq, flipped), &idx)
     }
 
     /// The evaluation in discs (for display).

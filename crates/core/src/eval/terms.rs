@@ -59,6 +59,24 @@ pub fn indices(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
     ]
 }
 
+/// [`indices`] with the moves counted by the AVX2 generator.
+///
+/// # Safety
+/// The CPU must have AVX2 (callers compiled with it may call this freely).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+pub fn indices_avx2(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
+    let own = crate::board::moves_avx2(p, o).count_ones().min(MOBILITY_CAP) as usize;
+    let other = crate::board::moves_avx2(o, p).count_ones().min(MOBILITY_CAP) as usize;
+    [
+        OFFSETS[0] + own * MOB + other,
+        OFFSETS[1] + adjacent_empties(p, o).count_ones().min(POTENTIAL_CAP) as usize,
+        OFFSETS[2] + adjacent_empties(o, p).count_ones().min(POTENTIAL_CAP) as usize,
+        OFFSETS[3] + (empties & 1) as usize,
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +100,20 @@ mod tests {
                 .iter()
                 .all(|&i| i < WEIGHTS)
         );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_indices_are_the_portable_ones() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        for b in crate::board::random::random_positions(5, 2_000, 30) {
+            let n = b.empty_count();
+            // SAFETY: the CPU has AVX2 (checked above).
+            let fast = unsafe { indices_avx2(b.player, b.opponent, n) };
+            assert_eq!(fast, indices(b.player, b.opponent, n), "{b:?}");
+        }
     }
 
     #[test]

@@ -763,7 +763,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             };
         }
         if depth == 0 {
-            return self.static_value(&b);
+            return self.static_value::<FAST>(&b);
         }
         let key = b.key();
         let selectivity = self.table_selectivity();
@@ -792,7 +792,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         if self.selectivity < NO_CUT
             && depth >= probcut::MIN_DEPTH
             && beta - alpha == 1
-            && let Some(v) = self.probcut(b, depth, alpha, beta)
+            && let Some(v) = self.probcut::<FAST>(b, depth, alpha, beta)
         {
             return v;
         }
@@ -810,7 +810,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 i32::MAX
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
-                -self.child_value(&b, sq, f) - SCALE * replies::<FAST>(b, sq, f)
+                -self.child_value::<FAST>(&b, sq, f) - SCALE * replies::<FAST>(b, sq, f)
             } else {
                 -replies::<FAST>(b, sq, f)
             };
@@ -831,9 +831,9 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             let v = if depth == 1 {
                 // The children are leaves: valued one ply ahead, as `pvs` would (a node
                 // each, a second one for a re-search), without playing the move.
-                let v = -self.leaf(&b, sq, f);
+                let v = -self.leaf::<FAST>(&b, sq, f);
                 if i > 0 && v > alpha && v < beta {
-                    -self.leaf(&b, sq, f)
+                    -self.leaf::<FAST>(&b, sq, f)
                 } else {
                     v
                 }
@@ -901,10 +901,15 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
 
     /// The static value of `b`, the position `pvs` is at.
     #[inline(always)]
-    fn static_value(&self, b: &Board) -> i32 {
+    fn static_value<const FAST: bool>(&self, b: &Board) -> i32 {
         match self.eval.patterns() {
             Some(e) => {
                 debug_assert_eq!(e.evaluate_state(&self.state), e.evaluate(b));
+                #[cfg(target_arch = "x86_64")]
+                if FAST {
+                    // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
+                    return unsafe { e.evaluate_state_avx2(&self.state) };
+                }
                 e.evaluate_state(&self.state)
             }
             None => self.eval.evaluate(b),
@@ -913,9 +918,16 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
 
     /// The static value of `b` after `sq` flipping `f`, without playing it.
     #[inline(always)]
-    fn child_value(&self, b: &Board, sq: u32, f: u64) -> i32 {
+    fn child_value<const FAST: bool>(&self, b: &Board, sq: u32, f: u64) -> i32 {
         match self.eval.patterns() {
-            Some(e) => e.evaluate_after(&self.state, sq, f),
+            Some(e) => {
+                #[cfg(target_arch = "x86_64")]
+                if FAST {
+                    // SAFETY: as in `static_value`.
+                    return unsafe { e.evaluate_after_avx2(&self.state, sq, f) };
+                }
+                e.evaluate_after(&self.state, sq, f)
+            }
             None => self.eval.evaluate(&b.after(sq, f)),
         }
     }
@@ -923,12 +935,12 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
     /// A depth-0 node under `b` (the move `sq` flipping `f`): what `pvs` does for it.
     /// The child has at least one empty square (its parent had two), so it is evaluated.
     #[inline(always)]
-    fn leaf(&mut self, b: &Board, sq: u32, f: u64) -> i32 {
+    fn leaf<const FAST: bool>(&mut self, b: &Board, sq: u32, f: u64) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
         }
-        self.child_value(b, sq, f)
+        self.child_value::<FAST>(b, sq, f)
     }
 
     #[inline(always)]
@@ -963,19 +975,26 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
     }
 
     /// Tries to predict a fail-high or fail-low of a `depth` search by a shallow one.
-    fn probcut(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+    #[inline(always)]
+    fn probcut<const FAST: bool>(
+        &mut self,
+        b: Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         let shallow = probcut::shallow_depth(depth);
         let sigma = self.probcut.sigma(b.empty_count(), shallow, depth);
         let margin = (probcut::LEVELS[self.selectivity].0 * sigma as f64) as i32;
         // The static value gates each test: a cut is unlikely on the far side of it, and
         // a failed test is pure cost.
-        let static_value = self.static_value(&b);
+        let static_value = self.static_value::<FAST>(&b);
         let high = beta + margin;
         if high < INF && static_value >= beta {
             let v = if shallow == 0 {
                 static_value
             } else {
-                self.pvs(b, shallow, high - 1, high)
+                self.pvs_same::<FAST>(b, shallow, high - 1, high)
             };
             if self.stopped {
                 return Some(0);
@@ -989,7 +1008,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             let v = if shallow == 0 {
                 static_value
             } else {
-                self.pvs(b, shallow, low, low + 1)
+                self.pvs_same::<FAST>(b, shallow, low, low + 1)
             };
             if self.stopped {
                 return Some(0);
