@@ -183,9 +183,10 @@ impl Evaluator {
 
     /// The value of `board` (the side to move's view) given its pattern indices `idx`.
     /// `AVX2`: count the terms' moves with the AVX2 generator (the caller is compiled
-    /// with AVX2 and has checked the CPU has it).
+    /// with AVX2 and has checked the CPU has it); `own`, with `AVX2` only: the side to
+    /// move's count of legal moves, already counted by the caller.
     #[inline(always)]
-    fn sum<const AVX2: bool>(&self, board: &Board, idx: &IndexVector) -> i32 {
+    fn sum<const AVX2: bool>(&self, board: &Board, idx: &IndexVector, own: Option<u32>) -> i32 {
         let empties = board.empty_count();
         let phase = self.phase(empties);
         let base = phase * self.weights_per_phase;
@@ -200,7 +201,7 @@ impl Evaluator {
                 #[cfg(target_arch = "x86_64")]
                 {
                     // SAFETY: `AVX2` is asked for only by callers that checked the CPU.
-                    unsafe { terms::indices_avx2(board.player, board.opponent, empties) }
+                    unsafe { terms::indices_avx2(board.player, board.opponent, empties, own) }
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 terms::indices(board.player, board.opponent, empties)
@@ -219,13 +220,13 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
         let idx = PatternSet::get().index_vector(board.player, board.opponent);
-        self.sum::<false>(board, &idx)
+        self.sum::<false>(board, &idx, None)
     }
 
     /// The same value from incrementally kept indices.
     #[inline(always)]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
-        self.sum::<false>(&state.board, &state.indices[state.mover])
+        self.sum::<false>(&state.board, &state.indices[state.mover], None)
     }
 
     /// [`evaluate_state`](Self::evaluate_state) for callers compiled with AVX2 (the
@@ -235,7 +236,7 @@ impl Evaluator {
     /// The CPU must have AVX2.
     #[inline(always)]
     pub unsafe fn evaluate_state_avx2(&self, state: &EvalState) -> i32 {
-        self.sum::<true>(&state.board, &state.indices[state.mover])
+        self.sum::<true>(&state.board, &state.indices[state.mover], None)
     }
 
     /// [`evaluate_state`](Self::evaluate_state) of the position after the side to move
@@ -244,7 +245,7 @@ impl Evaluator {
     /// last ply needs neither the other set nor an undo.
     #[inline(always)]
     pub fn evaluate_after(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
-        self.after::<false>(state, sq, flipped)
+        self.after::<false>(state, sq, flipped, None)
     }
 
     /// [`evaluate_after`](Self::evaluate_after) for callers compiled with AVX2, as
@@ -254,17 +255,40 @@ impl Evaluator {
     /// The CPU must have AVX2.
     #[inline(always)]
     pub unsafe fn evaluate_after_avx2(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
-        self.after::<true>(state, sq, flipped)
+        self.after::<true>(state, sq, flipped, None)
+    }
+
+    /// [`evaluate_after_avx2`](Self::evaluate_after_avx2) given `replies`, the count of
+    /// the opponent's legal moves after the move (the side to move's then), which the
+    /// caller has counted already (a search orders its last ply's moves by it).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    pub unsafe fn evaluate_after_avx2_replies(
+        &self,
+        state: &EvalState,
+        sq: u32,
+        flipped: u64,
+        replies: u32,
+    ) -> i32 {
+        self.after::<true>(state, sq, flipped, Some(replies))
     }
 
     #[inline(always)]
-    fn after<const AVX2: bool>(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
+    fn after<const AVX2: bool>(
+        &self,
+        state: &EvalState,
+        sq: u32,
+        flipped: u64,
+        replies: Option<u32>,
+    ) -> i32 {
         let set = PatternSet::get();
         let mut idx = state.indices[state.mover ^ 1];
         // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
         idx.add_scaled(&set.digits[sq as usize], 2);
         idx.add_scaled(&set.digit_sum(flipped), 1);
-        self.sum::<AVX2>(&state.board.after(sq, flipped), &idx)
+        self.sum::<AVX2>(&state.board.after(sq, flipped), &idx, replies)
     }
 
     /// The evaluation in discs (for display).

@@ -49,8 +49,14 @@ pub const WEIGHTS: usize = MOB * MOB + 2 * POT + 2;
 /// which has `empties` empty squares (the evaluator has counted them for the phase).
 #[inline(always)]
 pub fn indices(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
-    let own = moves(p, o).count_ones().min(MOBILITY_CAP) as usize;
-    let other = moves(o, p).count_ones().min(MOBILITY_CAP) as usize;
+    indices_from(moves(p, o).count_ones(), moves(o, p).count_ones(), p, o, empties)
+}
+
+/// [`indices`] given both sides' counts of legal moves (`own` for `p`).
+#[inline(always)]
+pub fn indices_from(own: u32, other: u32, p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
+    let own = own.min(MOBILITY_CAP) as usize;
+    let other = other.min(MOBILITY_CAP) as usize;
     [
         OFFSETS[0] + own * MOB + other,
         OFFSETS[1] + adjacent_empties(p, o).count_ones().min(POTENTIAL_CAP) as usize,
@@ -59,22 +65,18 @@ pub fn indices(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
     ]
 }
 
-/// [`indices`] with the moves counted by the AVX2 generator.
+/// [`indices`] with the moves counted by the AVX2 generator; `own`, when given, is the
+/// count of `p`'s legal moves, which the caller already has.
 ///
 /// # Safety
 /// The CPU must have AVX2 (callers compiled with it may call this freely).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-pub fn indices_avx2(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
-    let own = crate::board::moves_avx2(p, o).count_ones().min(MOBILITY_CAP) as usize;
-    let other = crate::board::moves_avx2(o, p).count_ones().min(MOBILITY_CAP) as usize;
-    [
-        OFFSETS[0] + own * MOB + other,
-        OFFSETS[1] + adjacent_empties(p, o).count_ones().min(POTENTIAL_CAP) as usize,
-        OFFSETS[2] + adjacent_empties(o, p).count_ones().min(POTENTIAL_CAP) as usize,
-        OFFSETS[3] + (empties & 1) as usize,
-    ]
+pub fn indices_avx2(p: u64, o: u64, empties: u32, own: Option<u32>) -> [usize; NUM_TERMS] {
+    let own = own.unwrap_or_else(|| crate::board::moves_avx2(p, o).count_ones());
+    let other = crate::board::moves_avx2(o, p).count_ones();
+    indices_from(own, other, p, o, empties)
 }
 
 #[cfg(test)]
@@ -111,8 +113,12 @@ mod tests {
         for b in crate::board::random::random_positions(5, 2_000, 30) {
             let n = b.empty_count();
             // SAFETY: the CPU has AVX2 (checked above).
-            let fast = unsafe { indices_avx2(b.player, b.opponent, n) };
+            let fast = unsafe { indices_avx2(b.player, b.opponent, n, None) };
             assert_eq!(fast, indices(b.player, b.opponent, n), "{b:?}");
+            let own = b.moves().count_ones();
+            // SAFETY: as above.
+            let given = unsafe { indices_avx2(b.player, b.opponent, n, Some(own)) };
+            assert_eq!(given, fast, "{b:?}");
         }
     }
 

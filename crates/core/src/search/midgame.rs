@@ -797,6 +797,9 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             return v;
         }
         let mut moves = MoveList::new();
+        // At depth 1, each child's count of legal moves: the ordering counts them, and
+        // the child's evaluation (a mobility term) need not count them again.
+        let mut child_moves = [0u8; 64];
         let mut m = mv;
         while m != 0 {
             let sq = m.trailing_zeros();
@@ -806,7 +809,15 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 // The child will probe the table: start loading its bucket now.
                 self.solver.table().prefetch(b.after(sq, f).key());
             }
-            let value = if sq as u8 == hash_move {
+            let value = if depth == 1 {
+                let r = gen_moves::<FAST>(&b.after(sq, f));
+                child_moves[sq as usize] = r.count_ones() as u8;
+                if sq as u8 == hash_move {
+                    i32::MAX
+                } else {
+                    -reply_value(r)
+                }
+            } else if sq as u8 == hash_move {
                 i32::MAX
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
@@ -831,9 +842,10 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             let v = if depth == 1 {
                 // The children are leaves: valued one ply ahead, as `pvs` would (a node
                 // each, a second one for a re-search), without playing the move.
-                let v = -self.leaf::<FAST>(&b, sq, f);
+                let replies = child_moves[sq as usize] as u32;
+                let v = -self.leaf::<FAST>(&b, sq, f, replies);
                 if i > 0 && v > alpha && v < beta {
-                    -self.leaf::<FAST>(&b, sq, f)
+                    -self.leaf::<FAST>(&b, sq, f, replies)
                 } else {
                     v
                 }
@@ -935,12 +947,24 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
     /// A depth-0 node under `b` (the move `sq` flipping `f`): what `pvs` does for it.
     /// The child has at least one empty square (its parent had two), so it is evaluated.
     #[inline(always)]
-    fn leaf<const FAST: bool>(&mut self, b: &Board, sq: u32, f: u64) -> i32 {
+    /// `replies`: the child's count of legal moves.
+    fn leaf<const FAST: bool>(&mut self, b: &Board, sq: u32, f: u64, replies: u32) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
         }
-        self.child_value::<FAST>(b, sq, f)
+        match self.eval.patterns() {
+            Some(e) => {
+                #[cfg(target_arch = "x86_64")]
+                if FAST {
+                    // SAFETY: as in `static_value`.
+                    return unsafe { e.evaluate_after_avx2_replies(&self.state, sq, f, replies) };
+                }
+                let _ = replies;
+                e.evaluate_after(&self.state, sq, f)
+            }
+            None => self.eval.evaluate(&b.after(sq, f)),
+        }
     }
 
     #[inline(always)]
@@ -1064,8 +1088,12 @@ fn table_bounds(p: super::tt::Probe, empties: u32) -> (i32, i32) {
 /// Opponent replies after playing `sq` (corners twice): fewer is usually better.
 #[inline(always)]
 fn replies<const FAST: bool>(b: Board, sq: u32, f: u64) -> i32 {
-    let c = b.after(sq, f);
-    let r = gen_moves::<FAST>(&c);
+    reply_value(gen_moves::<FAST>(&b.after(sq, f)))
+}
+
+/// [`replies`] of the opponent's moves `r`.
+#[inline(always)]
+fn reply_value(r: u64) -> i32 {
     (r.count_ones() + (r & 0x8100_0000_0000_0081).count_ones()) as i32
 }
 
