@@ -30,19 +30,16 @@ pub(super) fn level_picker(
             .iter()
             .map(|&s| Level::timed(Duration::from_secs_f64(s))),
     );
-    let base_name = |l: &Level| match l {
-        Level::Search(s) if s.limits.time.is_none() => format!("level {}", s.limits.depth),
-        Level::Search(s) => format!(
-            "{} s a move",
-            s.limits.time.unwrap_or_default().as_secs_f64()
-        ),
-        other => other.name(),
+    let table = LevelRatings::shipped();
+    let rated_name = |l: &Level| match table.find(l, solve_limit) {
+        Some(r) => format!("{}  ≈ {:.0}", display_name(l), r.elo),
+        None => match table.measured_below(l, solve_limit) {
+            // Not measured, but deeper than a measured level: at least as strong.
+            Some(r) => format!("{}  ≥ {:.0}", display_name(l), r.elo),
+            None => display_name(l),
+        },
     };
-    let rated_name = |l: &Level| match LevelRatings::shipped().find(l, solve_limit) {
-        Some(r) => format!("{}  ≈ {:.0}", base_name(l), r.elo),
-        None => base_name(l),
-    };
-    let selected = base_name(level);
+    let selected = display_name(level);
     egui::ComboBox::new(id, "Engine level")
         .selected_text(rated_name(level))
         .width(150.0)
@@ -53,7 +50,7 @@ pub(super) fn level_picker(
                 {
                     s.temperature = temperature;
                 }
-                let name = base_name(&choice);
+                let name = display_name(&choice);
                 if ui
                     .selectable_label(name == selected, rated_name(&choice))
                     .clicked()
@@ -78,6 +75,18 @@ pub(super) fn level_picker(
     *level != before
 }
 
+/// A level as the picker lists it: "level 8", "2 s a move", "random".
+fn display_name(level: &Level) -> String {
+    match level {
+        Level::Search(s) if s.limits.time.is_none() => format!("level {}", s.limits.depth),
+        Level::Search(s) => format!(
+            "{} s a move",
+            s.limits.time.unwrap_or_default().as_secs_f64()
+        ),
+        other => other.name(),
+    }
+}
+
 /// The level's place on the Elo scale (random = 0) and what it does, in small text under
 /// the picker.
 pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) {
@@ -88,7 +97,17 @@ pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) 
             r.text(),
             table.anchor
         ),
-        None => "Strength not measured at this level and setting.".to_string(),
+        None => match table.measured_below(level, solve_limit) {
+            Some(r) => format!(
+                "Strength not measured at this level: its games take too long to play the \
+                 hundreds a rating needs. It searches deeper than {}, the strongest of its \
+                 kind measured, {} on Okapi's scale ({} = 0).",
+                Level::parse(&r.level).map_or(r.level.clone(), |l| display_name(&l)),
+                r.text(),
+                table.anchor
+            ),
+            None => "Strength not measured at this level and setting.".to_string(),
+        },
     };
     let effective = level.solving_from(solve_limit);
     ui.label(egui::RichText::new(format!("{} {strength}", effective.description())).small())

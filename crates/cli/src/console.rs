@@ -506,11 +506,17 @@ impl<W: Write> Console<W> {
                 self.say(&msg);
                 // Only when a level is set: a bare `level` answers one line, which
                 // `okapi match --a-okapi` reads as its marker.
-                let rating = okapi_core::search::level_ratings::LevelRatings::shipped()
-                    .find(&l, 0)
-                    .map_or("strength not measured".to_string(), |r| {
-                        format!("{} on Okapi's scale (random = 0)", r.text())
-                    });
+                let table = okapi_core::search::level_ratings::LevelRatings::shipped();
+                let rating = match (table.find(&l, 0), table.measured_below(&l, 0)) {
+                    (Some(r), _) => format!("{} on Okapi's scale (random = 0)", r.text()),
+                    (None, Some(r)) => format!(
+                        "strength not measured (too slow to play enough games); level {} \
+                         below it is {}",
+                        r.level,
+                        r.text()
+                    ),
+                    (None, None) => "strength not measured".to_string(),
+                };
                 let msg = format!("  {rating}. {}", l.description());
                 self.say(&msg);
             }

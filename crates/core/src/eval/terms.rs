@@ -49,7 +49,13 @@ pub const WEIGHTS: usize = MOB * MOB + 2 * POT + 2;
 /// which has `empties` empty squares (the evaluator has counted them for the phase).
 #[inline(always)]
 pub fn indices(p: u64, o: u64, empties: u32) -> [usize; NUM_TERMS] {
-    indices_from(moves(p, o).count_ones(), moves(o, p).count_ones(), p, o, empties)
+    indices_from(
+        moves(p, o).count_ones(),
+        moves(o, p).count_ones(),
+        p,
+        o,
+        empties,
+    )
 }
 
 /// [`indices`] given both sides' counts of legal moves (`own` for `p`).

@@ -401,6 +401,38 @@ impl LevelRatings {
             .iter()
             .find(|l| effective(&l.level, l.solve_from).is_ok_and(|e| e == wanted))
     }
+
+    /// For a full-strength depth or time level the ladder did not measure: the deepest
+    /// (or longest-thinking) measured level of the same kind below it, the one measured
+    /// under the same solve setting where both were. A level above it searches deeper
+    /// and is, as far as every measured pair of neighbours shows, at least as strong:
+    /// the player's lower bound.
+    pub fn measured_below(&self, level: &Level, solve_from: u32) -> Option<&LevelRating> {
+        let Level::Search(wanted) = level.solving_from(solve_from) else {
+            return None;
+        };
+        if wanted.temperature > 0.0 {
+            return None;
+        }
+        // Depth levels are ordered by depth, time levels by time; 0 s for depth levels.
+        let key = |s: &super::level::SearchLevel| {
+            (
+                s.limits.time.is_some(),
+                s.limits.time.unwrap_or_default(),
+                s.limits.depth,
+            )
+        };
+        let wanted_key = key(&wanted);
+        self.levels
+            .iter()
+            .filter_map(|r| match effective(&r.level, r.solve_from) {
+                Ok(Level::Search(s)) if s.temperature <= 0.0 => Some((key(&s), r)),
+                _ => None,
+            })
+            .filter(|(k, _)| k.0 == wanted_key.0 && *k < wanted_key)
+            .max_by_key(|(k, r)| (*k, r.solve_from == solve_from))
+            .map(|(_, r)| r)
+    }
 }
 
 impl LevelRating {
@@ -413,6 +445,35 @@ impl LevelRating {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unmeasured deep level is told the deepest measured one below it; a measured
+    /// level, a weakened one and the random player have none to be told.
+    #[test]
+    fn an_unmeasured_level_finds_the_deepest_measured_below_it() {
+        let json = r#"{"anchor": "random", "measured": "", "command": "", "levels": [
+            {"level": "random", "solve_from": 0, "elo": 0, "low": 0, "high": 0, "games": 1, "seconds_a_move": 0},
+            {"level": "12", "solve_from": 0, "elo": 1900, "low": 1800, "high": 2000, "games": 1, "seconds_a_move": 0},
+            {"level": "16", "solve_from": 20, "elo": 2200, "low": 2100, "high": 2300, "games": 1, "seconds_a_move": 0},
+            {"level": "2s", "solve_from": 0, "elo": 2300, "low": 2200, "high": 2400, "games": 1, "seconds_a_move": 0},
+            {"level": "2s", "solve_from": 20, "elo": 2350, "low": 2250, "high": 2450, "games": 1, "seconds_a_move": 0}
+        ]}"#;
+        let t = LevelRatings::from_json(json).unwrap();
+        let below = |l: &str, solve: u32| {
+            t.measured_below(&Level::parse(l).unwrap(), solve)
+                .map(|r| (r.level.clone(), r.solve_from))
+        };
+        // Level 16 plays the same under either setting (it solves from 24 anyway).
+        assert_eq!(below("25", 0), Some(("16".into(), 20)));
+        assert_eq!(below("25", 20), Some(("16".into(), 20)));
+        assert_eq!(below("14", 0), Some(("12".into(), 0)));
+        // Time levels: the measured one under the same setting.
+        assert_eq!(below("10s", 0), Some(("2s".into(), 0)));
+        assert_eq!(below("10s", 20), Some(("2s".into(), 20)));
+        assert_eq!(below("1s", 0), None);
+        assert_eq!(below("8t2", 0), None);
+        assert_eq!(below("random", 0), None);
+        assert_eq!(below("10", 0), None);
+    }
 
     /// The results a ladder would give on average if the levels had these ratings.
     fn expected_results(
