@@ -159,7 +159,15 @@ pub struct MidgameSearch<E: Evaluate + Clone> {
     /// re-search was cut short): what a timed search that runs out of time in the
     /// middle of an iteration plays instead of the last finished iteration's move.
     root_partial: Option<(u8, i32)>,
+    /// The values each root move got in the iteration being searched (fail-soft bounds
+    /// for the moves a null window refuted; `NO_VALUE` if not searched), and those of
+    /// the iteration before, which order the root's moves.
+    root_values: [i32; 64],
+    root_order: [i32; 64],
 }
+
+/// A root move not searched yet (see `root_values`).
+const NO_VALUE: i32 = i32::MIN;
 
 impl<E: Evaluate + Clone> MidgameSearch<E> {
     /// A search with a table of about `16 << hash_bits` bytes, sharing `stop` with its
@@ -179,6 +187,8 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             fast_path: super::endgame::cpu_has_fast_path(),
             root: (0, 0),
             root_partial: None,
+            root_values: [NO_VALUE; 64],
+            root_order: [NO_VALUE; 64],
         }
     }
 
@@ -309,6 +319,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             });
         }
         let mut guess = self.eval.evaluate(&board);
+        self.root_values = [NO_VALUE; 64];
         for depth in 1..=limits.depth.min(n) {
             if depth >= n {
                 // The search reaches the end: the solver proves the value and the line.
@@ -614,11 +625,16 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             fast_path: self.fast_path,
             root: (0, 0),
             root_partial: None,
+            root_values: [NO_VALUE; 64],
+            root_order: [NO_VALUE; 64],
         }
     }
 
     fn begin(&mut self, limits: Limits) {
         self.stopped = false;
+        // No node is the root until `aspiration` names one: searches that start at the
+        // root's children (`analyze_moves`, `best_among`) keep no root bookkeeping.
+        self.root = (0, 0);
         self.deadline = limits.time.map(|t| Instant::now() + t);
         // The solves inside the iterations (where they reach the end of the game) keep the
         // time per move too: at 0.05 s a move the faster midgame reached the end at 24-25
@@ -639,6 +655,9 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         self.set_root(&board);
         self.root = (board.empty_count(), depth);
         self.root_partial = None;
+        // The last iteration's values order this one's moves (from its second).
+        self.root_order = self.root_values;
+        self.root_values = [NO_VALUE; 64];
         loop {
             let v = self.pvs(board, depth, alpha, beta);
             if self.stopped {
@@ -796,6 +815,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         {
             return v;
         }
+        let at_root = (n, depth) == self.root;
         let mut moves = MoveList::new();
         // At depth 1, each child's count of legal moves: the ordering counts them, and
         // the child's evaluation (a mobility term) need not count them again.
@@ -819,6 +839,8 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 }
             } else if sq as u8 == hash_move {
                 i32::MAX
+            } else if at_root && self.root_order[sq as usize] != NO_VALUE {
+                self.root_order[sq as usize]
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
                 -self.child_value::<FAST>(&b, sq, f) - SCALE * replies::<FAST>(b, sq, f)
@@ -833,7 +855,6 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         }
         let list = moves.as_mut_slice();
         let alpha0 = alpha;
-        let at_root = (n, depth) == self.root;
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         for i in 0..list.len() {
@@ -882,6 +903,9 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             };
             if self.stopped {
                 return 0;
+            }
+            if at_root {
+                self.root_values[sq as usize] = v;
             }
             if v > best {
                 best = v;
