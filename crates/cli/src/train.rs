@@ -69,8 +69,9 @@ pub struct TrainArgs {
     /// Each phase also trains on positions up to this many empties outside it (0 to 60).
     #[arg(long, default_value_t = 2, value_parser = crate::units::number_in(0u32, 60, "a number of empties"))]
     pub window: u32,
-    /// Passes over the data per phase (1 to 10000).
-    #[arg(long, default_value_t = 60, value_parser = crate::units::number_in(1usize, 10_000, "a number of passes"))]
+    /// Passes over the data per phase (1 to 10000). The shipped weights: 120 (against 60
+    /// at 0.015 s a move, one thread each, 1,000 games: +23 Elo, +3 .. +43).
+    #[arg(long, default_value_t = 120, value_parser = crate::units::number_in(1usize, 10_000, "a number of passes"))]
     pub epochs: usize,
     /// Step size (fraction of the mean residual a weight moves by per pass, 0 to 1).
     #[arg(long, default_value_t = 0.03, value_parser = crate::units::number_in(1e-6f32, 1.0, "a step size"))]
