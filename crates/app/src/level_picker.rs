@@ -99,12 +99,10 @@ pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) 
         ),
         None => match table.measured_below(level, solve_limit) {
             Some(r) => format!(
-                "Strength not measured at this level: its games take too long to play the \
-                 hundreds a rating needs. It searches deeper than {}, the strongest of its \
-                 kind measured, {} on Okapi's scale ({} = 0).",
+                "Strength not measured: its games take too long to play enough of them. It \
+                 searches more than {}, the strongest of its kind measured: {}.",
                 Level::parse(&r.level).map_or(r.level.clone(), |l| display_name(&l)),
                 r.text(),
-                table.anchor
             ),
             None => "Strength not measured at this level and setting.".to_string(),
         },
