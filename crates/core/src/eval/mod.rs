@@ -249,30 +249,21 @@ impl Evaluator {
     }
 
     /// [`evaluate_after`](Self::evaluate_after) for callers compiled with AVX2, as
-    /// [`evaluate_state_avx2`](Self::evaluate_state_avx2).
+    /// [`evaluate_state_avx2`](Self::evaluate_state_avx2); `replies`, when the caller
+    /// has counted it already (a search orders its last ply's moves by it): the count of
+    /// the opponent's legal moves after the move (the side to move's then).
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[inline(always)]
-    pub unsafe fn evaluate_after_avx2(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
-        self.after::<true>(state, sq, flipped, None)
-    }
-
-    /// [`evaluate_after_avx2`](Self::evaluate_after_avx2) given `replies`, the count of
-    /// the opponent's legal moves after the move (the side to move's then), which the
-    /// caller has counted already (a search orders its last ply's moves by it).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
-    #[inline(always)]
-    pub unsafe fn evaluate_after_avx2_replies(
+    pub unsafe fn evaluate_after_avx2(
         &self,
         state: &EvalState,
         sq: u32,
         flipped: u64,
-        replies: u32,
+        replies: Option<u32>,
     ) -> i32 {
-        self.after::<true>(state, sq, flipped, Some(replies))
+        self.after::<true>(state, sq, flipped, replies)
     }
 
     #[inline(always)]

@@ -843,7 +843,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 self.root_order[sq as usize]
             } else if depth >= 3 {
                 // The child's static value, and few replies for the opponent.
-                -self.child_value::<FAST>(&b, sq, f) - SCALE * replies::<FAST>(b, sq, f)
+                -self.child_value::<FAST>(&b, sq, f, None) - SCALE * replies::<FAST>(b, sq, f)
             } else {
                 -replies::<FAST>(b, sq, f)
             };
@@ -952,43 +952,40 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         }
     }
 
-    /// The static value of `b` after `sq` flipping `f`, without playing it.
+    /// The static value of `b` after `sq` flipping `f`, without playing it; `replies`:
+    /// the child's count of legal moves, if the caller has it.
     #[inline(always)]
-    fn child_value<const FAST: bool>(&self, b: &Board, sq: u32, f: u64) -> i32 {
+    fn child_value<const FAST: bool>(
+        &self,
+        b: &Board,
+        sq: u32,
+        f: u64,
+        replies: Option<u32>,
+    ) -> i32 {
         match self.eval.patterns() {
             Some(e) => {
                 #[cfg(target_arch = "x86_64")]
                 if FAST {
                     // SAFETY: as in `static_value`.
-                    return unsafe { e.evaluate_after_avx2(&self.state, sq, f) };
-                }
-                e.evaluate_after(&self.state, sq, f)
-            }
-            None => self.eval.evaluate(&b.after(sq, f)),
-        }
-    }
-
-    /// A depth-0 node under `b` (the move `sq` flipping `f`): what `pvs` does for it.
-    /// The child has at least one empty square (its parent had two), so it is evaluated.
-    #[inline(always)]
-    /// `replies`: the child's count of legal moves.
-    fn leaf<const FAST: bool>(&mut self, b: &Board, sq: u32, f: u64, replies: u32) -> i32 {
-        self.nodes += 1;
-        if self.poll_stop() {
-            return 0;
-        }
-        match self.eval.patterns() {
-            Some(e) => {
-                #[cfg(target_arch = "x86_64")]
-                if FAST {
-                    // SAFETY: as in `static_value`.
-                    return unsafe { e.evaluate_after_avx2_replies(&self.state, sq, f, replies) };
+                    return unsafe { e.evaluate_after_avx2(&self.state, sq, f, replies) };
                 }
                 let _ = replies;
                 e.evaluate_after(&self.state, sq, f)
             }
             None => self.eval.evaluate(&b.after(sq, f)),
         }
+    }
+
+    /// A depth-0 node under `b` (the move `sq` flipping `f`, `replies` the child's count
+    /// of legal moves): what `pvs` does for it. The child has at least one empty square
+    /// (its parent had two), so it is evaluated.
+    #[inline(always)]
+    fn leaf<const FAST: bool>(&mut self, b: &Board, sq: u32, f: u64, replies: u32) -> i32 {
+        self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
+        self.child_value::<FAST>(b, sq, f, Some(replies))
     }
 
     #[inline(always)]
