@@ -80,7 +80,10 @@ pub(super) fn measure_held_out(
         .filter(|s| s.board.empty_count() == args.solve_empties)
         .collect();
     let stride = (solve_pool.len() / args.solve.max(1)).max(1);
-    let mut solver = EndgameSolver::new(21, Some(okapi_core::eval::Evaluator::shipped()));
+    // The fitted weights order the solver's moves (an exact score does not depend on
+    // them): the shipped ones may not load in a build whose terms changed, and the report
+    // of a candidate evaluation must not stop on them.
+    let mut solver = EndgameSolver::new(21, Some(std::sync::Arc::new(eval.clone())));
     let mut solved = Mae::default();
     let solve_start = Instant::now();
     for s in solve_pool.iter().step_by(stride).take(args.solve) {
