@@ -58,8 +58,18 @@ fn two_levels_play_both_colours_and_save_ggf() {
     let ggf = std::fs::read_to_string(&save).unwrap();
     assert_eq!(ggf.matches("(;GM[Othello]").count(), 4, "{ggf}");
     for g in ggf.lines() {
-        let game = okapi::formats::ggf::read(g).unwrap();
+        let record = okapi::formats::ggf::read_record(g).unwrap();
+        let game = &record.game;
         assert!(game.position().is_game_over(), "{g}");
+        // Each move the engines played carries the seconds it took; the opening's 8
+        // plies and forced passes (the session's) carry none: the record shows which
+        // moves of a time level took long.
+        let line = game.main_line();
+        assert_eq!(record.move_info.len(), line.len(), "{g}");
+        for (i, (m, info)) in line.iter().zip(&record.move_info).enumerate() {
+            let played = i >= 8 && *m != okapi::board::Move::Pass;
+            assert_eq!(info.seconds.is_some(), played, "ply {i} of {g}");
+        }
         assert!(
             g.contains("RE[+") || g.contains("RE[-") || g.contains("RE[0]"),
             "{g}"

@@ -17,6 +17,9 @@ pub struct GameResult {
     pub time_white: Duration,
     pub moves_black: u32,
     pub moves_white: u32,
+    /// The seconds each ply of the game's main line took (`None`: an opening move or a
+    /// forced pass), for the saved record's `/eval/time`.
+    pub seconds: Vec<Option<f64>>,
 }
 
 /// Plays one game from `opening` to the end through a session (forced passes are the
@@ -51,6 +54,7 @@ pub(super) fn play_game_unless(
     session.game_mut().black = black.name();
     session.game_mut().white = white.name();
     let (mut time, mut moves) = ([Duration::ZERO; 2], [0u32; 2]);
+    let mut seconds = vec![None; session.game().main_line().len()];
     while !session.is_over() {
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
@@ -62,7 +66,8 @@ pub(super) fn play_game_unless(
             Color::White => &mut *white,
         };
         let mv = player.choose(session.game())?;
-        time[side as usize] += start.elapsed();
+        let took = start.elapsed();
+        time[side as usize] += took;
         moves[side as usize] += 1;
         session.play_any(mv, None).map_err(|e| {
             anyhow!(
@@ -71,6 +76,9 @@ pub(super) fn play_game_unless(
                 session.game().transcript()
             )
         })?;
+        // The move, then the forced passes the session played after it.
+        seconds.push(Some(took.as_secs_f64()));
+        seconds.resize(session.game().main_line().len(), None);
     }
     let (b, w) = session.position().final_counts();
     Ok(Some(GameResult {
@@ -81,6 +89,7 @@ pub(super) fn play_game_unless(
         time_white: time[1],
         moves_black: moves[0],
         moves_white: moves[1],
+        seconds,
     }))
 }
 

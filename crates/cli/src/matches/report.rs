@@ -5,6 +5,7 @@ use super::super::match_sprt::{Sprt, Verdict};
 use super::MatchArgs;
 use super::elo::{Tally, elo_interval, elo_text, points};
 use super::game::GameResult;
+use okapi_core::formats::ggf;
 use anyhow::Context;
 use indicatif::ProgressBar;
 use okapi_core::board::Move;
@@ -118,11 +119,22 @@ impl Scoreboard<'_> {
         self.bar
             .set_message(format!("A +{} ={} -{}{llr}", t.wins, t.draws, t.losses));
         if let Some(path) = &self.args.save {
-            self.saved += &okapi_core::formats::ggf::write_dated(
-                &r.game,
-                &okapi_core::formats::ggf::now_utc(),
-                "Okapi match",
-            );
+            // Each move with the seconds it took (a time level's outliers show there).
+            let mut game = r.game.clone();
+            game.date = ggf::now_utc();
+            self.saved += &ggf::write_record(&ggf::GgfRecord {
+                game,
+                place: "Okapi match".into(),
+                move_info: r
+                    .seconds
+                    .iter()
+                    .map(|&seconds| ggf::MoveInfo {
+                        eval: None,
+                        seconds,
+                    })
+                    .collect(),
+                ..Default::default()
+            });
             self.saved.push('\n');
             save_atomically(path, &self.saved)?;
         }

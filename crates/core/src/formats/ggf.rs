@@ -397,18 +397,6 @@ pub fn write(game: &Game) -> String {
     })
 }
 
-/// The game's main line as one GGF record dated `date` and placed `place` (what
-/// `okapi match` writes).
-pub fn write_dated(game: &Game, date: &str, place: &str) -> String {
-    let mut game = game.clone();
-    game.date = date.into();
-    write_record(&GgfRecord {
-        game,
-        place: place.into(),
-        ..GgfRecord::default()
-    })
-}
-
 /// A record as GGF: the game's main line with the record's place, per-move evals and
 /// times (by ply), and other properties. `RE` is the main line's result when it ends the
 /// game, else the record's, else `?`.
