@@ -5,10 +5,10 @@ use super::super::match_sprt::{Sprt, Verdict};
 use super::MatchArgs;
 use super::elo::{Tally, elo_interval, elo_text, points};
 use super::game::GameResult;
-use okapi_core::formats::ggf;
 use anyhow::Context;
 use indicatif::ProgressBar;
 use okapi_core::board::Move;
+use okapi_core::formats::ggf;
 use std::path::Path;
 use std::time::Duration;
 
