@@ -344,9 +344,10 @@ fn a_new_game_from_a_set_up_position_against_the_engine_is_saved_with_its_player
         from_here: true,
     });
     h.run_steps(1);
-    // The game goes on from here: the two moves stay.
-    assert_eq!(h.state().game().position(), here);
-    assert_eq!(h.state().game().ply(), 2);
+    // The game goes on from here: the two moves stay (the greedy engine's answer can
+    // already have come within that step, so the game is at ply 2 or 3).
+    assert_eq!(h.state().game().position_at(2), here);
+    assert!((2..=3).contains(&h.state().game().ply()));
     step_until(&mut h, "the engine's move as Black", |app| {
         app.game().ply() == 3
     });

@@ -169,6 +169,12 @@ pub struct MidgameSearch<E: Evaluate + Clone> {
 /// A root move not searched yet (see `root_values`).
 const NO_VALUE: i32 = i32::MIN;
 
+/// A timed search whose iterations reach the end solves it only from this many empties
+/// down (where an exact solve can finish in a move's time and its ordering searches, 7
+/// plies at 30 empties, stay short); farther from the end it plays its deepest
+/// selective iteration.
+pub const TIMED_SOLVE_MAX_EMPTIES: u32 = 30;
+
 impl<E: Evaluate + Clone> MidgameSearch<E> {
     /// A search with a table of about `16 << hash_bits` bytes, sharing `stop` with its
     /// endgame solver, which orders its moves with `eval`'s [`Evaluate::ordering`].
@@ -322,6 +328,14 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         self.root_values = [NO_VALUE; 64];
         for depth in 1..=limits.depth.min(n) {
             if depth >= n {
+                // A timed search far from the end stops here: its selective iterations
+                // are cheap at depth (87% at 52 empties: depth 44 in 9.3 s, from
+                // scratch), so a 30 s move reached depth 52 and started an exact solve
+                // of 52 empties, whose ordering searches (18 plies there) do not look at
+                // the deadline: the move took 986 s (session 17's ladder).
+                if self.deadline.is_some() && n > TIMED_SOLVE_MAX_EMPTIES && best.is_some() {
+                    break;
+                }
                 // The search reaches the end: the solver proves the value and the line.
                 let s = match self.solver.solve(board, super::SolveMode::Exact, true) {
                     Ok(s) => s,
@@ -1255,6 +1269,49 @@ mod tests {
                 .solve(small, super::super::SolveMode::Exact, false)
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn a_timed_search_far_from_the_end_does_not_start_a_solve() {
+        // At 36 empties ProbCut's iterations at 87% reach depth 35 in about 1.5 s here;
+        // the iteration after would be an exact solve of 36 empties, which the 20 s
+        // would not finish: the search ends with depth 35 instead (it took the whole
+        // 20 s before). A machine too slow to reach depth 35 passes without showing it.
+        let board = crate::board::Position::parse(
+            "------------O-----XOOO-O---OOOO--O-OOOXX--OOXOX---OXOO----XX-O-- X",
+        )
+        .unwrap()
+        .board();
+        let n = board.empty_count();
+        assert_eq!(n, 36);
+        let eval = crate::eval::Evaluator::shipped();
+        let mut search = MidgameSearch::new(&eval, 18, Arc::new(AtomicBool::new(false)));
+        search.set_selectivity(1);
+        let limits = Limits {
+            depth: 60,
+            exact_empties: 0,
+            wld_empties: 0,
+            time: Some(Duration::from_secs(20)),
+        };
+        let start = Instant::now();
+        let mut last = (0, Duration::ZERO);
+        let r = search
+            .best_move(board, limits, |v| {
+                if let SearchSource::Midgame { depth } = v.source {
+                    last = (depth, start.elapsed());
+                }
+            })
+            .unwrap();
+        let took = start.elapsed();
+        assert_ne!(r.best.source, SearchSource::Exact);
+        if last.0 == n - 1 {
+            assert!(
+                took - last.1 < Duration::from_secs(2),
+                "depth {} at {:?}, then {took:?} in all",
+                n - 1,
+                last.1
+            );
+        }
     }
 
     // Disc difference plus mobility, enough to test the search machinery.
