@@ -1243,15 +1243,7 @@ mod tests {
         // plies, the end of the game, within the 0.3 s, and the exact solve they started
         // then took 2.07 s before solves kept the deadline (0.39 s since); a slower
         // machine that does not reach the end passes without showing anything.
-        let eval = crate::eval::Evaluator::shipped();
-        let mut search = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
-        search.set_selectivity(2);
-        let limits = Limits {
-            depth: 60,
-            exact_empties: 0,
-            wld_empties: 0,
-            time: Some(Duration::from_millis(300)),
-        };
+        let (mut search, limits) = time_only(2, Duration::from_millis(300));
         let start = Instant::now();
         let r = search.best_move(hard_25_empties(), limits, |_| {}).unwrap();
         let took = start.elapsed();
@@ -1271,6 +1263,24 @@ mod tests {
         );
     }
 
+    /// A search with the shipped evaluation at ProbCut level `selectivity`, and limits
+    /// where only `time` bounds it (no solving depths of its own).
+    fn time_only(
+        selectivity: usize,
+        time: Duration,
+    ) -> (MidgameSearch<Arc<crate::eval::Evaluator>>, Limits) {
+        let eval = crate::eval::Evaluator::shipped();
+        let mut search = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
+        search.set_selectivity(selectivity);
+        let limits = Limits {
+            depth: 60,
+            exact_empties: 0,
+            wld_empties: 0,
+            time: Some(time),
+        };
+        (search, limits)
+    }
+
     #[test]
     fn a_timed_search_far_from_the_end_does_not_start_a_solve() {
         // At 36 empties ProbCut's iterations at 87% reach depth 35 in about 1.5 s here;
@@ -1284,15 +1294,7 @@ mod tests {
         .board();
         let n = board.empty_count();
         assert_eq!(n, 36);
-        let eval = crate::eval::Evaluator::shipped();
-        let mut search = MidgameSearch::new(&eval, 18, Arc::new(AtomicBool::new(false)));
-        search.set_selectivity(1);
-        let limits = Limits {
-            depth: 60,
-            exact_empties: 0,
-            wld_empties: 0,
-            time: Some(Duration::from_secs(20)),
-        };
+        let (mut search, limits) = time_only(1, Duration::from_secs(20));
         let start = Instant::now();
         let mut last = (0, Duration::ZERO);
         let r = search
