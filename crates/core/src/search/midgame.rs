@@ -173,7 +173,7 @@ const NO_VALUE: i32 = i32::MIN;
 /// down (where an exact solve can finish in a move's time and its ordering searches, 7
 /// plies at 30 empties, stay short); farther from the end it plays its deepest
 /// selective iteration.
-pub const TIMED_SOLVE_MAX_EMPTIES: u32 = 30;
+const TIMED_SOLVE_MAX_EMPTIES: u32 = 30;
 
 impl<E: Evaluate + Clone> MidgameSearch<E> {
     /// A search with a table of about `16 << hash_bits` bytes, sharing `stop` with its
@@ -1283,7 +1283,7 @@ mod tests {
 
     #[test]
     fn a_timed_search_far_from_the_end_does_not_start_a_solve() {
-        // At 36 empties ProbCut's iterations at 87% reach depth 35 in about 1.5 s here;
+        // At 36 empties ProbCut's iterations at 87% reach depth 35 in about 0.7 s here;
         // the iteration after would be an exact solve of 36 empties, which the 20 s
         // would not finish: the search ends with depth 35 instead (it took the whole
         // 20 s before). A machine too slow to reach depth 35 passes without showing it.
