@@ -544,12 +544,32 @@ impl EndgameSolver {
     ) -> Option<i32> {
         let fast = self.fast_path;
         if high < 64 * SCALE
-            && leaf_search(fast, b, depth, high - 1, high, leaf, SCALE, &mut self.nodes) >= high
+            && leaf_search(
+                fast,
+                b,
+                depth,
+                high - 1,
+                high,
+                leaf,
+                SCALE,
+                &mut self.nodes,
+                &mut NoPoll,
+            ) >= high
         {
             return Some(alpha + 1);
         }
         if low > -64 * SCALE
-            && leaf_search(fast, b, depth, low, low + 1, leaf, SCALE, &mut self.nodes) <= low
+            && leaf_search(
+                fast,
+                b,
+                depth,
+                low,
+                low + 1,
+                leaf,
+                SCALE,
+                &mut self.nodes,
+                &mut NoPoll,
+            ) <= low
         {
             return Some(alpha);
         }
@@ -823,6 +843,13 @@ impl EndgameSolver {
         depth: u32,
         leaf: &mut L,
     ) {
+        // Deep ordering searches (from 32 empties) look at the stop flag and the deadline
+        // themselves; the shallower ones (FFO's) run as they always did.
+        let mut poll = StopPoll {
+            flag: &self.stop,
+            deadline: self.deadline,
+            hit: false,
+        };
         for c in list.iter_mut() {
             if c.value == i32::MAX {
                 continue;
@@ -833,19 +860,32 @@ impl EndgameSolver {
                 -leaf.value_after(c.sq, c.flipped, child)
             } else {
                 leaf.play(c.sq, c.flipped);
-                let e = -leaf_search(
-                    self.fast_path,
-                    child,
-                    depth,
-                    -10_000,
-                    10_000,
-                    leaf,
-                    100,
-                    &mut self.nodes,
-                );
+                let (fast, nodes) = (self.fast_path, &mut self.nodes);
+                let e = if depth >= LEAF_POLL_DEPTH {
+                    -leaf_search(
+                        fast, child, depth, -10_000, 10_000, leaf, 100, nodes, &mut poll,
+                    )
+                } else {
+                    -leaf_search(
+                        fast,
+                        child,
+                        depth,
+                        -10_000,
+                        10_000,
+                        leaf,
+                        100,
+                        nodes,
+                        &mut NoPoll,
+                    )
+                };
                 leaf.undo(c.sq, c.flipped);
                 e
             };
+            if poll.hit {
+                // The order no longer matters: the search unwinds from the next node.
+                self.stopped = true;
+                return;
+            }
             c.value += e * SORT_SEARCH_WEIGHT;
         }
     }
@@ -865,6 +905,7 @@ impl EndgameSolver {
             &mut ByBoard(|x: Board| e.evaluate(&x)),
             128,
             &mut self.nodes,
+            &mut NoPoll,
         );
         Some((v as f64 / 128.0).round() as i32)
     }
@@ -938,12 +979,56 @@ impl LeafValue for Patterns<'_> {
     }
 }
 
+/// Leaf searches this deep or deeper look at the stop flag and the deadline at their
+/// nodes of this depth and more. Ordering searches are this deep from 32 empties
+/// ([`sort_depth`]); at 44 empties a solve went on for 167 s after the stop, in its
+/// 14-ply ordering searches (at 36 empties 0.8 s, at 40 7 s). Shallower searches, a few
+/// milliseconds at most, run without the test (FFO's solves, at 29 empties and below,
+/// never reach it).
+const LEAF_POLL_DEPTH: u32 = 8;
+
+/// Whether a [`leaf_search`] must stop.
+trait LeafPoll {
+    /// Called at each node with its depth; true once the search must give up.
+    fn stopped(&mut self, depth: u32) -> bool;
+}
+
+/// A leaf search that runs to its end.
+struct NoPoll;
+
+impl LeafPoll for NoPoll {
+    #[inline(always)]
+    fn stopped(&mut self, _depth: u32) -> bool {
+        false
+    }
+}
+
+/// A leaf search that gives up when the solver's stop flag is raised or its deadline
+/// passes (looked at in nodes of [`LEAF_POLL_DEPTH`] and more).
+struct StopPoll<'a> {
+    flag: &'a AtomicBool,
+    deadline: Option<Instant>,
+    hit: bool,
+}
+
+impl LeafPoll for StopPoll<'_> {
+    #[inline(always)]
+    fn stopped(&mut self, depth: u32) -> bool {
+        if !self.hit && depth >= LEAF_POLL_DEPTH {
+            self.hit = self.flag.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.hit
+    }
+}
+
 /// From this depth up, [`leaf_search`] orders its moves by their evaluations.
 const LEAF_ORDER_DEPTH: u32 = 4;
 
 /// [`leaf_search`], written once for its two copies.
 #[inline(always)]
-fn leaf_search_body<const FAST: bool, L: LeafValue>(
+#[allow(clippy::too_many_arguments)]
+fn leaf_search_body<const FAST: bool, L: LeafValue, P: LeafPoll>(
     b: Board,
     depth: u32,
     mut alpha: i32,
@@ -951,8 +1036,12 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
     leaf: &mut L,
     end_scale: i32,
     nodes: &mut u64,
+    poll: &mut P,
 ) -> i32 {
     *nodes += 1;
+    if poll.stopped(depth) {
+        return 0;
+    }
     if depth == 0 {
         return leaf.value(b);
     }
@@ -962,8 +1051,16 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
             return b.final_score() * end_scale;
         }
         leaf.pass();
-        let v =
-            -leaf_search_same::<FAST, L>(b.passed(), depth, -beta, -alpha, leaf, end_scale, nodes);
+        let v = -leaf_search_same::<FAST, L, P>(
+            b.passed(),
+            depth,
+            -beta,
+            -alpha,
+            leaf,
+            end_scale,
+            nodes,
+            poll,
+        );
         leaf.pass();
         return v;
     }
@@ -989,7 +1086,7 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
             pick_best(&mut list[i..]);
             let c = list[i];
             leaf.play(c.sq, c.flipped);
-            let v = -leaf_search_same::<FAST, L>(
+            let v = -leaf_search_same::<FAST, L, P>(
                 b.after(c.sq, c.flipped),
                 depth - 1,
                 -beta,
@@ -997,6 +1094,7 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
                 leaf,
                 end_scale,
                 nodes,
+                poll,
             );
             leaf.undo(c.sq, c.flipped);
             if v > best {
@@ -1022,7 +1120,7 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
             -leaf.value_after(sq, f, b.after(sq, f))
         } else {
             leaf.play(sq, f);
-            let v = -leaf_search_same::<FAST, L>(
+            let v = -leaf_search_same::<FAST, L, P>(
                 b.after(sq, f),
                 depth - 1,
                 -beta,
@@ -1030,6 +1128,7 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
                 leaf,
                 end_scale,
                 nodes,
+                poll,
             );
             leaf.undo(sq, f);
             v
@@ -1048,7 +1147,8 @@ fn leaf_search_body<const FAST: bool, L: LeafValue>(
 }
 
 /// [`leaf_search_body`], portable.
-fn leaf_search_portable<L: LeafValue>(
+#[allow(clippy::too_many_arguments)]
+fn leaf_search_portable<L: LeafValue, P: LeafPoll>(
     b: Board,
     depth: u32,
     alpha: i32,
@@ -1056,14 +1156,16 @@ fn leaf_search_portable<L: LeafValue>(
     leaf: &mut L,
     end_scale: i32,
     nodes: &mut u64,
+    poll: &mut P,
 ) -> i32 {
-    leaf_search_body::<false, L>(b, depth, alpha, beta, leaf, end_scale, nodes)
+    leaf_search_body::<false, L, P>(b, depth, alpha, beta, leaf, end_scale, nodes, poll)
 }
 
 /// [`leaf_search_body`] compiled with POPCNT, LZCNT and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,avx2")]
-fn leaf_search_fast<L: LeafValue>(
+#[allow(clippy::too_many_arguments)]
+fn leaf_search_fast<L: LeafValue, P: LeafPoll>(
     b: Board,
     depth: u32,
     alpha: i32,
@@ -1071,15 +1173,17 @@ fn leaf_search_fast<L: LeafValue>(
     leaf: &mut L,
     end_scale: i32,
     nodes: &mut u64,
+    poll: &mut P,
 ) -> i32 {
     #[cfg(test)]
     fast_path_probe::entered_fast();
-    leaf_search_body::<true, L>(b, depth, alpha, beta, leaf, end_scale, nodes)
+    leaf_search_body::<true, L, P>(b, depth, alpha, beta, leaf, end_scale, nodes, poll)
 }
 
 /// The copy of [`leaf_search`] that a body compiled as `FAST` calls: the same copy again.
 #[inline(always)]
-fn leaf_search_same<const FAST: bool, L: LeafValue>(
+#[allow(clippy::too_many_arguments)]
+fn leaf_search_same<const FAST: bool, L: LeafValue, P: LeafPoll>(
     b: Board,
     depth: u32,
     alpha: i32,
@@ -1087,15 +1191,16 @@ fn leaf_search_same<const FAST: bool, L: LeafValue>(
     leaf: &mut L,
     end_scale: i32,
     nodes: &mut u64,
+    poll: &mut P,
 ) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if FAST {
         // SAFETY: the fast copy runs only where `fast_path` said the CPU can.
-        return unsafe { leaf_search_fast(b, depth, alpha, beta, leaf, end_scale, nodes) };
+        return unsafe { leaf_search_fast(b, depth, alpha, beta, leaf, end_scale, nodes, poll) };
     }
     #[cfg(test)]
     fast_path_probe::entered_portable();
-    leaf_search_portable(b, depth, alpha, beta, leaf, end_scale, nodes)
+    leaf_search_portable(b, depth, alpha, beta, leaf, end_scale, nodes, poll)
 }
 
 /// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
@@ -1103,7 +1208,7 @@ fn leaf_search_same<const FAST: bool, L: LeafValue>(
 /// `fast_path` says the CPU has it.
 #[inline]
 #[allow(clippy::too_many_arguments)]
-fn leaf_search<L: LeafValue>(
+fn leaf_search<L: LeafValue, P: LeafPoll>(
     fast_path: bool,
     b: Board,
     depth: u32,
@@ -1112,14 +1217,15 @@ fn leaf_search<L: LeafValue>(
     leaf: &mut L,
     end_scale: i32,
     nodes: &mut u64,
+    poll: &mut P,
 ) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if fast_path {
         // SAFETY: `fast_path` is set only when the CPU has these features.
-        return unsafe { leaf_search_fast(b, depth, alpha, beta, leaf, end_scale, nodes) };
+        return unsafe { leaf_search_fast(b, depth, alpha, beta, leaf, end_scale, nodes, poll) };
     }
     let _ = fast_path;
-    leaf_search_portable(b, depth, alpha, beta, leaf, end_scale, nodes)
+    leaf_search_portable(b, depth, alpha, beta, leaf, end_scale, nodes, poll)
 }
 
 /// Weight in [`order_value`] of each of the mover's discs that [`corner_stability`]
@@ -2221,6 +2327,40 @@ mod tests {
         let p = two.solve(b, SolveMode::Exact, true).unwrap();
         assert_eq!((a.score, a.nodes, &a.line), (p.score, p.nodes, &p.line));
         assert!(two.thread_nodes().is_empty());
+    }
+
+    /// Far from the end the ordering searches are deep (14 plies at 44 empties): they
+    /// must see the stop and the deadline too. Before they did, this solve went on for
+    /// 167 s after the stop.
+    #[test]
+    fn a_solve_far_from_the_end_stops_in_its_ordering_searches() {
+        let b = random_positions(11, 1, 44)[0];
+        for by_deadline in [false, true] {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut solver =
+                EndgameSolver::with_stop(20, stop.clone(), Some(crate::eval::Evaluator::shipped()));
+            let start = Instant::now();
+            let stopper = if by_deadline {
+                solver.set_deadline(Some(start + Duration::from_millis(300)));
+                None
+            } else {
+                Some(std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(300));
+                    stop.store(true, Ordering::Relaxed);
+                }))
+            };
+            let r = solver.solve(b, SolveMode::Exact, true);
+            let took = start.elapsed();
+            if let Some(t) = stopper {
+                t.join().unwrap();
+            }
+            assert_eq!(r, Err(Stopped), "deadline: {by_deadline}");
+            // Well under a second on an idle machine; the bound leaves room for a loaded one.
+            assert!(
+                took < Duration::from_secs(3),
+                "deadline {by_deadline}: {took:?}"
+            );
+        }
     }
 
     #[test]
