@@ -1,7 +1,7 @@
 //! One game between two contestants, through a session.
 
 use super::players::Contestant;
-use anyhow::anyhow;
+use anyhow::{Context, anyhow};
 use okapi_core::board::{Color, Move};
 use okapi_core::game::{Game, Seat, Session};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,7 +65,11 @@ pub(super) fn play_game_unless(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        let mv = player.choose(session.game())?;
+        // Where a contestant failed, so that the position can be looked at again (a
+        // console once answered a pass with a move on the board, 1 game in 958).
+        let mv = player
+            .choose(session.game())
+            .with_context(|| format!("after {}", session.game().transcript()))?;
         let took = start.elapsed();
         time[side as usize] += took;
         moves[side as usize] += 1;
@@ -153,6 +157,54 @@ mod tests {
             let r = play_game(&mut a, &mut b, &moves).unwrap();
             assert_eq!(r.game.moves()[..moves.len()], moves[..], "{opening}");
         }
+    }
+
+    /// A contestant that fails at its third move.
+    struct FailsLater(u32);
+
+    impl Contestant for FailsLater {
+        fn name(&self) -> String {
+            "fails".into()
+        }
+        fn choose(&mut self, game: &okapi_core::game::Game) -> anyhow::Result<Move> {
+            self.0 += 1;
+            anyhow::ensure!(self.0 < 3, "no move");
+            let sq = game
+                .position()
+                .legal_moves()
+                .iter()
+                .next()
+                .expect("a legal move");
+            Ok(Move::Play(sq))
+        }
+    }
+
+    #[test]
+    fn a_contestant_error_says_after_which_moves() {
+        let (mut black, mut white) = (FailsLater(0), FailsLater(10));
+        let Err(err) = play_game_unless(&mut black, &mut white, &[], &AtomicBool::new(false))
+        else {
+            panic!("white fails at once");
+        };
+        let text = format!("{err:#}");
+        // Black's first move, then White fails.
+        assert!(text.starts_with("after "), "{text}");
+        assert!(text.ends_with(": no move"), "{text}");
+        let mut black = FailsLater(0);
+        let mut white = FailsLater(0);
+        let Err(err) = play_game_unless(&mut black, &mut white, &[], &AtomicBool::new(false))
+        else {
+            panic!("black fails at its third move");
+        };
+        let text = format!("{err:#}");
+        let moves = text
+            .strip_prefix("after ")
+            .unwrap()
+            .split(':')
+            .next()
+            .unwrap();
+        // Four moves played (two each), the fifth failed.
+        assert_eq!(moves.len(), 8, "{text}");
     }
 
     #[test]
