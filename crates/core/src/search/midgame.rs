@@ -304,25 +304,28 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             };
             // The level's own solving depths are proven whatever the time.
             let s = self.solver().solve(board, mode, true)?;
-            let value = s.score * SCALE;
-            let mv = s.best_move.unwrap_or(Move::Pass);
-            let source = if mode == super::SolveMode::Exact {
-                SearchSource::Exact
-            } else {
-                SearchSource::Wld
-            };
-            let result = MoveValue {
-                mv,
-                value,
-                source,
-                pv: s.line,
-            };
-            progress(&result);
-            return Ok(SearchResult {
-                best: result,
-                nodes: self.nodes() - nodes0,
-                elapsed: start.elapsed(),
-            });
+            // The board has a move, so a solve proves one (it solves again when the
+            // table misled it); should it not, the search below still answers with a
+            // move, never a pass (which the side to move may not play).
+            if let Some(mv) = s.best_move {
+                let source = if mode == super::SolveMode::Exact {
+                    SearchSource::Exact
+                } else {
+                    SearchSource::Wld
+                };
+                let result = MoveValue {
+                    mv,
+                    value: s.score * SCALE,
+                    source,
+                    pv: s.line,
+                };
+                progress(&result);
+                return Ok(SearchResult {
+                    best: result,
+                    nodes: self.nodes() - nodes0,
+                    elapsed: start.elapsed(),
+                });
+            }
         }
         let mut guess = self.eval.evaluate(&board);
         self.root_values = [NO_VALUE; 64];
@@ -342,8 +345,12 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                     Err(_) if best.is_some() && self.timed_out() => break,
                     Err(e) => return Err(e),
                 };
+                // (As above: a solve that proved no move leaves the last iteration's.)
+                let Some(mv) = s.best_move else {
+                    break;
+                };
                 let result = MoveValue {
-                    mv: s.best_move.unwrap_or(Move::Pass),
+                    mv,
                     value: s.score * SCALE,
                     source: SearchSource::Exact,
                     pv: s.line,
@@ -1454,6 +1461,50 @@ mod tests {
                 }
                 Move::Play(sq) => b.play(sq.index()).expect("illegal move in the line"),
             };
+        }
+    }
+
+    /// The level's own solve at the end: a table holding a wrong bound at the root once
+    /// made it prove no move, and the search answered a pass with moves on the board
+    /// (a console at 0.015 s a move, session 18). It must answer the solve's best move.
+    #[test]
+    fn a_lying_table_never_makes_the_endgame_answer_a_pass() {
+        let eval = crate::eval::Evaluator::shipped();
+        for (i, b) in crate::board::random::random_positions(77, 4, 14)
+            .into_iter()
+            .enumerate()
+        {
+            if b.moves() == 0 {
+                continue;
+            }
+            let mut s = MidgameSearch::new(&eval, 16, Arc::new(AtomicBool::new(false)));
+            let limits = Limits {
+                depth: 10,
+                exact_empties: 14,
+                wld_empties: 14,
+                time: None,
+            };
+            let want = s.solver().solve(b, crate::search::SolveMode::Exact, false);
+            let want = want.unwrap().score * SCALE;
+            s.solver().table().clear();
+            s.solver().table().store(
+                b.key(),
+                b.empty_count() as u8,
+                super::super::tt::NO_SELECTIVITY,
+                -64,
+                64,
+                64,
+                NO_MOVE,
+            );
+            let r = s.best_move(b, limits, |_| {}).unwrap();
+            let Move::Play(sq) = r.best.mv else {
+                panic!("position {i}: answered {:?}", r.best.mv);
+            };
+            assert!(
+                b.moves() >> sq.index() & 1 != 0,
+                "position {i}: illegal {sq}"
+            );
+            assert_eq!(r.best.value, want, "position {i}");
         }
     }
 
