@@ -99,8 +99,8 @@ pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) 
         ),
         None => match table.measured_below(level, solve_limit) {
             Some(r) => format!(
-                "Strength not measured: its games take too long to play enough of them. It \
-                 searches more than {}, the strongest of its kind measured: {}.",
+                "Strength not measured yet: its games take hours to play enough of them. It \
+                 searches more than {}, the nearest of its kind measured: {}.",
                 Level::parse(&r.level).map_or(r.level.clone(), |l| display_name(&l)),
                 r.text(),
             ),

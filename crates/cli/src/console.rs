@@ -510,8 +510,8 @@ impl<W: Write> Console<W> {
                 let rating = match (table.find(&l, 0), table.measured_below(&l, 0)) {
                     (Some(r), _) => format!("{} on Okapi's scale (random = 0)", r.text()),
                     (None, Some(r)) => format!(
-                        "strength not measured (its games take too long to play enough of \
-                         them); it searches more than level {}: {}",
+                        "strength not measured yet (its games take hours to play enough \
+                         of them); it searches more than level {}: {}",
                         r.level,
                         r.text()
                     ),
