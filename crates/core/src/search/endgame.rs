@@ -119,25 +119,6 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     t
 };
 
-/// Whether `line` is what a proof from `board` gives: a line to the end of the game
-/// (`full`), or at least its first move; nothing only when the game is over.
-fn line_is_proven(board: Board, line: &[Move], full: bool) -> bool {
-    if !full {
-        return line.iter().any(|m| matches!(m, Move::Play(_))) || board.is_game_over();
-    }
-    let mut b = board;
-    for &m in line {
-        b = match m {
-            Move::Pass => b.passed(),
-            Move::Play(sq) => match b.play(sq.index()) {
-                Some(next) => next,
-                None => return false,
-            },
-        };
-    }
-    b.is_game_over()
-}
-
 /// The stability cut-off: the opponent's stable discs cap the score at `n` empties; a
 /// cap at or below `alpha` is the answer (an upper bound).
 #[inline(always)]
@@ -427,8 +408,7 @@ impl EndgameSolver {
         mode: SolveMode,
         line: bool,
     ) -> Option<(i32, Vec<Move>)> {
-        let (score, proven) = self.solve_and_prove_once(board, mode, line)?;
-        if line_is_proven(board, &proven, line) {
+        if let (score, Some(proven)) = self.solve_and_prove_once(board, mode, line)? {
             return Some((score, proven));
         }
         // No move kept the value the search found: a bound the table held disagreed with
@@ -438,18 +418,20 @@ impl EndgameSolver {
         self.tt.clear();
         let (score, proven) = self.solve_and_prove_once(board, mode, line)?;
         debug_assert!(
-            line_is_proven(board, &proven, line),
+            proven.is_some(),
             "no move keeps the proven value, even on an empty table"
         );
-        Some((score, proven))
+        Some((score, proven.unwrap_or_default()))
     }
 
+    /// [`solve_and_prove`](Self::solve_and_prove) once: the score and the line, `None`
+    /// for the line if no move kept the score somewhere along it.
     fn solve_and_prove_once(
         &mut self,
         board: Board,
         mode: SolveMode,
         line: bool,
-    ) -> Option<(i32, Vec<Move>)> {
+    ) -> Option<(i32, Option<Vec<Move>>)> {
         let (alpha, beta) = match mode {
             SolveMode::Exact => (-64, 64),
             SolveMode::Wld => (-1, 1),
@@ -466,7 +448,7 @@ impl EndgameSolver {
         let proven = if line || !board.is_game_over() {
             self.prove_line(board, mode, score, line)
         } else {
-            vec![]
+            Some(vec![])
         };
         if self.stopped {
             return None;
@@ -685,8 +667,16 @@ impl EndgameSolver {
     }
 
     /// Walks down from the root keeping the value, proving each move with a null-window
-    /// search: the line is optimal (exact) or semi-optimal (WLD) by construction.
-    fn prove_line(&mut self, board: Board, mode: SolveMode, score: i32, full: bool) -> Vec<Move> {
+    /// search: the line is optimal (exact) or semi-optimal (WLD) by construction. `None`
+    /// if at some position no move keeps the value (the table misled the search); when
+    /// stopped, the line so far.
+    fn prove_line(
+        &mut self,
+        board: Board,
+        mode: SolveMode,
+        score: i32,
+        full: bool,
+    ) -> Option<Vec<Move>> {
         let mut line = Vec::new();
         let mut b = board;
         let mut value = score; // exact score, or WLD sign, for the side to move at b
@@ -716,17 +706,14 @@ impl EndgameSolver {
                     },
                 };
                 if self.stopped {
-                    return line;
+                    return Some(line);
                 }
                 if keeps {
                     chosen = Some((c.sq, c.flipped));
                     break;
                 }
             }
-            let Some((sq, f)) = chosen else {
-                // The line ends here, unfinished: `solve_and_prove` sees it.
-                break;
-            };
+            let (sq, f) = chosen?;
             line.push(Move::Play(Square::new(sq)));
             b = b.after(sq, f);
             value = -value;
@@ -734,7 +721,7 @@ impl EndgameSolver {
                 break;
             }
         }
-        line
+        Some(line)
     }
 
     /// Legal moves in the order a line tries them: the table's move first, then by the
