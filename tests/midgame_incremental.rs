@@ -46,33 +46,34 @@ const HASH_BITS: u32 = 18;
 /// its bitboards) and the shipped weights; first recorded before the change to the
 /// incremental search (commit 10a7023), again for the weights with the count terms, and
 /// again (session 14) for the root's moves ordered by the last iteration's values and the
-/// weights fitted for 120 epochs, and (session 15, the selective rows) for the ProbCut
-/// model fitted again with those weights.
+/// weights fitted for 120 epochs, (session 15, the selective rows) for the ProbCut
+/// model fitted again with those weights, and (session 20) for the weights fitted with
+/// the five self-play stores and their ProbCut model.
 const EXPECTED: &[(usize, u32, usize, i32, &str, u64)] = &[
-    (0, 5, 5, 2850, "e8", 3381),
-    (0, 8, 5, 1679, "e8", 59268),
-    (0, 10, 5, 1446, "e8", 491168),
-    (0, 8, 2, 1679, "e8", 9829),
-    (0, 12, 2, 1551, "e8", 62876),
-    (0, 14, 2, 1461, "e8", 152789),
-    (1, 5, 5, -577, "g5", 2481),
-    (1, 8, 5, -479, "g5", 35536),
-    (1, 10, 5, -440, "g5", 226189),
-    (1, 8, 2, -479, "g5", 9050),
-    (1, 12, 2, -636, "g5", 90371),
-    (1, 14, 2, -728, "g5", 257127),
-    (2, 5, 5, 617, "c3", 3530),
-    (2, 8, 5, 385, "c3", 48827),
-    (2, 10, 5, 277, "c3", 286208),
-    (2, 8, 2, 385, "c3", 21497),
-    (2, 12, 2, 376, "c3", 189256),
-    (2, 14, 2, 205, "c3", 475459),
-    (3, 5, 5, 101, "a4", 2600),
-    (3, 8, 5, 208, "a4", 46100),
-    (3, 10, 5, 274, "a5", 372954),
-    (3, 8, 2, 208, "a4", 9032),
-    (3, 12, 2, 250, "a4", 112791),
-    (3, 14, 2, 484, "a4", 182981),
+    (0, 5, 5, 2825, "e8", 3270),
+    (0, 8, 5, 1631, "e8", 58844),
+    (0, 10, 5, 1430, "e8", 487843),
+    (0, 8, 2, 1631, "e8", 9358),
+    (0, 12, 2, 1519, "e8", 63063),
+    (0, 14, 2, 1450, "e8", 149704),
+    (1, 5, 5, -565, "g5", 2494),
+    (1, 8, 5, -493, "g5", 35443),
+    (1, 10, 5, -449, "g5", 226795),
+    (1, 8, 2, -493, "g5", 9155),
+    (1, 12, 2, -605, "g5", 94731),
+    (1, 14, 2, -708, "g5", 275464),
+    (2, 5, 5, 615, "c3", 3607),
+    (2, 8, 5, 356, "c3", 52394),
+    (2, 10, 5, 261, "c3", 350209),
+    (2, 8, 2, 356, "c3", 24653),
+    (2, 12, 2, 366, "c3", 206341),
+    (2, 14, 2, 205, "c3", 459520),
+    (3, 5, 5, 72, "a4", 2474),
+    (3, 8, 5, 205, "a4", 46325),
+    (3, 10, 5, 270, "a5", 379954),
+    (3, 8, 2, 205, "a4", 9020),
+    (3, 12, 2, 248, "a4", 115217),
+    (3, 14, 2, 490, "a4", 190222),
 ];
 
 fn search<E: Evaluate + Clone>(
@@ -157,7 +158,8 @@ fn incremental_search_is_the_from_scratch_search() {
 ///
 /// Both with the count terms (mobility, potential mobility, parity: read from the kept
 /// board) and without them: the shipped weights, and the same patterns with the terms'
-/// weights taken off or, for weights without terms, made up.
+/// weights taken off or, for weights without terms, made up; and with the board terms
+/// (disc count, stable discs) after the count terms, their weights made up.
 #[test]
 fn incremental_evaluation_follows_random_games() {
     let shipped = WeightFile::from_bytes(
@@ -186,14 +188,34 @@ fn incremental_evaluation_follows_random_games() {
                 .extend((0..terms::WEIGHTS).map(|_| (rng.next_u64() % 1024) as i16 - 512));
         }
     }
+    // The count terms and the board terms too (disc count, stable discs), made up.
+    let mut board_terms = if n > patterns {
+        shipped.clone()
+    } else {
+        other.clone()
+    };
+    let with_terms = board_terms.weights_per_phase as usize;
+    board_terms.weights_per_phase += terms::BOARD_WEIGHTS as u32;
+    board_terms.weights = board_terms
+        .weights
+        .chunks_exact(with_terms)
+        .flat_map(|phase| {
+            let made_up: Vec<i16> = (0..terms::BOARD_WEIGHTS)
+                .map(|_| (rng.next_u64() % 1024) as i16 - 512)
+                .collect();
+            phase.iter().copied().chain(made_up)
+        })
+        .collect();
     let with_and_without = [
         Evaluator::from_weight_file(shipped),
         Evaluator::from_weight_file(other),
+        Evaluator::from_weight_file(board_terms),
     ];
     assert_ne!(
         with_and_without[0].has_terms(),
         with_and_without[1].has_terms()
     );
+    assert!(with_and_without[2].has_board_terms());
     for eval in &with_and_without {
         follow_random_games(eval);
     }

@@ -134,6 +134,10 @@ pub struct TrainArgs {
     /// of each side as tables over the count, and parity) fitted jointly with them.
     #[arg(long)]
     pub no_terms: bool,
+    /// Fit the board terms too: the side to move's disc count and each side's stable
+    /// discs, as tables over the count (not with `--no-terms`).
+    #[arg(long, conflicts_with = "no_terms")]
+    pub board_terms: bool,
 }
 
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
@@ -181,6 +185,7 @@ impl TrainArgs {
                     .max(1),
             },
             terms: !self.no_terms,
+            board_terms: self.board_terms,
         }
     }
 }

@@ -50,6 +50,8 @@ pub struct Evaluator {
     /// Where the [`terms`]' weights start in a phase's (the pattern weights' count), or
     /// `None` for a weight file of patterns alone.
     terms: Option<usize>,
+    /// Whether the [`terms`]' board terms (disc count, stable discs) follow the count terms.
+    board_terms: bool,
     /// `[phase][weight]`, indices read with digit 1 = the side to move's disc; a phase's
     /// pattern weights, then its terms' if it has them.
     weights: Vec<i16>,
@@ -148,6 +150,7 @@ impl Evaluator {
         let set = PatternSet::get();
         let n = file.weights_per_phase as usize;
         let terms = (n > set.weights_per_phase).then_some(set.weights_per_phase);
+        let board_terms = n == set.weights_per_phase + terms::WEIGHTS + terms::BOARD_WEIGHTS;
         let phases = file.phases as usize;
         let weights = file.weights;
         let mut offsets = [0u32; NUM_INSTANCES];
@@ -159,6 +162,7 @@ impl Evaluator {
             phase_width: file.phase_width as u32,
             weights_per_phase: n,
             terms,
+            board_terms,
             weights,
             bias: file.bias.iter().map(|&b| b as i32).collect(),
             offsets,
@@ -179,6 +183,12 @@ impl Evaluator {
     /// Whether these weights have the [`terms`] beside the patterns.
     pub fn has_terms(&self) -> bool {
         self.terms.is_some()
+    }
+
+    /// Whether these weights have the board terms (disc count, stable discs) after the
+    /// count terms (`okapi train eval --board-terms`).
+    pub fn has_board_terms(&self) -> bool {
+        self.board_terms
     }
 
     /// The value of `board` (the side to move's view) given its pattern indices `idx`.
@@ -210,6 +220,11 @@ impl Evaluator {
             };
             for i in ix {
                 sum += t[i] as i32;
+            }
+            if self.board_terms {
+                for i in terms::board_indices(board.player, board.opponent) {
+                    sum += t[i] as i32;
+                }
             }
         }
         sum.clamp(-MAX_EVAL, MAX_EVAL)

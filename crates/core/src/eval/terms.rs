@@ -71,6 +71,48 @@ pub fn indices_from(own: u32, other: u32, p: u64, o: u64, empties: u32) -> [usiz
     ]
 }
 
+/// Stable discs above this share its weight (a table over more would hold weights fitted
+/// on few positions, near the end where the patterns see the whole board anyway).
+pub const STABLE_CAP: u32 = 32;
+
+/// How many board terms a position has, when a weight file has them
+/// ([`BOARD_WEIGHTS`] more weights per phase after the count terms').
+pub const NUM_BOARD_TERMS: usize = 3;
+
+/// The board terms' names, in the order of [`board_indices`], for reports.
+pub const BOARD_TERM_NAMES: [&str; NUM_BOARD_TERMS] = [
+    "discs (to move)",
+    "stable discs (to move)",
+    "stable discs (opponent)",
+];
+
+const STB: usize = STABLE_CAP as usize + 1;
+
+/// Where each board term's table starts, counted from the start of the terms' block (the
+/// board terms follow the count terms).
+pub const BOARD_OFFSETS: [usize; NUM_BOARD_TERMS] = [WEIGHTS, WEIGHTS + 65, WEIGHTS + 65 + STB];
+
+/// Weights of the board terms per phase (after the count terms' [`WEIGHTS`]).
+pub const BOARD_WEIGHTS: usize = 65 + 2 * STB;
+
+/// The board terms' weight indices (offsets from the start of the terms' block): the
+/// side to move's disc count (a table over it: the patterns add their squares up
+/// linearly), and each side's stable discs (a property of the whole board: a disc is
+/// stable through lines that no single pattern reads).
+#[inline(always)]
+pub fn board_indices(p: u64, o: u64) -> [usize; NUM_BOARD_TERMS] {
+    let stable = |a: u64, b: u64| {
+        crate::board::stability::stable_discs(a, b)
+            .count_ones()
+            .min(STABLE_CAP) as usize
+    };
+    [
+        BOARD_OFFSETS[0] + p.count_ones() as usize,
+        BOARD_OFFSETS[1] + stable(p, o),
+        BOARD_OFFSETS[2] + stable(o, p),
+    ]
+}
+
 /// [`indices`] with the moves counted by the AVX2 generator; `own`, when given, is the
 /// count of `p`'s legal moves, which the caller already has.
 ///
@@ -128,6 +170,23 @@ mod tests {
         }
     }
 
+    /// The board terms read the count of discs and each side's stable discs, each in a
+    /// table of its own after the count terms'.
+    #[test]
+    fn board_terms_stay_in_their_tables_and_count_what_they_say() {
+        for b in crate::board::random::random_positions(8, 2_000, 12) {
+            let idx = board_indices(b.player, b.opponent);
+            let stable = |p, o| crate::board::stability::stable_discs(p, o).count_ones();
+            assert_eq!(idx[0] - BOARD_OFFSETS[0], b.player.count_ones() as usize);
+            let own = stable(b.player, b.opponent).min(STABLE_CAP) as usize;
+            let other = stable(b.opponent, b.player).min(STABLE_CAP) as usize;
+            assert_eq!(idx[1] - BOARD_OFFSETS[1], own);
+            assert_eq!(idx[2] - BOARD_OFFSETS[2], other);
+            assert!(idx[0] < BOARD_OFFSETS[1] && idx[1] < BOARD_OFFSETS[2]);
+            assert!(idx[2] < WEIGHTS + BOARD_WEIGHTS && idx[0] >= WEIGHTS);
+        }
+    }
+
     #[test]
     fn indices_stay_in_their_tables() {
         for b in crate::board::random::random_positions(7, 2_000, 30) {
@@ -151,13 +210,11 @@ mod tests {
         for empties in [10, 30, 50] {
             for b in crate::board::random::random_positions(3, 500, empties) {
                 let idx = indices(b.player, b.opponent, b.empty_count());
+                let board = board_indices(b.player, b.opponent);
                 for s in Symmetry::ALL {
-                    let t = indices(
-                        transform(b.player, s),
-                        transform(b.opponent, s),
-                        b.empty_count(),
-                    );
-                    assert_eq!(t, idx, "{s:?} of {b:?}");
+                    let (p, o) = (transform(b.player, s), transform(b.opponent, s));
+                    assert_eq!(indices(p, o, b.empty_count()), idx, "{s:?} of {b:?}");
+                    assert_eq!(board_indices(p, o), board, "{s:?} of {b:?}");
                 }
             }
         }

@@ -130,13 +130,18 @@ impl WeightFile {
             ));
         }
         let patterns = PatternSet::get().weights_per_phase;
-        if weights_per_phase as usize != patterns
-            && weights_per_phase as usize != patterns + super::terms::WEIGHTS
+        let with_terms = patterns + super::terms::WEIGHTS;
+        if ![
+            patterns,
+            with_terms,
+            with_terms + super::terms::BOARD_WEIGHTS,
+        ]
+        .contains(&(weights_per_phase as usize))
         {
             return Err(WeightFileError::Malformed(format!(
                 "{weights_per_phase} weights per phase, the pattern set has {patterns} \
-                 ({} with the count terms)",
-                patterns + super::terms::WEIGHTS
+                 ({with_terms} with the count terms, {} with the board terms too)",
+                with_terms + super::terms::BOARD_WEIGHTS
             )));
         }
         if bytes.len() != HEADER_LEN + payload_len + 8 {

@@ -91,6 +91,9 @@ pub struct EvalFitOptions {
     /// Fit the count terms ([`okapi_core::eval::terms`]: mobility, potential mobility,
     /// parity) jointly with the patterns (`--no-terms`: patterns alone, as before).
     pub terms: bool,
+    /// Fit the board terms too (the side to move's disc count, each side's stable discs;
+    /// [`okapi_core::eval::terms::board_indices`]); only with `terms`.
+    pub board_terms: bool,
 }
 
 /// What a fit produced: the report it wrote (markdown).
@@ -118,7 +121,13 @@ fn fit_phase(
     let n_w = weights_per_phase(args);
     // Each sample's weights: one per pattern instance, then one per count term (jointly
     // fitted: the terms' tables follow the pattern weights).
-    let per_sample = NUM_INSTANCES + if args.terms { terms::NUM_TERMS } else { 0 };
+    let per_sample = NUM_INSTANCES
+        + if args.terms { terms::NUM_TERMS } else { 0 }
+        + if args.terms && args.board_terms {
+            terms::NUM_BOARD_TERMS
+        } else {
+            0
+        };
     // Global canonical parameter index of each instance's index.
     let offsets: Vec<usize> = (0..NUM_INSTANCES).map(|k| set.offset_of(k)).collect();
     let pats: Vec<usize> = set.instances.iter().map(|i| i.pattern).collect();
@@ -138,6 +147,11 @@ fn fit_phase(
                 .enumerate()
             {
                 row[NUM_INSTANCES + t] = (set.weights_per_phase + i) as u32;
+            }
+            if args.board_terms {
+                for (t, i) in terms::board_indices(p, o).into_iter().enumerate() {
+                    row[NUM_INSTANCES + terms::NUM_TERMS + t] = (set.weights_per_phase + i) as u32;
+                }
             }
         }
         for &f in row.iter() {
@@ -411,7 +425,13 @@ fn phase_window(args: &EvalFitOptions, phases: usize, p: usize) -> (usize, usize
 /// Weights per phase of the fit: the patterns', then the count terms' unless
 /// `--no-terms`.
 fn weights_per_phase(args: &EvalFitOptions) -> usize {
-    PatternSet::get().weights_per_phase + if args.terms { terms::WEIGHTS } else { 0 }
+    PatternSet::get().weights_per_phase
+        + if args.terms { terms::WEIGHTS } else { 0 }
+        + if args.terms && args.board_terms {
+            terms::BOARD_WEIGHTS
+        } else {
+            0
+        }
 }
 
 /// The pattern weights, phase by phase.

@@ -324,12 +324,30 @@ pub(super) fn terms_tables(file: &WeightFile) -> String {
             let _ = writeln!(out, "| {own} | {} |", cells.join(" | "));
         }
     }
-    for (t, name) in terms::TERM_NAMES.iter().enumerate().skip(1) {
-        let end = terms::OFFSETS.get(t + 1).copied().unwrap_or(terms::WEIGHTS);
+    // The count terms after mobility, then the board terms if the file has them.
+    let mut tables: Vec<(&str, usize, usize)> = (1..terms::NUM_TERMS)
+        .map(|t| {
+            let end = terms::OFFSETS.get(t + 1).copied().unwrap_or(terms::WEIGHTS);
+            (terms::TERM_NAMES[t], terms::OFFSETS[t], end)
+        })
+        .collect();
+    if n - start == terms::WEIGHTS + terms::BOARD_WEIGHTS {
+        tables.extend((0..terms::NUM_BOARD_TERMS).map(|t| {
+            let end = terms::BOARD_OFFSETS
+                .get(t + 1)
+                .copied()
+                .unwrap_or(terms::WEIGHTS + terms::BOARD_WEIGHTS);
+            (terms::BOARD_TERM_NAMES[t], terms::BOARD_OFFSETS[t], end)
+        }));
+    }
+    let counts = [
+        0usize, 1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 56, 64,
+    ];
+    for (name, offset, end) in tables {
         let cols: Vec<usize> = counts
             .iter()
             .copied()
-            .filter(|&c| terms::OFFSETS[t] + c < end)
+            .filter(|&c| offset + c < end)
             .collect();
         let heads: Vec<String> = cols.iter().map(|c| c.to_string()).collect();
         let _ = writeln!(
@@ -341,7 +359,7 @@ pub(super) fn terms_tables(file: &WeightFile) -> String {
         for p in (0..file.phases as usize).step_by(4) {
             let cells: Vec<String> = cols
                 .iter()
-                .map(|&c| disc(phase_terms(p)[terms::OFFSETS[t] + c]))
+                .map(|&c| disc(phase_terms(p)[offset + c]))
                 .collect();
             let _ = writeln!(out, "| {p} | {} |", cells.join(" | "));
         }
