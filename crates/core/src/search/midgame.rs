@@ -169,6 +169,25 @@ pub struct MidgameSearch<E: Evaluate + Clone> {
 /// A root move not searched yet (see `root_values`).
 const NO_VALUE: i32 = i32::MIN;
 
+/// Where a value proven by a solve in `mode` comes from.
+fn solved_source(mode: super::SolveMode) -> SearchSource {
+    match mode {
+        super::SolveMode::Exact => SearchSource::Exact,
+        super::SolveMode::Wld => SearchSource::Wld,
+    }
+}
+
+/// A solve's answer as the search reports it: its first move, value and proven line;
+/// `None` when it proved no move.
+fn solved_move(s: super::endgame::Solution, mode: super::SolveMode) -> Option<MoveValue> {
+    Some(MoveValue {
+        mv: s.best_move?,
+        value: s.score * SCALE,
+        source: solved_source(mode),
+        pv: s.line,
+    })
+}
+
 /// A timed search whose iterations reach the end solves it only from this many empties
 /// down (where an exact solve can finish in a move's time and its ordering searches, 7
 /// plies at 30 empties, stay short); farther from the end it plays its deepest
@@ -307,18 +326,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             // The board has a move, so a solve proves one (it solves again when the
             // table misled it); should it not, the search below still answers with a
             // move, never a pass (which the side to move may not play).
-            if let Some(mv) = s.best_move {
-                let source = if mode == super::SolveMode::Exact {
-                    SearchSource::Exact
-                } else {
-                    SearchSource::Wld
-                };
-                let result = MoveValue {
-                    mv,
-                    value: s.score * SCALE,
-                    source,
-                    pv: s.line,
-                };
+            if let Some(result) = solved_move(s, mode) {
                 progress(&result);
                 return Ok(SearchResult {
                     best: result,
@@ -347,15 +355,9 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 if self.deadline.is_some() && best.is_some() {
                     match self.solver.solve(board, super::SolveMode::Wld, true) {
                         Ok(s) => {
-                            if let Some(mv) = s.best_move
-                                && s.score >= 0
+                            if s.score >= 0
+                                && let Some(result) = solved_move(s, super::SolveMode::Wld)
                             {
-                                let result = MoveValue {
-                                    mv,
-                                    value: s.score * SCALE,
-                                    source: SearchSource::Wld,
-                                    pv: s.line,
-                                };
                                 progress(&result);
                                 best = Some(result);
                             }
@@ -371,14 +373,8 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                     Err(e) => return Err(e),
                 };
                 // (As above: a solve that proved no move leaves the last iteration's.)
-                let Some(mv) = s.best_move else {
+                let Some(result) = solved_move(s, super::SolveMode::Exact) else {
                     break;
-                };
-                let result = MoveValue {
-                    mv,
-                    value: s.score * SCALE,
-                    source: SearchSource::Exact,
-                    pv: s.line,
                 };
                 progress(&result);
                 best = Some(result);
@@ -511,15 +507,10 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
                 item.2 = -s.score * SCALE;
                 let mut pv = vec![Move::Play(Square::new(item.0))];
                 pv.extend(s.line);
-                let source = if mode == super::SolveMode::Exact {
-                    SearchSource::Exact
-                } else {
-                    SearchSource::Wld
-                };
                 report(&MoveValue {
                     mv: pv[0],
                     value: -s.score * SCALE,
-                    source,
+                    source: solved_source(mode),
                     pv,
                 });
             }
