@@ -87,13 +87,16 @@ pub const BOARD_TERM_NAMES: [&str; NUM_BOARD_TERMS] = [
 ];
 
 const STB: usize = STABLE_CAP as usize + 1;
+/// Entries of the disc-count table: 0 to 64 discs.
+const DISCS: usize = 65;
 
 /// Where each board term's table starts, counted from the start of the terms' block (the
 /// board terms follow the count terms).
-pub const BOARD_OFFSETS: [usize; NUM_BOARD_TERMS] = [WEIGHTS, WEIGHTS + 65, WEIGHTS + 65 + STB];
+pub const BOARD_OFFSETS: [usize; NUM_BOARD_TERMS] =
+    [WEIGHTS, WEIGHTS + DISCS, WEIGHTS + DISCS + STB];
 
 /// Weights of the board terms per phase (after the count terms' [`WEIGHTS`]).
-pub const BOARD_WEIGHTS: usize = 65 + 2 * STB;
+pub const BOARD_WEIGHTS: usize = DISCS + 2 * STB;
 
 /// The board terms' weight indices (offsets from the start of the terms' block): the
 /// side to move's disc count (a table over it: the patterns add their squares up
