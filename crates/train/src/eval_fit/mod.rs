@@ -121,13 +121,7 @@ fn fit_phase(
     let n_w = weights_per_phase(args);
     // Each sample's weights: one per pattern instance, then one per count term (jointly
     // fitted: the terms' tables follow the pattern weights).
-    let per_sample = NUM_INSTANCES
-        + if args.terms { terms::NUM_TERMS } else { 0 }
-        + if args.terms && args.board_terms {
-            terms::NUM_BOARD_TERMS
-        } else {
-            0
-        };
+    let per_sample = NUM_INSTANCES + fitted_terms(args).0;
     // Global canonical parameter index of each instance's index.
     let offsets: Vec<usize> = (0..NUM_INSTANCES).map(|k| set.offset_of(k)).collect();
     let pats: Vec<usize> = set.instances.iter().map(|i| i.pattern).collect();
@@ -423,15 +417,22 @@ fn phase_window(args: &EvalFitOptions, phases: usize, p: usize) -> (usize, usize
 }
 
 /// Weights per phase of the fit: the patterns', then the count terms' unless
-/// `--no-terms`.
+/// `--no-terms`, then the board terms' with `--board-terms`.
 fn weights_per_phase(args: &EvalFitOptions) -> usize {
-    PatternSet::get().weights_per_phase
-        + if args.terms { terms::WEIGHTS } else { 0 }
-        + if args.terms && args.board_terms {
-            terms::BOARD_WEIGHTS
-        } else {
-            0
-        }
+    PatternSet::get().weights_per_phase + fitted_terms(args).1
+}
+
+/// The terms a fit adds to the patterns: (how many a sample has, their weights a phase).
+/// The board terms come only with the count terms (they follow them in a phase).
+fn fitted_terms(args: &EvalFitOptions) -> (usize, usize) {
+    match (args.terms, args.board_terms) {
+        (false, _) => (0, 0),
+        (true, false) => (terms::NUM_TERMS, terms::WEIGHTS),
+        (true, true) => (
+            terms::NUM_TERMS + terms::NUM_BOARD_TERMS,
+            terms::WEIGHTS + terms::BOARD_WEIGHTS,
+        ),
+    }
 }
 
 /// The pattern weights, phase by phase.
