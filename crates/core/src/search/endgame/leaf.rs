@@ -14,12 +14,13 @@ pub(super) trait LeafValue {
     fn play(&mut self, _sq: u32, _flipped: u64) {}
     fn undo(&mut self, _sq: u32, _flipped: u64) {}
     fn pass(&mut self) {}
-    fn value(&mut self, b: Board) -> i32;
+    /// The value of `b`, the position the search stands at, computed in `cpu`'s copy.
+    fn value<K: Cpu>(&mut self, cpu: K, b: Board) -> i32;
     /// The value of `child`, the position after playing `sq` flipping `flipped`.
-    #[inline]
-    fn value_after(&mut self, sq: u32, flipped: u64, child: Board) -> i32 {
+    #[inline(always)]
+    fn value_after<K: Cpu>(&mut self, cpu: K, sq: u32, flipped: u64, child: Board) -> i32 {
         self.play(sq, flipped);
-        let v = self.value(child);
+        let v = self.value(cpu, child);
         self.undo(sq, flipped);
         v
     }
@@ -29,8 +30,8 @@ pub(super) trait LeafValue {
 pub(super) struct ByBoard<F: FnMut(Board) -> i32>(pub(super) F);
 
 impl<F: FnMut(Board) -> i32> LeafValue for ByBoard<F> {
-    #[inline]
-    fn value(&mut self, b: Board) -> i32 {
+    #[inline(always)]
+    fn value<K: Cpu>(&mut self, _cpu: K, b: Board) -> i32 {
         (self.0)(b)
     }
 }
@@ -54,25 +55,27 @@ impl<'e> Patterns<'e> {
 }
 
 impl LeafValue for Patterns<'_> {
-    #[inline]
+    // Inlined into the search's copies, so that the fast one updates and reads the
+    // pattern indices with AVX2 and counts the terms' moves with its generator.
+    #[inline(always)]
     fn play(&mut self, sq: u32, flipped: u64) {
         self.state.make_move(sq, flipped);
     }
-    #[inline]
+    #[inline(always)]
     fn undo(&mut self, sq: u32, flipped: u64) {
         self.state.undo_move(sq, flipped);
     }
-    #[inline]
+    #[inline(always)]
     fn pass(&mut self) {
         self.state.pass();
     }
-    #[inline]
-    fn value(&mut self, _b: Board) -> i32 {
-        self.ev.evaluate_state(&self.state) / self.divisor
+    #[inline(always)]
+    fn value<K: Cpu>(&mut self, cpu: K, _b: Board) -> i32 {
+        self.ev.evaluate_state_on(cpu, &self.state) / self.divisor
     }
-    #[inline]
-    fn value_after(&mut self, sq: u32, flipped: u64, _child: Board) -> i32 {
-        self.ev.evaluate_after(&self.state, sq, flipped) / self.divisor
+    #[inline(always)]
+    fn value_after<K: Cpu>(&mut self, cpu: K, sq: u32, flipped: u64, _child: Board) -> i32 {
+        self.ev.evaluate_after_on(cpu, &self.state, sq, flipped, None) / self.divisor
     }
 }
 
@@ -181,7 +184,7 @@ impl<L: LeafValue, P: LeafPoll> LeafSearch<'_, L, P> {
             return 0;
         }
         if depth == 0 {
-            return self.leaf.value(b);
+            return self.leaf.value(cpu, b);
         }
         let mv = cpu.moves(b.player, b.opponent);
         if mv == 0 {
@@ -205,7 +208,7 @@ impl<L: LeafValue, P: LeafPoll> LeafSearch<'_, L, P> {
             let v = if depth == 1 {
                 // A leaf: valued straight from here, with no move made and undone.
                 self.nodes += 1;
-                -self.leaf.value_after(sq, f, b.after(sq, f))
+                -self.leaf.value_after(cpu, sq, f, b.after(sq, f))
             } else {
                 self.leaf.play(sq, f);
                 let v = -self.search(cpu, b.after(sq, f), depth - 1, -beta, -alpha);
@@ -243,7 +246,7 @@ impl<L: LeafValue, P: LeafPoll> LeafSearch<'_, L, P> {
             m &= m - 1;
             let f = cpu.flips(b.player, b.opponent, sq);
             self.nodes += 1;
-            let value = -self.leaf.value_after(sq, f, b.after(sq, f));
+            let value = -self.leaf.value_after(cpu, sq, f, b.after(sq, f));
             moves.push(Candidate {
                 sq,
                 flipped: f,

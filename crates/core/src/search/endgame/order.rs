@@ -5,7 +5,7 @@
 use super::last::{CORNERS, QUADRANT_BIT, XC_SQUARES};
 use super::leaf::{ByBoard, LEAF_POLL_DEPTH, LeafValue, NoPoll, Patterns, StopPoll, leaf_search};
 use super::state::EndgameSolver;
-use crate::board::cpu::Cpu;
+use crate::board::cpu::{Cpu, Portable};
 use crate::board::{Board, moves};
 use crate::search::ordering::{Candidate, MoveList};
 
@@ -96,7 +96,7 @@ impl EndgameSolver {
             let child = b.after(c.sq, c.flipped);
             let e = if depth == 0 {
                 self.nodes += 1;
-                -leaf.value_after(c.sq, c.flipped, child)
+                -leaf.value_after(Portable, c.sq, c.flipped, child)
             } else {
                 leaf.play(c.sq, c.flipped);
                 let (fast, nodes) = (self.fast_path, &mut self.nodes);
