@@ -4,8 +4,8 @@
 //! game clock.
 
 use super::Stopped;
-use super::midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE};
 use super::probcut::{LEVELS, NO_CUT};
+use super::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE};
 use crate::board::{Board, Move, Square};
 use std::time::Duration;
 
