@@ -116,6 +116,35 @@ fn display_table_name(name: &str) -> String {
     Level::parse(name).map_or(name.to_string(), |l| display_name(&l))
 }
 
+/// Levels of the table by their names as a player reads them: "levels 18, 19 and 21",
+/// "1 s and 2 s a move", "level 12".
+fn tied_list(names: &[String]) -> String {
+    let and = |items: &[String]| match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let (mut depths, mut times) = (Vec::new(), Vec::new());
+    for name in names {
+        match Level::parse(name) {
+            Ok(Level::Search(s)) => match s.limits.time {
+                None => depths.push(s.limits.depth.to_string()),
+                Some(t) => times.push(format!("{} s", t.as_secs_f64())),
+            },
+            _ => depths.push(name.clone()),
+        }
+    }
+    let mut parts = Vec::new();
+    if !depths.is_empty() {
+        let word = if depths.len() == 1 { "level" } else { "levels" };
+        parts.push(format!("{word} {}", and(&depths)));
+    }
+    if !times.is_empty() {
+        parts.push(format!("{} a move", and(&times)));
+    }
+    and(&parts)
+}
+
 /// What the level does and how strong it is, in small text under the picker; the
 /// scale's meaning on hover.
 pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) {
@@ -126,12 +155,11 @@ pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) 
                 format!("Strength {}.", s.text())
             }
             Strength::Measured { tied_with, .. } => {
-                let names: Vec<String> = tied_with.iter().map(|n| display_table_name(n)).collect();
                 format!(
                     "Strength {}; the games measured could not tell it from {}, so they \
                      show one strength.",
                     s.text(),
-                    names.join(", ")
+                    tied_list(tied_with)
                 )
             }
             Strength::AtLeast { than, .. } => format!(
@@ -212,6 +240,21 @@ mod tests {
             assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
             assert_eq!(order[..2], [Level::Random, Level::Greedy]);
         }
+    }
+
+    #[test]
+    fn tied_levels_are_listed_as_a_player_says_them() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(tied_list(&names(&["12"])), "level 12");
+        assert_eq!(
+            tied_list(&names(&["18", "19", "21"])),
+            "levels 18, 19 and 21"
+        );
+        assert_eq!(
+            tied_list(&names(&["1s", "2s", "60s"])),
+            "1 s, 2 s and 60 s a move"
+        );
+        assert_eq!(tied_list(&names(&["29", "1s"])), "level 29 and 1 s a move");
     }
 
     /// A solve setting the ladder never played keeps the levels in their own order.
