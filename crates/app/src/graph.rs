@@ -9,6 +9,7 @@
 //! list's colours); a proven stretch of the line is drawn brighter. The current move is a
 //! yellow line; a click goes to the move under the pointer, hovering tells its value.
 
+use super::board_view::{BEST, CLOSE};
 use super::move_list::Severity;
 use super::{App, Command};
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke, pos2, vec2};
@@ -30,9 +31,9 @@ const BLACK_AREA: Color32 = Color32::from_rgb(0x16, 0x16, 0x16);
 const WHITE_AREA: Color32 = Color32::from_rgb(0xe4, 0xe4, 0xe0);
 const SEARCHED: Color32 = Color32::from_rgb(0x9a, 0xa4, 0xa0);
 /// Proven values: the board's colour for values within reach of the best.
-const PROVEN: Color32 = Color32::from_rgb(0xa8, 0xf0, 0xff);
+const PROVEN: Color32 = CLOSE;
 /// The current move: the board's colour for the best move.
-const CURRENT: Color32 = Color32::from_rgb(0xff, 0xd8, 0x40);
+const CURRENT: Color32 = BEST;
 const LABEL: Color32 = Color32::from_rgb(0xc8, 0xc8, 0xc0);
 
 /// One point of the graph: the value after the move at `ply` of the line, from Black's

@@ -196,6 +196,17 @@ pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) 
 mod tests {
     use super::*;
 
+    /// The depths of the depth levels of a list, in its order.
+    fn depths(order: &[Level]) -> Vec<u32> {
+        order
+            .iter()
+            .filter_map(|l| match l {
+                Level::Search(s) if s.limits.time.is_none() => Some(s.limits.depth),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The picker lists the levels weakest first, depth and time levels each in their own
     /// order, under the app's default solve setting and with solving left to the level.
     #[test]
@@ -222,14 +233,7 @@ mod tests {
                     .map(|(l, e)| (l.name(), *e))
                     .collect::<Vec<_>>()
             );
-            let depths: Vec<u32> = order
-                .iter()
-                .filter_map(|l| match l {
-                    Level::Search(s) if s.limits.time.is_none() => Some(s.limits.depth),
-                    _ => None,
-                })
-                .collect();
-            assert_eq!(depths, (1..=30).collect::<Vec<_>>());
+            assert_eq!(depths(&order), (1..=30).collect::<Vec<_>>());
             let times: Vec<Duration> = order
                 .iter()
                 .filter_map(|l| match l {
@@ -261,13 +265,6 @@ mod tests {
     #[test]
     fn unrated_levels_keep_their_place() {
         let order = picker_order(LevelRatings::shipped(), 17);
-        let depths: Vec<u32> = order
-            .iter()
-            .filter_map(|l| match l {
-                Level::Search(s) if s.limits.time.is_none() => Some(s.limits.depth),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(depths, (1..=30).collect::<Vec<_>>());
+        assert_eq!(depths(&order), (1..=30).collect::<Vec<_>>());
     }
 }
