@@ -507,8 +507,19 @@ impl<W: Write> Console<W> {
                 // Only when a level is set: a bare `level` answers one line, which
                 // `okapi match --a-okapi` reads as its marker.
                 let table = okapi_core::level::ratings::LevelRatings::shipped();
+                use okapi_core::level::ratings::Strength;
                 let rating = match table.strength(&l, 0) {
-                    Some(s) => s.text(),
+                    Some(s) => match &s {
+                        Strength::AtLeast { than, .. } => {
+                            // Depth levels by their number, time levels as "2s".
+                            let than = match than.parse::<u32>() {
+                                Ok(_) => format!("level {than}"),
+                                Err(_) => than.clone(),
+                            };
+                            format!("{} (not measured; it searches more than {than})", s.text())
+                        }
+                        Strength::Measured { .. } => s.text(),
+                    },
                     None => "strength not measured".to_string(),
                 };
                 let msg = format!("  {rating}. {} {}", l.description(), table.scale_sentence());
