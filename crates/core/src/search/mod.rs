@@ -2,8 +2,6 @@
 //! transposition table, move ordering and ProbCut (stable discs are in [`crate::board::stability`]).
 
 pub mod endgame;
-pub mod level;
-pub mod level_ratings;
 pub mod midgame;
 mod mobility_eval;
 pub mod ordering;
