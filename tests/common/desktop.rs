@@ -14,6 +14,25 @@ pub fn have(tool: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Whether every tool a real-window test needs is there. Where one is missing the test is
+/// skipped with a message, except under `CI=true`: there it fails, since CI installs
+/// them (`.ci/gui-deps`) and a skip would pass silently.
+pub fn tools_present(tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools.iter().copied().filter(|t| !have(t)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let said = format!(
+        "{} not installed (apt-get install xvfb xclip xdotool imagemagick, or .ci/gui-deps)",
+        missing.join(", ")
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true: {said}");
+    }
+    eprintln!("skipped: {said}");
+    false
+}
+
 /// Waits until `path` exists or the child ends; true if it exists.
 pub fn wait_for(path: &Path, child: &mut KillOnDrop) -> bool {
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -10,19 +10,12 @@ impl App {
     /// The evaluation graph of the game, from Black's view; a click goes to that move.
     pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
         use egui_plot::{Line, PlotPoints, Points, VLine};
-        let mut points: Vec<[f64; 2]> = Vec::new();
-        for (i, eval) in self.game().evals().iter().enumerate() {
-            if let Some(e) = eval {
-                let black_view = if self.game().position_at(i).side_to_move() == Color::Black {
-                    e.value
-                } else {
-                    -e.value
-                };
-                // Values are disc differences; a wild one (a bug, a damaged file) must
-                // not stretch the plot into millions of grid lines.
-                points.push([(i + 1) as f64, black_view.clamp(-64, 64) as f64]);
-            }
-        }
+        // Proven points and searched ones alike for now (`CurvePoint::proven` tells them).
+        let points: Vec<[f64; 2]> = self
+            .eval_curve()
+            .iter()
+            .map(|p| [p.ply as f64, f64::from(p.black_value)])
+            .collect();
         let ply = self.game().ply() as f64;
         let len = self.game().len().max(60) as f64;
         egui::Panel::bottom("graph")

@@ -9,6 +9,18 @@ use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
 use okapi_core::game::openings;
 
+/// One point of the evaluation graph: the value after ply `ply` (from 1), from Black's
+/// view, and whether it is proven (exact or win/draw/loss) or the search's estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CurvePoint {
+    pub(super) ply: usize,
+    pub(super) black_value: i32,
+    pub(super) proven: bool,
+}
+
+/// The colour of a proven value in the move list.
+const PROVEN: egui::Color32 = egui::Color32::from_rgb(0x70, 0xc8, 0x70);
+
 /// How bad a move was, by the discs it lost against the best move (for its mover).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Severity {
@@ -56,12 +68,64 @@ const MOVE_LIST_MIN: f32 = 110.0;
 const MOVE_LIST_MAX: f32 = 480.0;
 
 impl App {
-    /// The analysis of ply `i` if it still describes the game.
+    /// The analysis of ply `i` if it still describes the game, with the best values known
+    /// since: a proof found after the analysis (a solve) replaces its estimates.
     pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
         let a = self.game_analysis.get(&i)?;
         let game = self.game();
         (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
-            .then_some(*a)
+            .then(|| self.with_known_values(*a))
+    }
+
+    /// A ply's analysis with the stronger known values of its move and of the best move.
+    fn with_known_values(&self, mut a: PlyAnalysis) -> PlyAnalysis {
+        let (position, played) = a.key;
+        if let Move::Play(sq) = played
+            && let Some(known) = self.known.get(&position, sq)
+            && known.source > a.played.source
+        {
+            a.played = known;
+        }
+        if let Some((sq, best)) = self.known.proven_best(&position)
+            && best.source > a.best.source
+            && best.value >= a.played.value
+        {
+            a.best = best;
+            a.best_move = sq;
+        }
+        // The move played is at least as good as itself: never a negative loss.
+        if let Move::Play(sq) = played
+            && a.played.value > a.best.value
+        {
+            a.best = a.played;
+            a.best_move = sq;
+        }
+        a
+    }
+
+    /// The game's values for the graph, one point per move valued: Black's view, and
+    /// whether a proof says it (drawn apart from the search's estimates).
+    pub(super) fn eval_curve(&self) -> Vec<CurvePoint> {
+        let game = self.game();
+        game.evals()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, eval)| {
+                let e = (*eval)?;
+                let black_view = if game.position_at(i).side_to_move() == Color::Black {
+                    e.value
+                } else {
+                    -e.value
+                };
+                Some(CurvePoint {
+                    ply: i + 1,
+                    // Values are disc differences; a wild one (a bug, a damaged file) must
+                    // not stretch the plot into millions of grid lines.
+                    black_value: black_view.clamp(-64, 64),
+                    proven: super::known_values::is_proven(&e),
+                })
+            })
+            .collect()
     }
 
     /// What the game analysis found, per colour: every move that lost discs, proven or
@@ -186,8 +250,20 @@ impl App {
             rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
         }
         if let Some(e) = game.eval_at(i) {
-            rich.append(&e.label(), 4.0, small(ui.visuals().weak_text_color()));
-            name += &format!(" ({})", e.label());
+            // A proof in the proof colour; the search's estimates marked `~`, as the
+            // analysis marks its losses.
+            let (label, color) = if super::known_values::is_proven(&e) {
+                (e.label(), PROVEN)
+            } else {
+                let label = e.label();
+                let label = match label.starts_with('~') {
+                    true => label,
+                    false => format!("~{label}"),
+                };
+                (label, ui.visuals().weak_text_color())
+            };
+            rich.append(&label, 4.0, small(color));
+            name += &format!(" ({label})");
         }
         if let Some(a) = self.analysis_of(i)
             && let Some(severity) = Severity::of(a.loss())
