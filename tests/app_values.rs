@@ -241,3 +241,71 @@ fn in_a_game_against_the_engine_my_values_are_hidden_until_i_ask() {
     let cell = h.get_by_label("f5").value().unwrap();
     assert!(cell.contains("book") || cell.contains('@'), "{cell}");
 }
+
+#[test]
+fn the_database_engine_column_shows_the_proof() {
+    use okapi_core::board::Move;
+    // A database game's position with 22 empties: above the solve limit (the live
+    // analysis estimates), quick to solve.
+    let text = include_str!("data/wthor-2024-sample.pgn");
+    let (games, _) = okapi_core::formats::records::pgn::parse_games(text);
+    assert!(!games.is_empty());
+    let moves: Vec<Move> = games[0]
+        .record
+        .moves
+        .iter()
+        .map(|&s| Move::Play(s))
+        .collect();
+    let mut h = harness();
+    let opening: Vec<String> = moves[..38].iter().map(|m| m.to_string()).collect();
+    h.event(eframe::egui::Event::Paste(opening.join(" ")));
+    h.run_steps(2);
+    let here = h.state().game().position();
+    assert_eq!(here.empty_count(), 22);
+    h.click_label("Solve exact");
+    step_until(&mut h, "the solve", |app| {
+        !app.engine_busy() && app.session.proven_here().is_some()
+    });
+    let proven = h.state().session.proven_here().unwrap().clone();
+    let Some(Move::Play(best)) = proven.line.first().copied() else {
+        panic!("a proven line: {proven:?}")
+    };
+    // A database of one game: the opening, then the proven line (passes left out, as
+    // game records write them).
+    let mut end = here;
+    for &m in &proven.line {
+        end.play_move(m).unwrap();
+    }
+    let (b, w) = end.final_counts();
+    let all: Vec<String> = moves[..38]
+        .iter()
+        .chain(proven.line.iter())
+        .filter(|m| **m != Move::Pass)
+        .map(|m| m.to_string().to_uppercase())
+        .collect();
+    let tmp = temp_dir("db-proof");
+    let pgn = tmp.path().join("one.pgn");
+    std::fs::write(
+        &pgn,
+        format!(
+            "[Event \"Test\"]\n[Date \"2024\"]\n[Black \"A\"]\n[White \"B\"]\n[Result \"{b}-{w}\"]\n{}\n",
+            all.join(" ")
+        ),
+    )
+    .unwrap();
+    let mut builder = okapi_core::db::Builder::new();
+    okapi_core::db::sources::add_pgn_file(&mut builder, &pgn, "test");
+    let db = builder.build().unwrap();
+    assert_eq!(db.len(), 1);
+    h.state_mut().database.set_database(db, Vec::new());
+    h.click_label("Database");
+    h.run_steps(3);
+    assert!(has_label(&h, &format!("Database move {best}")));
+    // The column says the proof, with its source: the value list's entry is not drawn
+    // on this tab.
+    let column = format!("{:+} (exact)", proven.score);
+    assert!(
+        has_label(&h, &column),
+        "the Engine column shows {column} for {best}"
+    );
+}

@@ -411,6 +411,16 @@ impl App {
                     self.engine.task = Task::Idle;
                     let before = self.game().position();
                     self.notice = None;
+                    // The engine's value of its move is known too; the record takes the
+                    // best known one.
+                    let eval = match (mv, eval) {
+                        (Move::Play(sq), Some(e)) => {
+                            self.known.offer(before, sq, e);
+                            self.known.get(&before, sq)
+                        }
+                        (Move::Play(sq), None) => self.known.get(&before, sq),
+                        (Move::Pass, e) => e,
+                    };
                     if self.play_engine_move(before, mv, eval) {
                         // Clicks pressed from now until the move shows are not moves.
                         self.view.position_shown_at = None;

@@ -12,6 +12,7 @@ use eframe::egui;
 use okapi_core::search::SolveMode;
 
 /// The widgets over the settings as they are this frame, and the commands they ask for.
+/// Rows of choices wrap: the side panel is 300 px wide at 800x600.
 pub(crate) struct SettingsUi<'a> {
     settings: &'a Settings,
     commands: &'a mut Vec<Command>,
@@ -64,7 +65,7 @@ impl SettingsUi<'_> {
     }
 
     pub(crate) fn values_for(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Values for:");
             for (v, name) in [
                 (EvalsFor::Both, "both sides"),
@@ -128,7 +129,7 @@ impl SettingsUi<'_> {
     }
 
     pub(crate) fn value_mode(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Values near the end:");
             for (mode, name) in [
                 (SolveMode::Exact, "exact"),
@@ -302,7 +303,7 @@ impl SettingsUi<'_> {
     }
 
     pub(crate) fn board_colors(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Board colours:");
             for c in BoardColors::ALL {
                 let mut chosen = self.settings.board_colors;
