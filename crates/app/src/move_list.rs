@@ -506,3 +506,73 @@ fn plural(n: usize, word: &str) -> String {
         _ => format!("{n} {word}s"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ScriptedDialogs;
+    use okapi_core::board::{Position, Square};
+    use okapi_core::game::{Eval, Game, Seat, Session};
+    use okapi_core::search::SolveMode;
+
+    fn searched(value: i32) -> Eval {
+        Eval {
+            value,
+            source: EvalSource::Midgame {
+                depth: 12,
+                confidence: 95,
+            },
+        }
+    }
+
+    /// The game analysis' estimates give way to a proof found afterwards: the move played
+    /// and the best move take the proven values, and the loss follows.
+    #[test]
+    fn a_proof_found_after_the_analysis_replaces_its_estimates() {
+        let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+        // FFO #49: e1 wins by 16.
+        let start =
+            Position::parse("--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X")
+                .unwrap();
+        let (e1, b1) = (Square::parse("e1").unwrap(), Square::parse("b1").unwrap());
+        let mut game = Game::new(start);
+        game.play(Move::Play(e1), None).unwrap();
+        app.session = Session::new(game, [Seat::Human; 2]);
+        // The analysis (12 plies deep) thought b1 better by two discs.
+        app.game_analysis.insert(
+            0,
+            PlyAnalysis {
+                key: (start, Move::Play(e1)),
+                played: searched(13),
+                best: searched(15),
+                best_move: b1,
+            },
+        );
+        assert_eq!(app.analysis_of(0).unwrap().loss(), 2);
+        // The solve proves e1 +16.
+        app.known
+            .offer_proven_line(start, SolveMode::Exact, 16, &[Move::Play(e1)]);
+        let a = app.analysis_of(0).unwrap();
+        let proven = Eval {
+            value: 16,
+            source: EvalSource::Exact,
+        };
+        assert_eq!(
+            (a.played, a.best, a.best_move, a.loss()),
+            (proven, proven, e1, 0)
+        );
+        // A shallower estimate offered later changes nothing.
+        app.known.offer(start, e1, searched(20));
+        assert_eq!(app.analysis_of(0).unwrap().played, proven);
+        // The graph's point for the move is proven; an estimate's is not.
+        app.record_known_values();
+        assert_eq!(
+            app.eval_curve(),
+            vec![CurvePoint {
+                ply: 1,
+                black_value: 16,
+                proven: true
+            }]
+        );
+    }
+}

@@ -531,4 +531,45 @@ mod tests {
         assert_eq!(s, defaults);
         assert!(problems[0].contains("file too large"), "{problems:?}");
     }
+
+    #[test]
+    fn a_setting_changes_one_thing_and_says_whether_the_engine_is_asked_again() {
+        let mut s = Settings {
+            recent: vec![PathBuf::from("a.json")],
+            window: Some(WindowGeometry {
+                width: 900.0,
+                height: 700.0,
+                position: None,
+            }),
+            coordinates: false,
+            ..Settings::default()
+        };
+        Setting::ValuesAgainstEngine(true).apply_to(&mut s);
+        assert!(s.values_against_engine);
+        Setting::HashBits(99).apply_to(&mut s);
+        assert_eq!(s.hash_bits, *HASH_BITS.end());
+        Setting::Threads(0).apply_to(&mut s);
+        assert_eq!(s.threads, 1);
+        Setting::SolveFrom(99).apply_to(&mut s);
+        assert_eq!(s.solve_limit, MAX_SOLVE_LIMIT);
+        // The values shown and how they are found ask the engine again; the look does not.
+        assert!(Setting::ShowValues(false).changes_analysis());
+        assert!(Setting::Book(false).changes_analysis());
+        assert!(Setting::ValuesAgainstEngine(true).changes_analysis());
+        assert!(!Setting::Coordinates(true).changes_analysis());
+        assert!(!Setting::ValuesOnBest(2).changes_analysis());
+        // The defaults come back; the window's place and the recent files stay.
+        let (window, recent) = (s.window, s.recent.clone());
+        Setting::RestoreDefaults.apply_to(&mut s);
+        assert_eq!(
+            s,
+            Settings {
+                window,
+                recent,
+                ..Settings::default()
+            }
+        );
+        Setting::ForgetRecentFiles.apply_to(&mut s);
+        assert!(s.recent.is_empty());
+    }
 }
