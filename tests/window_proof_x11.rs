@@ -10,7 +10,6 @@
 mod common;
 
 use common::desktop::tools_present;
-use common::process::KillOnDrop as Killed;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::{Eval, EvalSource, Game};
 use std::path::{Path, PathBuf};
@@ -92,36 +91,14 @@ fn ffo_49_solved_in_the_real_window_puts_its_proof_in_the_record() {
     okapi_core::formats::save_game(&game, &file).unwrap();
 
     let (_server, display) = common::desktop::xvfb(290..350);
-    let stderr = home.path().join("stderr");
-    let app = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .arg("app")
-        .arg(&file)
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", home.path().join("config"))
-        .env("XDG_DATA_HOME", &data_home)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("okapi starts");
-    let mut app = Killed(app);
-    let said = || std::fs::read_to_string(&stderr).unwrap_or_default();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let window = loop {
-        let found = xdotool(&display, &["search", "--name", "^Okapi$"]);
-        if let Some(w) = found.lines().next() {
-            break w.trim().to_string();
-        }
-        if let Some(status) = app.0.try_wait().unwrap() {
-            panic!("the app ended ({status}): {}", said());
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no window in 60 s; the app said: {}",
-            said()
-        );
-        std::thread::sleep(Duration::from_millis(200));
+    let (mut app, window) =
+        common::desktop::start_okapi(&display, home.path(), &["app".as_ref(), file.as_ref()]);
+    // What the app wrote to stderr (its second start's, if it took two).
+    let said = || {
+        ["stderr-2", "stderr-1"]
+            .iter()
+            .find_map(|f| std::fs::read_to_string(home.path().join(f)).ok())
+            .unwrap_or_default()
     };
     std::thread::sleep(Duration::from_secs(2));
     let e1_is = |g: &Game, eval: Eval| g.eval_at(0) == Some(eval);
