@@ -19,8 +19,12 @@ impl App {
             .collapsible(false)
             .resizable(false)
             .show(ctx, |ui| {
+                // As tall as the window allows below its title (egui's default showed a third of it at
+                // 1280x900), scrolling only where the screen is too short.
+                let tall = ctx.content_rect().height() - 150.0;
                 egui::ScrollArea::vertical()
-                    .max_height(ctx.content_rect().height() - 120.0)
+                    .max_height(tall)
+                    .min_scrolled_height(tall)
                     .show(ui, |ui| {
                         self.player_settings(ui);
                         ui.separator();
