@@ -1,7 +1,7 @@
 //! Applies the queued [`Command`]s, once per frame after drawing.
 
 use super::engine_events::Task;
-use super::game_rules::SolveStats;
+use super::session_actions::SolveStats;
 use super::windows::NewGameForm;
 use super::{App, Command, ScriptJob, script, wake};
 use okapi_core::board::{Color, Move, Position, Square};
@@ -75,6 +75,11 @@ impl App {
             | Command::PasteClipboard
             | Command::CopyText(_)
             | Command::Paste(_)) => self.apply_clipboard(c),
+            Command::Set(setting) => self.change_setting(setting),
+            Command::ToggleMyValues => self.change_setting(
+                crate::settings::Setting::ValuesAgainstEngine(!self.settings.values_against_engine),
+            ),
+            Command::AnalyseAgain => self.ask_engine_again(),
             c @ (Command::FlipView
             | Command::ShowShortcuts
             | Command::ShowSettings
@@ -228,7 +233,7 @@ impl App {
                 self.engine.thread.cancel();
                 self.engine.task = Task::Idle;
                 self.engine.status.clear();
-                self.move_evals.clear();
+                self.values_shown_for = None;
             }
             Command::SetupSquare(sq) => {
                 if let Some(p) = &mut self.view.setup {
@@ -315,7 +320,8 @@ impl App {
                 if position.is_game_over() {
                     return;
                 }
-                // The values already on the board stay; the solve adds the proven line.
+                // The values already on the board stay; the solve proves its best move's
+                // and adds the proven line.
                 self.engine.thread.send(Request::Solve { position, mode });
                 self.start_task(Task::Solving(mode));
             }
@@ -338,16 +344,10 @@ impl App {
                 }
             }
             Command::Hint => {
-                let position = self.game().position();
-                if position.is_game_over() {
+                if self.game().position().is_game_over() {
                     return;
                 }
-                self.engine.thread.send(Request::Analyse {
-                    position,
-                    mode: self.settings.eval_mode,
-                    max_depth: self.settings.analysis_limit(),
-                });
-                self.start_task(Task::Analysing);
+                self.analyse_here();
             }
             Command::AnalyseGame => {
                 let game = self.game();
@@ -488,6 +488,9 @@ impl App {
         self.mark_saved();
         // A solved position comes with its proven line, ready to play through.
         if let Some(r) = result.filter(|r| !r.line.is_empty()) {
+            // Its proof replaces the live analysis' estimates on the squares.
+            self.known
+                .offer_proven_line(position, mode, r.score, &r.line);
             self.session.set_proven_line(ProvenLine {
                 position,
                 mode,
@@ -588,6 +591,20 @@ impl App {
     fn copy(&mut self, text: String, what: &str) {
         self.clipboard_out = Some(text);
         self.notice = Some(format!("Copied {what}."));
+    }
+
+    /// One setting changed; the engine is asked again when it alters the answer.
+    fn change_setting(&mut self, setting: crate::settings::Setting) {
+        use crate::settings::Setting;
+        if matches!(setting, Setting::Book(false)) {
+            // The search values the book's moves afresh.
+            self.known.forget_book();
+        }
+        let again = setting.changes_analysis();
+        setting.apply_to(&mut self.settings);
+        if again {
+            self.apply(Command::AnalyseAgain);
+        }
     }
 
     /// The view and the help windows.

@@ -466,8 +466,10 @@ impl App {
                                 Some(b) => ui.label(signed_tenths(b.discs())),
                                 None => ui.weak("–"),
                             };
-                            match self.move_evals.get(&m.square) {
-                                Some(e) => ui.label(e.label()),
+                            match self.move_evals().get(&m.square) {
+                                // With its source, as in the values list: a proof
+                                // reads as one.
+                                Some(e) => ui.label(format!("{} ({})", e.label(), e.source)),
                                 None => ui.weak("–"),
                             };
                             ui.end_row();

@@ -59,7 +59,7 @@ impl GraphPoint {
         GraphPoint {
             ply,
             black: eval.value * mover_view,
-            proven: matches!(eval.source, EvalSource::Exact | EvalSource::Wld),
+            proven: super::known_values::is_proven(&eval),
             wld: eval.source == EvalSource::Wld,
             severity,
         }

@@ -11,14 +11,16 @@ mod command_handling;
 pub mod database_panel;
 pub mod dialogs;
 mod engine_events;
-mod game_rules;
 mod graph;
+mod known_values;
 mod level_picker;
 mod menu_bar;
 mod metrics;
 mod move_list;
 pub mod script;
+mod session_actions;
 pub mod settings;
+mod settings_widgets;
 mod side_panel;
 mod status_bar;
 mod windows;
@@ -28,12 +30,12 @@ pub use command::Command;
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
 use engine_events::{EngineLines, EngineLink, PlyAnalysis, Task};
-use game_rules::SolveStats;
 pub use metrics::Metrics;
 use okapi_core::board::{Position, Square};
 use okapi_core::game::{Eval, Game, Seat, Session};
 use okapi_engine::Engine;
 pub use script::{RowResult, ScriptJob, ScriptRow};
+use session_actions::SolveStats;
 pub use settings::{EvalsFor, Settings};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -196,8 +198,11 @@ pub struct App {
     pub session: Session,
     /// The board's engine thread and what it is doing for us.
     engine: EngineLink,
-    /// Values of the current position's legal moves, the strongest source kept.
-    pub move_evals: HashMap<Square, Eval>,
+    /// The best known value of each move of each position, which every view reads.
+    known: known_values::KnownValues,
+    /// The position whose values the player asked to see (the live analysis when values
+    /// are on, a hint, a solve): the board shows the known values there only.
+    values_shown_for: Option<Position>,
     /// The figures of the solve whose proven line the session keeps.
     solve_stats: Option<SolveStats>,
     engine_lines: Option<EngineLines>,
@@ -301,7 +306,8 @@ impl App {
             notify,
             script: None,
             script_engine: None,
-            move_evals: HashMap::new(),
+            known: known_values::KnownValues::default(),
+            values_shown_for: None,
             solve_stats: None,
             engine_lines: None,
             notice: None,
@@ -324,6 +330,31 @@ impl App {
         };
         app.position_changed();
         app
+    }
+
+    /// The values of the current position's legal moves the board shows: the best known
+    /// ones, once values are asked for here (none while they are off or hidden).
+    pub fn move_evals(&self) -> &HashMap<Square, Eval> {
+        let here = self.game().position();
+        match self.values_shown_for {
+            Some(p) if p == here => self.known.of(&here),
+            _ => self.known.of_nothing(),
+        }
+    }
+
+    /// Offers values of the moves of the position on the board, as the engine's answers
+    /// are offered, and shows them as a hint would (tests and tools give their own).
+    pub fn show_values(&mut self, values: &[(Square, Eval)]) {
+        let here = self.game().position();
+        for &(square, eval) in values {
+            self.learn_value(here, square, eval);
+        }
+        self.values_shown_for = Some(here);
+    }
+
+    /// The best known value of `square` in `position`, whether shown or not.
+    pub fn known_value(&self, position: &Position, square: Square) -> Option<Eval> {
+        self.known.get(position, square)
     }
 
     /// Is the engine busy with a request of ours?
@@ -474,10 +505,11 @@ impl App {
             let setup = self.view.setup.is_some();
             let engine_to_move =
                 !setup && self.session.seat_to_move().is_engine() && !self.session.is_over();
+            let evals = self.move_evals().clone();
             let view = BoardView {
                 position: self.view.setup.unwrap_or_else(|| self.game().position()),
                 last_move: if setup { None } else { self.game().last_move() },
-                evals: &self.move_evals,
+                evals: &evals,
                 show_legal: !setup,
                 flipped: self.settings.flipped,
                 clickable: !setup && !self.session.seat_to_move().is_engine(),

@@ -18,6 +18,9 @@ pub struct Settings {
     pub threads: usize,
     /// Whose moves get values on the board.
     pub evals_for: EvalsFor,
+    /// In a game against the engine, the values of the person's own moves are shown
+    /// (off by default: practice, where they would give the answer away).
+    pub values_against_engine: bool,
     /// The level of the engine player (depth or time, temperature).
     pub level: okapi_core::level::Level,
     /// Practice: show the weakened engine's candidate moves with their values and chances.
@@ -119,6 +122,7 @@ impl Default for Settings {
             hash_bits: 20,
             threads: okapi_core::search::available_threads(),
             evals_for: EvalsFor::Both,
+            values_against_engine: false,
             level: okapi_core::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
             show_lines: false,
             book: true,
@@ -151,6 +155,93 @@ impl EvalsFor {
             EvalsFor::Black => side == okapi_core::board::Color::Black,
             EvalsFor::White => side == okapi_core::board::Color::White,
         }
+    }
+}
+
+/// One change of the settings, as the widgets ask for it ([`crate::Command::Set`]): every
+/// change goes through the app's commands, so a change that alters the analysis asks for
+/// it again in one place.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Setting {
+    ShowValues(bool),
+    ValuesFor(EvalsFor),
+    /// Values on the best N moves only (0: all).
+    ValuesOnBest(u32),
+    ValuesAgainstEngine(bool),
+    ValueMode(SolveMode),
+    SolveFrom(u32),
+    Level(okapi_core::level::Level),
+    ShowLines(bool),
+    Book(bool),
+    EngineMovePause(f32),
+    HashBits(u32),
+    Threads(usize),
+    AnalysisDepth(u32),
+    Coordinates(bool),
+    Animate(bool),
+    Flipped(bool),
+    BoardColors(BoardColors),
+    Debug(bool),
+    /// Every setting back to its default, except the window's place and the recent files
+    /// (the user's, not settings to reset).
+    RestoreDefaults,
+    ForgetRecentFiles,
+}
+
+impl Setting {
+    /// Makes the change in `settings`.
+    pub fn apply_to(self, settings: &mut Settings) {
+        match self {
+            Setting::ShowValues(v) => settings.show_evals = v,
+            Setting::ValuesFor(v) => settings.evals_for = v,
+            Setting::ValuesOnBest(v) => settings.best_only = v,
+            Setting::ValuesAgainstEngine(v) => settings.values_against_engine = v,
+            Setting::ValueMode(v) => settings.eval_mode = v,
+            Setting::SolveFrom(v) => settings.solve_limit = v.min(MAX_SOLVE_LIMIT),
+            Setting::Level(v) => settings.level = v,
+            Setting::ShowLines(v) => settings.show_lines = v,
+            Setting::Book(v) => settings.book = v,
+            Setting::EngineMovePause(v) => {
+                settings.engine_move_pause = v.clamp(0.0, MAX_ENGINE_MOVE_PAUSE)
+            }
+            Setting::HashBits(v) => {
+                settings.hash_bits = v.clamp(*HASH_BITS.start(), *HASH_BITS.end())
+            }
+            Setting::Threads(v) => settings.threads = v.max(1),
+            Setting::AnalysisDepth(v) => settings.analysis_depth = v.min(60),
+            Setting::Coordinates(v) => settings.coordinates = v,
+            Setting::Animate(v) => settings.animate = v,
+            Setting::Flipped(v) => settings.flipped = v,
+            Setting::BoardColors(v) => settings.board_colors = v,
+            Setting::Debug(v) => settings.debug = v,
+            Setting::RestoreDefaults => {
+                *settings = Settings {
+                    window: settings.window,
+                    recent: std::mem::take(&mut settings.recent),
+                    ..Settings::default()
+                }
+            }
+            Setting::ForgetRecentFiles => settings.recent.clear(),
+        }
+    }
+
+    /// Does the change alter what the engine is asked about the position (the values
+    /// shown, how they are found, the engine player)? Then it is asked again.
+    pub fn changes_analysis(&self) -> bool {
+        matches!(
+            self,
+            Setting::ShowValues(_)
+                | Setting::ValuesFor(_)
+                | Setting::ValuesAgainstEngine(_)
+                | Setting::ValueMode(_)
+                | Setting::SolveFrom(_)
+                | Setting::Level(_)
+                | Setting::Book(_)
+                | Setting::HashBits(_)
+                | Setting::Threads(_)
+                | Setting::AnalysisDepth(_)
+                | Setting::RestoreDefaults
+        )
     }
 }
 
@@ -439,5 +530,46 @@ mod tests {
         let (s, problems) = Settings::load_checked(Path::new("/dev/zero"));
         assert_eq!(s, defaults);
         assert!(problems[0].contains("file too large"), "{problems:?}");
+    }
+
+    #[test]
+    fn a_setting_changes_one_thing_and_says_whether_the_engine_is_asked_again() {
+        let mut s = Settings {
+            recent: vec![PathBuf::from("a.json")],
+            window: Some(WindowGeometry {
+                width: 900.0,
+                height: 700.0,
+                position: None,
+            }),
+            coordinates: false,
+            ..Settings::default()
+        };
+        Setting::ValuesAgainstEngine(true).apply_to(&mut s);
+        assert!(s.values_against_engine);
+        Setting::HashBits(99).apply_to(&mut s);
+        assert_eq!(s.hash_bits, *HASH_BITS.end());
+        Setting::Threads(0).apply_to(&mut s);
+        assert_eq!(s.threads, 1);
+        Setting::SolveFrom(99).apply_to(&mut s);
+        assert_eq!(s.solve_limit, MAX_SOLVE_LIMIT);
+        // The values shown and how they are found ask the engine again; the look does not.
+        assert!(Setting::ShowValues(false).changes_analysis());
+        assert!(Setting::Book(false).changes_analysis());
+        assert!(Setting::ValuesAgainstEngine(true).changes_analysis());
+        assert!(!Setting::Coordinates(true).changes_analysis());
+        assert!(!Setting::ValuesOnBest(2).changes_analysis());
+        // The defaults come back; the window's place and the recent files stay.
+        let (window, recent) = (s.window, s.recent.clone());
+        Setting::RestoreDefaults.apply_to(&mut s);
+        assert_eq!(
+            s,
+            Settings {
+                window,
+                recent,
+                ..Settings::default()
+            }
+        );
+        Setting::ForgetRecentFiles.apply_to(&mut s);
+        assert!(s.recent.is_empty());
     }
 }

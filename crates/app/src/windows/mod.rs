@@ -6,7 +6,6 @@ mod new_game;
 pub(super) use new_game::NewGameForm;
 mod script;
 mod settings;
-pub(super) use settings::engine_move_pause_ui;
 mod shortcuts;
 
 use super::{App, Command};
@@ -116,7 +115,9 @@ impl App {
             ui.label(warning);
             ui.label("The status bar shows the time spent; Stop (Esc) ends it at once.");
             ui.horizontal(|ui| {
-                if ui.button("Solve anyway").clicked() {
+                // Enter answers with the default button, as in any dialog (Esc cancels).
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Solve anyway").on_hover_text("Enter").clicked() || enter {
                     answer = Some(true);
                 }
                 if ui.button("Cancel").clicked() {
