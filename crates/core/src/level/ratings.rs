@@ -416,7 +416,7 @@ mod tests {
     fn the_scale_is_told_with_random_and_greedy_play() {
         let s = LevelRatings::shipped().scale_sentence();
         assert!(
-            s.contains("random play at 0") && s.contains("greedy play"),
+            s.contains("random play is 0") && s.contains("greedy play"),
             "{s}"
         );
     }
