@@ -418,7 +418,7 @@ fn engine_moves_pause_only_between_two_engines() {
     );
 }
 
-// --- Issue 26: the game rules the app follows ------------------------------------------
+// --- The game rules the app follows ---------------------------------------------------
 
 /// Plays a game against the greedy engine to its end, the person taking the first legal
 /// move each turn.

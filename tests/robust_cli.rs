@@ -1,5 +1,4 @@
-//! Bad input and faults from outside through the real binary (issue 26, item 12; issue 25,
-//! item 5): closed pipes, full disks, outputs that are inputs, absurd options. Each is
+//! Bad input and faults from outside through the real binary: closed pipes, full disks, outputs that are inputs, absurd options. Each is
 //! refused in plain words, and nothing already written is lost or cut.
 
 mod common;

@@ -534,6 +534,9 @@ mod tests {
         app.record_known_values();
         let points = app.graph_points();
         assert_eq!(points.len(), 1);
-        assert_eq!((points[0].ply, points[0].black, points[0].proven), (0, 16, true));
+        assert_eq!(
+            (points[0].ply, points[0].black, points[0].proven),
+            (0, 16, true)
+        );
     }
 }

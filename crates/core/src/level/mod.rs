@@ -172,8 +172,8 @@ impl Level {
         };
         let think = match s.limits.time {
             // "Up to": a search that reaches the end of the game stops there, and long
-            // levels often do (30 s took 4-7 s a move on average over session 19's
-            // ladder games: 30 s at 52 empties, seconds from about 40).
+            // levels often do (30 s took 4-7 s a move on average over the level
+            // ladder's games: 30 s at 52 empties, seconds from about 40).
             Some(t) => format!(
                 "Thinks up to {} s a move, as many moves ahead as that allows",
                 t.as_secs_f64()
