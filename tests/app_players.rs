@@ -85,6 +85,15 @@ fn a_database_game_shows_its_players_and_the_tournament_once() {
     assert_eq!(game.event, "World Championship - 2025");
     assert_eq!(game.date, "2025");
     assert_eq!(game.comment, "Result 36-28 (Black +8)");
+    // A database game counts as saved: a move of one's own is what would be lost.
+    h.click_label("d3");
+    new_game(&mut h, Seat::Human, Seat::Human);
+    h.run_steps(2);
+    assert!(has_label(&h, "1 of its 6 moves is in no file."));
+    h.click_label("Cancel");
+    h.state_mut().apply(Command::DeleteVariation(0));
+    h.run_steps(2);
+    assert!(!h.state().has_unsaved_changes());
     // Saved and opened again, as GGF: the players and the tournament come back.
     let tmp = temp_dir("db-ggf");
     let ggf = tmp.path().join("final.ggf");

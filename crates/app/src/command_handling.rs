@@ -97,26 +97,25 @@ impl App {
     pub(super) fn unsaved_detail(&self) -> String {
         let game = self.game();
         let total = game.tree_size();
-        let moves = |n: usize| format!("{n} move{}", if n == 1 { "" } else { "s" });
-        let Some(path) = &self.file else {
-            return format!(
-                "The game on the board was never saved ({} in all).",
-                moves(total)
-            );
-        };
-        let shown = path.display();
         let missing = game.moves_not_in(&self.saved_record);
+        let since = match &self.file {
+            Some(path) => format!(" since it was saved as {}", path.display()),
+            None => String::new(),
+        };
         if missing == 0 {
-            return format!(
-                "Its players, date, event or comment changed since it was saved as {shown}."
-            );
+            return format!("Its players, date, event or comment changed{since}.");
         }
         let verb = if missing == 1 { "is" } else { "are" };
-        let what = if missing == total {
-            format!("{} {verb}", moves(missing))
-        } else {
-            format!("{missing} of its {total} moves {verb}")
+        let what = match (missing, total) {
+            (1, 1) => format!("Its move {verb}"),
+            (m, t) if m == t => format!("Its {m} moves {verb}"),
+            (m, t) => format!("{m} of its {t} moves {verb}"),
         };
+        let Some(path) = &self.file else {
+            // Made here, or a database game, a paste or a script's position played on.
+            return format!("{what} in no file.");
+        };
+        let shown = path.display();
         match Format::of_path(path) {
             format if !format.keeps_variations() => format!(
                 "{what} in no file: {shown} holds one line ({} keeps no variations).",

@@ -104,7 +104,7 @@ impl App {
                                 if form.engine[i] {
                                     level_summary(ui, &form.levels[i], solve_limit);
                                 } else {
-                                    ui.label(egui::RichText::new("you play it.").small());
+                                    ui.label(egui::RichText::new("you play this side.").small());
                                 }
                             });
                         }
