@@ -72,6 +72,19 @@ impl ScriptOptions {
     }
 }
 
+impl ScriptOptions {
+    /// How the solver runs for these options (the shipped evaluation orders the moves).
+    fn settings(&self) -> ScriptSettings {
+        ScriptSettings {
+            mode: self.mode,
+            lines: self.lines,
+            hash_bits: self.hash_bits,
+            threads: self.threads,
+            evaluator: okapi_core::eval::Evaluator::shipped(),
+        }
+    }
+}
+
 /// Totals of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
@@ -130,13 +143,7 @@ pub fn run_position(
         opts.shard.is_none(),
         "--shard splits a script's positions; one position is solved whole"
     );
-    let settings = ScriptSettings {
-        mode: opts.mode,
-        lines: opts.lines,
-        hash_bits: opts.hash_bits,
-        threads: opts.threads,
-        evaluator: okapi_core::eval::Evaluator::shipped(),
-    };
+    let settings = opts.settings();
     let bar = progress_bar(opts.feedback, 1);
     if let Some(bar) = &bar {
         bar.set_message(format!("{} empties", position.empty_count()));
@@ -262,13 +269,7 @@ fn run_script_bytes(
     show_next(0);
 
     let mut stats = RunStats::default();
-    let settings = ScriptSettings {
-        mode: opts.mode,
-        lines: opts.lines,
-        hash_bits: opts.hash_bits,
-        threads: opts.threads,
-        evaluator: okapi_core::eval::Evaluator::shipped(),
-    };
+    let settings = opts.settings();
     let start = Instant::now();
     let run = script_solve::solve_in_order(
         &positions,
