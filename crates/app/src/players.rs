@@ -80,7 +80,7 @@ fn plays_on(seats: [Seat; 2], names: &[String; 2]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use okapi_core::search::level::Level;
+    use okapi_core::level::Level;
 
     #[test]
     fn who_plays_on_is_said_only_when_it_is_not_the_record_s_players() {

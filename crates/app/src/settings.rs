@@ -19,7 +19,7 @@ pub struct Settings {
     /// Whose moves get values on the board.
     pub evals_for: EvalsFor,
     /// The level of the engine player (depth or time, temperature).
-    pub level: okapi_core::search::level::Level,
+    pub level: okapi_core::level::Level,
     /// Practice: show the weakened engine's candidate moves with their values and chances.
     pub show_lines: bool,
     /// The opening book: its values on the board, its moves for the engine player.
@@ -122,7 +122,7 @@ impl Default for Settings {
             hash_bits: 20,
             threads: okapi_core::search::available_threads(),
             evals_for: EvalsFor::Both,
-            level: okapi_core::search::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
+            level: okapi_core::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
             show_lines: false,
             book: true,
             animate: true,
