@@ -487,7 +487,12 @@ fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked
         text.contains(&format!("RE[{:+}]", b as i32 - w as i32)),
         "{text}"
     );
-    // The variation is in no file yet: opening another game asks first.
+    // Saving every line as Okapi JSON is offered; closed unanswered, the variation is in
+    // no file yet: opening another game asks first.
+    assert!(has_label(&h, "GGF keeps one line"));
+    h.key_press(eframe::egui::Key::Escape);
+    h.run_steps(2);
+    assert!(!has_label(&h, "GGF keeps one line"));
     h.state_mut()
         .apply(Command::OpenPath(tmp.path().join("missing.json")));
     h.run_steps(2);

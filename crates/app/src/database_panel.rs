@@ -14,7 +14,7 @@ use super::{App, Command};
 use eframe::egui;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::db::{Answer, Database, Filter, GameHit, PlayerSide, sources};
-use okapi_core::game::Game;
+use okapi_core::game::{Game, occasion};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -254,6 +254,14 @@ fn signed_tenths(v: f64) -> String {
     format!("{:+.1}", if r == 0.0 { 0.0 } else { r })
 }
 
+/// A database game's year as a date ("" when unknown).
+fn year_text(year: u16) -> String {
+    match year {
+        0 => String::new(),
+        year => year.to_string(),
+    }
+}
+
 /// The game `hit` of `db` as a record drawn in the board's orientation, its cursor on the
 /// position the board shows.
 pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Game {
@@ -286,9 +294,11 @@ pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Ga
     let mut game = Game::from_moves(start, &moves).unwrap_or_else(|_| Game::new(start));
     game.black = db.player(info.black).to_string();
     game.white = db.player(info.white).to_string();
-    if info.year > 0 {
-        game.date = info.year.to_string();
-    }
+    game.event = db.tournament(info.tournament).to_string();
+    game.date = year_text(info.year);
+    // The result as the database has it (a game may stop before its end, on time or
+    // by agreement), and WTHOR's perfect-play score: the players and the tournament
+    // have fields of their own.
     let theoretical = info.theoretical.map_or(String::new(), |t| {
         format!(
             "; perfect play from {} empties: {:+}",
@@ -296,9 +306,7 @@ pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Ga
         )
     });
     game.comment = format!(
-        "{}, {}: {} (Black {:+}){theoretical}",
-        db.tournament(info.tournament),
-        info.year,
+        "Result {} (Black {:+}){theoretical}",
         info.result_text(),
         info.black_score
     );
@@ -590,9 +598,8 @@ impl App {
                         g.result_text(),
                     );
                     let second = format!(
-                        "{} · {} · next {next}{theoretical}",
-                        g.year,
-                        db.tournament(g.tournament),
+                        "{} · next {next}{theoretical}",
+                        occasion(db.tournament(g.tournament), &year_text(g.year)),
                     );
                     if game_row(ui, row_height, &first, &second).clicked() {
                         open = Some(*hit);
@@ -603,11 +610,10 @@ impl App {
             let game = game_at_position(db, &hit, position);
             let info = db.game(hit.id as usize);
             let notice = format!(
-                "Opened {} – {}, {} {} from the games database.",
+                "Opened {} – {}, {}, from the games database.",
                 db.player(info.black),
                 db.player(info.white),
-                db.tournament(info.tournament),
-                info.year
+                occasion(db.tournament(info.tournament), &year_text(info.year)),
             );
             // Through the command, so that a game with unsaved changes asks first, as
             // File › Open does.

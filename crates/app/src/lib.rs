@@ -17,6 +17,7 @@ mod level_picker;
 mod menu_bar;
 mod metrics;
 mod move_list;
+mod players;
 pub mod script;
 mod session_actions;
 pub mod settings;
@@ -64,7 +65,9 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
         options,
         Box::new(move |cc| {
             let ctx = cc.egui_ctx.clone();
-            let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
+            let mut app = App::new(Box::new(NativeDialogs::default()), move || {
+                ctx.request_repaint()
+            });
             let paths = Settings::paths();
             if let Some((settings_path, _)) = &paths {
                 app.use_settings_file(settings_path);
@@ -284,6 +287,8 @@ struct ViewState {
     discard_confirmed: bool,
     /// "Save" was answered: this command runs once the game is saved.
     after_save: Option<Command>,
+    /// A one-line save (GGF, a transcript) left other lines out: what to do with them.
+    one_line_saved: Option<windows::OneLineSaved>,
     /// The next move played is added as a variation (Game › Add next move as variation).
     next_as_variation: bool,
     /// Closing was asked for and may go ahead (nothing unsaved, or an answer given).
@@ -438,7 +443,14 @@ impl App {
         // Arrow keys, copies and pastes belong to a focused text field; elsewhere (a
         // button just clicked keeps the focus too) they are the game's.
         let typing = ui.ctx().text_edit_focused();
+        // Escape answers an open question (closes it) rather than stopping the engine.
+        let asking = self.view.unsaved_prompt.is_some()
+            || self.view.confirm_solve.is_some()
+            || self.view.one_line_saved.is_some();
         for c in Command::WITH_SHORTCUTS {
+            if asking && c == Command::Stop {
+                continue;
+            }
             if typing
                 && matches!(
                     c,

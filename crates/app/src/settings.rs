@@ -30,6 +30,9 @@ pub struct Settings {
     pub animate: bool,
     pub flipped: bool,
     pub recent: Vec<PathBuf>,
+    /// The folder of the last file opened or saved (games, scripts, results): the file
+    /// dialogs start there.
+    pub last_folder: Option<PathBuf>,
     /// Values only on the best this many moves (ties included); 0: on every move.
     pub best_only: u32,
     /// Developer items: the engine crash test (Help menu), frame times in the status bar.
@@ -129,6 +132,7 @@ impl Default for Settings {
             animate: true,
             flipped: false,
             recent: Vec::new(),
+            last_folder: None,
             best_only: 0,
             debug: false,
             engine_move_pause: 0.5,
@@ -392,11 +396,25 @@ impl Settings {
         okapi_core::formats::write_atomic(path, text.as_bytes())
     }
 
-    /// Puts `path` first in the recent files.
+    /// Puts `path` first in the recent files; its folder is where the dialogs start.
     pub fn remember(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(MAX_RECENT);
+        self.remember_folder(path);
+    }
+
+    /// The folder of `path` (a file opened or saved) is where the next dialog starts,
+    /// kept as an absolute path: a bare file name's folder is the current one, which
+    /// the next start of Okapi may not share.
+    pub fn remember_folder(&mut self, path: &Path) {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => std::path::absolute(p).ok(),
+            _ => std::env::current_dir().ok(),
+        };
+        if folder.is_some() {
+            self.last_folder = folder;
+        }
     }
 }
 
@@ -422,6 +440,12 @@ mod tests {
         s.remember(Path::new("/g5.json"));
         assert_eq!(s.recent.len(), MAX_RECENT);
         assert_eq!(s.recent[0], Path::new("/g5.json"));
+        // The dialogs start in the folder of the last file; a bare name is the current
+        // folder, kept whole (another start may be elsewhere).
+        s.remember_folder(Path::new("/scripts/ffo.scr"));
+        assert_eq!(s.last_folder.as_deref(), Some(Path::new("/scripts")));
+        s.remember(Path::new("game.json"));
+        assert_eq!(s.last_folder, Some(std::env::current_dir().unwrap()));
         s.save(&path).unwrap();
         assert_eq!(Settings::load(&path), s);
         std::fs::write(&path, "{ not json").unwrap();

@@ -11,7 +11,7 @@ use super::{App, Command};
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
 use okapi_core::game::clock::format_clock;
-use okapi_core::game::{Eval, numbered_line, seat_name};
+use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
 use okapi_engine::mode_name;
 
@@ -185,17 +185,7 @@ impl App {
 
     /// The players, the discs, whose move or the result, the clock, and the game buttons.
     fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        // Two lines for the players and the discs (each colour's label on its own): the
-        // height saved goes to the move list.
-        let seats = self.session.seats();
-        ui.horizontal_wrapped(|ui| {
-            ui.label(format!("Black: {}", seat_name(seats[0])));
-            ui.label(format!("White: {}", seat_name(seats[1])));
-        });
-        ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
-            ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
-        });
+        self.players_rows(ui, pos);
         // One line: the result, a loss on time, or whose move it is.
         let gold = egui::Color32::from_rgb(0xff, 0xc0, 0x40);
         if let Some(side) = self.session.lost_on_time() {
@@ -376,14 +366,7 @@ impl App {
             });
             return;
         };
-        let side = pos.side_to_move();
-        let text = match (s.mode, s.score.signum()) {
-            (_, 0) => "a draw".to_string(),
-            (SolveMode::Exact, 1) => format!("{} wins by {}", side.name(), s.score),
-            (SolveMode::Exact, _) => format!("{} wins by {}", side.opposite().name(), -s.score),
-            (SolveMode::Wld, 1) => format!("{} wins", side.name()),
-            (SolveMode::Wld, _) => format!("{} wins", side.opposite().name()),
-        };
+        let text = Eval::proven(s.mode, s.score).verdict(pos.side_to_move());
         ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
         // The whole line, numbered and wrapped; the text can be selected, or copied with
         // the button.

@@ -4,6 +4,8 @@ mod about;
 mod first_steps;
 mod new_game;
 pub(super) use new_game::NewGameForm;
+mod one_line_saved;
+pub(super) use one_line_saved::OneLineSaved;
 mod script;
 mod settings;
 mod shortcuts;
@@ -30,6 +32,7 @@ impl App {
         self.first_steps_window(&ctx);
         self.path_prompt_window(&ctx);
         self.confirm_solve_window(&ctx);
+        self.one_line_saved_window(&ctx);
         self.unsaved_changes_window(&ctx);
     }
 
@@ -49,16 +52,7 @@ impl App {
             Command::ShowScriptPosition(_) => "Show the script's position",
             _ => "Go on",
         };
-        let game = self.game();
-        let moves = game.tree_size();
-        let detail = format!(
-            "The game on the board has changes that are not saved ({moves} move{} in all{}).",
-            if moves == 1 { "" } else { "s" },
-            match &self.file {
-                Some(path) => format!(", last saved as {}", path.display()),
-                None => ", never saved".into(),
-            }
-        );
+        let detail = self.unsaved_detail();
         let mut answer = None;
         let modal = egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
             ui.set_max_width(420.0);

@@ -270,7 +270,7 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
                 let names = GameNames {
                     black: &g.black,
                     white: &g.white,
-                    tournament: "",
+                    tournament: &g.event,
                     source,
                 };
                 if builder.add(&record, names).is_err() {
@@ -381,7 +381,7 @@ mod tests {
         std::fs::write(dir.path().join("b.wtb"), b"garbage").unwrap();
         std::fs::write(
             dir.path().join("c.ggf"),
-            "(;GM[Othello]PB[x]PW[y]B[F5]W[F6];)",
+            "(;GM[Othello]PC[Club final]PB[x]PW[y]B[F5]W[F6];)",
         )
         .unwrap();
         std::fs::write(dir.path().join("d.pgn"), "hello\nworld\n").unwrap();
@@ -400,6 +400,7 @@ mod tests {
         let db = b.build().unwrap();
         assert_eq!(db.len(), 3);
         assert_eq!(db.player(db.game(1).black), "x");
+        assert_eq!(db.tournament(db.game(1).tournament), "Club final");
         assert!(db.source(db.game(2).source).ends_with("f.txt"));
     }
 }

@@ -163,6 +163,21 @@ impl Session {
         self.game.seats
     }
 
+    /// The name of `color`'s player as the record gives it (a file's or the database's
+    /// players), or its seat's name when the record names nobody. Who plays on from here
+    /// is the seat, a separate matter: a database game studied at the board keeps its
+    /// players' names while a person plays both sides.
+    pub fn player_name(&self, color: Color) -> String {
+        let name = match color {
+            Color::Black => &self.game.black,
+            Color::White => &self.game.white,
+        };
+        match name.trim() {
+            "" => seat_name(self.game.seats[color as usize]),
+            name => name.to_string(),
+        }
+    }
+
     /// Gives `color` to a person or the engine ([`Session::next`] then says what the
     /// engine must be asked).
     pub fn set_seat(&mut self, color: Color, seat: Seat) {
@@ -665,6 +680,23 @@ mod tests {
         assert!(s2.clock().is_some());
         assert!(matches!(s2.next(), Next::EngineMove { time: Some(_), .. }));
         assert_eq!(s2.game().black, "Okapi (level 2)");
+    }
+
+    #[test]
+    fn the_record_names_the_players_and_the_seats_play_on() {
+        let mut game = Game::default();
+        game.black = "Tastet Marc".into();
+        game.white = "  ".into();
+        let s = Session::new(game, [Seat::Human, engine()]);
+        assert_eq!(s.player_name(Color::Black), "Tastet Marc");
+        assert_eq!(
+            s.player_name(Color::White),
+            "Okapi (level 2)",
+            "no name: the seat's"
+        );
+        // A new game from here is a game between its seats.
+        let s2 = s.new_game_from_here([Seat::Human, Seat::Human], Duration::ZERO);
+        assert_eq!(s2.player_name(Color::Black), "Human");
     }
 
     #[test]
