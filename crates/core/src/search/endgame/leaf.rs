@@ -75,7 +75,9 @@ impl LeafValue for Patterns<'_> {
     }
     #[inline(always)]
     fn value_after<K: Cpu>(&mut self, cpu: K, sq: u32, flipped: u64, _child: Board) -> i32 {
-        self.ev.evaluate_after_on(cpu, &self.state, sq, flipped, None) / self.divisor
+        self.ev
+            .evaluate_after_on(cpu, &self.state, sq, flipped, None)
+            / self.divisor
     }
 }
 
