@@ -327,7 +327,7 @@ impl EndgameSolver {
             }
         }
         if n >= SORT_SEARCH_EMPTIES {
-            self.sort_by_shallow_search(cpu, b, list, n);
+            self.sort_by_shallow_search(b, list, n);
         }
         None
     }

@@ -5,7 +5,7 @@
 use super::last::{CORNERS, QUADRANT_BIT, XC_SQUARES};
 use super::leaf::{ByBoard, LEAF_POLL_DEPTH, LeafValue, NoPoll, Patterns, StopPoll, leaf_search};
 use super::state::EndgameSolver;
-use crate::board::cpu::Cpu;
+use crate::board::cpu::{Cpu, Portable};
 use crate::board::{Board, moves};
 use crate::search::ordering::{Candidate, MoveList};
 
@@ -32,7 +32,7 @@ pub(super) const PATTERN_EVAL_DIVISOR: i32 = 32;
 /// 646 M / 17.86 G / 2.97 G. The child's evaluation alone up to 19 empties gave
 /// 971 M on FFO 40-49 (an earlier release).
 #[inline]
-fn sort_depth(n: u32) -> u32 {
+pub(super) fn sort_depth(n: u32) -> u32 {
     match n {
         0..16 => 0,
         16..24 => (n - 16) / 3 + 1,
@@ -57,38 +57,26 @@ pub(super) fn quick_eval(b: Board) -> i32 {
 
 impl EndgameSolver {
     /// Orders moves by a shallow search with [`quick_eval`] on top of fastest-first.
-    /// Inlined into the null-window search's copies: the children's evaluations (the
-    /// whole ordering at 14-15 empties) are made in its copy for `cpu`.
-    #[inline(always)]
-    pub(super) fn sort_by_shallow_search<K: Cpu>(
-        &mut self,
-        cpu: K,
-        b: Board,
-        list: &mut [Candidate],
-        n: u32,
-    ) {
+    pub(super) fn sort_by_shallow_search(&mut self, b: Board, list: &mut [Candidate], n: u32) {
         let depth = sort_depth(n);
         let evaluator = self.evaluator.clone();
         match evaluator.as_deref() {
             // The children's pattern indices by update from the parent's rather than from
             // scratch at every leaf.
             Some(e) => self.sort_children(
-                cpu,
                 b,
                 list,
                 depth,
                 &mut Patterns::new(e, b, PATTERN_EVAL_DIVISOR),
             ),
-            None => self.sort_children(cpu, b, list, depth, &mut ByBoard(quick_eval)),
+            None => self.sort_children(b, list, depth, &mut ByBoard(quick_eval)),
         }
     }
 
     /// Adds each child's value by a `depth`-ply search on `leaf`'s values to its ordering
     /// value (`leaf` stands at `b`).
-    #[inline(always)]
-    fn sort_children<K: Cpu, L: LeafValue>(
+    fn sort_children<L: LeafValue>(
         &mut self,
-        cpu: K,
         b: Board,
         list: &mut [Candidate],
         depth: u32,
@@ -108,7 +96,7 @@ impl EndgameSolver {
             let child = b.after(c.sq, c.flipped);
             let e = if depth == 0 {
                 self.nodes += 1;
-                -leaf.value_after(cpu, c.sq, c.flipped, child)
+                -leaf.value_after(Portable, c.sq, c.flipped, child)
             } else {
                 leaf.play(c.sq, c.flipped);
                 let (fast, nodes) = (self.fast_path, &mut self.nodes);
