@@ -83,10 +83,10 @@ impl LeafValue for Patterns<'_> {
 
 /// Leaf searches this deep or deeper look at the stop flag and the deadline at their
 /// nodes of this depth and more. Ordering searches are this deep from 32 empties
-/// ([`sort_depth`]); at 44 empties a solve went on for 167 s after the stop, in its
-/// 14-ply ordering searches (at 36 empties 0.8 s, at 40 7 s). Shallower searches, a few
-/// milliseconds at most, run without the test (FFO's solves, at 29 empties and below,
-/// never reach it).
+/// ([`sort_depth`](super::order::sort_depth)); at 44 empties a solve went on for 167 s
+/// after the stop, in its 14-ply ordering searches (at 36 empties 0.8 s, at 40 7 s).
+/// Shallower searches, a few milliseconds at most, run without the test (FFO's solves,
+/// at 29 empties and below, never reach it).
 pub(super) const LEAF_POLL_DEPTH: u32 = 8;
 
 /// Whether a [`leaf_search`] must stop.
