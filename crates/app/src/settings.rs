@@ -223,8 +223,8 @@ impl Settings {
         // Settings are a few hundred bytes; the cap keeps a damaged or odd file (a
         // device) from filling memory at every start.
         let mut s = match okapi_core::formats::read_capped(path, 1 << 20) {
-            Err(okapi_core::formats::ReadError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
+            Err(okapi_core::formats::ReadError::Io { reason, .. })
+                if reason.kind() == std::io::ErrorKind::NotFound =>
             {
                 Settings::default()
             }

@@ -124,12 +124,14 @@ pub fn comment_without_opening(comment: &str, game: &Game) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    // The reason is in the message and not also the error's source: a front end that
+    // prints the chain of sources (anyhow's `{:#}`) said it twice.
+    #[error("cannot read {path}: {reason}")]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// The file holds more than the limit: refused before it fills memory.
     #[error("{path}: file too large (over {} MB)", limit >> 20)]
@@ -144,13 +146,13 @@ pub enum ReadError {
 /// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
 /// `/dev/zero`) is refused after reading just past the limit.
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let io = |source| ReadError::Io {
+    let io = |reason| ReadError::Io {
         path: path.into(),
-        source,
+        reason,
     };
     let file = std::fs::File::open(path).map_err(io)?;
     read_capped_from(file, limit).map_err(|e| match e {
-        CapError::Io(source) => io(source),
+        CapError::Io(reason) => io(reason),
         CapError::TooLarge => ReadError::TooLarge {
             path: path.into(),
             limit,
