@@ -153,7 +153,8 @@ pub struct SolveArgs {
     /// --merge, the shard outputs to merge (all N of them).
     #[arg(required = true, value_name = "INPUT")]
     pub input: Vec<PathBuf>,
-    /// Where to write the results (truncated first); standard output if not given.
+    /// Where to write the results (replaced when the run is done: a killed run leaves the
+    /// previous file); standard output if not given.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Win/draw/loss only (scrZebra's -wld 1).
@@ -367,21 +368,25 @@ fn db_moves_as_values(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 /// A board string given to `okapi solve` often starts with `-` (an empty a1): clap would
-/// take it for an option. Such words (32 characters or more, three quarters of them
-/// square characters, no `=`: no option looks like that; a wrong board too, so that the
-/// board reader says what is wrong), with the side word after an unquoted one, are moved
-/// after a `--` at the end, where they are values whatever their first character.
+/// take it for an option. Such words (see `board_like` below: no option looks like that;
+/// a wrong board too, so that the board reader says what is wrong), with the side word
+/// after an unquoted one, are moved after a `--` at the end, where they are values
+/// whatever their first character.
 fn board_words_as_values(args: Vec<OsString>) -> Vec<OsString> {
     if args.get(1).is_none_or(|a| a != "solve") {
         return args;
     }
     let is_square = |c: char| c.is_whitespace() || "-_.*XxOo0BbWw".contains(c);
+    // 16 characters or more, half of them square characters, no `=` and no path: a board
+    // string cut short or mistyped still reaches the board reader, which says what is
+    // wrong (32 and three quarters let a shorter one through to clap's "unexpected
+    // argument"); `-o/a/path` or `--output=x` stay options.
     let board_like = |a: &str| {
         let chars = a.chars().filter(|c| !c.is_whitespace()).count();
         a.starts_with('-')
-            && !a.contains('=')
-            && chars >= 32
-            && a.chars().filter(|&c| is_square(c)).count() * 4 >= a.chars().count() * 3
+            && !a.contains(['=', '/', '\\'])
+            && chars >= 16
+            && a.chars().filter(|&c| is_square(c)).count() * 2 >= a.chars().count()
     };
     let is_side = |a: &str| {
         ["x", "o", "*", "0", "b", "w", "black", "white"].contains(&a.to_ascii_lowercase().as_str())
