@@ -46,9 +46,15 @@ fn with_closed(args: &[&str], closed_stdout: bool) -> (Option<i32>, String) {
     }
 }
 
-/// Waits for `child` at most `limit`; kills it and fails if it runs longer (a hang).
+/// Runs `cmd` (its output piped) at most `limit`; kills it and fails if it runs longer
+/// (a hang).
 #[cfg(unix)]
-fn finishes_within(child: std::process::Child, limit: Duration, what: &str) -> Output {
+fn finishes_within(cmd: &mut std::process::Command, limit: Duration, what: &str) -> Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let pid = child.id();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || tx.send(child.wait_with_output()));
@@ -147,15 +153,10 @@ fn a_fifo_in_a_games_folder_never_blocks() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "f5 d6 c3 d3 c4").unwrap();
     fifo(&dir.path().join("b.txt"));
-    let child = okapi()
-        .args(["db", "stats", "f5d6c3d3", "--folder"])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let o = finishes_within(
-        child,
+        okapi()
+            .args(["db", "stats", "f5d6c3d3", "--folder"])
+            .arg(dir.path()),
         Duration::from_secs(60),
         "db stats --folder with a FIFO",
     );
@@ -176,17 +177,12 @@ fn a_fifo_in_a_games_folder_never_blocks() {
     std::fs::remove_file(wthor.path().join("WTHOR.JOU")).unwrap();
     fifo(&wthor.path().join("WTHOR.JOU"));
     let out = wthor.path().join("out.okdb");
-    let child = okapi()
-        .args(["db", "build", "--wthor"])
-        .arg(wthor.path())
-        .arg("-o")
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let o = finishes_within(
-        child,
+        okapi()
+            .args(["db", "build", "--wthor"])
+            .arg(wthor.path())
+            .arg("-o")
+            .arg(&out),
         Duration::from_secs(60),
         "db build with a FIFO WTHOR.JOU",
     );
