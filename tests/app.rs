@@ -17,7 +17,7 @@ use egui_kittest::kittest::Queryable;
 use okapi_app::{App, Command, ScriptedDialogs};
 use okapi_core::board::Position;
 use okapi_core::game::{EvalSource, Game, Seat};
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use std::time::{Duration, Instant};
 #[test]
 fn start_position_shows_every_square_by_name() {
@@ -216,7 +216,7 @@ fn the_game_clock_sets_the_engine_time() {
     // (Level 30 was not enough: with Multi-ProbCut the search reaches depth 30 at 59
     // empties in about 2.5 s here, as long as the clock gave it.) The book is off: its
     // moves take no time, and this is about the search's.
-    h.state_mut().settings.level = okapi_core::search::level::Level::numbered(60);
+    h.state_mut().settings.level = okapi_core::level::Level::numbered(60);
     h.state_mut().settings.book = false;
     let level = h.state().settings.level;
     h.state_mut().apply(Command::NewGame {

@@ -14,7 +14,7 @@ use egui_kittest::kittest::Queryable;
 use okapi_app::{App, Command, ScriptedDialogs};
 use okapi_core::board::Position;
 use okapi_core::game::{EvalSource, Game, Seat};
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -253,7 +253,7 @@ fn live_midgame_values_deepen_on_every_move() {
 #[test]
 fn a_weakened_engine_shows_its_lines() {
     let mut h = harness();
-    h.state_mut().settings.level = okapi_core::search::level::Level::parse("3t4").unwrap();
+    h.state_mut().settings.level = okapi_core::level::Level::parse("3t4").unwrap();
     let level = h.state().settings.level;
     new_game(&mut h, Seat::Human, Seat::Engine(level));
     h.run_steps(2);

@@ -535,7 +535,7 @@ fn the_settings_window_sets_what_the_board_shows() {
     // The engine still answers with them.
     h.state_mut().apply(Command::NewGame {
         black: Seat::Human,
-        white: Seat::Engine(okapi_core::search::level::Level::Greedy),
+        white: Seat::Engine(okapi_core::level::Level::Greedy),
         minutes: 0,
         from_here: false,
     });

@@ -1,7 +1,8 @@
 //! The layers: the workspace's crates depend one way (`okapi-core` <- `okapi-train` /
 //! `okapi-engine` <- `okapi-app` / `okapi-cli`; the compiler holds that once the manifests
 //! say so, and `crates_depend_one_way` checks the manifests), and inside `okapi-core` the
-//! modules import one way: `board` <- `eval` <- `search` <- `game` / `book` / `formats`.
+//! modules import one way: `board` <- `eval` <- `search` <- `level` <- `game` / `book` /
+//! `formats`.
 //! No crate below the app and the command line uses a command-line or GUI crate, and the
 //! core uses no `anyhow` (its errors are typed).
 //!
@@ -19,8 +20,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("board", &["binary"]),
     ("eval", &["binary", "board"]),
     ("search", &["binary", "board", "eval"]),
+    ("level", &["binary", "board", "eval", "search"]),
     ("formats", &["binary", "board", "game"]),
-    ("game", &["binary", "board", "eval", "search"]),
+    ("game", &["binary", "board", "eval", "search", "level"]),
     ("shard", &["formats"]),
     (
         "book",
@@ -33,7 +35,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 
 /// Modules that must not use the command-line and GUI crates (nor `anyhow`).
 const CORE: &[&str] = &[
-    "binary", "board", "eval", "search", "formats", "game", "book", "db", "shard",
+    "binary", "board", "eval", "search", "level", "formats", "game", "book", "db", "shard",
 ];
 const UI_CRATES: &[&str] = &[
     "clap",

@@ -6,7 +6,7 @@
 
 use okapi::board::{Move, Position};
 use okapi::game::{Eval, EvalSource, Game, NodeId, Seat};
-use okapi::search::level::Level;
+use okapi::level::Level;
 use std::time::Duration;
 
 #[cfg(feature = "gui")]

@@ -19,7 +19,7 @@ pub struct Settings {
     /// Whose moves get values on the board.
     pub evals_for: EvalsFor,
     /// The level of the engine player (depth or time, temperature).
-    pub level: okapi_core::search::level::Level,
+    pub level: okapi_core::level::Level,
     /// Practice: show the weakened engine's candidate moves with their values and chances.
     pub show_lines: bool,
     /// The opening book: its values on the board, its moves for the engine player.
@@ -119,7 +119,7 @@ impl Default for Settings {
             hash_bits: 20,
             threads: okapi_core::search::available_threads(),
             evals_for: EvalsFor::Both,
-            level: okapi_core::search::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
+            level: okapi_core::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
             show_lines: false,
             book: true,
             animate: true,
@@ -157,9 +157,9 @@ impl EvalsFor {
 pub const MAX_RECENT: usize = 8;
 
 /// A level's figures as the settings file holds them, for a message about them.
-fn level_figures(level: &okapi_core::search::level::Level) -> String {
+fn level_figures(level: &okapi_core::level::Level) -> String {
     match level {
-        okapi_core::search::level::Level::Search(s) => format!(
+        okapi_core::level::Level::Search(s) => format!(
             "depth {}, exact from {} empties, temperature {}",
             s.limits.depth, s.limits.exact_empties, s.temperature
         ),
@@ -290,7 +290,7 @@ impl Settings {
         // The level must be one Okapi can name and read back (a depth 1 to 60, a time
         // of at least a millisecond, a temperature of 0 or more): depth 0 or 1000 was
         // taken silently, a temperature of -1 played as 0 without a word.
-        let named = okapi_core::search::level::Level::parse(&self.level.name());
+        let named = okapi_core::level::Level::parse(&self.level.name());
         if named.as_ref() != Ok(&self.level) {
             let why = match named {
                 Err(e) => e,
@@ -461,20 +461,18 @@ mod tests {
         // Every level the picker offers (and the time levels of the ladder), at any
         // temperature, is kept as it is.
         let mut offered = vec![
-            okapi_core::search::level::Level::Random,
-            okapi_core::search::level::Level::Greedy,
+            okapi_core::level::Level::Random,
+            okapi_core::level::Level::Greedy,
         ];
-        offered.extend((1..=30).map(okapi_core::search::level::Level::numbered));
+        offered.extend((1..=30).map(okapi_core::level::Level::numbered));
         offered.extend(
             [0.015, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
                 .iter()
-                .map(|&t| {
-                    okapi_core::search::level::Level::timed(std::time::Duration::from_secs_f64(t))
-                }),
+                .map(|&t| okapi_core::level::Level::timed(std::time::Duration::from_secs_f64(t))),
         );
         for mut level in offered {
             for temperature in [0.0, 0.1 + 0.2, 1.5, 7.0] {
-                if let okapi_core::search::level::Level::Search(s) = &mut level
+                if let okapi_core::level::Level::Search(s) = &mut level
                     && s.limits.time.is_none()
                 {
                     s.temperature = temperature;

@@ -521,7 +521,7 @@ impl App {
     /// checkbox is there whenever the level is weakened, so it never comes and goes.
     pub(super) fn engine_lines_view(&mut self, ui: &mut egui::Ui) {
         let ply = self.game().ply();
-        let weakened = matches!(self.settings.level, okapi_core::search::level::Level::Search(s) if s.temperature > 0.0);
+        let weakened = matches!(self.settings.level, okapi_core::level::Level::Search(s) if s.temperature > 0.0);
         let lines = self.engine_lines.as_ref().filter(|lines| {
             ply > 0
                 && self.game().position_at(ply - 1) == lines.position

@@ -12,7 +12,7 @@ use okapi_core::board::{BitBoard, Board, Move, Position, Square};
 use okapi_core::book::BookMove;
 use okapi_core::eval::Evaluator;
 use okapi_core::game::{Eval, EvalSource};
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use okapi_core::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, SolveMode};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

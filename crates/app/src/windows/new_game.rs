@@ -5,7 +5,7 @@ use crate::level_picker::{level_picker, level_summary};
 use crate::{App, Command};
 use eframe::egui;
 use okapi_core::game::Seat;
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 
 /// What the new game window holds while open.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -24,7 +24,7 @@ mod openings;
 mod players;
 mod report;
 
-pub use elo::{Tally, elo, elo_interval};
+pub use elo::{ELO_PER_LOGIT, Tally, elo, elo_interval, expected_score};
 pub use game::{GameResult, play_game};
 pub use openings::{balanced_openings, parse_transcript, read_openings};
 pub use players::{Contestant, OkapiContestant};

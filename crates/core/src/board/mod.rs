@@ -18,6 +18,7 @@
 //! ```
 
 mod bitboard;
+pub(crate) mod cpu;
 pub mod hash;
 mod moves;
 pub mod perft;

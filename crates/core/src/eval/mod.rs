@@ -28,14 +28,54 @@ pub mod terms;
 pub mod weights;
 
 use crate::board::Board;
+use crate::board::cpu::{Cpu, Portable};
 use patterns::{IndexVector, NUM_INSTANCES, PatternSet};
 use std::path::Path;
+use std::sync::Arc;
 use weights::{WeightFile, WeightFileError};
 
 /// Evaluation units per disc.
 pub const SCALE: i32 = 128;
 /// Evaluations are clamped to +-64 discs.
 pub const MAX_EVAL: i32 = 64 * SCALE;
+
+/// A static evaluation: the side to move's expected final disc difference, in 1/[`SCALE`]
+/// discs. The searches take any; the pattern evaluation is one through its shared handle.
+pub trait Evaluate: Send + Sync {
+    /// The side to move's expected final disc difference, in 1/[`SCALE`] discs.
+    fn evaluate(&self, board: &Board) -> i32;
+
+    /// The pattern evaluation behind this one, if it is one: searches that keep its
+    /// indices up to date move by move ([`EvalState`]) ask for it.
+    fn patterns(&self) -> Option<&Evaluator> {
+        None
+    }
+
+    /// The pattern evaluation the endgame solver of a search on this evaluation orders
+    /// its moves with (`None`: mobility and corners).
+    fn ordering(&self) -> Option<Arc<Evaluator>> {
+        None
+    }
+}
+
+/// The pattern evaluation, as the searches use it: through its one shared handle, so
+/// that the endgame solver a search builds orders its moves with the same weights. A bare
+/// `Evaluator` is deliberately not an [`Evaluate`]: a search on it could not hand its
+/// weights to its solver.
+impl Evaluate for Arc<Evaluator> {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> i32 {
+        Evaluator::evaluate(self, board)
+    }
+
+    fn patterns(&self) -> Option<&Evaluator> {
+        Some(self)
+    }
+
+    fn ordering(&self) -> Option<Arc<Evaluator>> {
+        Some(self.clone())
+    }
+}
 
 /// The shipped weight file's name under `coeffs/`.
 pub const SHIPPED_FILE: &str = "okapi-eval.bin";
@@ -191,12 +231,11 @@ impl Evaluator {
         self.board_terms
     }
 
-    /// The value of `board` (the side to move's view) given its pattern indices `idx`.
-    /// `AVX2`: count the terms' moves with the AVX2 generator (the caller is compiled
-    /// with AVX2 and has checked the CPU has it); `own`, with `AVX2` only: the side to
-    /// move's count of legal moves, already counted by the caller.
+    /// The value of `board` (the side to move's view) given its pattern indices `idx`,
+    /// with the terms' moves counted by `cpu`'s generator (the search's fast copy passes
+    /// its own); `own`, when the caller has it: the side to move's count of legal moves.
     #[inline(always)]
-    fn sum<const AVX2: bool>(&self, board: &Board, idx: &IndexVector, own: Option<u32>) -> i32 {
+    fn sum<K: Cpu>(&self, cpu: K, board: &Board, idx: &IndexVector, own: Option<u32>) -> i32 {
         let empties = board.empty_count();
         let phase = self.phase(empties);
         let base = phase * self.weights_per_phase;
@@ -207,17 +246,7 @@ impl Evaluator {
         }
         if let Some(start) = self.terms {
             let t = &w[start..];
-            let ix = if AVX2 {
-                #[cfg(target_arch = "x86_64")]
-                {
-                    // SAFETY: `AVX2` is asked for only by callers that checked the CPU.
-                    unsafe { terms::indices_avx2(board.player, board.opponent, empties, own) }
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                terms::indices(board.player, board.opponent, empties)
-            } else {
-                terms::indices(board.player, board.opponent, empties)
-            };
+            let ix = terms::indices_on(cpu, board.player, board.opponent, empties, own);
             for i in ix {
                 sum += t[i] as i32;
             }
@@ -235,23 +264,20 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
         let idx = PatternSet::get().index_vector(board.player, board.opponent);
-        self.sum::<false>(board, &idx, None)
+        self.sum(Portable, board, &idx, None)
     }
 
     /// The same value from incrementally kept indices.
     #[inline(always)]
     pub fn evaluate_state(&self, state: &EvalState) -> i32 {
-        self.sum::<false>(&state.board, &state.indices[state.mover], None)
+        self.sum(Portable, &state.board, &state.indices[state.mover], None)
     }
 
-    /// [`evaluate_state`](Self::evaluate_state) for callers compiled with AVX2 (the
-    /// search's fast copies): the terms count moves with the AVX2 generator.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
+    /// [`evaluate_state`](Self::evaluate_state) in the search's copy for `cpu`: its
+    /// move generator counts the terms' moves.
     #[inline(always)]
-    pub unsafe fn evaluate_state_avx2(&self, state: &EvalState) -> i32 {
-        self.sum::<true>(&state.board, &state.indices[state.mover], None)
+    pub(crate) fn evaluate_state_on<K: Cpu>(&self, cpu: K, state: &EvalState) -> i32 {
+        self.sum(cpu, &state.board, &state.indices[state.mover], None)
     }
 
     /// [`evaluate_state`](Self::evaluate_state) of the position after the side to move
@@ -260,30 +286,17 @@ impl Evaluator {
     /// last ply needs neither the other set nor an undo.
     #[inline(always)]
     pub fn evaluate_after(&self, state: &EvalState, sq: u32, flipped: u64) -> i32 {
-        self.after::<false>(state, sq, flipped, None)
+        self.evaluate_after_on(Portable, state, sq, flipped, None)
     }
 
-    /// [`evaluate_after`](Self::evaluate_after) for callers compiled with AVX2, as
-    /// [`evaluate_state_avx2`](Self::evaluate_state_avx2); `replies`, when the caller
-    /// has counted it already (a search orders its last ply's moves by it): the count of
-    /// the opponent's legal moves after the move (the side to move's then).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
+    /// [`evaluate_after`](Self::evaluate_after) in the search's copy for `cpu`, as
+    /// [`evaluate_state_on`](Self::evaluate_state_on); `replies`, when the caller has
+    /// counted it already (a search orders its last ply's moves by it): the count of the
+    /// opponent's legal moves after the move (the side to move's then).
     #[inline(always)]
-    pub unsafe fn evaluate_after_avx2(
+    pub(crate) fn evaluate_after_on<K: Cpu>(
         &self,
-        state: &EvalState,
-        sq: u32,
-        flipped: u64,
-        replies: Option<u32>,
-    ) -> i32 {
-        self.after::<true>(state, sq, flipped, replies)
-    }
-
-    #[inline(always)]
-    fn after<const AVX2: bool>(
-        &self,
+        cpu: K,
         state: &EvalState,
         sq: u32,
         flipped: u64,
@@ -294,7 +307,7 @@ impl Evaluator {
         // In the next mover's view the new disc is digit 2, a flipped disc goes 1 -> 2.
         idx.add_scaled(&set.digits[sq as usize], 2);
         idx.add_scaled(&set.digit_sum(flipped), 1);
-        self.sum::<AVX2>(&state.board.after(sq, flipped), &idx, replies)
+        self.sum(cpu, &state.board.after(sq, flipped), &idx, replies)
     }
 
     /// The evaluation in discs (for display).

@@ -15,6 +15,7 @@
 //! (+40 .. +108), for 6% more time a move (the moves of both sides counted at each
 //! evaluation).
 
+use crate::board::cpu::Cpu;
 use crate::board::{adjacent_empties, moves};
 
 /// Counts of legal moves above this share its weight (more than 24 moves is rare in the
@@ -116,17 +117,19 @@ pub fn board_indices(p: u64, o: u64) -> [usize; NUM_BOARD_TERMS] {
     ]
 }
 
-/// [`indices`] with the moves counted by the AVX2 generator; `own`, when given, is the
-/// count of `p`'s legal moves, which the caller already has.
-///
-/// # Safety
-/// The CPU must have AVX2 (callers compiled with it may call this freely).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-pub fn indices_avx2(p: u64, o: u64, empties: u32, own: Option<u32>) -> [usize; NUM_TERMS] {
-    let own = own.unwrap_or_else(|| crate::board::moves_avx2(p, o).count_ones());
-    let other = crate::board::moves_avx2(o, p).count_ones();
+/// [`indices`] with the moves counted by `cpu`'s generator (the search's fast copy
+/// passes its own); `own`, when given, is the count of `p`'s legal moves, which the
+/// caller already has.
+#[inline(always)]
+pub(crate) fn indices_on(
+    cpu: impl Cpu,
+    p: u64,
+    o: u64,
+    empties: u32,
+    own: Option<u32>,
+) -> [usize; NUM_TERMS] {
+    let own = own.unwrap_or_else(|| cpu.moves(p, o).count_ones());
+    let other = cpu.moves(o, p).count_ones();
     indices_from(own, other, p, o, empties)
 }
 
@@ -155,20 +158,17 @@ mod tests {
         );
     }
 
-    #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_avx2_indices_are_the_portable_ones() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
+        let Some(cpu) = crate::board::cpu::Avx2::detect() else {
             return;
-        }
+        };
         for b in crate::board::random::random_positions(5, 2_000, 30) {
             let n = b.empty_count();
-            // SAFETY: the CPU has AVX2 (checked above).
-            let fast = unsafe { indices_avx2(b.player, b.opponent, n, None) };
+            let fast = indices_on(cpu, b.player, b.opponent, n, None);
             assert_eq!(fast, indices(b.player, b.opponent, n), "{b:?}");
             let own = b.moves().count_ones();
-            // SAFETY: as above.
-            let given = unsafe { indices_avx2(b.player, b.opponent, n, Some(own)) };
+            let given = indices_on(cpu, b.player, b.opponent, n, Some(own));
             assert_eq!(given, fast, "{b:?}");
         }
     }

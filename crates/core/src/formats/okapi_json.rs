@@ -453,7 +453,7 @@ fn strip_position(message: &str) -> String {
 mod tests {
     use super::*;
     use crate::formats::transcript;
-    use crate::search::level::Level;
+    use crate::level::Level;
 
     fn mv(s: &str) -> Move {
         Move::parse(s).unwrap()

@@ -26,7 +26,7 @@
 
 use super::value::Eval;
 use crate::board::{Move, PlayError, Position, Square};
-use crate::search::level::Level;
+use crate::level::Level;
 
 /// A node of the move tree; [`Game::root`] is the start position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -9,7 +9,7 @@
 //! ```
 //! use okapi_core::board::{Color, Move, Position};
 //! use okapi_core::game::{Game, Next, Seat, Session};
-//! use okapi_core::search::level::Level;
+//! use okapi_core::level::Level;
 //! let mut s = Session::new(Game::new(Position::start()), [Seat::Human, Seat::Engine(Level::numbered(4))]);
 //! s.play(Move::parse("f5").unwrap(), None).unwrap();
 //! // White is the engine: the front end asks it for a move.
@@ -26,8 +26,8 @@ use super::clock::{Clock, clock_allotment};
 use super::record::{Game, NewMove, Seat};
 use super::value::Eval;
 use crate::board::{Color, Move, PlayError, Position};
+use crate::level::Level;
 use crate::search::SolveMode;
-use crate::search::level::Level;
 use std::time::Duration;
 
 /// Why a move was not played.

@@ -1,7 +1,7 @@
 //! A plain evaluation for tests and examples of the search machinery.
 
-use super::Evaluate;
 use crate::board::{Board, moves};
+use crate::eval::Evaluate;
 
 /// 16 × the disc difference plus 40 × the mobility difference, in 1/[`super::SCALE`]
 /// discs, from the side to move's view. Not for play (the trained patterns are

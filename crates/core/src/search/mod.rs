@@ -2,17 +2,15 @@
 //! transposition table, move ordering and ProbCut (stable discs are in [`crate::board::stability`]).
 
 pub mod endgame;
-pub mod level;
-pub mod level_ratings;
 pub mod midgame;
 mod mobility_eval;
 pub mod ordering;
-mod parallel;
 pub mod probcut;
 pub mod tt;
 
+pub use crate::eval::{Evaluate, SCALE};
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
-pub use midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, SearchResult, SearchSource};
+pub use midgame::{Limits, MidgameSearch, MoveValue, SearchResult, SearchSource};
 pub use mobility_eval::MobilityEval;
 
 /// The threads a search uses by default: all the cores this process may run on (the

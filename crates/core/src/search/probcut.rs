@@ -7,7 +7,7 @@
 //! selectivity level sets how many sigmas the prediction must clear, and so how sure the
 //! cut is: the confidence shown to users as `depth@confidence`.
 
-use super::midgame::SCALE;
+use crate::eval::SCALE;
 
 /// Selectivity levels: (sigmas the prediction must clear, confidence in percent).
 pub const LEVELS: [(f64, u32); 5] = [(1.1, 73), (1.5, 87), (2.0, 95), (2.6, 99), (3.3, 100)];

@@ -399,13 +399,7 @@ impl TranspositionTable {
     /// off x86-64).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::board::cpu::prefetch(self.bucket(key));
     }
 
     /// Looks up a position. Bounds come back only if the entry's search was at least as

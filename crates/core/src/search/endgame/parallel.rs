@@ -12,174 +12,29 @@
 //! All threads share the lockless transposition table and the stop flag; each has its own
 //! [`EndgameSolver`] for the rest (node count, ProbCut pass, evaluation state).
 
-use super::endgame::EndgameSolver;
-use super::ordering::Candidate;
+use super::split_point::{Finish, Pool, SPINS_BEFORE_SLEEP, SplitPoint, pause};
+use super::state::{EndgameSolver, INF};
 use crate::board::Board;
+use crate::search::ordering::Candidate;
+use crate::search::tt::NO_MOVE;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// A node whose younger brothers several threads search.
-pub(super) struct SplitPoint {
-    board: Board,
-    alpha: i32,
-    empties: u32,
-    /// The ProbCut pass (`endcut`, table tag) the node is searched in.
-    endcut: usize,
-    tag: u8,
-    /// The moves left, best first: (square, flipped discs).
-    moves: Vec<(u32, u64)>,
-    /// The next move to hand out.
-    next: AtomicUsize,
-    /// The best value found and its move.
-    result: Mutex<(i32, u8)>,
-    /// A child refuted the node: the others are useless now.
-    cut: AtomicBool,
-    /// Threads working here, the owner included.
-    workers: AtomicUsize,
-    /// The split point the owner was working under when it opened this one.
-    parent: Option<Arc<SplitPoint>>,
-}
-
-impl SplitPoint {
-    /// Is the work here useless: a cut here or at any split point above?
-    #[inline]
-    pub(super) fn aborted(&self) -> bool {
-        let mut sp = self;
-        loop {
-            if sp.cut.load(Ordering::Relaxed) {
-                return true;
-            }
-            match &sp.parent {
-                Some(p) => sp = p,
-                None => return false,
-            }
-        }
-    }
-
-    fn is_below(&self, ancestor: &SplitPoint) -> bool {
-        let mut sp = self.parent.as_deref();
-        while let Some(p) = sp {
-            if std::ptr::eq(p, ancestor) {
-                return true;
-            }
-            sp = p.parent.as_deref();
-        }
-        false
-    }
-
-    fn has_work(&self) -> bool {
-        !self.cut.load(Ordering::Relaxed) && self.next.load(Ordering::Relaxed) < self.moves.len()
-    }
-
-    fn record(&self, value: i32, sq: u32) {
-        let mut r = self.result.lock().unwrap_or_else(|e| e.into_inner());
-        if value > r.0 {
-            *r = (value, sq as u8);
-            if value > self.alpha {
-                self.cut.store(true, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// What the threads of one parallel search share besides the table.
-pub(super) struct Pool {
-    /// Split points that helpers may join.
-    open: Mutex<Vec<Arc<SplitPoint>>>,
-    /// `open.len()`, read without the lock by waiting threads.
-    open_count: AtomicUsize,
-    /// Threads looking for work: idle helpers and owners waiting for their helpers.
-    idle: AtomicUsize,
-    /// The search is over: helpers leave.
-    done: AtomicBool,
-    /// Idle helpers that have waited long sleep on this until a split point opens.
-    wake: Condvar,
-    /// Helpers asleep on `wake`.
-    asleep: AtomicUsize,
-}
-
-impl Pool {
-    fn new() -> Pool {
-        Pool {
-            open: Mutex::new(Vec::new()),
-            open_count: AtomicUsize::new(0),
-            idle: AtomicUsize::new(0),
-            done: AtomicBool::new(false),
-            wake: Condvar::new(),
-            asleep: AtomicUsize::new(0),
-        }
-    }
-
-    #[inline]
-    pub(super) fn has_idle(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
-        self.open.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn publish(&self, sp: &Arc<SplitPoint>) {
-        let mut open = self.lock();
-        open.push(sp.clone());
-        self.open_count.store(open.len(), Ordering::Release);
-        if self.asleep.load(Ordering::Relaxed) > 0 {
-            self.wake.notify_all();
-        }
-    }
-
-    /// Waits for a split point to open (or the search to end), for a while at most.
-    fn sleep(&self) {
-        let open = self.lock();
-        if open.is_empty() && !self.done.load(Ordering::Acquire) {
-            self.asleep.fetch_add(1, Ordering::Relaxed);
-            // (The timeout covers a wake-up lost to the race with the search's end.)
-            let _ = self.wake.wait_timeout(open, Duration::from_millis(1));
-            self.asleep.fetch_sub(1, Ordering::Relaxed);
-        }
-    }
-
-    fn close(&self, sp: &Arc<SplitPoint>) {
-        let mut open = self.lock();
-        open.retain(|o| !Arc::ptr_eq(o, sp));
-        self.open_count.store(open.len(), Ordering::Release);
-    }
-
-    /// Joins an open split point with work left that `accept` accepts, the one with the
-    /// most empties (the most work) first.
-    fn join(&self, accept: impl Fn(&SplitPoint) -> bool) -> Option<Arc<SplitPoint>> {
-        if self.open_count.load(Ordering::Acquire) == 0 {
-            return None;
-        }
-        let open = self.lock();
-        let sp = open
-            .iter()
-            .filter(|sp| sp.has_work() && accept(sp))
-            .max_by_key(|sp| sp.empties)?;
-        // Under the lock: the owner closes the split point under it too, and then waits
-        // only for the workers counted by then.
-        sp.workers.fetch_add(1, Ordering::Relaxed);
-        Some(sp.clone())
-    }
-}
-
-/// Sets `done` when the search ends, even by a panic, so that the helpers leave and the
-/// scope that joins them can end.
-struct Finish<'a>(&'a Pool);
-
-impl Drop for Finish<'_> {
-    fn drop(&mut self) {
-        self.0.done.store(true, Ordering::Release);
-        self.0.wake.notify_all();
-    }
-}
+/// How a thread searches a child of a split point: the null-window search, handed in by
+/// the solver so that the parallel search and the null-window search, which opens the
+/// split points, need not name each other.
+pub(super) type ChildSearch = fn(&mut EndgameSolver, Board, i32, u32) -> i32;
 
 impl EndgameSolver {
     /// Runs `search` on this solver with `threads() - 1` helper threads that join its
     /// split points; their nodes are added to this solver's, and each thread's nodes are
     /// kept for [`thread_nodes`](EndgameSolver::thread_nodes).
-    pub(super) fn with_helpers<R>(&mut self, search: impl FnOnce(&mut Self) -> R) -> R {
+    pub(super) fn with_helpers<R>(
+        &mut self,
+        child: ChildSearch,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
         let pool = Arc::new(Pool::new());
         let helpers: Vec<EndgameSolver> = (1..self.threads())
             .map(|_| self.helper(pool.clone()))
@@ -190,7 +45,7 @@ impl EndgameSolver {
                 .into_iter()
                 .map(|mut h| {
                     scope.spawn(move || {
-                        h.help();
+                        h.help(child);
                         h.nodes()
                     })
                 })
@@ -213,13 +68,14 @@ impl EndgameSolver {
     }
 
     /// A helper's life: join split points until the search is over.
-    fn help(&mut self) {
+    fn help(&mut self, child: ChildSearch) {
         let pool = self.pool().expect("a helper has a pool").clone();
         self.help_while(
             &pool,
             || !pool.done.load(Ordering::Acquire),
             |_| true,
             || pool.sleep(),
+            child,
         );
     }
 
@@ -231,6 +87,7 @@ impl EndgameSolver {
         busy: impl Fn() -> bool,
         accept: impl Fn(&SplitPoint) -> bool,
         sleep: impl Fn(),
+        child: ChildSearch,
     ) {
         pool.idle.fetch_add(1, Ordering::Relaxed);
         let mut spins = 0u32;
@@ -238,7 +95,7 @@ impl EndgameSolver {
             match pool.join(&accept) {
                 Some(sp) => {
                     pool.idle.fetch_sub(1, Ordering::Relaxed);
-                    self.work_as_helper(&sp);
+                    self.work_as_helper(&sp, child);
                     pool.idle.fetch_add(1, Ordering::Relaxed);
                     spins = 0;
                 }
@@ -250,9 +107,9 @@ impl EndgameSolver {
     }
 
     /// Searches moves of `sp`, joined as a helper, until none is left, then leaves it.
-    fn work_as_helper(&mut self, sp: &Arc<SplitPoint>) {
+    fn work_as_helper(&mut self, sp: &Arc<SplitPoint>, child: ChildSearch) {
         let saved = self.enter(sp);
-        self.search_moves_of(sp);
+        self.search_moves_of(sp, child);
         sp.workers.fetch_sub(1, Ordering::Release);
         self.leave(saved);
     }
@@ -267,6 +124,7 @@ impl EndgameSolver {
         alpha: i32,
         empties: u32,
         rest: &mut [Candidate],
+        child: ChildSearch,
     ) -> (i32, u8) {
         rest.sort_by_key(|c| std::cmp::Reverse(c.value));
         let (endcut, tag) = self.pass();
@@ -278,7 +136,7 @@ impl EndgameSolver {
             tag,
             moves: rest.iter().map(|c| (c.sq, c.flipped)).collect(),
             next: AtomicUsize::new(0),
-            result: Mutex::new((-super::endgame::INF, super::tt::NO_MOVE)),
+            result: Mutex::new((-INF, NO_MOVE)),
             cut: AtomicBool::new(false),
             workers: AtomicUsize::new(1),
             parent: self.split_point().cloned(),
@@ -289,7 +147,7 @@ impl EndgameSolver {
             .clone();
         pool.publish(&sp);
         let saved = self.enter(&sp);
-        self.search_moves_of(&sp);
+        self.search_moves_of(&sp, child);
         pool.close(&sp);
         // Helpful master: while helpers are still at work here, help at the split points
         // they open below.
@@ -298,20 +156,21 @@ impl EndgameSolver {
             || sp.workers.load(Ordering::Acquire) > 1,
             |o| o.is_below(&sp),
             || std::thread::sleep(Duration::from_micros(100)),
+            child,
         );
         self.leave(saved);
         *sp.result.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Takes the moves of `sp` one by one until none is left or the work is useless.
-    fn search_moves_of(&mut self, sp: &SplitPoint) {
+    fn search_moves_of(&mut self, sp: &SplitPoint, search: ChildSearch) {
         while !sp.cut.load(Ordering::Relaxed) {
             let i = sp.next.fetch_add(1, Ordering::Relaxed);
             let Some(&(sq, flipped)) = sp.moves.get(i) else {
                 break;
             };
             let child = sp.board.after(sq, flipped);
-            let v = -self.dispatch_nws(child, -sp.alpha - 1, sp.empties - 1);
+            let v = -search(self, child, -sp.alpha - 1, sp.empties - 1);
             if self.is_stopped() {
                 break;
             }
@@ -319,23 +178,6 @@ impl EndgameSolver {
         }
     }
 }
-
-/// Waits a little for work: spins first (work comes often and soon), then yields the
-/// core to other processes; after [`SPINS_BEFORE_SLEEP`] the thread sleeps instead, so
-/// that a long wait does not take the core from the threads at work (on a busy machine,
-/// from this process's own).
-#[inline]
-fn pause(spins: &mut u32) {
-    *spins += 1;
-    if *spins < 1 << 10 {
-        std::hint::spin_loop();
-    } else {
-        std::thread::yield_now();
-    }
-}
-
-/// Waits for work that last longer than this many pauses (some milliseconds) sleep.
-const SPINS_BEFORE_SLEEP: u32 = 1 << 12;
 
 /// What a thread was doing before it entered a split point.
 pub(super) struct Saved {

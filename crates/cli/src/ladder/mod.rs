@@ -1,8 +1,12 @@
 //! `okapi ladder-fit`: the levels' Elo table (`data/levels-elo.json`) from the results of
 //! `tools/level-ladder`'s matches.
 
+mod fit;
+
+pub use fit::{FitError, PairingResult, fit, read_results};
+
 use anyhow::Context;
-use okapi_core::search::level_ratings::{LevelRatings, fit, read_results};
+use okapi_core::level::ratings::LevelRatings;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]

@@ -1,12 +1,13 @@
 //! Playing strength: the levels users know from WZebra (midgame depth, exact and WLD
 //! endgame depths, or a time per move), weakening by a temperature over the moves'
 //! values for practice, the beginner opponents at the bottom, and time allotment for a
-//! game clock.
+//! game clock; [`ratings`], the levels' measured strengths.
 
-use super::Stopped;
-use super::midgame::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE};
-use super::probcut::{LEVELS, NO_CUT};
+pub mod ratings;
+
 use crate::board::{Board, Move, Square};
+use crate::search::probcut::{LEVELS, MIN_DEPTH, NO_CUT};
+use crate::search::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, Stopped};
 use std::time::Duration;
 
 /// A playing level.
@@ -25,7 +26,7 @@ pub enum Level {
 pub struct SearchLevel {
     /// Midgame depth, exact and WLD solving depths, time per move.
     pub limits: Limits,
-    /// ProbCut level index (see [`super::probcut::LEVELS`]), or `NO_CUT`.
+    /// ProbCut level index (see [`crate::search::probcut::LEVELS`]), or `NO_CUT`.
     pub selectivity: usize,
     /// Weakening: 0 plays the best move; above, moves are drawn with probability
     /// proportional to exp(value / temperature), value and temperature in discs.
@@ -188,13 +189,12 @@ impl Level {
             None if s.limits.depth == 1 => "Looks one move ahead".into(),
             None => format!("Looks {} moves ahead", s.limits.depth),
         };
-        let prune = if s.selectivity < NO_CUT
-            && (s.limits.time.is_some() || s.limits.depth >= super::probcut::MIN_DEPTH)
-        {
-            ", skipping lines that look clearly lost"
-        } else {
-            ""
-        };
+        let prune =
+            if s.selectivity < NO_CUT && (s.limits.time.is_some() || s.limits.depth >= MIN_DEPTH) {
+                ", skipping lines that look clearly lost"
+            } else {
+                ""
+            };
         if s.temperature > 0.0 {
             // The chance of a move a given number of discs worse than the best, relative
             // to the best's: exp(-discs / temperature).

@@ -1,0 +1,165 @@
+//! The search's two copies: a portable one, and one compiled for CPUs with POPCNT, LZCNT
+//! and AVX2 (x86-64 since about 2013), where counting bits, the move generator and the
+//! flips are on the hot path.
+//!
+//! A search function is written once, generic over [`Cpu`], and [`fast_copies!`] compiles
+//! it twice: [`Portable`], and [`Avx2`] inside a `#[target_feature]` wrapper. An `Avx2`
+//! is a token that only [`Avx2::detect`] makes, after the run-time check, so holding one
+//! is the proof that the fast copy may run. Every `unsafe` of the fast path is in this
+//! module.
+
+use super::moves::{flips, moves};
+#[cfg(target_arch = "x86_64")]
+use super::moves::{flips_avx2, moves_avx2};
+
+/// Proof that this CPU has POPCNT, LZCNT and AVX2: only [`Avx2::detect`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx2 {
+    _checked: (),
+}
+
+impl Avx2 {
+    /// The token, if this CPU has the features the fast copies are compiled for.
+    pub(crate) fn detect() -> Option<Avx2> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
+        {
+            return Some(Avx2 { _checked: () });
+        }
+        None
+    }
+}
+
+/// No CPU feature beyond the target's baseline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Portable;
+
+/// The instruction set a copy of the search is compiled for, and its move generator.
+pub(crate) trait Cpu: Copy {
+    /// The token when this is the fast copy.
+    fn avx2(self) -> Option<Avx2>;
+    /// Legal moves of the player `p` against `o`.
+    fn moves(self, p: u64, o: u64) -> u64;
+    /// Discs of `o` that `p` flips by playing `sq`.
+    fn flips(self, p: u64, o: u64, sq: u32) -> u64;
+}
+
+impl Cpu for Portable {
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        None
+    }
+    #[inline(always)]
+    fn moves(self, p: u64, o: u64) -> u64 {
+        moves(p, o)
+    }
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
+        flips(p, o, sq)
+    }
+}
+
+impl Cpu for Avx2 {
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        Some(self)
+    }
+    #[inline(always)]
+    fn moves(self, p: u64, o: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `self` exists only where `detect` found AVX2.
+        return unsafe { moves_avx2(p, o) };
+        #[cfg(not(target_arch = "x86_64"))]
+        moves(p, o)
+    }
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `moves`.
+        return unsafe { flips_avx2(p, o, sq) };
+        #[cfg(not(target_arch = "x86_64"))]
+        flips(p, o, sq)
+    }
+}
+
+/// Asks the CPU to fetch the cache line at `p` ahead of its use (a no-op off x86-64).
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and cannot fault,
+    // whatever the address (SSE, which every x86-64 CPU has).
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch(p as *const i8, _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Writes the two copies of search methods from their bodies, in an `impl` block: for
+/// `vis fn name(args) -> R = body, portable, fast;` it makes
+/// - `vis name::<K: Cpu>(&mut self, cpu: K, args)`: what callers (and the bodies, for their
+///   recursion) call; with an [`Avx2`] it enters the fast copy, so a body compiled as the
+///   fast copy only ever calls fast copies (the tests count the entries);
+/// - `portable(&mut self, args)`: `body(Portable, args)`;
+/// - `fast(&mut self, Avx2, args)`: `body(cpu, args)` compiled with POPCNT, LZCNT and AVX2.
+///
+/// The body, `#[inline(always)]`, is inlined into each copy; attributes given before `fn`
+/// go on both copies.
+macro_rules! fast_copies {
+    ($(
+        $(#[$attr:meta])*
+        $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = $body:ident, $portable:ident, $fast:ident;
+    )*) => {$(
+        #[doc = concat!("[`", stringify!($body), "`](Self::", stringify!($body), ") in the copy of `cpu`.")]
+        #[inline(always)]
+        $vis fn $name<K: $crate::board::cpu::Cpu>(&mut self, cpu: K, $($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(avx2) = $crate::board::cpu::Cpu::avx2(cpu) {
+                // SAFETY: an `Avx2` exists only where `Avx2::detect` found the features the
+                // fast copy is compiled with.
+                return unsafe { self.$fast(avx2, $($arg),*) };
+            }
+            #[cfg(test)]
+            $crate::board::cpu::probe::entered_portable();
+            self.$portable($($arg),*)
+        }
+
+        $(#[$attr])*
+        fn $portable(&mut self, $($arg: $ty),*) -> $ret {
+            self.$body($crate::board::cpu::Portable, $($arg),*)
+        }
+
+        $(#[$attr])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt,lzcnt,avx2")]
+        fn $fast(&mut self, cpu: $crate::board::cpu::Avx2, $($arg: $ty),*) -> $ret {
+            #[cfg(test)]
+            $crate::board::cpu::probe::entered_fast();
+            self.$body(cpu, $($arg),*)
+        }
+    )*};
+}
+pub(crate) use fast_copies;
+
+/// Which copies of the search functions ran, counted per thread in the tests: proof that
+/// a search with the token stays in the AVX2 copies and one without stays out of them.
+#[cfg(test)]
+pub(crate) mod probe {
+    use std::cell::Cell;
+    thread_local! {
+        static COUNTS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    }
+    pub(crate) fn entered_fast() {
+        COUNTS.with(|c| c.set((c.get().0 + 1, c.get().1)));
+    }
+    pub(crate) fn entered_portable() {
+        COUNTS.with(|c| c.set((c.get().0, c.get().1 + 1)));
+    }
+    /// (fast, portable) entries on this thread since the last call, then reset.
+    pub(crate) fn take() -> (u64, u64) {
+        COUNTS.with(|c| c.replace((0, 0)))
+    }
+}
