@@ -701,3 +701,28 @@ fn clicks_while_the_engine_is_to_move_are_not_moves_and_every_key_press_counts()
     h.run_steps(1);
     assert_eq!(h.state().game().ply(), 14);
 }
+
+/// A board with no discs pasted replaced the game with an empty board ("Game over: draw
+/// 32-32"), which was then autosaved; the board reader refuses it, as everywhere.
+#[test]
+fn a_board_with_no_discs_pasted_is_refused_and_the_game_kept() {
+    let mut h = harness();
+    h.state_mut().apply(Command::Paste("f5 d6".into()));
+    h.run_steps(2);
+    let before = h.state().game().transcript();
+    assert_eq!(before, "f5d6");
+    for empty in [
+        format!("{} X", "-".repeat(64)),
+        format!("{}\nBlack to move", ". . . . . . . .\n".repeat(8)),
+    ] {
+        h.state_mut().apply(Command::Paste(empty.clone()));
+        h.run_steps(2);
+        assert_eq!(h.state().game().transcript(), before, "{empty}");
+        assert!(
+            h.query_by_label_contains("the board has no discs")
+                .is_some(),
+            "{empty}"
+        );
+        assert!(h.query_by_label_contains("draw 32-32").is_none());
+    }
+}

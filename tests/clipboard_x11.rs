@@ -1,8 +1,8 @@
 //! The real app window and the system clipboard under X11: text put on the clipboard by
 //! another program (`xclip`) is pasted with Ctrl+V, and Okapi's copies (Ctrl+Shift+C,
 //! Ctrl+Shift+B) are read back by that program. Runs on its own Xvfb server; skipped, with
-//! a message, only where Xvfb, xclip or xdotool is missing (CI installs them through
-//! `.ci/gui-deps`).
+//! a message, only where Xvfb, xclip or xdotool is missing, and never under CI (`CI=true`:
+//! there it fails instead; CI installs them through `.ci/gui-deps`).
 #![cfg(all(feature = "gui", target_os = "linux"))]
 
 mod common;
@@ -58,10 +58,10 @@ fn the_system_clipboard_works_both_ways() {
         .filter(|t| !have(t))
         .collect();
     if !missing.is_empty() {
-        eprintln!(
-            "skipped: {} not installed (apt-get install xvfb xclip xdotool, or .ci/gui-deps)",
+        common::desktop::skip_unless_ci(&format!(
+            "{} not installed (apt-get install xvfb xclip xdotool, or .ci/gui-deps)",
             missing.join(", ")
-        );
+        ));
         return;
     }
     let (_server, display) = common::desktop::xvfb(170..230);

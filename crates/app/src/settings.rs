@@ -251,6 +251,17 @@ impl Setting {
 
 pub const MAX_RECENT: usize = 8;
 
+/// A level's figures as the settings file holds them, for a message about them.
+fn level_figures(level: &okapi_core::level::Level) -> String {
+    match level {
+        okapi_core::level::Level::Search(s) => format!(
+            "depth {}, exact from {} empties, temperature {}",
+            s.limits.depth, s.limits.exact_empties, s.temperature
+        ),
+        other => other.name(),
+    }
+}
+
 /// The table sizes the app takes (the Engine menu's range): the engine's one range.
 pub const HASH_BITS: std::ops::RangeInclusive<u32> = okapi_engine::config::HASH_BITS;
 /// The largest "solve from N empties" (the side panel's range).
@@ -318,8 +329,8 @@ impl Settings {
         // Settings are a few hundred bytes; the cap keeps a damaged or odd file (a
         // device) from filling memory at every start.
         let mut s = match okapi_core::formats::read_capped(path, 1 << 20) {
-            Err(okapi_core::formats::ReadError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
+            Err(okapi_core::formats::ReadError::Io { reason, .. })
+                if reason.kind() == std::io::ErrorKind::NotFound =>
             {
                 Settings::default()
             }
@@ -370,6 +381,21 @@ impl Settings {
         // runs, and said; the setting stays (the memory available changes).
         if let Some(cap) = self.engine_config().capped() {
             problems.push(cap.message("hash_bits"));
+        }
+        // The level must be one Okapi can name and read back (a depth 1 to 60, a time
+        // of at least a millisecond, a temperature of 0 or more): depth 0 or 1000 was
+        // taken silently, a temperature of -1 played as 0 without a word.
+        let named = okapi_core::level::Level::parse(&self.level.name());
+        if named.as_ref() != Ok(&self.level) {
+            let why = match named {
+                Err(e) => e,
+                Ok(_) => format!("not a level Okapi offers ({})", level_figures(&self.level)),
+            };
+            problems.push(format!(
+                "level: {why}; using level {}",
+                defaults.level.name()
+            ));
+            self.level = defaults.level;
         }
         if self.solve_limit > MAX_SOLVE_LIMIT {
             problems.push(format!(
@@ -519,6 +545,65 @@ mod tests {
         assert_eq!(WindowGeometry::of(&info), Some(g));
         info.maximized = Some(true);
         assert_eq!(WindowGeometry::of(&info), None);
+    }
+
+    #[test]
+    fn settings_levels_out_of_range_are_replaced_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let level = |depth: u32, temperature: f64| {
+            format!(
+                r#"{{ "level": {{ "Search": {{ "limits": {{ "depth": {depth}, "exact_empties": 12, "wld_empties": 14, "time": null }}, "selectivity": 2, "temperature": {temperature} }} }} }}"#
+            )
+        };
+        for (text, said) in [
+            (level(0, 0.0), "level: level depth must be 1..60, not 0"),
+            (
+                level(1000, 0.0),
+                "level: level depth must be 1..60, not 1000",
+            ),
+            (
+                level(8, -1.0),
+                "level: not a level Okapi offers (depth 8, exact from 12 empties, temperature -1)",
+            ),
+        ] {
+            std::fs::write(&path, &text).unwrap();
+            let (s, problems) = Settings::load_checked(&path);
+            assert_eq!(problems.len(), 1, "{text}: {problems:?}");
+            assert!(problems[0].starts_with(said), "{text}: {problems:?}");
+            assert_eq!(s.level, Settings::default().level);
+        }
+        // Every level the picker offers (and the time levels of the ladder), at any
+        // temperature, is kept as it is.
+        let mut offered = vec![
+            okapi_core::level::Level::Random,
+            okapi_core::level::Level::Greedy,
+        ];
+        offered.extend((1..=30).map(okapi_core::level::Level::numbered));
+        offered.extend(
+            [0.015, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
+                .iter()
+                .map(|&t| okapi_core::level::Level::timed(std::time::Duration::from_secs_f64(t))),
+        );
+        for mut level in offered {
+            for temperature in [0.0, 0.1 + 0.2, 1.5, 7.0] {
+                if let okapi_core::level::Level::Search(s) = &mut level
+                    && s.limits.time.is_none()
+                {
+                    s.temperature = temperature;
+                }
+                let mut settings = Settings {
+                    level,
+                    ..Settings::default()
+                };
+                let problems = settings.check();
+                assert!(
+                    problems.iter().all(|p| !p.starts_with("level")),
+                    "{level:?}: {problems:?}"
+                );
+                assert_eq!(settings.level, level);
+            }
+        }
     }
 
     #[test]

@@ -99,7 +99,12 @@ pub struct ShowArgs {
     #[arg(value_name = "MOVES")]
     pub moves: Option<String>,
     /// A position instead: 64 squares a1..h8 then the side to move.
-    #[arg(long, value_name = "BOARD", conflicts_with = "moves")]
+    #[arg(
+        long,
+        value_name = "BOARD",
+        conflicts_with = "moves",
+        allow_hyphen_values = true
+    )]
     pub position: Option<String>,
     /// A book file instead of the shipped one.
     #[arg(long, value_name = "FILE")]
@@ -164,8 +169,12 @@ pub fn read_records(path: &Path) -> Result<RecordSet> {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     if name.ends_with(".wtb") {
+        // A read error names the file and says why; a format error gets the name.
         Ok(wthor::read_file(path)
-            .with_context(|| format!("reading {}", path.display()))?
+            .map_err(|e| match e {
+                wthor::WthorError::Read(e) => anyhow::Error::new(e),
+                e => anyhow::Error::new(e).context(path.display().to_string()),
+            })?
             .1)
     } else if name.ends_with(".pgn") {
         Ok(pgn::read_file(path)?)

@@ -7,6 +7,7 @@ use super::units::{fmt_duration, fmt_rate};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use okapi_core::board::{Move, Position};
+use okapi_core::formats::AtomicFile;
 use okapi_core::formats::script::{self, BadLine, NumberedLine, Outcome, ScriptLine};
 use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
@@ -297,6 +298,11 @@ fn run_script_bytes(
         Err(ScriptRunError::Stopped) => anyhow::bail!("the solver was stopped"),
     }
     writer.write_upto(lines.len(), None, &mut stats)?;
+    let out_name = writer.out_name.clone();
+    writer
+        .out
+        .finish()
+        .with_context(|| format!("cannot write to {}", out_name.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -452,25 +458,37 @@ impl LineWriter<'_> {
     }
 }
 
-/// Where a run's lines go. Each line is written whole and flushed, so an interrupted run
-/// keeps what it solved; a file whose write fails part way (a full disk) is cut back to
-/// its last whole line, so it never ends in half a result.
+/// Where a run's lines go. Each line is written whole and flushed. A file is written
+/// beside its place and takes it when the run is done ([`AtomicFile`]): a run killed
+/// half-way, or failing on a full disk, leaves the previous result whole (a rerun of a
+/// long script cut it at the first line, as scrZebra does). What an interrupted run
+/// solved is in the temporary file `.OUT.PID.tmp`. An output that is no regular file (a
+/// device, a FIFO: `-o /dev/stdout`) is written in place.
 enum Output<'a> {
     File {
-        file: File,
+        file: AtomicFile,
         /// Bytes of the whole lines written.
         whole: u64,
     },
+    Device(File),
     Stdout(io::StdoutLock<'a>),
 }
 
 impl Output<'_> {
-    /// The file at `path` (created, or emptied), or standard output.
+    /// A new file to take the place of `path`, a device, or standard output.
     fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+        let cannot = |path: &Path| format!("cannot create the output file {}", path.display());
         Ok(match path {
+            Some(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
+                Output::Device(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(path)
+                        .with_context(|| cannot(path))?,
+                )
+            }
             Some(path) => Output::File {
-                file: File::create(path)
-                    .with_context(|| format!("cannot create the output file {}", path.display()))?,
+                file: AtomicFile::create(path).with_context(|| cannot(path))?,
                 whole: 0,
             },
             None => Output::Stdout(io::stdout().lock()),
@@ -489,12 +507,21 @@ impl Output<'_> {
                     Err(e) => {
                         // Drop the part of the line that got through; the error is reported
                         // either way.
-                        let _ = file.set_len(*whole);
+                        let _ = file.file().set_len(*whole);
                         Err(e)
                     }
                 }
             }
+            Output::Device(file) => file.write_all(bytes).and_then(|_| file.flush()),
             Output::Stdout(out) => out.write_all(bytes).and_then(|_| out.flush()),
+        }
+    }
+
+    /// The run is done: a file takes its place.
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Output::File { file, .. } => file.commit(),
+            Output::Device(_) | Output::Stdout(_) => Ok(()),
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct SearchLevel {
     pub temperature: f64,
 }
 
+/// The shortest time a move a level takes: a millisecond. Shorter is no time control
+/// anyone means, and 1e-300 s was a zero duration.
+pub const MIN_MOVE_TIME: Duration = Duration::from_millis(1);
+
 /// Time levels thinking less than this a move search at ProbCut 73% (see
 /// [`Level::timed`]).
 pub const SHORT_MOVE: Duration = Duration::from_millis(30);
@@ -119,8 +123,12 @@ impl Level {
         }
         if let Some(secs) = t.strip_suffix('s') {
             let s: f64 = secs.parse().map_err(|_| format!("bad time '{text}'"))?;
-            if !(s > 0.0 && s < 1e6) {
-                return Err(format!("bad time '{text}'"));
+            let min = MIN_MOVE_TIME.as_secs_f64();
+            if !(s >= min && s < 1e6) {
+                // 1e-300 s was a zero duration: shown as "0s", then every move "stopped".
+                return Err(format!(
+                    "bad time '{text}': give {min} s to 1000000 s a move"
+                ));
             }
             return Ok(Level::timed(Duration::from_secs_f64(s)));
         }
@@ -466,6 +474,19 @@ mod tests {
         assert!(Level::parse("x").is_err());
         assert_eq!(Level::parse("8t2").unwrap().name(), "8t2");
         assert_eq!(Level::parse("8t0").unwrap().name(), "8");
+    }
+
+    #[test]
+    fn level_times_under_a_millisecond_are_refused() {
+        for bad in ["1e-300s", "0s", "0.0009s", "-1s", "nans", "infs", "1e6s"] {
+            let e = Level::parse(bad).unwrap_err();
+            assert!(
+                e.contains("give 0.001 s to 1000000 s a move") || e.starts_with("bad time"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(Level::parse("1e-300s").unwrap_err().contains("0.001 s"));
+        assert_eq!(Level::parse("0.001s").unwrap().name(), "0.001s");
     }
 
     #[test]
