@@ -252,7 +252,8 @@ fn live_midgame_values_deepen_on_every_move() {
 
 #[test]
 fn a_weakened_engine_shows_its_lines() {
-    let mut h = harness();
+    // At 1280x900 the lines fit in the side panel above the graph without scrolling.
+    let mut h = common::app::harness_sized(1280.0, 900.0);
     h.state_mut().settings.level = okapi_core::level::Level::parse("3t4").unwrap();
     let level = h.state().settings.level;
     new_game(&mut h, Seat::Human, Seat::Engine(level));
