@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{Steps, harness, harness_sized, step_until, temp_dir, text_of};
+use common::app::{Steps, harness, harness_sized, has_label, step_until, temp_dir, text_of};
 use eframe::egui::{self, Event, Key, Modifiers, OutputCommand, ViewportCommand, ViewportId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -601,10 +601,10 @@ fn menus_open_from_the_keyboard() {
     // Right goes to the next menu (Edit), not to the next move.
     h.key_press(Key::ArrowRight);
     h.run_steps(2);
-    assert!(has_label(&h, "Copy board") && !has_label(&h, "Save as..."));
+    assert!(has_label(&h, "Copy game as GGF") && !has_label(&h, "Save as..."));
     h.key_press(Key::Escape);
     h.run_steps(2);
-    assert!(!has_label(&h, "Copy board"), "Escape closes it");
+    assert!(!has_label(&h, "Copy game as GGF"), "Escape closes it");
     // F10 opens the first menu with its first item focused: Enter picks it.
     h.key_press(Key::F10);
     h.run_steps(3);
