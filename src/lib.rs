@@ -10,7 +10,12 @@
 //!   app, behind the default `gui` feature).
 //!
 //! Imports point one way, enforced by the crates' dependencies:
-//! `okapi-core` <- `okapi-train` / `okapi-engine` <- `okapi-app` / `okapi-cli`.
+//! `okapi-core` <- `okapi-train` / `okapi-engine` <- `okapi-app` / `okapi-cli`. The app
+//! and the command line stand side by side: [`launch`] picks one for the binary.
+
+pub mod launch;
+#[cfg(windows)]
+pub mod windows_console;
 
 pub use okapi_cli as cli;
 pub use okapi_core::{board, book, db, eval, formats, game, level, search, shard};

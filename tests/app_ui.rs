@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{Steps, harness, harness_sized, step_until, temp_dir, text_of};
+use common::app::{Steps, harness, harness_sized, has_label, step_until, temp_dir, text_of};
 use eframe::egui::{self, Event, Key, Modifiers, OutputCommand, ViewportCommand, ViewportId};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -593,4 +593,31 @@ fn first_steps_explains_the_app_and_lists_every_shortcut() {
     // The Help menu has it too.
     h.click_label("Help");
     assert!(h.query_by_label("First steps F1").is_some());
+}
+
+#[test]
+fn menus_open_from_the_keyboard() {
+    let mut h = harness();
+    assert!(!has_label(&h, "Save as..."));
+    // Alt and the menu's letter, as on Windows.
+    h.key_press_modifiers(Modifiers::ALT, Key::F);
+    h.run_steps(2);
+    assert!(has_label(&h, "Save as..."), "Alt+F opens File");
+    // Right goes to the next menu (Edit), not to the next move.
+    h.key_press(Key::ArrowRight);
+    h.run_steps(2);
+    assert!(has_label(&h, "Copy game as GGF") && !has_label(&h, "Save as..."));
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    assert!(!has_label(&h, "Copy game as GGF"), "Escape closes it");
+    // F10 opens the first menu with its first item focused: Enter picks it.
+    h.key_press(Key::F10);
+    h.run_steps(3);
+    assert!(has_label(&h, "Save as..."), "F10 opens File");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert!(
+        h.query_all_by_label("New game").next().is_some(),
+        "Enter picked File > New game..."
+    );
 }

@@ -78,10 +78,11 @@ const CRATES: &[(&str, &[&str], &[&str])] = &[
         &["okapi-core", "okapi-engine"],
         &["clap", "indicatif"],
     ),
+    // The app and the command line stand side by side: the binary picks one.
     (
         "cli",
-        &["okapi-core", "okapi-engine", "okapi-train", "okapi-app"],
-        &["eframe", "egui"],
+        &["okapi-core", "okapi-engine", "okapi-train"],
+        &["okapi-app", "eframe", "egui", "rfd"],
     ),
 ];
 

@@ -143,11 +143,61 @@ impl NativeDialogs {
 
 static LAST_FAILURE: Mutex<Option<DialogFailure>> = Mutex::new(None);
 
-fn with_game_filters(d: rfd::FileDialog) -> rfd::FileDialog {
-    d.add_filter("Okapi game (JSON)", &["json"])
-        .add_filter("GGF game", &["ggf"])
-        .add_filter("Transcript", &["txt"])
-        .add_filter("All files", &["*"])
+/// A dialog's file filters: a name, and the extensions it shows (`*`: every file).
+pub type Filters = &'static [(&'static str, &'static [&'static str])];
+
+/// The game files' filters. The first, shown at first, holds every format Okapi reads and
+/// writes, so that Open shows them all and Save keeps the extension typed (Windows' save
+/// dialog appends the selected filter's first extension to a name whose extension the
+/// filter does not list: `game.ggf` would become `game.ggf.json`); a name typed without
+/// one gets `.json`, the format that keeps every line.
+pub const GAME_FILTERS: Filters = &[
+    (
+        "Othello games (.json, .ggf, .txt)",
+        &["json", "ggf", "txt", "trn"],
+    ),
+    ("Okapi game (JSON)", &["json"]),
+    ("GGF game", &["ggf"]),
+    ("Transcript", &["txt", "trn"]),
+    ("All files", &["*"]),
+];
+
+/// Endgame scripts: scrZebra's `.scr` and OBF.
+pub const SCRIPT_FILTERS: Filters = &[
+    ("Endgame script (.scr, .obf)", &["scr", "obf"]),
+    ("All files", &["*"]),
+];
+
+/// A script's results, text as scrZebra writes them.
+pub const RESULT_FILTERS: Filters = &[("Script results (.txt)", &["txt"]), ("All files", &["*"])];
+
+fn with_filters(mut d: rfd::FileDialog, filters: Filters) -> rfd::FileDialog {
+    for (name, extensions) in filters {
+        d = d.add_filter(*name, extensions);
+    }
+    d
+}
+
+/// The path a save dialog answered, with the extension the person typed kept: a dialog
+/// that appended one of the filters' extensions to a name that already ended in another
+/// of them (`game.ggf` + `.json`) gets it taken off again.
+pub fn keep_typed_extension(path: PathBuf, filters: Filters) -> PathBuf {
+    let listed = |ext: &std::ffi::OsStr| {
+        let ext = ext.to_string_lossy().to_ascii_lowercase();
+        filters
+            .iter()
+            .any(|(_, exts)| exts.iter().any(|e| *e != "*" && *e == ext))
+    };
+    let (Some(last), Some(stem)) = (path.extension(), path.file_stem()) else {
+        return path;
+    };
+    let inner = std::path::Path::new(stem).extension();
+    match inner {
+        Some(inner) if listed(last) && listed(inner) && !inner.eq_ignore_ascii_case(last) => {
+            path.with_extension("")
+        }
+        _ => path,
+    }
 }
 
 impl NativeDialogs {
@@ -175,37 +225,46 @@ impl FileDialogs for NativeDialogs {
 
     fn open_game(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenGame, None, || {
-            with_game_filters(self.new_dialog().set_title("Open a game")).pick_file()
+            with_filters(
+                self.new_dialog().set_title("Open a game"),
+                GAME_FILTERS,
+            )
+            .pick_file()
         })
     }
 
     fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf> {
         Self::run(DialogKind::SaveGame, Some(suggested_name), || {
-            with_game_filters(
+            with_filters(
                 self.new_dialog()
                     .set_title("Save the game")
                     .set_file_name(suggested_name),
+                GAME_FILTERS,
             )
             .save_file()
+            .map(|p| keep_typed_extension(p, GAME_FILTERS))
         })
     }
 
     fn open_script(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenScript, None, || {
-            self.new_dialog()
-                .set_title("Open an endgame script")
-                .add_filter("Endgame script", &["scr", "obf"])
-                .add_filter("All files", &["*"])
-                .pick_file()
+            with_filters(
+                self.new_dialog().set_title("Open an endgame script"),
+                SCRIPT_FILTERS,
+            )
+            .pick_file()
         })
     }
 
     fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
         Self::run(DialogKind::SaveScriptResult, Some(suggested_name), || {
-            self.new_dialog()
-                .set_title("Save the script's results")
-                .set_file_name(suggested_name)
-                .save_file()
+            with_filters(
+                self.new_dialog()
+                    .set_title("Save the script's results")
+                    .set_file_name(suggested_name),
+                RESULT_FILTERS,
+            )
+            .save_file()
         })
     }
 
@@ -304,10 +363,14 @@ impl App {
         // which tells a player nothing: it goes to standard error for whoever sets up
         // the desktop, and the player reads what happened and what to do.
         eprintln!("okapi: the file dialog failed: {}", f.reason);
-        self.notice = Some(
-            "No file dialog could be shown: type the path in the window instead (installing xdg-desktop-portal or zenity brings the dialog back)."
-                .to_string(),
-        );
+        self.notice = Some(format!(
+            "No file dialog could be shown: type the path in the window instead{}.",
+            if cfg!(any(target_os = "windows", target_os = "macos")) {
+                ""
+            } else {
+                " (installing xdg-desktop-portal or zenity brings the dialog back)"
+            }
+        ));
         self.view.path_prompt = Some(PathPrompt {
             kind: f.kind,
             text: text.display().to_string(),
@@ -334,7 +397,11 @@ impl App {
                 let field = ui.add(
                     egui::TextEdit::singleline(&mut prompt.text)
                         .desired_width(420.0)
-                        .hint_text("/home/me/game.json"),
+                        .hint_text(if cfg!(windows) {
+                            r"C:\Users\me\Documents\game.json"
+                        } else {
+                            "/home/me/game.json"
+                        }),
                 );
                 if !prompt.focused {
                     field.request_focus();
@@ -359,5 +426,67 @@ impl App {
         } else if !open {
             self.view.path_prompt = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use okapi_core::formats::Format;
+    use std::path::Path;
+
+    #[test]
+    fn the_first_game_filter_holds_every_game_format() {
+        let (_, first) = GAME_FILTERS[0];
+        for name in ["a.json", "a.ggf", "a.txt", "a.trn", "A.GGF"] {
+            let ext = Path::new(name)
+                .extension()
+                .unwrap()
+                .to_string_lossy()
+                .to_lowercase();
+            assert!(first.contains(&ext.as_str()), "{name}");
+        }
+        // Each format the saver tells by the name has its extension there.
+        for (name, format) in [
+            ("a.json", Format::OkapiJson),
+            ("a.ggf", Format::Ggf),
+            ("a.txt", Format::Transcript),
+        ] {
+            assert_eq!(Format::of_path(Path::new(name)), format);
+        }
+        // A name typed without an extension gets .json: the format keeping every line.
+        assert_eq!(first[0], "json");
+        assert!(Format::OkapiJson.keeps_variations());
+        // Windows runs .scr files as programs (screensavers): scripts are never offered
+        // among games.
+        assert!(GAME_FILTERS.iter().all(|(_, exts)| !exts.contains(&"scr")));
+    }
+
+    #[test]
+    fn the_typed_extension_is_kept() {
+        let kept = |p: &str| keep_typed_extension(PathBuf::from(p), GAME_FILTERS);
+        assert_eq!(
+            kept("C:/games/test2.ggf.json"),
+            PathBuf::from("C:/games/test2.ggf")
+        );
+        assert_eq!(kept("test2.txt.json"), PathBuf::from("test2.txt"));
+        assert_eq!(kept("test2.json.ggf"), PathBuf::from("test2.json"));
+        // Names the dialog left alone stay as they are.
+        for same in [
+            "test2.ggf",
+            "test2.json",
+            "my.game.json",
+            "v1.2.ggf",
+            "a.json.json",
+            "noext",
+        ] {
+            assert_eq!(kept(same), PathBuf::from(same), "{same}");
+        }
+        let results = keep_typed_extension(PathBuf::from("r.scr.txt"), RESULT_FILTERS);
+        assert_eq!(
+            results,
+            PathBuf::from("r.scr.txt"),
+            "scr is not a results type"
+        );
     }
 }

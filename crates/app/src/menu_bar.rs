@@ -1,4 +1,7 @@
-//! The menu bar: File, Edit, Game, Engine, View, Help.
+//! The menu bar: File, Edit, Game, Engine, View, Help; reachable from the keyboard as on
+//! Windows: Alt and a menu's letter opens it, F10 opens the first, Left and Right go to the
+//! neighbouring menus, Up and Down (and Tab) move between items, Enter picks one, Escape
+//! closes.
 
 use super::engine_events::Task;
 use super::{App, Command};
@@ -17,23 +20,72 @@ impl App {
         if let Some(k) = command.shortcut() {
             button = button.shortcut_text(ui.ctx().format_shortcut(&k));
         }
-        if ui.add_enabled(enabled, button).clicked() {
+        let response = ui.add_enabled(enabled, button);
+        if enabled && std::mem::take(&mut self.view.focus_first_item) {
+            response.request_focus();
+        }
+        if response.clicked() {
             self.commands.push(command);
             ui.close();
         }
     }
 
     pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let open_before = self.view.open_menu;
+        let mut open_now = None;
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                ui.menu_button("File", |ui| self.file_menu(ui));
-                ui.menu_button("Edit", |ui| self.edit_menu(ui));
-                ui.menu_button("Game", |ui| self.game_menu(ui));
-                ui.menu_button("Engine", |ui| self.engine_menu(ui));
-                ui.menu_button("View", |ui| self.view_menu(ui));
-                ui.menu_button("Help", |ui| self.help_menu(ui));
+                for (i, (name, _)) in MENUS.iter().enumerate() {
+                    let menu = ui.menu_button(*name, |ui| match i {
+                        0 => self.file_menu(ui),
+                        1 => self.edit_menu(ui),
+                        2 => self.game_menu(ui),
+                        3 => self.engine_menu(ui),
+                        4 => self.view_menu(ui),
+                        _ => self.help_menu(ui),
+                    });
+                    let popup = egui::Popup::default_response_id(&menu.response);
+                    if let Some(MenuKey::Open(k)) = self.view.menu_key
+                        && k == i
+                    {
+                        egui::Popup::open_id(&ctx, popup);
+                        // The first item takes the focus next frame: Up, Down and Enter
+                        // work from there.
+                        self.view.focus_first_item = true;
+                    }
+                    if egui::Popup::is_id_open(&ctx, popup) {
+                        open_now = Some(i);
+                    }
+                }
             });
         });
+        if self.view.menu_key.take() == Some(MenuKey::Close) {
+            egui::Popup::close_all(&ctx);
+            open_now = None;
+        }
+        if open_now.is_none() {
+            self.view.focus_first_item = false;
+        }
+        if open_now != open_before {
+            ctx.request_repaint();
+        }
+        self.view.open_menu = open_now;
+    }
+
+    /// Takes the menu bar's keys from this frame's input (before the game's shortcuts:
+    /// Left and Right belong to an open menu, not to the move list).
+    pub(super) fn take_menu_keys(&mut self, ctx: &egui::Context) {
+        if ctx.text_edit_focused() && self.view.open_menu.is_none() {
+            return;
+        }
+        let key = ctx.input_mut(|i| {
+            let mut pressed = |m: egui::Modifiers, k: egui::Key| i.consume_key(m, k);
+            menu_key(self.view.open_menu, &mut pressed)
+        });
+        if key.is_some() {
+            self.view.menu_key = key;
+        }
     }
 
     /// The File menu: games in and out, scripts, quitting.
@@ -174,5 +226,118 @@ impl App {
                 Command::CrashEngine,
             );
         }
+    }
+}
+
+/// The menus in the bar, each with the letter that opens it with Alt (the underlined
+/// letter of a Windows menu: Engine's is N, E being Edit's).
+pub(crate) const MENUS: [(&str, egui::Key); 6] = [
+    ("File", egui::Key::F),
+    ("Edit", egui::Key::E),
+    ("Game", egui::Key::G),
+    ("Engine", egui::Key::N),
+    ("View", egui::Key::V),
+    ("Help", egui::Key::H),
+];
+
+/// What a key does to the menu bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MenuKey {
+    /// Open the menu at this index of [`MENUS`] (closing any other).
+    Open(usize),
+    /// Close the open menu.
+    Close,
+}
+
+/// The menu bar's answer to this frame's keys, given the open menu: `pressed` says
+/// whether a key with exactly these modifiers was pressed (and takes it).
+pub(crate) fn menu_key(
+    open: Option<usize>,
+    pressed: &mut impl FnMut(egui::Modifiers, egui::Key) -> bool,
+) -> Option<MenuKey> {
+    use egui::{Key, Modifiers as M};
+    for (i, (_, letter)) in MENUS.iter().enumerate() {
+        if pressed(M::ALT, *letter) {
+            return Some(MenuKey::Open(i));
+        }
+    }
+    if pressed(M::NONE, Key::F10) {
+        return Some(match open {
+            Some(_) => MenuKey::Close,
+            None => MenuKey::Open(0),
+        });
+    }
+    let open = open?;
+    let n = MENUS.len();
+    if pressed(M::NONE, Key::ArrowRight) {
+        Some(MenuKey::Open((open + 1) % n))
+    } else if pressed(M::NONE, Key::ArrowLeft) {
+        Some(MenuKey::Open((open + n - 1) % n))
+    } else if pressed(M::NONE, Key::Escape) {
+        Some(MenuKey::Close)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui::{Key, Modifiers as M};
+
+    /// The answer to one key press.
+    fn answer(open: Option<usize>, mods: M, key: Key) -> Option<MenuKey> {
+        let mut taken = false;
+        let mut pressed = |m: M, k: Key| {
+            let hit = !taken && m == mods && k == key;
+            taken |= hit;
+            hit
+        };
+        menu_key(open, &mut pressed)
+    }
+
+    #[test]
+    fn alt_and_a_letter_open_that_menu() {
+        assert_eq!(answer(None, M::ALT, Key::F), Some(MenuKey::Open(0)));
+        assert_eq!(answer(None, M::ALT, Key::N), Some(MenuKey::Open(3)));
+        assert_eq!(answer(Some(0), M::ALT, Key::H), Some(MenuKey::Open(5)));
+        // Each letter is one menu's.
+        let mut letters: Vec<_> = MENUS.iter().map(|(_, k)| *k).collect();
+        letters.dedup();
+        assert_eq!(letters.len(), MENUS.len());
+        for (name, key) in MENUS {
+            assert!(
+                name.to_lowercase().contains(&key.name().to_lowercase()),
+                "{name}: {key:?}"
+            );
+        }
+        // Without Alt a letter is nobody's here.
+        assert_eq!(answer(None, M::NONE, Key::F), None);
+    }
+
+    #[test]
+    fn f10_opens_the_first_menu_and_closes_an_open_one() {
+        assert_eq!(answer(None, M::NONE, Key::F10), Some(MenuKey::Open(0)));
+        assert_eq!(answer(Some(2), M::NONE, Key::F10), Some(MenuKey::Close));
+    }
+
+    #[test]
+    fn arrows_and_escape_are_the_open_menus_only() {
+        assert_eq!(
+            answer(Some(0), M::NONE, Key::ArrowRight),
+            Some(MenuKey::Open(1))
+        );
+        assert_eq!(
+            answer(Some(0), M::NONE, Key::ArrowLeft),
+            Some(MenuKey::Open(5))
+        );
+        assert_eq!(
+            answer(Some(5), M::NONE, Key::ArrowRight),
+            Some(MenuKey::Open(0))
+        );
+        assert_eq!(answer(Some(1), M::NONE, Key::Escape), Some(MenuKey::Close));
+        // With no menu open they stay the game's (stepping through the moves, Stop).
+        assert_eq!(answer(None, M::NONE, Key::ArrowRight), None);
+        assert_eq!(answer(None, M::NONE, Key::Escape), None);
     }
 }

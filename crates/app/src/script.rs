@@ -186,7 +186,7 @@ impl ScriptJob {
             };
             if let Some(bytes) = script::output_line(line, solved) {
                 out.extend_from_slice(&bytes);
-                out.push(b'\n');
+                out.extend_from_slice(okapi_core::formats::LINE_END.as_bytes());
             }
         }
         Some(out)

@@ -269,6 +269,19 @@ pub const MAX_SOLVE_LIMIT: u32 = 30;
 /// The longest pause between engine moves, in seconds (the Engine menu's range).
 pub const MAX_ENGINE_MOVE_PAUSE: f32 = 10.0;
 
+/// The file that makes Okapi portable: beside the program (as in the Windows zip), Okapi
+/// keeps its settings and the game in progress in the folder `okapi-data` beside the
+/// program too, and nothing on the computer it runs on (a USB stick carries it all).
+pub const PORTABLE_MARKER: &str = "okapi-portable.txt";
+
+/// In portable mode, the folder beside the program `exe` that holds what Okapi keeps.
+pub fn portable_dir(exe: &Path) -> Option<PathBuf> {
+    let dir = exe.parent()?;
+    dir.join(PORTABLE_MARKER)
+        .is_file()
+        .then(|| dir.join("okapi-data"))
+}
+
 impl Settings {
     /// The engine's table size and threads, made with the engine's one constructor: on
     /// this machine, a table larger than half the memory available is made smaller (the
@@ -305,8 +318,19 @@ impl Settings {
         (self.analysis_depth > 0).then_some(self.analysis_depth.min(60))
     }
 
-    /// The settings file and the autosaved game, in the platform's directories.
+    /// The settings file and the autosaved game: in portable mode (a file
+    /// [`PORTABLE_MARKER`] beside the program) in the folder `okapi-data` beside it, else
+    /// in the platform's folders (`directories`): on Windows
+    /// `%APPDATA%\Okapi\config\settings.json` and `%APPDATA%\Okapi\data\current-game.json`;
+    /// on Linux `~/.config/okapi/` and `~/.local/share/okapi/`; on macOS
+    /// `~/Library/Application Support/Okapi/`.
     pub fn paths() -> Option<(PathBuf, PathBuf)> {
+        if let Some(dir) = std::env::current_exe()
+            .ok()
+            .and_then(|exe| portable_dir(&exe))
+        {
+            return Some((dir.join("settings.json"), dir.join("current-game.json")));
+        }
         let dirs = directories::ProjectDirs::from("", "", "Okapi")?;
         Some((
             dirs.config_dir().join("settings.json"),
@@ -447,6 +471,20 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_marker_beside_the_program_keeps_everything_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("okapi.exe");
+        std::fs::write(&exe, "").unwrap();
+        assert_eq!(portable_dir(&exe), None);
+        std::fs::write(dir.path().join(PORTABLE_MARKER), "portable").unwrap();
+        assert_eq!(portable_dir(&exe), Some(dir.path().join("okapi-data")));
+        // A folder of that name is no marker.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::create_dir(other.path().join(PORTABLE_MARKER)).unwrap();
+        assert_eq!(portable_dir(&other.path().join("okapi.exe")), None);
+    }
 
     #[test]
     fn round_trip_and_defaults() {

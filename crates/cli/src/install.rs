@@ -95,8 +95,11 @@ pub fn install(data_dir: &Path, exec: &Path, icon_png: &[u8]) -> anyhow::Result<
     Ok(Installed { entry, icon })
 }
 
+/// The app's icon (256x256), the one its window shows too.
+pub const ICON_PNG: &[u8] = include_bytes!("../../../assets/okapi.png");
+
 /// `okapi install-desktop`.
-pub fn run(args: InstallArgs, icon_png: &[u8]) -> anyhow::Result<()> {
+pub fn run(args: InstallArgs) -> anyhow::Result<()> {
     let data_dir = match args.data_dir {
         Some(d) => d,
         None => default_data_dir()?,
@@ -107,7 +110,7 @@ pub fn run(args: InstallArgs, icon_png: &[u8]) -> anyhow::Result<()> {
             .and_then(|p| p.canonicalize())
             .context("cannot tell where this okapi is: give it with --exec")?,
     };
-    let done = install(&data_dir, &exec, icon_png)?;
+    let done = install(&data_dir, &exec, ICON_PNG)?;
     outln!(
         "Okapi is in the applications menu (it starts {}).\nWrote {}\nWrote {}\nTo undo: delete those two files.",
         exec.display(),

@@ -1,6 +1,8 @@
 //! The command line.
 //!
-//! - `okapi` with no arguments opens the desktop app;
+//! - `okapi` with no arguments, or with one game or script file, opens the desktop app:
+//!   the binary picks that before the command line runs (the two front ends stand side
+//!   by side), and `okapi app [FILE]` parsed here comes back to it as [`Run::App`];
 //! - `okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]` is
 //!   scrZebra's endgame script solver, flag for flag ([`compat`], parsed by hand:
 //!   single-dash words);
@@ -52,7 +54,7 @@ pub mod compat;
 pub mod console;
 pub mod db;
 pub mod engine_flags;
-#[cfg(feature = "gui")]
+#[cfg(all(feature = "gui", unix, not(target_os = "macos")))]
 pub mod install;
 pub mod ladder;
 pub mod match_players;
@@ -80,7 +82,7 @@ use std::process::ExitCode;
     version,
     about = "Okapi: an Othello analyser, endgame solver and opponent",
     long_about = "Okapi: an Othello analyser, endgame solver and opponent.\n\n\
-        With no arguments, opens the desktop app.\n\n\
+        With no arguments, or with one game or script file, opens the desktop app.\n\n\
         scrZebra's script solver is also accepted exactly as scrZebra spells it:\n  \
         okapi -script IN OUT [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]\n\
         (`okapi solve` does the same with long options and writes the same file)."
@@ -141,8 +143,8 @@ pub enum CliCommand {
     /// The levels' Elo table (data/levels-elo.json) from tools/level-ladder's match results.
     LadderFit(ladder::LadderFitArgs),
     /// Put Okapi in the desktop's applications menu: writes the desktop entry
-    /// ~/.local/share/applications/okapi.desktop and its icon (Linux and the BSDs).
-    #[cfg(feature = "gui")]
+    /// ~/.local/share/applications/okapi.desktop and its icon.
+    #[cfg(all(feature = "gui", unix, not(target_os = "macos")))]
     InstallDesktop(install::InstallArgs),
 }
 
@@ -258,35 +260,66 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     }
 }
 
-/// Entry point of the `okapi` binary.
-pub fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().collect();
+/// What the command line did, or asks the binary to do.
+#[derive(Debug)]
+pub enum Run {
+    /// The command ran (or its arguments were refused): the exit status.
+    Exit(ExitCode),
+    /// `okapi app [FILE]`: the desktop app, which the binary starts (this crate does not
+    /// depend on it).
+    App(Option<PathBuf>),
+}
+
+/// Is `word` one of the commands (or an alias of one)? A lone argument that is one is a
+/// command, never a file to open in the app.
+pub fn is_command_name(word: &str) -> bool {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .any(|c| c.get_name() == word || c.get_all_aliases().any(|a| a == word))
+}
+
+/// Is the command of `args` (the program's name first) an interactive session a person
+/// types into (`okapi console`)? On Windows it gets a console window of its own.
+pub fn is_interactive(args: &[OsString]) -> bool {
+    use clap::CommandFactory;
+    let Some(word) = args.get(1).and_then(|a| a.to_str()) else {
+        return false;
+    };
+    Cli::command()
+        .find_subcommand("console")
+        .is_some_and(|c| c.get_name() == word || c.get_all_aliases().any(|a| a == word))
+}
+
+/// Runs the command line on `args` (the program's name first).
+pub fn main(args: Vec<OsString>) -> Run {
     if args.len() <= 1 {
-        return run_app(None);
+        return Run::App(None);
     }
     if is_scrzebra_form(&args) {
-        return compat::main(&args[1..]);
+        return Run::Exit(compat::main(&args[1..]));
     }
     let args = db_moves_as_values(board_words_as_values(args));
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
+            return Run::Exit(if e.use_stderr() {
                 ExitCode::from(2)
             } else {
                 ExitCode::SUCCESS
-            };
+            });
         }
     };
-    match cli.command {
+    Run::Exit(match cli.command {
+        CliCommand::App { file } => return Run::App(file),
         CliCommand::Solve(a) => solve(a),
         CliCommand::Perft(a) => {
             let position = match a.position.as_deref().map(position_arg).transpose() {
                 Ok(p) => p.unwrap_or_else(Position::start),
                 Err(e) => {
                     errln!("okapi: --position: {e}");
-                    return ExitCode::from(2);
+                    return Run::Exit(ExitCode::from(2));
                 }
             };
             perft::run(&position, a.depth, a.divide, a.full);
@@ -296,14 +329,13 @@ pub fn main() -> ExitCode {
         CliCommand::Train(c) => report(train::run(c)),
         CliCommand::Book(c) => report(book::run(c)),
         CliCommand::Db(c) => report(db::run(c)),
-        CliCommand::App { file } => run_app(file),
         CliCommand::Nboard(a) => nboard::main(a),
         CliCommand::Match(a) => matches::main(a),
         CliCommand::Console(a) => console::main(a),
         CliCommand::LadderFit(a) => report(ladder::run(&a)),
-        #[cfg(feature = "gui")]
-        CliCommand::InstallDesktop(a) => report(install::run(a, okapi_app::ICON_PNG)),
-    }
+        #[cfg(all(feature = "gui", unix, not(target_os = "macos")))]
+        CliCommand::InstallDesktop(a) => report(install::run(a)),
+    })
 }
 
 fn solve(a: SolveArgs) -> ExitCode {
@@ -546,26 +578,6 @@ fn bench(a: BenchArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-#[cfg(feature = "gui")]
-fn run_app(file: Option<PathBuf>) -> ExitCode {
-    match okapi_app::run(file) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            errln!("okapi: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-#[cfg(not(feature = "gui"))]
-fn run_app(_file: Option<PathBuf>) -> ExitCode {
-    errln!(
-        "okapi: this build has no desktop app (built without the `gui` feature); \
-         see `okapi --help` for the command line"
-    );
-    ExitCode::FAILURE
 }
 
 #[cfg(test)]

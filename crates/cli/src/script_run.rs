@@ -449,7 +449,9 @@ impl LineWriter<'_> {
             let bytes = if self.sharded {
                 script_shards::record(line.number, &bytes)
             } else {
-                [&bytes[..], b"\n"].concat()
+                // Results for people and their tools: scrZebra's line end on the
+                // platform (CRLF on Windows).
+                [&bytes[..], okapi_core::formats::LINE_END.as_bytes()].concat()
             };
             self.write(&bytes)?;
         }

@@ -242,7 +242,7 @@ pub fn merge(shards: &[PathBuf], output: &Path) -> anyhow::Result<()> {
     let mut out = Vec::new();
     for bytes in merged.values() {
         out.extend_from_slice(bytes);
-        out.push(b'\n');
+        out.extend_from_slice(okapi_core::formats::LINE_END.as_bytes());
     }
     Ok(write_output(output, &out)?)
 }

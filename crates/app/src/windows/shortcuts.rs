@@ -33,6 +33,10 @@ pub(super) fn shortcut_grid(ui: &mut egui::Ui, id: &str) {
         }
         for (keys, what) in [
             (
+                "Alt+F/E/G/N/V/H, F10",
+                "Open a menu (File, Edit, Game, Engine, View, Help); then arrows, Enter, Escape",
+            ),
+            (
                 "Click",
                 "Play a marked square; in set-up, cycle empty, black, white",
             ),

@@ -371,6 +371,27 @@ pub fn write_game(game: &Game, format: Format) -> String {
     }
 }
 
+/// The line end of the text files Okapi writes for people and their other programs (saved
+/// games, a script's results): CRLF on Windows, as scrZebra and Notepad write there, LF
+/// elsewhere. Every reader takes both, on every platform.
+pub const LINE_END: &str = if cfg!(windows) { "\r\n" } else { "\n" };
+
+/// `text` with its line ends as `end`: each LF not already after a CR becomes `end`
+/// (`"\r\n"` or `"\n"`; a CRLF stays as it is when `end` is CRLF, and loses its CR when
+/// it is LF).
+pub fn with_line_ends(text: &str, end: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32);
+    let mut rest = text;
+    while let Some(i) = rest.find('\n') {
+        let line = &rest[..i];
+        out.push_str(line.strip_suffix('\r').unwrap_or(line));
+        out.push_str(end);
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Writes the game atomically in the format its file name asks for ([`Format::of_path`]).
 /// A game from a set-up position is refused as a transcript: a transcript holds moves
 /// from the standard start only, so the file would not open again (or open as another
@@ -382,7 +403,8 @@ pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
             "a transcript holds moves from the standard start only; save a game from a set-up position as .ggf or .json",
         ));
     }
-    write_atomic(path, write_game(game, format).as_bytes())
+    let text = with_line_ends(&write_game(game, format), LINE_END);
+    write_atomic(path, text.as_bytes())
 }
 
 /// Are `a` and `b` the same file: the same device and inode (a hard link or another name
@@ -493,6 +515,16 @@ impl Drop for AtomicFile {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn text_files_get_the_platform_line_end() {
+        assert_eq!(with_line_ends("a\nb\n", "\r\n"), "a\r\nb\r\n");
+        assert_eq!(with_line_ends("a\r\nb\nc", "\r\n"), "a\r\nb\r\nc");
+        assert_eq!(with_line_ends("a\r\nb\r\n", "\n"), "a\nb\n");
+        assert_eq!(with_line_ends("", "\r\n"), "");
+        assert_eq!(with_line_ends("no end", "\r\n"), "no end");
+        assert_eq!(LINE_END, if cfg!(windows) { "\r\n" } else { "\n" });
+    }
+
     use super::*;
     use crate::board::Move;
 
