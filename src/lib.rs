@@ -13,7 +13,7 @@
 //! `okapi-core` <- `okapi-train` / `okapi-engine` <- `okapi-app` / `okapi-cli`.
 
 pub use okapi_cli as cli;
-pub use okapi_core::{board, book, db, eval, formats, game, search, shard};
+pub use okapi_core::{board, book, db, eval, formats, game, level, search, shard};
 pub use okapi_engine as engine;
 pub use okapi_train as train;
 

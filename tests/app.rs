@@ -17,7 +17,7 @@ use egui_kittest::kittest::Queryable;
 use okapi_app::{App, Command, ScriptedDialogs};
 use okapi_core::board::Position;
 use okapi_core::game::{EvalSource, Game, Seat};
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use std::time::{Duration, Instant};
 #[test]
 fn start_position_shows_every_square_by_name() {
@@ -216,7 +216,7 @@ fn the_game_clock_sets_the_engine_time() {
     // (Level 30 was not enough: with Multi-ProbCut the search reaches depth 30 at 59
     // empties in about 2.5 s here, as long as the clock gave it.) The book is off: its
     // moves take no time, and this is about the search's.
-    h.state_mut().settings.level = okapi_core::search::level::Level::numbered(60);
+    h.state_mut().settings.level = okapi_core::level::Level::numbered(60);
     h.state_mut().settings.book = false;
     let level = h.state().settings.level;
     h.state_mut().apply(Command::NewGame {
@@ -418,7 +418,7 @@ fn engine_moves_pause_only_between_two_engines() {
     );
 }
 
-// --- Issue 26: the game rules the app follows ------------------------------------------
+// --- The game rules the app follows ---------------------------------------------------
 
 /// Plays a game against the greedy engine to its end, the person taking the first legal
 /// move each turn.
@@ -487,7 +487,12 @@ fn a_game_played_on_after_undo_is_saved_as_played_and_nothing_is_dropped_unasked
         text.contains(&format!("RE[{:+}]", b as i32 - w as i32)),
         "{text}"
     );
-    // The variation is in no file yet: opening another game asks first.
+    // Saving every line as Okapi JSON is offered; closed unanswered, the variation is in
+    // no file yet: opening another game asks first.
+    assert!(has_label(&h, "GGF keeps one line"));
+    h.key_press(eframe::egui::Key::Escape);
+    h.run_steps(2);
+    assert!(!has_label(&h, "GGF keeps one line"));
     h.state_mut()
         .apply(Command::OpenPath(tmp.path().join("missing.json")));
     h.run_steps(2);
@@ -695,4 +700,29 @@ fn clicks_while_the_engine_is_to_move_are_not_moves_and_every_key_press_counts()
     h.step();
     h.run_steps(1);
     assert_eq!(h.state().game().ply(), 14);
+}
+
+/// A board with no discs pasted replaced the game with an empty board ("Game over: draw
+/// 32-32"), which was then autosaved; the board reader refuses it, as everywhere.
+#[test]
+fn a_board_with_no_discs_pasted_is_refused_and_the_game_kept() {
+    let mut h = harness();
+    h.state_mut().apply(Command::Paste("f5 d6".into()));
+    h.run_steps(2);
+    let before = h.state().game().transcript();
+    assert_eq!(before, "f5d6");
+    for empty in [
+        format!("{} X", "-".repeat(64)),
+        format!("{}\nBlack to move", ". . . . . . . .\n".repeat(8)),
+    ] {
+        h.state_mut().apply(Command::Paste(empty.clone()));
+        h.run_steps(2);
+        assert_eq!(h.state().game().transcript(), before, "{empty}");
+        assert!(
+            h.query_by_label_contains("the board has no discs")
+                .is_some(),
+            "{empty}"
+        );
+        assert!(h.query_by_label_contains("draw 32-32").is_none());
+    }
 }

@@ -14,7 +14,7 @@ use egui_kittest::kittest::Queryable;
 use okapi_app::{App, Command, ScriptedDialogs};
 use okapi_core::board::Position;
 use okapi_core::game::{EvalSource, Game, Seat};
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -164,21 +164,21 @@ fn game_analysis_finds_the_lost_discs() {
 #[test]
 fn values_for_one_side_and_hints() {
     let mut h = harness();
-    h.click_label("White");
+    h.click_label("White only");
     // Black to move: no values for Black
     assert!(!h.state().engine_busy());
-    assert!(h.state().move_evals.is_empty());
+    assert!(h.state().move_evals().is_empty());
     assert!(h.get_by_label("d3").value().unwrap() == "legal move");
     h.get_by_label("Hint").click();
     h.run_steps(1);
-    step_until(&mut h, "the hint", |app| app.move_evals.len() == 4);
+    step_until(&mut h, "the hint", |app| app.move_evals().len() == 4);
     // (the start position is in the opening book)
     let d3 = h.get_by_label("d3").value().unwrap();
     assert!(d3.contains("(book)"), "{d3}");
     // White to move: values come by themselves
     h.get_by_label("f5").click();
     h.run_steps(1);
-    step_until(&mut h, "White's values", |app| app.move_evals.len() == 3);
+    step_until(&mut h, "White's values", |app| app.move_evals().len() == 3);
     assert_eq!(h.state().settings.evals_for, okapi_app::EvalsFor::White);
 }
 
@@ -189,9 +189,9 @@ fn opening_book_values_are_tagged_book() {
     h.state_mut().apply(Command::GoTo(0));
     // The start position is in the book: its four moves get book values at once.
     step_until(&mut h, "book values on the four first moves", |app| {
-        app.move_evals.len() == 4
+        app.move_evals().len() == 4
             && app
-                .move_evals
+                .move_evals()
                 .values()
                 .all(|e| e.source == EvalSource::Book)
     });
@@ -201,7 +201,7 @@ fn opening_book_values_are_tagged_book() {
     h.run_steps(20);
     assert!(
         h.state()
-            .move_evals
+            .move_evals()
             .values()
             .all(|e| e.source == EvalSource::Book)
     );
@@ -211,12 +211,12 @@ fn opening_book_values_are_tagged_book() {
 fn live_midgame_values_deepen_on_every_move() {
     let mut h = harness();
     // This is about the search: without the book's values.
-    h.state_mut().settings.book = false;
-    h.state_mut().apply(Command::GoTo(0));
+    h.state_mut()
+        .apply(Command::Set(okapi_app::settings::Setting::Book(false)));
     // Start position: far above the solver's reach, so the midgame search values the moves.
     step_until(&mut h, "depth-4 values on all four moves", |app| {
-        app.move_evals.len() == 4
-            && app.move_evals.values().all(
+        app.move_evals().len() == 4
+            && app.move_evals().values().all(
                 |e| matches!(e.source, EvalSource::Midgame { depth, confidence: 95 } if depth >= 4),
             )
     });
@@ -231,7 +231,7 @@ fn live_midgame_values_deepen_on_every_move() {
     assert!(status.contains("Mn/s"), "{status}");
     // the values keep getting deeper while nobody moves
     let deepest = |app: &App| {
-        app.move_evals
+        app.move_evals()
             .values()
             .filter_map(|e| match e.source {
                 EvalSource::Midgame { depth, .. } => Some(depth),
@@ -246,14 +246,14 @@ fn live_midgame_values_deepen_on_every_move() {
     h.get_by_label("f5").click();
     h.run_steps(1);
     step_until(&mut h, "values for White's three moves", |app| {
-        app.move_evals.len() == 3
+        app.move_evals().len() == 3
     });
 }
 
 #[test]
 fn a_weakened_engine_shows_its_lines() {
     let mut h = harness();
-    h.state_mut().settings.level = okapi_core::search::level::Level::parse("3t4").unwrap();
+    h.state_mut().settings.level = okapi_core::level::Level::parse("3t4").unwrap();
     let level = h.state().settings.level;
     new_game(&mut h, Seat::Human, Seat::Engine(level));
     h.run_steps(2);
@@ -332,7 +332,7 @@ fn responsiveness() {
         h.get_by_label(&sq.to_string()).click();
         let clicked = Instant::now();
         h.step();
-        while h.state().move_evals.is_empty() && !h.state().game().position().is_game_over() {
+        while h.state().move_evals().is_empty() && !h.state().game().position().is_game_over() {
             assert!(clicked.elapsed() < Duration::from_secs(30), "no value came");
             std::thread::sleep(Duration::from_micros(500));
             h.step();
@@ -431,7 +431,7 @@ fn value_labels_carry_how_they_compare_with_the_best() {
         h.get_by_label("g8").value().as_deref(),
         Some("legal move, +18 (exact), best")
     );
-    let evals = h.state().move_evals.clone();
+    let evals = h.state().move_evals().clone();
     for (sq, e) in &evals {
         let v = h.get_by_label(&sq.to_string()).value().unwrap();
         let class = match 18 - e.value {
@@ -494,11 +494,14 @@ fn the_threads_setting_is_shown_saved_and_used() {
 
 #[test]
 fn one_best_mark_and_book_moves_valued_by_the_book() {
+    use okapi_app::settings::Setting;
     use okapi_core::board::Square;
     use okapi_core::game::Eval;
     let mut h = harness();
-    h.state_mut().settings.show_evals = false;
-    h.state_mut().apply(Command::GoTo(0));
+    h.state_mut()
+        .apply(Command::Set(Setting::ShowValues(false)));
+    // The book off forgets the book's values of the start position (shown at start).
+    h.state_mut().apply(Command::Set(Setting::Book(false)));
     h.run_steps(2);
     // Values of mixed sources: the gold frame goes only where the highest value is.
     let sq = |s: &str| Square::parse(s).unwrap();
@@ -513,11 +516,12 @@ fn one_best_mark_and_book_moves_valued_by_the_book() {
             confidence: 95,
         },
     };
-    let evals = &mut h.state_mut().move_evals;
-    evals.insert(sq("d3"), book(0));
-    evals.insert(sq("c4"), book(0));
-    evals.insert(sq("f5"), search(2));
-    evals.insert(sq("e6"), search(1));
+    h.state_mut().show_values(&[
+        (sq("d3"), book(0)),
+        (sq("c4"), book(0)),
+        (sq("f5"), search(2)),
+        (sq("e6"), search(1)),
+    ]);
     h.run_steps(2);
     let value = |h: &Harness<'static, App>, s: &str| h.get_by_label(s).value().unwrap();
     assert!(value(&h, "f5").ends_with(", best"), "{}", value(&h, "f5"));
@@ -526,7 +530,8 @@ fn one_best_mark_and_book_moves_valued_by_the_book() {
     }
     // The game analysis values book moves by the book: the Tiger (f5 d6 c3) loses
     // nothing where the book says its moves are equal.
-    h.state_mut().settings.show_evals = true;
+    h.state_mut().apply(Command::Set(Setting::Book(true)));
+    h.state_mut().apply(Command::Set(Setting::ShowValues(true)));
     h.event(eframe::egui::Event::Paste("f5 d6 c3 d3 c4".into()));
     h.run_steps(2);
     h.state_mut().apply(Command::AnalyseGame);
@@ -597,7 +602,7 @@ fn the_live_analysis_stops_at_its_depth_and_starts_again_on_a_change() {
             .is_some()
     );
     let legal = h.state().game().position().legal_moves().len() as usize;
-    assert_eq!(h.state().move_evals.len(), legal);
+    assert_eq!(h.state().move_evals().len(), legal);
     // A move: the analysis starts again for the new position. (Not asserted busy right
     // after the click: a depth-6 analysis can end within those two frames on an idle
     // machine; the values of every move of the new position show it ran again.)
@@ -605,7 +610,7 @@ fn the_live_analysis_stops_at_its_depth_and_starts_again_on_a_change() {
     h.click_label(&sq.to_string());
     let legal = h.state().game().position().legal_moves().len() as usize;
     step_until(&mut h, "the new analysis to stop", |app| {
-        !app.engine_busy() && app.move_evals.len() == legal
+        !app.engine_busy() && app.move_evals().len() == legal
     });
     assert!(
         h.query_by_label_contains("analysis complete at depth 6")

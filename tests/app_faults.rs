@@ -1,4 +1,4 @@
-//! The app against faults from outside (issue 26, item 12): damaged settings and kept
+//! The app against faults from outside: damaged settings and kept
 //! games, a data folder it cannot write. Each is said in plain words and nothing the
 //! user made is overwritten.
 #![cfg(feature = "gui")]

@@ -15,7 +15,7 @@ use egui_kittest::kittest::Queryable;
 use okapi_app::{App, Command, ScriptedDialogs};
 use okapi_core::board::Position;
 use okapi_core::game::Seat;
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -463,7 +463,7 @@ fn every_square_says_what_it_holds_and_every_control_has_a_name() {
     assert_eq!(description(&h, "e4"), "e4: black disc");
     assert_eq!(description(&h, "a1"), "a1: empty");
     // The legal moves get their values from the book at the start: value and source.
-    step_until(&mut h, "book values", |app| app.move_evals.len() == 4);
+    step_until(&mut h, "book values", |app| app.move_evals().len() == 4);
     h.run_steps(2);
     for sq in ["d3", "c4", "f5", "e6"] {
         let d = description(&h, sq);
@@ -509,21 +509,26 @@ fn the_settings_window_sets_what_the_board_shows() {
         h.query_by_label(&path.display().to_string()).is_some(),
         "the settings path"
     );
-    step_until(&mut h, "book values", |app| app.move_evals.len() == 4);
-    h.get_by_label("Values on the board").click();
+    step_until(&mut h, "book values", |app| app.move_evals().len() == 4);
+    // The side panel has the same widgets (the same labels): the window's come last.
+    let in_window = |h: &Harness<'static, App>, label: &str| {
+        h.get_all_by_label(label).last().expect(label).click();
+    };
+    in_window(&h, "Show move values");
     h.run_steps(3);
     assert!(!h.state().settings.show_evals);
+    // (The colours may sit below the fold of the window's scroll area: pressed through
+    // AccessKit.)
     h.get_by_label("Coordinates around the board").click();
-    h.get_by_label("Teal").click();
-    h.get_by_label("White only").click();
+    h.get_by_label("Teal").click_accesskit();
+    in_window(&h, "White only");
     h.run_steps(3);
     let s = &h.state().settings;
     assert!(!s.coordinates);
     assert_eq!(s.board_colors, okapi_app::settings::BoardColors::Teal);
     assert_eq!(s.evals_for, okapi_app::EvalsFor::White);
-    h.get_by_label("Search threads:").set_value_accesskit(1.0);
-    h.get_by_label("Hash table size (2^N entries), N:")
-        .set_value_accesskit(18.0);
+    h.get_by_label("Threads:").set_value_accesskit(1.0);
+    h.get_by_label("Hash table: 2^").set_value_accesskit(18.0);
     h.run_steps(3);
     assert_eq!(
         (h.state().settings.threads, h.state().settings.hash_bits),
@@ -535,7 +540,7 @@ fn the_settings_window_sets_what_the_board_shows() {
     // The engine still answers with them.
     h.state_mut().apply(Command::NewGame {
         black: Seat::Human,
-        white: Seat::Engine(okapi_core::search::level::Level::Greedy),
+        white: Seat::Engine(okapi_core::level::Level::Greedy),
         minutes: 0,
         from_here: false,
     });

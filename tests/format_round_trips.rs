@@ -35,7 +35,7 @@ proptest! {
     }
 
     /// GGF keeps the main line, the start, names (with `]`, `\`, quotes, non-ASCII),
-    /// date, comment and clock.
+    /// date, event, comment and clock.
     #[test]
     fn ggf_keeps_the_main_line_and_names(seed in any::<u64>()) {
         let g = random_game(seed);
@@ -46,6 +46,7 @@ proptest! {
         prop_assert_eq!(&back.black, &g.black);
         prop_assert_eq!(&back.white, &g.white);
         prop_assert_eq!(&back.date, &g.date);
+        prop_assert_eq!(&back.event, &g.event);
         prop_assert_eq!(&back.comment, &g.comment);
         prop_assert_eq!(back.time_per_side, g.time_per_side);
         let record = ggf::read_record(&text).unwrap();

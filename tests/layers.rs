@@ -1,7 +1,8 @@
 //! The layers: the workspace's crates depend one way (`okapi-core` <- `okapi-train` /
 //! `okapi-engine` <- `okapi-app` / `okapi-cli`; the compiler holds that once the manifests
 //! say so, and `crates_depend_one_way` checks the manifests), and inside `okapi-core` the
-//! modules import one way: `board` <- `eval` <- `search` <- `game` / `book` / `formats`.
+//! modules import one way: `board` <- `eval` <- `search` <- `level` <- `game` / `book` /
+//! `formats`.
 //! No crate below the app and the command line uses a command-line or GUI crate, and the
 //! core uses no `anyhow` (its errors are typed).
 //!
@@ -13,18 +14,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Back edges another branch is removing: allowed until it is merged, then this list is
-/// emptied (`known_back_edges_are_still_there` fails once an entry has gone, to say so).
-const KNOWN_BACK_EDGES_BEING_FIXED: &[(&str, &str)] = &[];
-
 /// What each module may import (modules absent from the crate are skipped).
 const ALLOWED: &[(&str, &[&str])] = &[
     ("binary", &[]),
     ("board", &["binary"]),
     ("eval", &["binary", "board"]),
     ("search", &["binary", "board", "eval"]),
+    ("level", &["binary", "board", "eval", "search"]),
     ("formats", &["binary", "board", "game"]),
-    ("game", &["binary", "board", "eval", "search"]),
+    ("game", &["binary", "board", "eval", "search", "level"]),
     ("shard", &["formats"]),
     (
         "book",
@@ -35,12 +33,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("db", &["binary", "board", "eval", "game", "formats"]),
 ];
 
-/// What each module must not import (the rest is free).
-const FORBIDDEN: &[(&str, &[&str])] = &[];
-
 /// Modules that must not use the command-line and GUI crates (nor `anyhow`).
 const CORE: &[&str] = &[
-    "binary", "board", "eval", "search", "formats", "game", "book", "db", "shard",
+    "binary", "board", "eval", "search", "level", "formats", "game", "book", "db", "shard",
 ];
 const UI_CRATES: &[&str] = &[
     "clap",
@@ -444,38 +439,23 @@ fn graph() -> Graph {
     }
 }
 
-fn known(a: &str, b: &str) -> bool {
-    KNOWN_BACK_EDGES_BEING_FIXED.contains(&(a, b))
-}
-
 /// The problems of a graph, one line each.
 fn problems(g: &Graph) -> Vec<String> {
     let mut bad = Vec::new();
-    let edge = |a: &str, b: &str| g.edges.get(&(a.to_string(), b.to_string()));
     for (m, allowed) in ALLOWED {
         for ((a, b), file) in &g.edges {
-            if a == m && !allowed.contains(&b.as_str()) && !known(a, b) {
+            if a == m && !allowed.contains(&b.as_str()) {
                 bad.push(format!(
                     "{a} imports {b} ({file}); {a} may import only {allowed:?}"
                 ));
             }
         }
     }
-    for (m, forbidden) in FORBIDDEN {
-        for b in *forbidden {
-            if let Some(file) = edge(m, b)
-                && !known(m, b)
-            {
-                bad.push(format!("{m} imports {b} ({file})"));
-            }
-        }
-    }
-    // Cycles: an edge a -> b with a path back from b to a (known edges left out).
+    // Cycles: an edge a -> b with a path back from b to a.
     let kept: Vec<(&str, &str)> = g
         .edges
         .keys()
         .map(|(a, b)| (a.as_str(), b.as_str()))
-        .filter(|(a, b)| !known(a, b))
         .collect();
     let reaches = |from: &str, to: &str| {
         let mut seen = BTreeSet::from([from]);
@@ -541,19 +521,6 @@ fn imports_point_one_way() {
         bad.join("\n"),
         describe(&g)
     );
-}
-
-#[test]
-fn known_back_edges_are_still_there() {
-    let g = graph();
-    for (a, b) in KNOWN_BACK_EDGES_BEING_FIXED {
-        if g.modules.contains(*a) && g.modules.contains(*b) {
-            assert!(
-                g.edges.contains_key(&(a.to_string(), b.to_string())),
-                "{a} no longer imports {b}: remove it from KNOWN_BACK_EDGES_BEING_FIXED"
-            );
-        }
-    }
 }
 
 #[test]

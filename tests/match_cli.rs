@@ -428,13 +428,13 @@ fn ladder_fit_rates_the_levels_of_a_results_file() {
         out.contains("greedy") && out.contains("95% interval"),
         "{out}"
     );
-    let table = okapi_core::search::level_ratings::LevelRatings::from_json(
+    let table = okapi_core::level::ratings::LevelRatings::from_json(
         &std::fs::read_to_string(&out_file).unwrap(),
     )
     .unwrap();
     assert_eq!(table.measured, "a test");
     let elo = |l: &str| {
-        let level = okapi_core::search::level::Level::parse(l).unwrap();
+        let level = okapi_core::level::Level::parse(l).unwrap();
         table.find(&level, 0).unwrap().elo
     };
     assert_eq!(elo("random"), 0.0);

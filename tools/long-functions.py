@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""The longest Rust functions and files: issue 23's check ("no function over ~120 lines
-and no file over ~800 outside the search kernels").
+"""The longest Rust functions and files: the project's check ("no function over ~120
+lines and no file over ~800").
 
     tools/long-functions.py [--fn 120] [--file 800] crates src tests
 
 Prints every function (`fn` to its closing brace, lines counted as in the file, doc
 comments not) over --fn lines and every .rs file over --file lines, longest first.
 Comments, strings and char literals are blanked before braces are matched; `target/` is
-skipped. Made for the split of issue 23 (its before/after figures).
+skipped.
 """
 import os, re, sys
 

@@ -62,9 +62,9 @@ pub fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App)
 pub fn step_until_every_move_exact(h: &mut Harness<'static, App>) {
     let legal = h.state().game().position().legal_moves().len() as usize;
     step_until(h, "exact values of every move", |app| {
-        app.move_evals.len() == legal
+        app.move_evals().len() == legal
             && app
-                .move_evals
+                .move_evals()
                 .values()
                 .all(|e| e.source == EvalSource::Exact)
     });

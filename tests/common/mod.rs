@@ -6,7 +6,7 @@
 
 use okapi::board::{Move, Position};
 use okapi::game::{Eval, EvalSource, Game, NodeId, Seat};
-use okapi::search::level::Level;
+use okapi::level::Level;
 use std::time::Duration;
 
 #[cfg(feature = "gui")]
@@ -127,6 +127,7 @@ pub fn random_game(seed: u64) -> Game {
     g.black = random_name(&mut rng);
     g.white = random_name(&mut rng);
     g.comment = random_name(&mut rng);
+    g.event = random_name(&mut rng);
     g.date = format!(
         "20{:02}-0{}-1{}",
         rng.below(100),
@@ -171,7 +172,7 @@ pub fn canonical(game: &Game) -> String {
     let mut out = String::new();
     tree(game, game.root(), &mut out);
     format!(
-        "start {} | tree {out} | line {:?} ply {} | {:?} {:?} {:?} {:?} {:?} {:?}",
+        "start {} | tree {out} | line {:?} ply {} | {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         game.start().to_board_string(),
         game.moves(),
         game.ply(),
@@ -180,6 +181,7 @@ pub fn canonical(game: &Game) -> String {
         game.seats,
         game.time_per_side,
         game.date,
+        game.event,
         game.comment
     )
 }

@@ -55,8 +55,8 @@ const FRAME_BROWN: Color32 = Color32::from_rgb(0x5a, 0x3d, 0x22);
 const GRID: Color32 = Color32::from_rgb(0x0e, 0x40, 0x22);
 /// The value colours, as the strong programs use them: the best move, moves within two
 /// discs of it, and moves that lose more.
-const BEST: Color32 = Color32::from_rgb(0xff, 0xd8, 0x40);
-const CLOSE: Color32 = Color32::from_rgb(0xa8, 0xf0, 0xff);
+pub(crate) const BEST: Color32 = Color32::from_rgb(0xff, 0xd8, 0x40);
+pub(crate) const CLOSE: Color32 = Color32::from_rgb(0xa8, 0xf0, 0xff);
 const LOSING: Color32 = Color32::from_rgb(0xff, 0xa0, 0x90);
 
 /// How a move's value compares with the best shown.

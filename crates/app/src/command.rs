@@ -91,6 +91,14 @@ pub enum Command {
     AnalyseGame,
     /// Values the legal moves once, even when values are turned off.
     Hint,
+    /// Asks the engine again about the position on the board (its move, or the values
+    /// of the legal moves) after a setting that changes the answer.
+    AnalyseAgain,
+    /// Changes one setting (every settings widget goes through this).
+    Set(crate::settings::Setting),
+    /// In a game against the engine: shows or hides the values of the person's own
+    /// moves (practice), remembered in the settings.
+    ToggleMyValues,
     /// The engine player to move plays now (after a Stop, or from a position reached
     /// by going back in the game, whose later moves it then replaces).
     EngineMove,
@@ -137,6 +145,7 @@ impl Command {
             Command::OpenScript => K::new(M::COMMAND | M::SHIFT, Key::O),
             Command::FlipView => K::new(M::COMMAND, Key::F),
             Command::Hint => K::new(M::COMMAND, Key::H),
+            Command::ToggleMyValues => K::new(M::COMMAND | M::SHIFT, Key::H),
             // Ctrl+C is the text fields' copy; the game's copies take Shift.
             Command::CopyTranscript => K::new(M::COMMAND | M::SHIFT, Key::C),
             Command::CopyBoard => K::new(M::COMMAND | M::SHIFT, Key::B),
@@ -167,6 +176,7 @@ impl Command {
             Command::Last => "Last position",
             Command::FlipView => "Flip the board",
             Command::Hint => "Hint: value the moves once",
+            Command::ToggleMyValues => "Show or hide your own move values in a game against Okapi",
             Command::CopyTranscript => "Copy the moves as a transcript",
             Command::CopyBoard => "Copy the position as a board string",
             Command::PasteClipboard => "Paste a transcript, board string, GGF or Okapi JSON game",
@@ -183,9 +193,10 @@ impl Command {
     /// Every command with a shortcut, in the order the keys are matched. Ctrl+V is listed
     /// for the shortcut list but never matched as a key: the platform turns it into a
     /// paste event with the clipboard's text ([`Command::Paste`]).
-    pub(super) const WITH_SHORTCUTS: [Command; 22] = [
+    pub(super) const WITH_SHORTCUTS: [Command; 23] = [
         // Longer combinations first: Ctrl+Shift+O must not be taken as Ctrl+O.
         Command::OpenScript,
+        Command::ToggleMyValues,
         Command::NextMoveAsVariation,
         Command::CopyTranscript,
         Command::CopyBoard,

@@ -1,8 +1,8 @@
 //! Applies the queued [`Command`]s, once per frame after drawing.
 
 use super::engine_events::Task;
-use super::game_rules::SolveStats;
-use super::windows::NewGameForm;
+use super::session_actions::SolveStats;
+use super::windows::{NewGameForm, OneLineSaved};
 use super::{App, Command, ScriptJob, script, wake};
 use okapi_core::board::{Color, Move, Position, Square};
 use okapi_core::formats::Format;
@@ -75,6 +75,11 @@ impl App {
             | Command::PasteClipboard
             | Command::CopyText(_)
             | Command::Paste(_)) => self.apply_clipboard(c),
+            Command::Set(setting) => self.change_setting(setting),
+            Command::ToggleMyValues => self.change_setting(
+                crate::settings::Setting::ValuesAgainstEngine(!self.settings.values_against_engine),
+            ),
+            Command::AnalyseAgain => self.ask_engine_again(),
             c @ (Command::FlipView
             | Command::ShowShortcuts
             | Command::ShowSettings
@@ -89,6 +94,40 @@ impl App {
         // A game without moves or comment holds nothing to lose.
         let nothing_made = game.is_empty() && game.comment.is_empty();
         !nothing_made && !game.same_record(&self.saved_record)
+    }
+
+    /// What the unsaved-changes question says is not saved: how many moves are in no
+    /// file, and why (a one-line format keeps no variations), or that only the players,
+    /// date, event or comment changed.
+    pub(super) fn unsaved_detail(&self) -> String {
+        let game = self.game();
+        let total = game.tree_size();
+        let missing = game.moves_not_in(&self.saved_record);
+        let since = match &self.file {
+            Some(path) => format!(" since it was saved as {}", path.display()),
+            None => String::new(),
+        };
+        if missing == 0 {
+            return format!("Its players, date, event or comment changed{since}.");
+        }
+        let verb = if missing == 1 { "is" } else { "are" };
+        let what = match (missing, total) {
+            (1, 1) => format!("Its move {verb}"),
+            (m, t) if m == t => format!("Its {m} moves {verb}"),
+            (m, t) => format!("{m} of its {t} moves {verb}"),
+        };
+        let Some(path) = &self.file else {
+            // Made here, or a database game, a paste or a script's position played on.
+            return format!("{what} in no file.");
+        };
+        let shown = path.display();
+        match Format::of_path(path) {
+            format if !format.keeps_variations() => format!(
+                "{what} in no file: {shown} holds one line ({} keeps no variations).",
+                format_name(format)
+            ),
+            _ => format!("{what} not in {shown}."),
+        }
     }
 
     /// The game as it is now counts as saved (opened, saved, or just started).
@@ -154,7 +193,7 @@ impl App {
                 from_here,
             } => self.start_new_game([black, white], minutes, from_here),
             Command::Open => {
-                if let Some(path) = self.dialogs.open_game() {
+                if let Some(path) = self.file_dialogs().open_game() {
                     self.apply(Command::OpenPath(path));
                 }
             }
@@ -183,10 +222,8 @@ impl App {
                 _ => self.apply(Command::SaveAs),
             },
             Command::SaveAs => {
-                match self
-                    .dialogs
-                    .save_game(&format!("game-{}.json", self.game().date))
-                {
+                let name = format!("game-{}.json", self.game().date);
+                match self.file_dialogs().save_game(&name) {
                     Some(path) => self.apply(Command::SaveTo(path)),
                     // Not saved: what waited for the save does not go ahead.
                     None => self.view.after_save = None,
@@ -197,13 +234,23 @@ impl App {
                     let format = Format::of_path(&path);
                     self.notice = Some(saved_notice(self.game(), format, &path));
                     // A one-line format saves the line on screen: the other lines are
-                    // still unsaved.
+                    // still unsaved, and the player is asked what to do with them (what
+                    // waited for the save waits for that answer).
                     self.saved_record = if format.keeps_variations() {
                         self.game().clone()
                     } else {
                         self.game().current_line_only()
                     };
                     self.settings.remember(&path);
+                    let left_out = self.game().moves_not_in(&self.saved_record);
+                    if left_out > 0 {
+                        self.view.one_line_saved = Some(OneLineSaved {
+                            path: path.clone(),
+                            format,
+                            left_out,
+                            then: self.view.after_save.take(),
+                        });
+                    }
                     self.file = Some(path);
                     if let Some(next) = self.view.after_save.take() {
                         self.commands.push(next);
@@ -228,7 +275,7 @@ impl App {
                 self.engine.thread.cancel();
                 self.engine.task = Task::Idle;
                 self.engine.status.clear();
-                self.move_evals.clear();
+                self.values_shown_for = None;
             }
             Command::SetupSquare(sq) => {
                 if let Some(p) = &mut self.view.setup {
@@ -315,7 +362,8 @@ impl App {
                 if position.is_game_over() {
                     return;
                 }
-                // The values already on the board stay; the solve adds the proven line.
+                // The values already on the board stay; the solve proves its best move's
+                // and adds the proven line.
                 self.engine.thread.send(Request::Solve { position, mode });
                 self.start_task(Task::Solving(mode));
             }
@@ -338,16 +386,10 @@ impl App {
                 }
             }
             Command::Hint => {
-                let position = self.game().position();
-                if position.is_game_over() {
+                if self.game().position().is_game_over() {
                     return;
                 }
-                self.engine.thread.send(Request::Analyse {
-                    position,
-                    mode: self.settings.eval_mode,
-                    max_depth: self.settings.analysis_limit(),
-                });
-                self.start_task(Task::Analysing);
+                self.analyse_here();
             }
             Command::AnalyseGame => {
                 let game = self.game();
@@ -403,7 +445,7 @@ impl App {
     fn apply_script(&mut self, command: Command) {
         match command {
             Command::OpenScript => {
-                if let Some(path) = self.dialogs.open_script() {
+                if let Some(path) = self.file_dialogs().open_script() {
                     self.apply(Command::OpenScriptPath(path));
                 }
             }
@@ -438,6 +480,7 @@ impl App {
                     count(job.rows.len(), "position"),
                     count(job.bad.len(), "bad line")
                 ));
+                self.settings.remember_folder(path);
                 self.script = Some(job);
                 self.view.side_tab = super::side_panel::SideTab::Script;
             }
@@ -488,6 +531,9 @@ impl App {
         self.mark_saved();
         // A solved position comes with its proven line, ready to play through.
         if let Some(r) = result.filter(|r| !r.line.is_empty()) {
+            // Its proof replaces the live analysis' estimates on the squares.
+            self.known
+                .offer_proven_line(position, mode, r.score, &r.line);
             self.session.set_proven_line(ProvenLine {
                 position,
                 mode,
@@ -512,7 +558,7 @@ impl App {
             .file_stem()
             .map_or_else(|| "script".into(), |s| s.to_string_lossy().into_owned());
         if let Some(path) = self
-            .dialogs
+            .file_dialogs()
             .save_script_result(&format!("{stem}-result.txt"))
         {
             self.apply(Command::SaveScriptResultTo(path));
@@ -536,7 +582,10 @@ impl App {
             return;
         }
         match okapi_core::formats::write_atomic(path, &bytes) {
-            Ok(()) => self.notice = Some(format!("Saved the results to {}", path.display())),
+            Ok(()) => {
+                self.settings.remember_folder(path);
+                self.notice = Some(format!("Saved the results to {}", path.display()));
+            }
             Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
         }
     }
@@ -545,9 +594,7 @@ impl App {
     fn apply_clipboard(&mut self, command: Command) {
         use okapi_core::formats::{self, Format};
         match command {
-            Command::CopyTranscript => {
-                self.copy(self.game().transcript(), "the moves as a transcript")
-            }
+            Command::CopyTranscript => self.copy_transcript(),
             Command::CopyBoard => self.copy(
                 self.game().position().to_board_string(),
                 "the position as a board string",
@@ -584,10 +631,58 @@ impl App {
         }
     }
 
-    /// Puts `text` on the system clipboard this frame and says what was copied.
+    /// Copy transcript: the moves from the standard opening. A transcript cannot say
+    /// where a game from a set-up or pasted position starts, so such a game is copied
+    /// as GGF (its start position and its moves, which Okapi, NBoard and Edax read
+    /// back), or as the board string while no move has been played from it; the status
+    /// says which. A game with no move at all copies nothing, and says so.
+    fn copy_transcript(&mut self) {
+        let game = self.game();
+        if game.start() != Position::start() {
+            if game.is_empty() {
+                let board = game.start().to_board_string();
+                self.copy(
+                    board,
+                    "the position as a board string (no move has been played from it, and a \
+                     transcript holds moves from the standard opening only)",
+                );
+            } else {
+                let ggf = okapi_core::formats::write_game(game, Format::Ggf);
+                self.copy(
+                    ggf,
+                    "the game as GGF: it starts from a set-up position, which a transcript \
+                     (moves from the standard opening) cannot hold",
+                );
+            }
+            return;
+        }
+        let transcript = game.transcript();
+        self.copy(transcript, "the moves as a transcript");
+    }
+
+    /// Puts `text` on the system clipboard this frame and says what was copied; an empty
+    /// text is not copied, and the status says why.
     fn copy(&mut self, text: String, what: &str) {
+        if text.trim().is_empty() {
+            self.notice = Some("Nothing copied: no move has been played yet.".into());
+            return;
+        }
         self.clipboard_out = Some(text);
         self.notice = Some(format!("Copied {what}."));
+    }
+
+    /// One setting changed; the engine is asked again when it alters the answer.
+    fn change_setting(&mut self, setting: crate::settings::Setting) {
+        use crate::settings::Setting;
+        if matches!(setting, Setting::Book(false)) {
+            // The search values the book's moves afresh.
+            self.known.forget_book();
+        }
+        let again = setting.changes_analysis();
+        setting.apply_to(&mut self.settings);
+        if again {
+            self.apply(Command::AnalyseAgain);
+        }
     }
 
     /// The view and the help windows.
@@ -637,10 +732,7 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
     if format.keeps_variations() {
         return format!("Saved {shown}");
     }
-    let name = match format {
-        Format::Ggf => "GGF",
-        _ => "a transcript",
-    };
+    let name = format_name(format);
     let plies = game.len();
     let result = match game.result() {
         Some((b, w)) => format!(", result {b}-{w}"),
@@ -655,6 +747,15 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
         );
     }
     notice
+}
+
+/// A one-line format's name in messages.
+pub(super) fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Ggf => "GGF",
+        Format::Transcript => "a transcript",
+        Format::OkapiJson => "Okapi JSON",
+    }
 }
 
 /// Do two paths name the same existing file?

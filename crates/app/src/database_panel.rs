@@ -14,7 +14,7 @@ use super::{App, Command};
 use eframe::egui;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::db::{Answer, Database, Filter, GameHit, PlayerSide, sources};
-use okapi_core::game::Game;
+use okapi_core::game::{Game, occasion};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -254,6 +254,14 @@ fn signed_tenths(v: f64) -> String {
     format!("{:+.1}", if r == 0.0 { 0.0 } else { r })
 }
 
+/// A database game's year as a date ("" when unknown).
+fn year_text(year: u16) -> String {
+    match year {
+        0 => String::new(),
+        year => year.to_string(),
+    }
+}
+
 /// The game `hit` of `db` as a record drawn in the board's orientation, its cursor on the
 /// position the board shows.
 pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Game {
@@ -286,9 +294,11 @@ pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Ga
     let mut game = Game::from_moves(start, &moves).unwrap_or_else(|_| Game::new(start));
     game.black = db.player(info.black).to_string();
     game.white = db.player(info.white).to_string();
-    if info.year > 0 {
-        game.date = info.year.to_string();
-    }
+    game.event = db.tournament(info.tournament).to_string();
+    game.date = year_text(info.year);
+    // The result as the database has it (a game may stop before its end, on time or
+    // by agreement), and WTHOR's perfect-play score: the players and the tournament
+    // have fields of their own.
     let theoretical = info.theoretical.map_or(String::new(), |t| {
         format!(
             "; perfect play from {} empties: {:+}",
@@ -296,9 +306,7 @@ pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Ga
         )
     });
     game.comment = format!(
-        "{}, {}: {} (Black {:+}){theoretical}",
-        db.tournament(info.tournament),
-        info.year,
+        "Result {} (Black {:+}){theoretical}",
         info.result_text(),
         info.black_score
     );
@@ -466,8 +474,10 @@ impl App {
                                 Some(b) => ui.label(signed_tenths(b.discs())),
                                 None => ui.weak("–"),
                             };
-                            match self.move_evals.get(&m.square) {
-                                Some(e) => ui.label(e.label()),
+                            match self.move_evals().get(&m.square) {
+                                // With its source, as in the values list: a proof
+                                // reads as one.
+                                Some(e) => ui.label(format!("{} ({})", e.label(), e.source)),
                                 None => ui.weak("–"),
                             };
                             ui.end_row();
@@ -588,9 +598,8 @@ impl App {
                         g.result_text(),
                     );
                     let second = format!(
-                        "{} · {} · next {next}{theoretical}",
-                        g.year,
-                        db.tournament(g.tournament),
+                        "{} · next {next}{theoretical}",
+                        occasion(db.tournament(g.tournament), &year_text(g.year)),
                     );
                     if game_row(ui, row_height, &first, &second).clicked() {
                         open = Some(*hit);
@@ -601,11 +610,10 @@ impl App {
             let game = game_at_position(db, &hit, position);
             let info = db.game(hit.id as usize);
             let notice = format!(
-                "Opened {} – {}, {} {} from the games database.",
+                "Opened {} – {}, {}, from the games database.",
                 db.player(info.black),
                 db.player(info.white),
-                db.tournament(info.tournament),
-                info.year
+                occasion(db.tournament(info.tournament), &year_text(info.year)),
             );
             // Through the command, so that a game with unsaved changes asks first, as
             // File › Open does.
@@ -680,6 +688,32 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A FIFO in a folder kept in the settings left the tab "Loading the games
+    /// database…" at every start (opening it waits for a writer for ever).
+    #[test]
+    #[cfg(unix)]
+    fn a_fifo_in_a_games_folder_never_blocks_the_database_tab() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "f5 d6 c3 d3 c4").unwrap();
+        let name = std::ffi::CString::new(dir.path().join("b.txt").as_os_str().as_encoded_bytes())
+            .unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let folders = vec![dir.path().to_path_buf()];
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(load(&folders));
+        });
+        let loaded = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("still loading after 60 s: blocked on the FIFO")
+            .unwrap();
+        assert_eq!(loaded.bad_files.len(), 1, "{:?}", loaded.bad_files);
+        assert!(loaded.bad_files[0].contains("b.txt: not a regular file"));
+        let shipped = okapi_core::db::load_shipped().unwrap().len();
+        assert_eq!(loaded.db.len(), shipped + 1);
+    }
 
     #[test]
     fn thousands_are_separated() {

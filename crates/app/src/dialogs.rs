@@ -3,8 +3,8 @@
 
 use super::{App, Command};
 use eframe::egui;
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 pub trait FileDialogs {
     /// Asks for a game file to open.
@@ -26,6 +26,8 @@ pub trait FileDialogs {
     fn pick_folder(&mut self) -> Option<PathBuf> {
         None
     }
+    /// The folder the next dialogs start in (the one last used), if any.
+    fn start_in(&mut self, folder: Option<&Path>);
 }
 
 /// Which dialog could not be shown.
@@ -78,7 +80,11 @@ pub struct PathPrompt {
 /// The platform's dialogs through rfd (its xdg-portal backend on Linux, zenity when no
 /// portal answers). rfd gives no path both on a cancel and when no dialog could be shown;
 /// it only logs the failure, so its error log lines are listened to (see [`RfdErrors`]).
-pub struct NativeDialogs;
+#[derive(Default)]
+pub struct NativeDialogs {
+    /// Where the dialogs start ([`FileDialogs::start_in`]).
+    start: Option<PathBuf>,
+}
 
 /// rfd's error log lines since the last dialog: a dialog that failed logs one (no
 /// portal, no D-Bus, no zenity), a cancelled one does not.
@@ -144,10 +150,24 @@ fn with_game_filters(d: rfd::FileDialog) -> rfd::FileDialog {
         .add_filter("All files", &["*"])
 }
 
+impl NativeDialogs {
+    /// A dialog that starts in the folder last used.
+    fn new_dialog(&self) -> rfd::FileDialog {
+        match &self.start {
+            Some(dir) => rfd::FileDialog::new().set_directory(dir),
+            None => rfd::FileDialog::new(),
+        }
+    }
+}
+
 impl FileDialogs for NativeDialogs {
+    fn start_in(&mut self, folder: Option<&Path>) {
+        self.start = folder.map(Path::to_path_buf);
+    }
+
     fn pick_folder(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenGame, None, || {
-            rfd::FileDialog::new()
+            self.new_dialog()
                 .set_title("A folder of games")
                 .pick_folder()
         })
@@ -155,14 +175,14 @@ impl FileDialogs for NativeDialogs {
 
     fn open_game(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenGame, None, || {
-            with_game_filters(rfd::FileDialog::new().set_title("Open a game")).pick_file()
+            with_game_filters(self.new_dialog().set_title("Open a game")).pick_file()
         })
     }
 
     fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf> {
         Self::run(DialogKind::SaveGame, Some(suggested_name), || {
             with_game_filters(
-                rfd::FileDialog::new()
+                self.new_dialog()
                     .set_title("Save the game")
                     .set_file_name(suggested_name),
             )
@@ -172,7 +192,7 @@ impl FileDialogs for NativeDialogs {
 
     fn open_script(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenScript, None, || {
-            rfd::FileDialog::new()
+            self.new_dialog()
                 .set_title("Open an endgame script")
                 .add_filter("Endgame script", &["scr", "obf"])
                 .add_filter("All files", &["*"])
@@ -182,7 +202,7 @@ impl FileDialogs for NativeDialogs {
 
     fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
         Self::run(DialogKind::SaveScriptResult, Some(suggested_name), || {
-            rfd::FileDialog::new()
+            self.new_dialog()
                 .set_title("Save the script's results")
                 .set_file_name(suggested_name)
                 .save_file()
@@ -204,6 +224,11 @@ pub struct ScriptedDialogs {
     pub unavailable: bool,
     /// The failure of the last dialog, until the app takes it.
     pub failure: Option<DialogFailure>,
+    /// The folder each dialog shown was told to start in, in order (shared, so a test
+    /// keeps a handle on it once the app owns the dialogs).
+    pub started_in: Arc<Mutex<Vec<Option<PathBuf>>>>,
+    /// The folder the next dialog starts in ([`FileDialogs::start_in`]).
+    pub start: Option<PathBuf>,
 }
 
 impl ScriptedDialogs {
@@ -216,6 +241,9 @@ impl ScriptedDialogs {
             });
             return None;
         }
+        if let Ok(mut v) = self.started_in.lock() {
+            v.push(self.start.clone());
+        }
         let paths = match kind {
             DialogKind::OpenGame | DialogKind::OpenScript => &mut self.open,
             DialogKind::SaveGame | DialogKind::SaveScriptResult => &mut self.save,
@@ -225,6 +253,10 @@ impl ScriptedDialogs {
 }
 
 impl FileDialogs for ScriptedDialogs {
+    fn start_in(&mut self, folder: Option<&Path>) {
+        self.start = folder.map(Path::to_path_buf);
+    }
+
     fn open_game(&mut self) -> Option<PathBuf> {
         self.answer(DialogKind::OpenGame, None)
     }
@@ -247,13 +279,23 @@ impl FileDialogs for ScriptedDialogs {
 }
 
 impl App {
+    /// The file dialogs, told to start in the folder last used (kept in the settings).
+    pub(super) fn file_dialogs(&mut self) -> &mut dyn FileDialogs {
+        let folder = self.settings.last_folder.as_deref().filter(|d| d.is_dir());
+        self.dialogs.start_in(folder);
+        self.dialogs.as_mut()
+    }
+
     /// After a dialog that could not be shown: opens the path field and says so.
     /// Returns true when it did.
     pub(super) fn take_dialog_failure(&mut self) -> bool {
         let Some(f) = self.dialogs.take_failure() else {
             return false;
         };
-        let dir = std::env::current_dir().unwrap_or_default();
+        let dir = match &self.settings.last_folder {
+            Some(dir) if dir.is_dir() => dir.clone(),
+            _ => std::env::current_dir().unwrap_or_default(),
+        };
         let text = match &f.suggested_name {
             Some(name) => dir.join(name),
             None => dir.join(""),

@@ -1,7 +1,7 @@
 //! What the engine does for the app: the requests made after each change of position,
 //! and the events taken in each frame (the engine drops those of superseded requests).
 
-use super::game_rules::SolveStats;
+use super::session_actions::SolveStats;
 use super::{App, RowResult};
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::Next;
@@ -110,6 +110,10 @@ impl App {
                     elapsed,
                     ..
                 } => {
+                    if let Some(row) = job.rows.get(index) {
+                        self.known
+                            .offer_proven_line(row.position, job.mode, score, &line);
+                    }
                     if let Some(row) = job.rows.get_mut(index) {
                         row.result = Some(RowResult {
                             outcome,
@@ -210,8 +214,13 @@ impl App {
     /// kept, and the next request to the engine (its move, or the values of the legal
     /// moves).
     pub(super) fn position_changed(&mut self) {
-        self.move_evals.clear();
         self.keep_game_in_progress();
+        self.ask_engine_again();
+    }
+
+    /// Asks the engine about the position on the board afresh (what it knows stays).
+    pub(super) fn ask_engine_again(&mut self) {
+        self.values_shown_for = None;
         self.ask_engine_about();
     }
 
@@ -223,7 +232,6 @@ impl App {
         self.engine.thread.cancel();
         self.engine.paced_move = None;
         let next = self.session.next();
-        let position = self.session.position();
         if next == Next::Over {
             self.engine.task = Task::Idle;
             self.engine.status.clear();
@@ -243,27 +251,97 @@ impl App {
                 self.engine.thread.send(request);
                 self.start_task(Task::Thinking);
             }
-        } else if self.settings.show_evals
-            && self.settings.evals_for.includes(position.side_to_move())
-        {
-            self.engine.thread.send(Request::Analyse {
-                position,
-                mode: self.settings.eval_mode,
-                max_depth: self.settings.analysis_limit(),
-            });
-            self.start_task(Task::Analysing);
+        } else if self.values_wanted_here() {
+            self.analyse_here();
         } else {
             self.engine.task = Task::Idle;
             self.engine.status.clear();
         }
     }
 
+    /// Asks the engine for the values of this position's moves (the live analysis, or a
+    /// hint): the board shows them as they come, over what is known already.
+    pub(super) fn analyse_here(&mut self) {
+        let position = self.game().position();
+        self.engine.thread.send(Request::Analyse {
+            position,
+            mode: self.settings.eval_mode,
+            max_depth: self.settings.analysis_limit(),
+        });
+        self.values_shown_for = Some(position);
+        self.start_task(Task::Analysing);
+    }
+
+    /// Does the player see the values of this position's moves without asking? Values on,
+    /// for this side, and not the person's own moves in a game against the engine unless
+    /// they chose to see them (practice: the values would give the answer away).
+    pub(super) fn values_wanted_here(&self) -> bool {
+        let side = self.game().position().side_to_move();
+        self.settings.show_evals
+            && self.settings.evals_for.includes(side)
+            && (!self.practising_against_engine() || self.settings.values_against_engine)
+    }
+
+    /// Is a person playing the engine in a game not yet over?
+    pub(super) fn practising_against_engine(&self) -> bool {
+        let seats = self.session.seats();
+        let game = self.game();
+        seats.contains(&okapi_core::game::Seat::Human)
+            && seats.iter().any(|s| s.is_engine())
+            && self.session.lost_on_time().is_none()
+            && !game.position_at(game.len()).is_game_over()
+    }
+
+    /// Offers a value of a move of `position` to the known values; a value kept that is
+    /// stronger than the record's for a move of the game is written into the record too
+    /// (it is saved with the game and shown in the move list and the graph).
+    pub(super) fn learn_value(&mut self, position: Position, square: Square, eval: Eval) {
+        if self.known.offer(position, square, eval) {
+            let game = self.game();
+            let ply = game.ply();
+            let at = if game.position() == position && game.move_at(ply) == Some(Move::Play(square))
+            {
+                Some(ply)
+            } else {
+                None
+            };
+            if let Some(ply) = at {
+                self.session.game_mut().set_eval(ply, eval);
+            }
+        }
+    }
+
+    /// Writes the known values of the game's moves into the record wherever they are
+    /// stronger than its own (after a solve, whose proven line may run along the game),
+    /// and keeps the game in progress when it changed.
+    pub(super) fn record_known_values(&mut self) {
+        let game = self.game();
+        let upgrades: Vec<(usize, Eval)> = (0..game.len())
+            .filter_map(|i| {
+                let Some(Move::Play(sq)) = game.move_at(i) else {
+                    return None;
+                };
+                let known = self.known.get(&game.position_at(i), sq)?;
+                game.eval_at(i)
+                    .is_none_or(|e| known.source > e.source)
+                    .then_some((i, known))
+            })
+            .collect();
+        if upgrades.is_empty() {
+            return;
+        }
+        for (i, eval) in upgrades {
+            self.session.game_mut().set_eval(i, eval);
+        }
+        self.keep_game_in_progress();
+    }
+
     /// What a finished live analysis says: proven, or the depth it stopped at (it starts
     /// again when the position changes).
     fn analysis_complete(&self) -> String {
-        let proven = !self.move_evals.is_empty()
-            && self
-                .move_evals
+        let shown = self.move_evals();
+        let proven = !shown.is_empty()
+            && shown
                 .values()
                 .all(|e| matches!(e.source, EvalSource::Exact | EvalSource::Wld));
         match self.engine.analysis_depth {
@@ -287,13 +365,8 @@ impl App {
                     if std::mem::take(&mut self.metrics.awaiting_first_value) {
                         self.metrics.first_value = Some(self.engine.task_started.elapsed());
                     }
-                    let keep = self
-                        .move_evals
-                        .get(&square)
-                        .is_some_and(|old| old.source > eval.source);
-                    if !keep {
-                        self.move_evals.insert(square, eval);
-                    }
+                    let position = self.game().position();
+                    self.learn_value(position, square, eval);
                 }
                 Event::Progress {
                     message,
@@ -306,6 +379,7 @@ impl App {
                 Event::AnalysisDone { nodes, elapsed, .. } => {
                     let what = match self.engine.task {
                         Task::AnalysingGame => {
+                            self.record_known_values();
                             self.keep_game_in_progress();
                             "game analysis done".to_string()
                         }
@@ -325,6 +399,8 @@ impl App {
                     self.engine.task = Task::Idle;
                     self.engine.status = format!("solved - {}", speed(nodes, elapsed));
                     self.keep_proven_line(mode, score, line, SolveStats { nodes, elapsed });
+                    // The proof is what the player asked to see here.
+                    self.values_shown_for = Some(self.game().position());
                 }
                 Event::Played {
                     mv,
@@ -335,6 +411,16 @@ impl App {
                     self.engine.task = Task::Idle;
                     let before = self.game().position();
                     self.notice = None;
+                    // The engine's value of its move is known too; the record takes the
+                    // best known one.
+                    let eval = match (mv, eval) {
+                        (Move::Play(sq), Some(e)) => {
+                            self.known.offer(before, sq, e);
+                            self.known.get(&before, sq)
+                        }
+                        (Move::Play(sq), None) => self.known.get(&before, sq),
+                        (Move::Pass, e) => e,
+                    };
                     if self.play_engine_move(before, mv, eval) {
                         // Clicks pressed from now until the move shows are not moves.
                         self.view.position_shown_at = None;
@@ -359,9 +445,14 @@ impl App {
                     best_move,
                     ..
                 } => {
-                    self.session.game_mut().set_eval(ply, played);
                     if ply < self.game().len() {
-                        let key = (self.game().position_at(ply), self.game().moves()[ply]);
+                        let position = self.game().position_at(ply);
+                        if let Some(Move::Play(sq)) = self.game().move_at(ply) {
+                            self.known.offer(position, sq, played);
+                        }
+                        self.known.offer(position, best_move, best);
+                        self.session.game_mut().set_eval(ply, played);
+                        let key = (position, self.game().moves()[ply]);
                         self.game_analysis.insert(
                             ply,
                             PlyAnalysis {

@@ -1,145 +1,623 @@
-//! The evaluation graph of the game, and beside it, once the game is analysed, the discs
-//! each move lost.
+//! The evaluation graph of the game and, once the game is analysed, beside it the discs
+//! each move lost: both on a fixed scale (the same game reads the same at every move and
+//! every game alike), Black's side above the zero line and White's below.
+//!
+//! The graph: the value after each move from Black's view, Black's advantage shaded black
+//! and White's white, on ±[`GRAPH_RANGE`] discs; a value beyond the scale sits on its edge
+//! with an arrow and its figure. Each point's shape says how it is known (a diamond: proven
+//! by the solver; a dot: searched), its colour whether the move was a mistake (the move
+//! list's colours); a proven stretch of the line is drawn brighter. The current move is a
+//! yellow line; a click goes to the move under the pointer, hovering tells its value.
 
+use super::board_view::{BEST, CLOSE};
 use super::move_list::Severity;
 use super::{App, Command};
-use eframe::egui;
+use eframe::egui::{self, Color32, Pos2, Rect, Stroke, pos2, vec2};
 use okapi_core::board::Color;
+use okapi_core::game::{Eval, EvalSource};
+
+/// The graph's scale: ±32 discs holds nearly every value of a game between players who
+/// know the game (a larger one flattens the middle game, where the values that matter are
+/// a few discs); values beyond it are drawn on the edge, marked.
+pub(crate) const GRAPH_RANGE: f32 = 32.0;
+/// The loss chart's scale: ±16 discs (a blunder of more is drawn to the edge, marked).
+const LOSS_RANGE: f32 = 16.0;
+
+/// The background: the board's felt, darker.
+const FELT: Color32 = Color32::from_rgb(0x1a, 0x52, 0x34);
+const GRID: Color32 = Color32::from_rgb(0x2c, 0x6a, 0x48);
+const ZERO: Color32 = Color32::from_rgb(0xf0, 0xe0, 0xc0);
+const BLACK_AREA: Color32 = Color32::from_rgb(0x16, 0x16, 0x16);
+const WHITE_AREA: Color32 = Color32::from_rgb(0xe4, 0xe4, 0xe0);
+const SEARCHED: Color32 = Color32::from_rgb(0x9a, 0xa4, 0xa0);
+/// Proven values: the board's colour for values within reach of the best.
+const PROVEN: Color32 = CLOSE;
+/// The current move: the board's colour for the best move.
+const CURRENT: Color32 = BEST;
+const LABEL: Color32 = Color32::from_rgb(0xc8, 0xc8, 0xc0);
+
+/// One point of the graph: the value after the move at `ply` of the line, from Black's
+/// view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GraphPoint {
+    /// The move's index in the line (the point sits after it, at x = ply + 1).
+    pub ply: usize,
+    /// Discs, Black's view (for a win/draw/loss proof: its sign only).
+    pub black: i32,
+    /// Proven by the solver (exact or win/draw/loss), not estimated by a search.
+    pub proven: bool,
+    /// Only the result is proven (win, draw or loss), not the margin.
+    pub wld: bool,
+    /// How bad the move was, when the game analysis found it lost discs.
+    pub severity: Option<Severity>,
+}
+
+impl GraphPoint {
+    /// The point for the move at `ply` with value `eval` for its mover.
+    fn new(ply: usize, eval: Eval, mover: Color, severity: Option<Severity>) -> GraphPoint {
+        let mover_view = if mover == Color::Black { 1 } else { -1 };
+        GraphPoint {
+            ply,
+            black: eval.value * mover_view,
+            proven: super::known_values::is_proven(&eval),
+            wld: eval.source == EvalSource::Wld,
+            severity,
+        }
+    }
+
+    /// Where the point is drawn, in discs: a win/draw/loss proof at the least margin a
+    /// win has, the rest as they are.
+    fn discs(&self) -> f32 {
+        if self.wld {
+            2.0 * self.black.signum() as f32
+        } else {
+            self.black as f32
+        }
+    }
+}
+
+/// A bar of the loss chart: the discs the move at `ply` lost for its mover.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LossBar {
+    ply: usize,
+    loss: i32,
+    black: bool,
+    severity: Severity,
+    /// Both the played and the best move's values proven.
+    proven: bool,
+}
+
+/// A plot area over the game's plies (0..`len`) and ±`range` discs.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    rect: Rect,
+    len: f32,
+    range: f32,
+}
+
+impl Frame {
+    fn x(&self, ply: f32) -> f32 {
+        self.rect.left() + self.rect.width() * ply / self.len
+    }
+
+    /// The height of `discs` on the scale, clamped to its edges.
+    fn y(&self, discs: f32) -> f32 {
+        let d = discs.clamp(-self.range, self.range);
+        self.rect.center().y - self.rect.height() / 2.0 * d / self.range
+    }
+
+    /// The ply nearest to a pointer's x, within `0..=last`.
+    fn ply_at(&self, x: f32, last: usize) -> usize {
+        let ply = ((x - self.rect.left()) / self.rect.width() * self.len).round();
+        ply.clamp(0.0, last as f32) as usize
+    }
+
+    /// The felt, the grid of labelled ticks (`label(side, discs)`: side "B" above the
+    /// zero line, "W" below), the move numbers under it and the zero line.
+    fn draw(&self, painter: &egui::Painter, labels_at: f32, label: fn(&str, f32) -> String) {
+        let font = egui::FontId::proportional(10.0);
+        painter.rect_filled(self.rect, 2.0, FELT);
+        // A tick every 8 discs where they have 12 px between them, else every 16.
+        let px_per_disc = self.rect.height() / 2.0 / self.range;
+        let step = if 8.0 * px_per_disc >= 12.0 { 8.0 } else { 16.0 };
+        let mut d = step;
+        while d <= self.range + 0.01 {
+            for (sign, side) in [(1.0, "B"), (-1.0, "W")] {
+                let y = self.y(sign * d);
+                painter.hline(self.rect.x_range(), y, Stroke::new(1.0, GRID));
+                painter.text(
+                    pos2(labels_at, y),
+                    egui::Align2::RIGHT_CENTER,
+                    label(side, d),
+                    font.clone(),
+                    LABEL,
+                );
+            }
+            d += step;
+        }
+        let mut m = 10.0;
+        while m < self.len + 0.01 {
+            let x = self.x(m);
+            painter.vline(x, self.rect.y_range(), Stroke::new(1.0, GRID));
+            painter.text(
+                pos2(x, self.rect.bottom() + 1.0),
+                egui::Align2::CENTER_TOP,
+                format!("{m:.0}"),
+                font.clone(),
+                LABEL,
+            );
+            m += 10.0;
+        }
+        painter.text(
+            pos2(labels_at, self.rect.center().y),
+            egui::Align2::RIGHT_CENTER,
+            "0",
+            font,
+            LABEL,
+        );
+        painter.hline(self.rect.x_range(), self.y(0.0), Stroke::new(1.0, ZERO));
+    }
+
+    /// The current move's line.
+    fn draw_current(&self, painter: &egui::Painter, ply: usize) {
+        painter.vline(
+            self.x(ply as f32),
+            self.rect.y_range(),
+            Stroke::new(2.0, CURRENT),
+        );
+    }
+
+    /// An arrow on the edge, pointing off the scale, with the value it stands for.
+    fn draw_off_scale(&self, painter: &egui::Painter, x: f32, discs: f32, text: String) {
+        let up = discs > 0.0;
+        let y = if up {
+            self.rect.top()
+        } else {
+            self.rect.bottom()
+        };
+        let tip = if up { -1.0 } else { 1.0 };
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                pos2(x, y + tip * 1.0),
+                pos2(x + 4.0, y - tip * 5.0),
+                pos2(x - 4.0, y - tip * 5.0),
+            ],
+            ZERO,
+            Stroke::NONE,
+        ));
+        painter.text(
+            pos2(x + 5.0, y - tip * 2.0),
+            if up {
+                egui::Align2::LEFT_TOP
+            } else {
+                egui::Align2::LEFT_BOTTOM
+            },
+            text,
+            egui::FontId::proportional(10.0),
+            ZERO,
+        );
+    }
+}
+
+/// The left margin (the tick labels "B+32") and the bottom one (move numbers).
+const LEFT_MARGIN: f32 = 34.0;
+const BOTTOM_MARGIN: f32 = 13.0;
+
+/// The plot area of a widget's rect, leaving room for the labels.
+fn plot_frame(rect: Rect, len: f32, range: f32) -> Frame {
+    Frame {
+        rect: Rect::from_min_max(
+            pos2(rect.left() + LEFT_MARGIN, rect.top() + 6.0),
+            pos2(rect.right() - 4.0, rect.bottom() - BOTTOM_MARGIN),
+        ),
+        len,
+        range,
+    }
+}
+
+/// The triangles shading the area between the line through `points` (x, discs) and the
+/// zero line: Black's colour above it, White's below, split where the line crosses zero.
+fn shade(frame: &Frame, points: &[(f32, f32)]) -> egui::Mesh {
+    let mut mesh = egui::Mesh::default();
+    let zero = frame.y(0.0);
+    let mut quad = |x0: f32, v0: f32, x1: f32, v1: f32| {
+        let color = if v0 + v1 > 0.0 {
+            BLACK_AREA
+        } else {
+            WHITE_AREA
+        };
+        let base = mesh.vertices.len() as u32;
+        for p in [
+            pos2(frame.x(x0), zero),
+            pos2(frame.x(x0), frame.y(v0)),
+            pos2(frame.x(x1), frame.y(v1)),
+            pos2(frame.x(x1), zero),
+        ] {
+            mesh.colored_vertex(p, color);
+        }
+        mesh.add_triangle(base, base + 1, base + 2);
+        mesh.add_triangle(base, base + 2, base + 3);
+    };
+    for w in points.windows(2) {
+        let ((x0, v0), (x1, v1)) = (w[0], w[1]);
+        if v0 * v1 < 0.0 {
+            let xc = x0 + (x1 - x0) * v0 / (v0 - v1);
+            quad(x0, v0, xc, 0.0);
+            quad(xc, 0.0, x1, v1);
+        } else {
+            quad(x0, v0, x1, v1);
+        }
+    }
+    mesh
+}
+
+/// A point's marker: a diamond when proven, a dot when searched; the mistake's colour
+/// when the move lost discs.
+fn draw_marker(painter: &egui::Painter, at: Pos2, point: &GraphPoint) {
+    let fill = match (point.severity, point.proven) {
+        (Some(s), _) => s.color(),
+        (None, true) => PROVEN,
+        (None, false) => SEARCHED,
+    };
+    let outline = Stroke::new(1.0, Color32::from_black_alpha(160));
+    if point.proven {
+        let r = if point.severity.is_some() { 4.5 } else { 3.5 };
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                at + vec2(0.0, -r),
+                at + vec2(r, 0.0),
+                at + vec2(0.0, r),
+                at + vec2(-r, 0.0),
+            ],
+            fill,
+            outline,
+        ));
+    } else {
+        let r = if point.severity.is_some() { 3.5 } else { 2.0 };
+        painter.circle(at, r, fill, outline);
+    }
+}
+
+/// The legend in the plot's top left corner (where the opening's values, near zero, never
+/// reach): what the shapes mean.
+fn draw_legend(painter: &egui::Painter, plot: Rect) {
+    let font = egui::FontId::proportional(10.0);
+    let y = plot.top() + 8.0;
+    let mut x = plot.left() + 6.0;
+    let items: [(&str, GraphPoint); 2] = [
+        (
+            "searched",
+            GraphPoint {
+                ply: 0,
+                black: 0,
+                proven: false,
+                wld: false,
+                severity: None,
+            },
+        ),
+        (
+            "proven",
+            GraphPoint {
+                ply: 0,
+                black: 0,
+                proven: true,
+                wld: false,
+                severity: None,
+            },
+        ),
+    ];
+    for (text, point) in items.iter().rev() {
+        draw_marker(painter, pos2(x + 4.0, y), point);
+        let r = painter.text(
+            pos2(x + 11.0, y),
+            egui::Align2::LEFT_CENTER,
+            *text,
+            font.clone(),
+            LABEL,
+        );
+        x = r.right() + 10.0;
+    }
+}
 
 impl App {
-    /// The evaluation graph of the game, from Black's view; a click goes to that move.
+    /// The graph's points: each valued move of the line, from Black's view, with the
+    /// game analysis' verdict on it.
+    pub(crate) fn graph_points(&self) -> Vec<GraphPoint> {
+        let game = self.game();
+        game.evals()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, eval)| {
+                let severity = self.analysis_of(i).and_then(|a| Severity::of(a.loss()));
+                let mover = game.position_at(i).side_to_move();
+                eval.map(|e| GraphPoint::new(i, e, mover, severity))
+            })
+            .collect()
+    }
+
+    /// The bottom panel: the evaluation graph and, once the game is analysed, the loss
+    /// chart beside it. Its height is a share of the window's: 120 px of graph at 900 px,
+    /// 80 at 600 (the player may drag it taller).
     pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
-        use egui_plot::{Line, PlotPoints, Points, VLine};
-        let mut points: Vec<[f64; 2]> = Vec::new();
-        for (i, eval) in self.game().evals().iter().enumerate() {
-            if let Some(e) = eval {
-                let black_view = if self.game().position_at(i).side_to_move() == Color::Black {
-                    e.value
-                } else {
-                    -e.value
-                };
-                // Values are disc differences; a wild one (a bug, a damaged file) must
-                // not stretch the plot into millions of grid lines.
-                points.push([(i + 1) as f64, black_view.clamp(-64, 64) as f64]);
-            }
-        }
-        let ply = self.game().ply() as f64;
-        let len = self.game().len().max(60) as f64;
+        let window = ui.ctx().content_rect().height();
         egui::Panel::bottom("graph")
             .resizable(true)
-            .default_size(100.0)
+            .default_size((window * 0.18).clamp(104.0, 280.0))
+            .min_size(104.0)
             .show(ui, |ui| {
                 let losses = self.loss_bars();
-                let width = ui.available_width();
+                let size = ui.available_size();
                 let graph_width = if losses.is_empty() {
-                    width
+                    size.x
                 } else {
-                    width * 0.65
+                    size.x * 0.65
                 };
                 ui.horizontal(|ui| {
-                    ui.allocate_ui(egui::vec2(graph_width, ui.available_height()), |ui| {
-                        let response = game_plot("eval-graph", len, 16.0)
-                            .x_axis_label("ply (click to go there); values from Black's view")
-                            // Steps in discs that leave room for labels in a short panel (powers
-                            // of ten left only "0" readable once the values pass 30).
-                            .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
-                                if input.bounds.1 - input.bounds.0 > 48.0 {
-                                    [32.0, 16.0, 8.0]
-                                } else {
-                                    [16.0, 8.0, 4.0]
-                                }
-                            }))
-                            .show(ui, |plot| {
-                                plot.vline(
-                                    VLine::new("position", ply)
-                                        .color(egui::Color32::from_rgb(0xff, 0xd8, 0x40)),
-                                );
-                                plot.line(Line::new(
-                                    "evaluation",
-                                    PlotPoints::from(points.clone()),
-                                ));
-                                plot.points(
-                                    Points::new("moves", PlotPoints::from(points)).radius(2.5),
-                                );
-                            });
-                        self.go_to_clicked_ply(&response);
-                    });
+                    self.eval_graph(ui, vec2(graph_width, size.y));
                     if !losses.is_empty() {
-                        self.loss_chart(ui, losses, len);
+                        self.loss_chart(ui, &losses, vec2(ui.available_width(), size.y));
                     }
                 });
             });
     }
 
-    /// The analysed moves that lost discs: (ply, loss, Black's move?, severity colour).
-    fn loss_bars(&self) -> Vec<(usize, i32, bool, egui::Color32)> {
+    /// The game's length on the x axis: the whole game, at least 60 moves.
+    fn graph_len(&self) -> f32 {
+        self.game().len().max(60) as f32
+    }
+
+    fn eval_graph(&mut self, ui: &mut egui::Ui, size: egui::Vec2) {
+        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+        let points = self.graph_points();
+        let frame = plot_frame(rect, self.graph_len(), GRAPH_RANGE);
+        let painter = ui.painter_at(rect);
+        frame.draw(&painter, rect.left() + LEFT_MARGIN - 3.0, |side, d| {
+            format!("{side}+{d:.0}")
+        });
+        let xy: Vec<(f32, f32)> = points
+            .iter()
+            .map(|p| ((p.ply + 1) as f32, p.discs()))
+            .collect();
+        painter.add(shade(&frame, &xy));
+        painter.hline(frame.rect.x_range(), frame.y(0.0), Stroke::new(1.0, ZERO));
+        let at = |p: &GraphPoint| pos2(frame.x((p.ply + 1) as f32), frame.y(p.discs()));
+        for w in points.windows(2) {
+            let both_proven = w[0].proven && w[1].proven;
+            let stroke = if both_proven {
+                Stroke::new(2.0, PROVEN)
+            } else {
+                Stroke::new(1.5, SEARCHED)
+            };
+            painter.line_segment([at(&w[0]), at(&w[1])], stroke);
+        }
+        frame.draw_current(&painter, self.game().ply());
+        let mut prev_off = false;
+        for p in &points {
+            draw_marker(&painter, at(p), p);
+            // The first value of each run off the scale is told with its figure.
+            let off = p.discs().abs() > GRAPH_RANGE;
+            if off && !prev_off {
+                let side = if p.black > 0 { "B" } else { "W" };
+                frame.draw_off_scale(
+                    &painter,
+                    at(p).x,
+                    p.discs(),
+                    format!("{side}+{}", p.black.abs()),
+                );
+            }
+            prev_off = off;
+        }
+        draw_legend(&painter, frame.rect);
+        let proven = points.iter().filter(|p| p.proven).count();
+        let marked = points.iter().filter(|p| p.severity.is_some()).count();
+        let summary = format!(
+            "evaluation graph from Black's view, ±{GRAPH_RANGE:.0} discs: {} values, {proven} proven, mistakes marked: {marked}",
+            points.len()
+        );
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, summary.clone()));
+        self.graph_hover_and_click(&response, &frame);
+    }
+
+    /// Hovering tells the move under the pointer; a click goes to it.
+    fn graph_hover_and_click(&mut self, response: &egui::Response, frame: &Frame) {
+        let last = self.game().len();
+        let Some(pos) = response.hover_pos().or(response.interact_pointer_pos()) else {
+            return;
+        };
+        let ply = frame.ply_at(pos.x, last);
+        if response.clicked() {
+            self.commands.push(Command::GoTo(ply));
+            return;
+        }
+        if let Some(text) = self.ply_summary(ply) {
+            response.clone().on_hover_text_at_pointer(text);
+        }
+    }
+
+    /// "Move 23, e3 by Black: B+6 (18@95%); lost 4 discs against c3."
+    fn ply_summary(&self, ply: usize) -> Option<String> {
+        let i = ply.checked_sub(1)?;
+        let game = self.game();
+        let mv = game.move_at(i)?;
+        let mover = game.position_at(i).side_to_move();
+        let by = if mover == Color::Black {
+            "Black"
+        } else {
+            "White"
+        };
+        let mut text = format!("Move {ply}, {mv} by {by}");
+        if let Some(e) = game.eval_at(i) {
+            let p = GraphPoint::new(i, e, mover, None);
+            let side = if p.black >= 0 { "B" } else { "W" };
+            let value = match e.source {
+                EvalSource::Wld => match p.black.signum() {
+                    1 => "Black wins".to_string(),
+                    0 => "draw".to_string(),
+                    _ => "White wins".to_string(),
+                },
+                _ => format!("{side}+{}", p.black.abs()),
+            };
+            let how = if p.proven { "proven" } else { "searched" };
+            text += &format!(": {value} ({how}, {})", e.source);
+        }
+        if let Some(a) = self.analysis_of(i)
+            && a.loss() > 0
+        {
+            text += &format!(
+                "; lost {} against {}",
+                super::side_panel::discs(a.loss() as u32),
+                a.best_move
+            );
+        }
+        Some(text + ". Click to go there.")
+    }
+
+    /// The analysed moves that lost discs.
+    fn loss_bars(&self) -> Vec<LossBar> {
         (0..self.game().len())
             .filter_map(|i| {
                 let a = self.analysis_of(i)?;
                 let severity = Severity::of(a.loss())?;
-                let black = self.game().position_at(i).side_to_move() == Color::Black;
-                Some((i, a.loss(), black, severity.color()))
+                let proven = |e: &Eval| matches!(e.source, EvalSource::Exact | EvalSource::Wld);
+                Some(LossBar {
+                    ply: i,
+                    loss: a.loss(),
+                    black: self.game().position_at(i).side_to_move() == Color::Black,
+                    severity,
+                    proven: proven(&a.played) && proven(&a.best),
+                })
             })
             .collect()
     }
 
-    /// Discs lost per move, Black's upwards and White's downwards, coloured by severity.
-    fn loss_chart(
-        &mut self,
-        ui: &mut egui::Ui,
-        losses: Vec<(usize, i32, bool, egui::Color32)>,
-        len: f64,
-    ) {
-        use egui_plot::{Bar, BarChart};
-        let bars: Vec<Bar> = losses
-            .iter()
-            .map(|&(i, loss, black, color)| {
-                let height = if black { loss } else { -loss } as f64;
-                Bar::new((i + 1) as f64, height)
-                    .width(0.9)
-                    .fill(color)
-                    .name(format!("ply {}: -{loss}", i + 1))
-            })
-            .collect();
-        let height = ui.available_height();
+    /// Discs lost per move, Black's upwards and White's downwards, coloured by severity
+    /// (solid when proven, paler when searched), on the graph's plies and in its style.
+    fn loss_chart(&mut self, ui: &mut egui::Ui, losses: &[LossBar], size: egui::Vec2) {
         ui.vertical(|ui| {
+            // The title and the chart together as tall as the graph beside them: the
+            // panel keeps its height and the board its size when the chart appears.
             let title =
                 ui.label(egui::RichText::new("discs lost per move: Black up, White down").small());
-            // The title and the plot together as tall as the graph beside them: the plot
-            // taking the whole height under its title made the panel taller, and the board
-            // shrank when the chart appeared.
             let used = title.rect.height() + ui.spacing().item_spacing.y;
-            let response = game_plot("loss-chart", len, 8.0)
-                .height((height - used).max(32.0))
-                .show(ui, |plot| plot.bar_chart(BarChart::new("discs lost", bars)));
-            self.go_to_clicked_ply(&response);
+            let (rect, response) = ui.allocate_exact_size(
+                vec2(size.x, (size.y - used).max(40.0)),
+                egui::Sense::click(),
+            );
+            let frame = plot_frame(rect, self.graph_len(), LOSS_RANGE);
+            let painter = ui.painter_at(rect);
+            // Discs lost, whoever lost them: the title says which side is which.
+            frame.draw(&painter, rect.left() + LEFT_MARGIN - 3.0, |_, d| {
+                format!("{d:.0}")
+            });
+            let half = (frame.rect.width() / frame.len * 0.45).max(1.0);
+            for b in losses {
+                let x = frame.x((b.ply + 1) as f32);
+                let discs = if b.black { b.loss } else { -b.loss } as f32;
+                let bar = Rect::from_two_pos(
+                    pos2(x - half, frame.y(0.0)),
+                    pos2(x + half, frame.y(discs)),
+                );
+                let color = b.severity.color();
+                let fill = if b.proven {
+                    color
+                } else {
+                    color.gamma_multiply(0.55)
+                };
+                painter.rect(
+                    bar,
+                    0.0,
+                    fill,
+                    Stroke::new(1.0, color),
+                    egui::StrokeKind::Inside,
+                );
+                if discs.abs() > LOSS_RANGE {
+                    frame.draw_off_scale(&painter, x, discs, format!("-{}", b.loss));
+                }
+            }
+            frame.draw_current(&painter, self.game().ply());
+            let summary = format!(
+                "loss chart, ±{LOSS_RANGE:.0} discs, moves that lost discs: {}",
+                losses.len()
+            );
+            response.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Image, true, summary.clone())
+            });
+            self.graph_hover_and_click(&response, &frame);
         });
-    }
-
-    /// A click on a plot of the game goes to the ply under it.
-    fn go_to_clicked_ply<R>(&mut self, response: &egui_plot::PlotResponse<R>) {
-        if response.response.clicked()
-            && let Some(pos) = response.response.interact_pointer_pos()
-        {
-            let x = response.transform.value_from_position(pos).x.round();
-            self.commands.push(Command::GoTo(
-                x.clamp(0.0, self.game().len() as f64) as usize
-            ));
-        }
     }
 }
 
-/// A fixed plot over the game's plies (0..`len`) and at least -`y`..`y` discs: clicks go
-/// to a ply, so nothing zooms or drags.
-fn game_plot(id: &str, len: f64, y: f64) -> egui_plot::Plot<'_> {
-    egui_plot::Plot::new(id)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
-        .include_x(0.0)
-        .include_x(len)
-        .include_y(-y)
-        .include_y(y)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame() -> Frame {
+        Frame {
+            rect: Rect::from_min_max(pos2(0.0, 0.0), pos2(600.0, 128.0)),
+            len: 60.0,
+            range: GRAPH_RANGE,
+        }
+    }
+
+    /// The scale is fixed and symmetric: zero in the middle, ±32 at the edges, values
+    /// beyond held at the edge.
+    #[test]
+    fn the_scale_is_fixed_and_symmetric() {
+        let f = frame();
+        assert_eq!(f.y(0.0), 64.0);
+        assert_eq!(f.y(32.0), 0.0);
+        assert_eq!(f.y(-32.0), 128.0);
+        assert_eq!(f.y(16.0), 32.0);
+        assert_eq!(f.y(50.0), f.y(32.0));
+        assert_eq!(f.y(-64.0), f.y(-32.0));
+        assert_eq!(f.x(30.0), 300.0);
+        assert_eq!(f.ply_at(303.0, 60), 30);
+        assert_eq!(f.ply_at(599.0, 40), 40);
+        assert_eq!(f.ply_at(-5.0, 40), 0);
+    }
+
+    /// The shading changes colour where the line crosses zero, not at a point: a move
+    /// from +8 to -8 shades Black's colour to the crossing and White's after it.
+    #[test]
+    fn the_shading_splits_where_the_line_crosses_zero() {
+        let f = frame();
+        let mesh = shade(&f, &[(10.0, 8.0), (11.0, -8.0), (12.0, -4.0)]);
+        // Two quads for the crossing segment, one for the next.
+        assert_eq!(mesh.vertices.len(), 12);
+        let colors: Vec<Color32> = mesh.vertices.iter().map(|v| v.color).collect();
+        assert!(colors[..4].iter().all(|&c| c == BLACK_AREA));
+        assert!(colors[4..].iter().all(|&c| c == WHITE_AREA));
+        // The crossing is half way.
+        assert_eq!(mesh.vertices[3].pos.x, f.x(10.5));
+        assert_eq!(mesh.vertices[3].pos.y, f.y(0.0));
+    }
+
+    /// A value is turned to Black's view by its mover; a solver's value is proven, a
+    /// search's is not, and a win/draw/loss proof is drawn at a win's least margin.
+    #[test]
+    fn points_take_black_view_and_say_what_is_proven() {
+        let exact = Eval {
+            value: 6,
+            source: EvalSource::Exact,
+        };
+        let p = GraphPoint::new(3, exact, Color::White, None);
+        assert_eq!((p.black, p.proven, p.wld), (-6, true, false));
+        let searched = Eval {
+            value: 3,
+            source: EvalSource::Midgame {
+                depth: 18,
+                confidence: 95,
+            },
+        };
+        let p = GraphPoint::new(4, searched, Color::Black, Some(Severity::Mistake));
+        assert_eq!((p.black, p.proven), (3, false));
+        let wld = Eval {
+            value: -1,
+            source: EvalSource::Wld,
+        };
+        let p = GraphPoint::new(5, wld, Color::Black, None);
+        assert!(p.proven && p.wld);
+        assert_eq!(p.discs(), -2.0);
+    }
 }

@@ -11,14 +11,17 @@ mod command_handling;
 pub mod database_panel;
 pub mod dialogs;
 mod engine_events;
-mod game_rules;
 mod graph;
+mod known_values;
 mod level_picker;
 mod menu_bar;
 mod metrics;
 mod move_list;
+mod players;
 pub mod script;
+mod session_actions;
 pub mod settings;
+mod settings_widgets;
 mod side_panel;
 mod status_bar;
 mod windows;
@@ -28,12 +31,12 @@ pub use command::Command;
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 use eframe::egui;
 use engine_events::{EngineLines, EngineLink, PlyAnalysis, Task};
-use game_rules::SolveStats;
 pub use metrics::Metrics;
 use okapi_core::board::{Position, Square};
 use okapi_core::game::{Eval, Game, Seat, Session};
 use okapi_engine::Engine;
 pub use script::{RowResult, ScriptJob, ScriptRow};
+use session_actions::SolveStats;
 pub use settings::{EvalsFor, Settings};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -62,7 +65,9 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
         options,
         Box::new(move |cc| {
             let ctx = cc.egui_ctx.clone();
-            let mut app = App::new(Box::new(NativeDialogs), move || ctx.request_repaint());
+            let mut app = App::new(Box::new(NativeDialogs::default()), move || {
+                ctx.request_repaint()
+            });
             let paths = Settings::paths();
             if let Some((settings_path, _)) = &paths {
                 app.use_settings_file(settings_path);
@@ -196,8 +201,11 @@ pub struct App {
     pub session: Session,
     /// The board's engine thread and what it is doing for us.
     engine: EngineLink,
-    /// Values of the current position's legal moves, the strongest source kept.
-    pub move_evals: HashMap<Square, Eval>,
+    /// The best known value of each move of each position, which every view reads.
+    known: known_values::KnownValues,
+    /// The position whose values the player asked to see (the live analysis when values
+    /// are on, a hint, a solve): the board shows the known values there only.
+    values_shown_for: Option<Position>,
     /// The figures of the solve whose proven line the session keeps.
     solve_stats: Option<SolveStats>,
     engine_lines: Option<EngineLines>,
@@ -279,6 +287,8 @@ struct ViewState {
     discard_confirmed: bool,
     /// "Save" was answered: this command runs once the game is saved.
     after_save: Option<Command>,
+    /// A one-line save (GGF, a transcript) left other lines out: what to do with them.
+    one_line_saved: Option<windows::OneLineSaved>,
     /// The next move played is added as a variation (Game › Add next move as variation).
     next_as_variation: bool,
     /// Closing was asked for and may go ahead (nothing unsaved, or an answer given).
@@ -301,7 +311,8 @@ impl App {
             notify,
             script: None,
             script_engine: None,
-            move_evals: HashMap::new(),
+            known: known_values::KnownValues::default(),
+            values_shown_for: None,
             solve_stats: None,
             engine_lines: None,
             notice: None,
@@ -324,6 +335,31 @@ impl App {
         };
         app.position_changed();
         app
+    }
+
+    /// The values of the current position's legal moves the board shows: the best known
+    /// ones, once values are asked for here (none while they are off or hidden).
+    pub fn move_evals(&self) -> &HashMap<Square, Eval> {
+        let here = self.game().position();
+        match self.values_shown_for {
+            Some(p) if p == here => self.known.of(&here),
+            _ => self.known.of_nothing(),
+        }
+    }
+
+    /// Offers values of the moves of the position on the board, as the engine's answers
+    /// are offered, and shows them as a hint would (tests and tools give their own).
+    pub fn show_values(&mut self, values: &[(Square, Eval)]) {
+        let here = self.game().position();
+        for &(square, eval) in values {
+            self.learn_value(here, square, eval);
+        }
+        self.values_shown_for = Some(here);
+    }
+
+    /// The best known value of `square` in `position`, whether shown or not.
+    pub fn known_value(&self, position: &Position, square: Square) -> Option<Eval> {
+        self.known.get(position, square)
     }
 
     /// Is the engine busy with a request of ours?
@@ -407,7 +443,14 @@ impl App {
         // Arrow keys, copies and pastes belong to a focused text field; elsewhere (a
         // button just clicked keeps the focus too) they are the game's.
         let typing = ui.ctx().text_edit_focused();
+        // Escape answers an open question (closes it) rather than stopping the engine.
+        let asking = self.view.unsaved_prompt.is_some()
+            || self.view.confirm_solve.is_some()
+            || self.view.one_line_saved.is_some();
         for c in Command::WITH_SHORTCUTS {
+            if asking && c == Command::Stop {
+                continue;
+            }
             if typing
                 && matches!(
                     c,
@@ -474,10 +517,11 @@ impl App {
             let setup = self.view.setup.is_some();
             let engine_to_move =
                 !setup && self.session.seat_to_move().is_engine() && !self.session.is_over();
+            let evals = self.move_evals().clone();
             let view = BoardView {
                 position: self.view.setup.unwrap_or_else(|| self.game().position()),
                 last_move: if setup { None } else { self.game().last_move() },
-                evals: &self.move_evals,
+                evals: &evals,
                 show_legal: !setup,
                 flipped: self.settings.flipped,
                 clickable: !setup && !self.session.seat_to_move().is_engine(),

@@ -137,76 +137,22 @@ impl App {
     }
 
     /// The Engine menu's settings: the book, the pause between engine moves, the hash
-    /// table, the threads, the depth the live analysis stops at. A change that alters
-    /// the analysis asks for it again.
+    /// table, the threads, the depth the live analysis stops at.
     fn engine_menu_settings(&mut self, ui: &mut egui::Ui) {
-        // Book values on the board and book moves for the engine player.
-        if ui
-            .checkbox(&mut self.settings.book, "Use the opening book")
-            .changed()
-        {
-            self.commands.push(Command::GoTo(self.game().ply()));
-        }
-        crate::windows::engine_move_pause_ui(ui, &mut self.settings.engine_move_pause);
-        ui.horizontal(|ui| {
-            let label = ui.label("Hash table: 2^");
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut self.settings.hash_bits)
-                        .range(super::settings::HASH_BITS),
-                )
-                .labelled_by(label.id);
-            ui.label(format!("entries ({})", self.settings.table_size_text()));
-            if r.changed() {
-                self.commands.push(Command::GoTo(self.game().ply()));
-            }
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Threads:");
-            let cores = okapi_core::search::available_threads();
-            let most = cores.max(self.settings.threads);
-            let r = ui
-                .add(egui::DragValue::new(&mut self.settings.threads).range(1..=most))
-                .labelled_by(label.id)
-                .on_hover_text(format!(
-                    "Threads the engine searches with ({cores} cores here); \
-                     a script's small positions are solved this many at a time"
-                ));
-            ui.label(format!("of {cores} cores"));
-            if r.changed() {
-                self.commands.push(Command::GoTo(self.game().ply()));
-            }
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Analysis stops at depth:");
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut self.settings.analysis_depth)
-                        .range(0..=60)
-                        .custom_formatter(|n, _| {
-                            if n < 0.5 {
-                                "never".into()
-                            } else {
-                                format!("{n:.0}")
-                            }
-                        }),
-                )
-                .labelled_by(label.id)
-                .on_hover_text(
-                    "The live analysis of the board deepens to this depth, then \
-                     stops (within the solve limit: once proven); 0: never",
-                );
-            if r.changed() {
-                self.commands.push(Command::GoTo(self.game().ply()));
-            }
-        });
+        let mut s = self.settings_ui();
+        s.book(ui);
+        s.engine_move_pause(ui);
+        s.hash_bits(ui);
+        s.threads(ui);
+        s.analysis_depth(ui);
     }
 
     /// The View menu: how the board is drawn.
     fn view_menu(&mut self, ui: &mut egui::Ui) {
         self.menu_item(ui, "Flip board", true, Command::FlipView);
-        ui.checkbox(&mut self.settings.animate, "Animate flips");
-        ui.checkbox(&mut self.settings.coordinates, "Coordinates");
+        let mut s = self.settings_ui();
+        s.animate(ui);
+        s.coordinates(ui);
         self.menu_item(ui, "Settings...", true, Command::ShowSettings);
     }
 
@@ -219,10 +165,7 @@ impl App {
             ui.close();
         }
         ui.separator();
-        ui.checkbox(&mut self.settings.debug, "Debug")
-            .on_hover_text(
-                "Developer items: the engine's error report test, frame times in the status bar",
-            );
+        self.settings_ui().debug(ui);
         if self.settings.debug {
             self.menu_item(
                 ui,

@@ -9,6 +9,9 @@ use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
 use okapi_core::game::openings;
 
+/// The colour of a proven value in the move list.
+const PROVEN: egui::Color32 = egui::Color32::from_rgb(0x70, 0xc8, 0x70);
+
 /// How bad a move was, by the discs it lost against the best move (for its mover).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Severity {
@@ -56,12 +59,39 @@ const MOVE_LIST_MIN: f32 = 110.0;
 const MOVE_LIST_MAX: f32 = 480.0;
 
 impl App {
-    /// The analysis of ply `i` if it still describes the game.
+    /// The analysis of ply `i` if it still describes the game, with the best values known
+    /// since: a proof found after the analysis (a solve) replaces its estimates.
     pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
         let a = self.game_analysis.get(&i)?;
         let game = self.game();
         (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
-            .then_some(*a)
+            .then(|| self.with_known_values(*a))
+    }
+
+    /// A ply's analysis with the stronger known values of its move and of the best move.
+    fn with_known_values(&self, mut a: PlyAnalysis) -> PlyAnalysis {
+        let (position, played) = a.key;
+        if let Move::Play(sq) = played
+            && let Some(known) = self.known.get(&position, sq)
+            && known.source > a.played.source
+        {
+            a.played = known;
+        }
+        if let Some((sq, best)) = self.known.proven_best(&position)
+            && best.source > a.best.source
+            && best.value >= a.played.value
+        {
+            a.best = best;
+            a.best_move = sq;
+        }
+        // The move played is at least as good as itself: never a negative loss.
+        if let Move::Play(sq) = played
+            && a.played.value > a.best.value
+        {
+            a.best = a.played;
+            a.best_move = sq;
+        }
+        a
     }
 
     /// What the game analysis found, per colour: every move that lost discs, proven or
@@ -186,8 +216,20 @@ impl App {
             rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
         }
         if let Some(e) = game.eval_at(i) {
-            rich.append(&e.label(), 4.0, small(ui.visuals().weak_text_color()));
-            name += &format!(" ({})", e.label());
+            // A proof in the proof colour; the search's estimates marked `~`, as the
+            // analysis marks its losses.
+            let (label, color) = if super::known_values::is_proven(&e) {
+                (e.label(), PROVEN)
+            } else {
+                let label = e.label();
+                let label = match label.starts_with('~') {
+                    true => label,
+                    false => format!("~{label}"),
+                };
+                (label, ui.visuals().weak_text_color())
+            };
+            rich.append(&label, 4.0, small(color));
+            name += &format!(" ({label})");
         }
         if let Some(a) = self.analysis_of(i)
             && let Some(severity) = Severity::of(a.loss())
@@ -428,5 +470,73 @@ fn plural(n: usize, word: &str) -> String {
         (1, _) => format!("1 {word}"),
         (_, Some(stem)) => format!("{n} {stem}ies"),
         _ => format!("{n} {word}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ScriptedDialogs;
+    use okapi_core::board::{Position, Square};
+    use okapi_core::game::{Eval, Game, Seat, Session};
+    use okapi_core::search::SolveMode;
+
+    fn searched(value: i32) -> Eval {
+        Eval {
+            value,
+            source: EvalSource::Midgame {
+                depth: 12,
+                confidence: 95,
+            },
+        }
+    }
+
+    /// The game analysis' estimates give way to a proof found afterwards: the move played
+    /// and the best move take the proven values, and the loss follows.
+    #[test]
+    fn a_proof_found_after_the_analysis_replaces_its_estimates() {
+        let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+        // FFO #49: e1 wins by 16.
+        let start =
+            Position::parse("--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X")
+                .unwrap();
+        let (e1, b1) = (Square::parse("e1").unwrap(), Square::parse("b1").unwrap());
+        let mut game = Game::new(start);
+        game.play(Move::Play(e1), None).unwrap();
+        app.session = Session::new(game, [Seat::Human; 2]);
+        // The analysis (12 plies deep) thought b1 better by two discs.
+        app.game_analysis.insert(
+            0,
+            PlyAnalysis {
+                key: (start, Move::Play(e1)),
+                played: searched(13),
+                best: searched(15),
+                best_move: b1,
+            },
+        );
+        assert_eq!(app.analysis_of(0).unwrap().loss(), 2);
+        // The solve proves e1 +16.
+        app.known
+            .offer_proven_line(start, SolveMode::Exact, 16, &[Move::Play(e1)]);
+        let a = app.analysis_of(0).unwrap();
+        let proven = Eval {
+            value: 16,
+            source: EvalSource::Exact,
+        };
+        assert_eq!(
+            (a.played, a.best, a.best_move, a.loss()),
+            (proven, proven, e1, 0)
+        );
+        // A shallower estimate offered later changes nothing.
+        app.known.offer(start, e1, searched(20));
+        assert_eq!(app.analysis_of(0).unwrap().played, proven);
+        // The graph's point for the move is proven; an estimate's is not.
+        app.record_known_values();
+        let points = app.graph_points();
+        assert_eq!(points.len(), 1);
+        assert_eq!(
+            (points[0].ply, points[0].black, points[0].proven),
+            (0, 16, true)
+        );
     }
 }

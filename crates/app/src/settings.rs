@@ -18,8 +18,11 @@ pub struct Settings {
     pub threads: usize,
     /// Whose moves get values on the board.
     pub evals_for: EvalsFor,
+    /// In a game against the engine, the values of the person's own moves are shown
+    /// (off by default: practice, where they would give the answer away).
+    pub values_against_engine: bool,
     /// The level of the engine player (depth or time, temperature).
-    pub level: okapi_core::search::level::Level,
+    pub level: okapi_core::level::Level,
     /// Practice: show the weakened engine's candidate moves with their values and chances.
     pub show_lines: bool,
     /// The opening book: its values on the board, its moves for the engine player.
@@ -27,6 +30,9 @@ pub struct Settings {
     pub animate: bool,
     pub flipped: bool,
     pub recent: Vec<PathBuf>,
+    /// The folder of the last file opened or saved (games, scripts, results): the file
+    /// dialogs start there.
+    pub last_folder: Option<PathBuf>,
     /// Values only on the best this many moves (ties included); 0: on every move.
     pub best_only: u32,
     /// Developer items: the engine crash test (Help menu), frame times in the status bar.
@@ -119,12 +125,14 @@ impl Default for Settings {
             hash_bits: okapi_engine::config::DEFAULT_HASH_BITS,
             threads: okapi_core::search::available_threads(),
             evals_for: EvalsFor::Both,
-            level: okapi_core::search::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
+            values_against_engine: false,
+            level: okapi_core::level::Level::numbered(okapi_engine::DEFAULT_LEVEL),
             show_lines: false,
             book: true,
             animate: true,
             flipped: false,
             recent: Vec::new(),
+            last_folder: None,
             best_only: 0,
             debug: false,
             engine_move_pause: 0.5,
@@ -154,7 +162,105 @@ impl EvalsFor {
     }
 }
 
+/// One change of the settings, as the widgets ask for it ([`crate::Command::Set`]): every
+/// change goes through the app's commands, so a change that alters the analysis asks for
+/// it again in one place.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Setting {
+    ShowValues(bool),
+    ValuesFor(EvalsFor),
+    /// Values on the best N moves only (0: all).
+    ValuesOnBest(u32),
+    ValuesAgainstEngine(bool),
+    ValueMode(SolveMode),
+    SolveFrom(u32),
+    Level(okapi_core::level::Level),
+    ShowLines(bool),
+    Book(bool),
+    EngineMovePause(f32),
+    HashBits(u32),
+    Threads(usize),
+    AnalysisDepth(u32),
+    Coordinates(bool),
+    Animate(bool),
+    Flipped(bool),
+    BoardColors(BoardColors),
+    Debug(bool),
+    /// Every setting back to its default, except the window's place and the recent files
+    /// (the user's, not settings to reset).
+    RestoreDefaults,
+    ForgetRecentFiles,
+}
+
+impl Setting {
+    /// Makes the change in `settings`.
+    pub fn apply_to(self, settings: &mut Settings) {
+        match self {
+            Setting::ShowValues(v) => settings.show_evals = v,
+            Setting::ValuesFor(v) => settings.evals_for = v,
+            Setting::ValuesOnBest(v) => settings.best_only = v,
+            Setting::ValuesAgainstEngine(v) => settings.values_against_engine = v,
+            Setting::ValueMode(v) => settings.eval_mode = v,
+            Setting::SolveFrom(v) => settings.solve_limit = v.min(MAX_SOLVE_LIMIT),
+            Setting::Level(v) => settings.level = v,
+            Setting::ShowLines(v) => settings.show_lines = v,
+            Setting::Book(v) => settings.book = v,
+            Setting::EngineMovePause(v) => {
+                settings.engine_move_pause = v.clamp(0.0, MAX_ENGINE_MOVE_PAUSE)
+            }
+            Setting::HashBits(v) => {
+                settings.hash_bits = v.clamp(*HASH_BITS.start(), *HASH_BITS.end())
+            }
+            Setting::Threads(v) => settings.threads = v.max(1),
+            Setting::AnalysisDepth(v) => settings.analysis_depth = v.min(60),
+            Setting::Coordinates(v) => settings.coordinates = v,
+            Setting::Animate(v) => settings.animate = v,
+            Setting::Flipped(v) => settings.flipped = v,
+            Setting::BoardColors(v) => settings.board_colors = v,
+            Setting::Debug(v) => settings.debug = v,
+            Setting::RestoreDefaults => {
+                *settings = Settings {
+                    window: settings.window,
+                    recent: std::mem::take(&mut settings.recent),
+                    ..Settings::default()
+                }
+            }
+            Setting::ForgetRecentFiles => settings.recent.clear(),
+        }
+    }
+
+    /// Does the change alter what the engine is asked about the position (the values
+    /// shown, how they are found, the engine player)? Then it is asked again.
+    pub fn changes_analysis(&self) -> bool {
+        matches!(
+            self,
+            Setting::ShowValues(_)
+                | Setting::ValuesFor(_)
+                | Setting::ValuesAgainstEngine(_)
+                | Setting::ValueMode(_)
+                | Setting::SolveFrom(_)
+                | Setting::Level(_)
+                | Setting::Book(_)
+                | Setting::HashBits(_)
+                | Setting::Threads(_)
+                | Setting::AnalysisDepth(_)
+                | Setting::RestoreDefaults
+        )
+    }
+}
+
 pub const MAX_RECENT: usize = 8;
+
+/// A level's figures as the settings file holds them, for a message about them.
+fn level_figures(level: &okapi_core::level::Level) -> String {
+    match level {
+        okapi_core::level::Level::Search(s) => format!(
+            "depth {}, exact from {} empties, temperature {}",
+            s.limits.depth, s.limits.exact_empties, s.temperature
+        ),
+        other => other.name(),
+    }
+}
 
 /// The table sizes the app takes (the Engine menu's range): the engine's one range.
 pub const HASH_BITS: std::ops::RangeInclusive<u32> = okapi_engine::config::HASH_BITS;
@@ -223,8 +329,8 @@ impl Settings {
         // Settings are a few hundred bytes; the cap keeps a damaged or odd file (a
         // device) from filling memory at every start.
         let mut s = match okapi_core::formats::read_capped(path, 1 << 20) {
-            Err(okapi_core::formats::ReadError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
+            Err(okapi_core::formats::ReadError::Io { reason, .. })
+                if reason.kind() == std::io::ErrorKind::NotFound =>
             {
                 Settings::default()
             }
@@ -276,6 +382,21 @@ impl Settings {
         if let Some(cap) = self.engine_config().capped() {
             problems.push(cap.message("hash_bits"));
         }
+        // The level must be one Okapi can name and read back (a depth 1 to 60, a time
+        // of at least a millisecond, a temperature of 0 or more): depth 0 or 1000 was
+        // taken silently, a temperature of -1 played as 0 without a word.
+        let named = okapi_core::level::Level::parse(&self.level.name());
+        if named.as_ref() != Ok(&self.level) {
+            let why = match named {
+                Err(e) => e,
+                Ok(_) => format!("not a level Okapi offers ({})", level_figures(&self.level)),
+            };
+            problems.push(format!(
+                "level: {why}; using level {}",
+                defaults.level.name()
+            ));
+            self.level = defaults.level;
+        }
         if self.solve_limit > MAX_SOLVE_LIMIT {
             problems.push(format!(
                 "solve_limit {}: solving starts from at most {MAX_SOLVE_LIMIT} empties; using {}",
@@ -301,11 +422,25 @@ impl Settings {
         okapi_core::formats::write_atomic(path, text.as_bytes())
     }
 
-    /// Puts `path` first in the recent files.
+    /// Puts `path` first in the recent files; its folder is where the dialogs start.
     pub fn remember(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(MAX_RECENT);
+        self.remember_folder(path);
+    }
+
+    /// The folder of `path` (a file opened or saved) is where the next dialog starts,
+    /// kept as an absolute path: a bare file name's folder is the current one, which
+    /// the next start of Okapi may not share.
+    pub fn remember_folder(&mut self, path: &Path) {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => std::path::absolute(p).ok(),
+            _ => std::env::current_dir().ok(),
+        };
+        if folder.is_some() {
+            self.last_folder = folder;
+        }
     }
 }
 
@@ -331,6 +466,12 @@ mod tests {
         s.remember(Path::new("/g5.json"));
         assert_eq!(s.recent.len(), MAX_RECENT);
         assert_eq!(s.recent[0], Path::new("/g5.json"));
+        // The dialogs start in the folder of the last file; a bare name is the current
+        // folder, kept whole (another start may be elsewhere).
+        s.remember_folder(Path::new("/scripts/ffo.scr"));
+        assert_eq!(s.last_folder.as_deref(), Some(Path::new("/scripts")));
+        s.remember(Path::new("game.json"));
+        assert_eq!(s.last_folder, Some(std::env::current_dir().unwrap()));
         s.save(&path).unwrap();
         assert_eq!(Settings::load(&path), s);
         std::fs::write(&path, "{ not json").unwrap();
@@ -407,6 +548,65 @@ mod tests {
     }
 
     #[test]
+    fn settings_levels_out_of_range_are_replaced_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let level = |depth: u32, temperature: f64| {
+            format!(
+                r#"{{ "level": {{ "Search": {{ "limits": {{ "depth": {depth}, "exact_empties": 12, "wld_empties": 14, "time": null }}, "selectivity": 2, "temperature": {temperature} }} }} }}"#
+            )
+        };
+        for (text, said) in [
+            (level(0, 0.0), "level: level depth must be 1..60, not 0"),
+            (
+                level(1000, 0.0),
+                "level: level depth must be 1..60, not 1000",
+            ),
+            (
+                level(8, -1.0),
+                "level: not a level Okapi offers (depth 8, exact from 12 empties, temperature -1)",
+            ),
+        ] {
+            std::fs::write(&path, &text).unwrap();
+            let (s, problems) = Settings::load_checked(&path);
+            assert_eq!(problems.len(), 1, "{text}: {problems:?}");
+            assert!(problems[0].starts_with(said), "{text}: {problems:?}");
+            assert_eq!(s.level, Settings::default().level);
+        }
+        // Every level the picker offers (and the time levels of the ladder), at any
+        // temperature, is kept as it is.
+        let mut offered = vec![
+            okapi_core::level::Level::Random,
+            okapi_core::level::Level::Greedy,
+        ];
+        offered.extend((1..=30).map(okapi_core::level::Level::numbered));
+        offered.extend(
+            [0.015, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
+                .iter()
+                .map(|&t| okapi_core::level::Level::timed(std::time::Duration::from_secs_f64(t))),
+        );
+        for mut level in offered {
+            for temperature in [0.0, 0.1 + 0.2, 1.5, 7.0] {
+                if let okapi_core::level::Level::Search(s) = &mut level
+                    && s.limits.time.is_none()
+                {
+                    s.temperature = temperature;
+                }
+                let mut settings = Settings {
+                    level,
+                    ..Settings::default()
+                };
+                let problems = settings.check();
+                assert!(
+                    problems.iter().all(|p| !p.starts_with("level")),
+                    "{level:?}: {problems:?}"
+                );
+                assert_eq!(settings.level, level);
+            }
+        }
+    }
+
+    #[test]
     fn absurd_engine_figures_are_replaced_and_said() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("settings.json");
@@ -439,5 +639,46 @@ mod tests {
         let (s, problems) = Settings::load_checked(Path::new("/dev/zero"));
         assert_eq!(s, defaults);
         assert!(problems[0].contains("file too large"), "{problems:?}");
+    }
+
+    #[test]
+    fn a_setting_changes_one_thing_and_says_whether_the_engine_is_asked_again() {
+        let mut s = Settings {
+            recent: vec![PathBuf::from("a.json")],
+            window: Some(WindowGeometry {
+                width: 900.0,
+                height: 700.0,
+                position: None,
+            }),
+            coordinates: false,
+            ..Settings::default()
+        };
+        Setting::ValuesAgainstEngine(true).apply_to(&mut s);
+        assert!(s.values_against_engine);
+        Setting::HashBits(99).apply_to(&mut s);
+        assert_eq!(s.hash_bits, *HASH_BITS.end());
+        Setting::Threads(0).apply_to(&mut s);
+        assert_eq!(s.threads, 1);
+        Setting::SolveFrom(99).apply_to(&mut s);
+        assert_eq!(s.solve_limit, MAX_SOLVE_LIMIT);
+        // The values shown and how they are found ask the engine again; the look does not.
+        assert!(Setting::ShowValues(false).changes_analysis());
+        assert!(Setting::Book(false).changes_analysis());
+        assert!(Setting::ValuesAgainstEngine(true).changes_analysis());
+        assert!(!Setting::Coordinates(true).changes_analysis());
+        assert!(!Setting::ValuesOnBest(2).changes_analysis());
+        // The defaults come back; the window's place and the recent files stay.
+        let (window, recent) = (s.window, s.recent.clone());
+        Setting::RestoreDefaults.apply_to(&mut s);
+        assert_eq!(
+            s,
+            Settings {
+                window,
+                recent,
+                ..Settings::default()
+            }
+        );
+        Setting::ForgetRecentFiles.apply_to(&mut s);
+        assert!(s.recent.is_empty());
     }
 }

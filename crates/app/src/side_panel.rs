@@ -6,12 +6,12 @@
 //! contents scroll.
 
 use super::engine_events::Task;
-use super::level_picker::{level_picker, level_summary};
-use super::{App, Command, EvalsFor};
+use super::level_picker::level_summary;
+use super::{App, Command};
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
 use okapi_core::game::clock::format_clock;
-use okapi_core::game::{Eval, numbered_line, seat_name};
+use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
 use okapi_engine::mode_name;
 
@@ -185,17 +185,7 @@ impl App {
 
     /// The players, the discs, whose move or the result, the clock, and the game buttons.
     fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        // Two lines for the players and the discs (each colour's label on its own): the
-        // height saved goes to the move list.
-        let seats = self.session.seats();
-        ui.horizontal_wrapped(|ui| {
-            ui.label(format!("Black: {}", seat_name(seats[0])));
-            ui.label(format!("White: {}", seat_name(seats[1])));
-        });
-        ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new(format!("Black: {}", discs(pos.black_count()))).strong());
-            ui.label(egui::RichText::new(format!("White: {}", discs(pos.white_count()))).strong());
-        });
+        self.players_rows(ui, pos);
         // One line: the result, a loss on time, or whose move it is.
         let gold = egui::Color32::from_rgb(0xff, 0xc0, 0x40);
         if let Some(side) = self.session.lost_on_time() {
@@ -276,6 +266,8 @@ impl App {
             {
                 self.commands.push(Command::EngineMove);
             }
+            // Practice: the person's own move values, hidden unless chosen.
+            self.settings_ui().values_against_engine(ui);
         }
         ui.separator();
     }
@@ -315,84 +307,26 @@ impl App {
     }
 
     fn engine_settings(&mut self, ui: &mut egui::Ui, pos: Position) {
-        let mut changed = false;
         ui.horizontal(|ui| {
-            changed |= ui
-                .checkbox(&mut self.settings.show_evals, "Show move values")
-                .changed();
+            self.settings_ui().show_values(ui);
             if ui
                 .button("Hint")
-                .on_hover_text("Value the moves of this position once")
+                .on_hover_text("Value the moves of this position once (Ctrl+H)")
                 .clicked()
             {
                 self.commands.push(Command::Hint);
             }
         });
-        ui.horizontal(|ui| {
-            ui.label("For:");
-            for (v, name) in [
-                (EvalsFor::Both, "both"),
-                (EvalsFor::Black, "Black"),
-                (EvalsFor::White, "White"),
-            ] {
-                changed |= ui
-                    .radio_value(&mut self.settings.evals_for, v, name)
-                    .changed();
-            }
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Show values on");
-            ui.add(
-                egui::DragValue::new(&mut self.settings.best_only)
-                    .range(0..=10)
-                    .custom_formatter(|n, _| {
-                        if n < 0.5 {
-                            "all".into()
-                        } else {
-                            format!("the best {n:.0}")
-                        }
-                    })
-                    .custom_parser(|t| {
-                        let t = t.trim().trim_start_matches("the best").trim();
-                        if t == "all" {
-                            Some(0.0)
-                        } else {
-                            t.parse().ok()
-                        }
-                    }),
-            )
-            .labelled_by(label.id)
-            .on_hover_text(
-                "Values only on the best moves (ties included), the others marked as legal; 0: all",
-            );
-            ui.label("moves");
-        });
+        let mut s = self.settings_ui();
+        s.values_for(ui);
+        s.values_on_best(ui);
+        s.level(ui, "side-level");
         let solve_limit = self.settings.solve_limit;
-        ui.horizontal_wrapped(|ui| {
-            changed |= level_picker(ui, "side-level", &mut self.settings.level, solve_limit);
-        });
         level_summary(ui, &self.settings.level, solve_limit);
         self.engine_lines_view(ui);
-        ui.horizontal(|ui| {
-            ui.label("Values:");
-            changed |= ui
-                .radio_value(&mut self.settings.eval_mode, SolveMode::Exact, "exact")
-                .changed();
-            changed |= ui
-                .radio_value(&mut self.settings.eval_mode, SolveMode::Wld, "WLD")
-                .changed();
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Solve moves from");
-            changed |= ui
-                .add(egui::DragValue::new(&mut self.settings.solve_limit).range(0..=30))
-                .labelled_by(label.id)
-                .changed();
-            ui.label("empties");
-        });
-        if changed {
-            self.position_changed();
-        }
+        let mut s = self.settings_ui();
+        s.value_mode(ui);
+        s.solve_from(ui);
         // Where this position's values come from, in one line (the details on hover).
         let (source, details) = if pos.empty_count() <= self.settings.solve_limit {
             (
@@ -432,14 +366,7 @@ impl App {
             });
             return;
         };
-        let side = pos.side_to_move();
-        let text = match (s.mode, s.score.signum()) {
-            (_, 0) => "a draw".to_string(),
-            (SolveMode::Exact, 1) => format!("{} wins by {}", side.name(), s.score),
-            (SolveMode::Exact, _) => format!("{} wins by {}", side.opposite().name(), -s.score),
-            (SolveMode::Wld, 1) => format!("{} wins", side.name()),
-            (SolveMode::Wld, _) => format!("{} wins", side.opposite().name()),
-        };
+        let text = Eval::proven(s.mode, s.score).verdict(pos.side_to_move());
         ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
         // The whole line, numbered and wrapped; the text can be selected, or copied with
         // the button.
@@ -486,11 +413,11 @@ impl App {
         egui::CollapsingHeader::new("Move values")
             .default_open(true)
             .show(ui, |ui| {
-                if self.move_evals.is_empty() {
+                if self.move_evals().is_empty() {
                     ui.label(egui::RichText::new("none yet").weak());
                 }
                 let mut evals: Vec<(Square, Eval)> =
-                    self.move_evals.iter().map(|(s, e)| (*s, *e)).collect();
+                    self.move_evals().iter().map(|(s, e)| (*s, *e)).collect();
                 evals.sort_by_key(|(s, e)| {
                     (std::cmp::Reverse(e.source), std::cmp::Reverse(e.value), *s)
                 });
@@ -521,17 +448,21 @@ impl App {
     /// checkbox is there whenever the level is weakened, so it never comes and goes.
     pub(super) fn engine_lines_view(&mut self, ui: &mut egui::Ui) {
         let ply = self.game().ply();
-        let weakened = matches!(self.settings.level, okapi_core::search::level::Level::Search(s) if s.temperature > 0.0);
-        let lines = self.engine_lines.as_ref().filter(|lines| {
-            ply > 0
-                && self.game().position_at(ply - 1) == lines.position
-                && self.game().moves()[ply - 1] == lines.played
-                && !lines.candidates.is_empty()
-        });
+        let weakened = matches!(self.settings.level, okapi_core::level::Level::Search(s) if s.temperature > 0.0);
+        let lines = self
+            .engine_lines
+            .as_ref()
+            .filter(|lines| {
+                ply > 0
+                    && self.game().position_at(ply - 1) == lines.position
+                    && self.game().moves()[ply - 1] == lines.played
+                    && !lines.candidates.is_empty()
+            })
+            .cloned();
         if !weakened && lines.is_none() {
             return;
         }
-        ui.checkbox(&mut self.settings.show_lines, "Show the engine's lines");
+        self.settings_ui().show_lines(ui);
         let Some(lines) = lines else {
             if self.settings.show_lines {
                 ui.label(

@@ -105,7 +105,12 @@ pub struct ShowArgs {
     #[arg(value_name = "MOVES")]
     pub moves: Option<String>,
     /// A position instead: 64 squares a1..h8 then the side to move.
-    #[arg(long, value_name = "BOARD", conflicts_with = "moves")]
+    #[arg(
+        long,
+        value_name = "BOARD",
+        conflicts_with = "moves",
+        allow_hyphen_values = true
+    )]
     pub position: Option<String>,
     /// A book file instead of the shipped one.
     #[arg(long, value_name = "FILE")]

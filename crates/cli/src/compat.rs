@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 pub const USAGE: &str =
     "usage: okapi -script <input> <output> [-e 0|1] [-h N] [-wld 0|1] [-line 0|1] [-b 0|1] [-n N]
-  -script IN OUT  solve the positions of IN, write the results to OUT (truncated first)
+  -script IN OUT  solve the positions of IN, write the results to OUT (replaced when done)
   -wld 0|1        1: win/draw/loss only; 0 (default): exact score
   -line 0|1       1: write the optimal (exact) or semi-optimal (WLD) line; default 0
   -h N            hash table of about 16 * 2^N bytes; default 18 (4 MB), at most 30

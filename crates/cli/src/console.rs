@@ -12,7 +12,7 @@ use super::nboard::InputLine;
 use okapi_core::board::{Color, Move, Position};
 use okapi_core::game::openings;
 use okapi_core::game::{EvalSource, Game, Next, Seat, Session};
-use okapi_core::search::level::{Level, softmax};
+use okapi_core::level::{Level, softmax};
 use okapi_core::search::{MoveValue, SCALE, SearchSource, SolveMode};
 use okapi_engine::{Configuration, Engine, EngineConfig, EngineOptions, Event, Line, Request};
 use std::io::{self, BufRead, Write};
@@ -503,18 +503,23 @@ impl<W: Write> Console<W> {
                 self.say(&msg);
                 // Only when a level is set: a bare `level` answers one line, which
                 // `okapi match --a-okapi` reads as its marker.
-                let table = okapi_core::search::level_ratings::LevelRatings::shipped();
-                let rating = match (table.find(&l, 0), table.measured_below(&l, 0)) {
-                    (Some(r), _) => format!("{} on Okapi's scale (random = 0)", r.text()),
-                    (None, Some(r)) => format!(
-                        "strength not measured yet (its games take hours to play enough \
-                         of them); it searches more than level {}: {}",
-                        r.level,
-                        r.text()
-                    ),
-                    (None, None) => "strength not measured".to_string(),
+                let table = okapi_core::level::ratings::LevelRatings::shipped();
+                use okapi_core::level::ratings::Strength;
+                let rating = match table.strength(&l, 0) {
+                    Some(s) => match &s {
+                        Strength::AtLeast { than, .. } => {
+                            // Depth levels by their number, time levels as "2s".
+                            let than = match than.parse::<u32>() {
+                                Ok(_) => format!("level {than}"),
+                                Err(_) => than.clone(),
+                            };
+                            format!("{} (not measured; it searches more than {than})", s.text())
+                        }
+                        Strength::Measured { .. } => s.text(),
+                    },
+                    None => "strength not measured".to_string(),
                 };
-                let msg = format!("  {rating}. {}", l.description());
+                let msg = format!("  {rating}. {} {}", l.description(), table.scale_sentence());
                 self.say(&msg);
             }
             Err(e) => self.say(&format!("error: {e}")),

@@ -5,7 +5,7 @@
 use anyhow::{Context, Result, bail};
 use okapi_core::board::{Color, Move, Position};
 use okapi_core::db::sources::{self, Report};
-use okapi_core::db::{Answer, Builder, Database, Filter, PlayerSide, SHIPPED_FILE};
+use okapi_core::db::{Answer, Builder, Database, Filter, PlayerSide};
 use okapi_core::formats::transcript;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,7 +16,8 @@ pub enum DbCommand {
     /// folder gives the same bytes).
     ///
     /// Reads WTH_*.wtb (named by WTHOR.JOU and WTHOR.TRN) and the PGN exports in pgn/,
-    /// each in name order. The shipped file is made by
+    /// each in name order. A damaged folder (a file cut short or refused, the names
+    /// missing) is refused unless --accept-damaged. The shipped file is made by
     /// `okapi db build --wthor ../shared/data/wthor -o data/wthor.okdb`.
     Build(BuildArgs),
     /// Each next move from a position: games, Black's wins/draws/losses and win %, the
@@ -34,9 +35,14 @@ pub struct BuildArgs {
     /// More folders of games (.wtb, .pgn, .ggf, saved games) to include.
     #[arg(long = "folder", value_name = "DIR")]
     pub folders: Vec<PathBuf>,
-    /// The file to write.
-    #[arg(short, long, value_name = "FILE", default_value = SHIPPED_FILE)]
+    /// The file to write (no default: the shipped file, data/wthor.okdb, is replaced
+    /// only when named).
+    #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+    /// Build even when files of the WTHOR folder are damaged (cut short, refused, or the
+    /// names missing), from what can be read; without it such a folder is refused.
+    #[arg(long)]
+    pub accept_damaged: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -104,32 +110,35 @@ pub fn run(cmd: DbCommand) -> Result<()> {
         DbCommand::Stats(a) => {
             let (db, position) = open(&a)?;
             let answer = db.query(&position, &a.filter());
-            print!("{}", stats_text(&db, &position, &answer, a.format)?);
+            out!("{}", stats_text(&db, &position, &answer, a.format)?);
             Ok(())
         }
         DbCommand::Games(a) => {
             let (db, position) = open(&a)?;
             let answer = db.query(&position, &a.filter());
-            print!("{}", games_text(&db, &answer, a.limit, a.format)?);
+            out!("{}", games_text(&db, &answer, a.limit, a.format)?);
             Ok(())
         }
     }
 }
 
 fn print_report(what: &Path, r: &Report) {
-    eprintln!(
+    errln!(
         "{}: {} games from {} files",
         what.display(),
         r.games,
         r.files
     );
     for (path, why) in &r.bad_files {
-        eprintln!("  skipped file {}: {why}", path.display());
+        errln!("  skipped file {}: {why}", path.display());
+    }
+    for (path, why) in &r.damaged_files {
+        errln!("  damaged file {}: {why}", path.display());
     }
     if !r.skipped_games.is_empty() {
-        eprintln!("  {} games skipped, the first:", r.skipped_games.len());
+        errln!("  {} games skipped, the first:", r.skipped_games.len());
         for s in r.skipped_games.iter().take(5) {
-            eprintln!("    {s}");
+            errln!("    {s}");
         }
     }
 }
@@ -143,6 +152,19 @@ fn build(a: &BuildArgs) -> Result<()> {
     if report.games == 0 {
         bail!("no games in {}", a.wthor.display());
     }
+    if report.is_damaged() && !a.accept_damaged {
+        let files: Vec<String> = report
+            .bad_files
+            .iter()
+            .chain(&report.damaged_files)
+            .map(|(path, why)| format!("\n  {}: {why}", path.display()))
+            .collect();
+        bail!(
+            "{} is damaged; nothing written (--accept-damaged builds from what can be read):{}",
+            a.wthor.display(),
+            files.concat()
+        );
+    }
     for f in &a.folders {
         let r = sources::add_folder(&mut b, f);
         print_report(f, &r);
@@ -151,7 +173,7 @@ fn build(a: &BuildArgs) -> Result<()> {
     let bytes = db.to_bytes();
     okapi_core::formats::write_atomic(&a.output, &bytes)
         .with_context(|| format!("writing {}", a.output.display()))?;
-    eprintln!(
+    errln!(
         "wrote {}: {} games, {} players, {} tournaments, {:.2} MB, in {:.1} s",
         a.output.display(),
         db.len(),
@@ -165,11 +187,18 @@ fn build(a: &BuildArgs) -> Result<()> {
 
 /// The database (the shipped one or --db, plus --folder) and the position of the moves.
 pub fn open(a: &QueryArgs) -> Result<(Database, Position)> {
+    if let (Some(from), Some(to)) = (a.from_year, a.to_year)
+        && from > to
+    {
+        bail!("--from-year {from} is after --to-year {to}: no game can be from both");
+    }
     let position = position_of(&a.moves)?;
     let base = match &a.db {
-        Some(path) => {
-            Database::load(path).with_context(|| format!("reading {}", path.display()))?
-        }
+        // A read error names the file and says why; the others get the file's name.
+        Some(path) => Database::load(path).map_err(|e| match e {
+            okapi_core::db::DbError::Read(e) => anyhow::Error::new(e),
+            e => anyhow::Error::new(e).context(path.display().to_string()),
+        })?,
         None => okapi_core::db::load_shipped().context("the shipped database")?,
     };
     if a.folders.is_empty() {
@@ -437,7 +466,7 @@ fn bench_load(runs: u32) -> Result<Database> {
     if db.is_empty() {
         bail!("the shipped database is empty: build it with `okapi db build`");
     }
-    println!(
+    outln!(
         "database: {} games, file {:.2} MB, in memory {:.1} MB (games {:.1} MB, index {:.1} MB)",
         db.len(),
         bytes.len() as f64 / 1e6,
@@ -448,7 +477,7 @@ fn bench_load(runs: u32) -> Result<Database> {
     let show = |what: &str, v: &[(f64, f64)]| {
         let mut wall: Vec<f64> = v.iter().map(|x| x.0).collect();
         let mut cpu: Vec<f64> = v.iter().map(|x| x.1).collect();
-        println!(
+        outln!(
             "{what}, {} runs: median {:.0} ms wall, {:.0} ms CPU (min {:.0} ms wall)",
             v.len(),
             median(&mut wall) * 1e3,
@@ -460,7 +489,7 @@ fn bench_load(runs: u32) -> Result<Database> {
     show("load: index the positions", &index);
     show("load: total", &total);
     if let (Some(a), Some(Some(b))) = (rss_before, rss_after) {
-        println!(
+        outln!(
             "process memory: {:.1} MB resident before loading, {:.1} MB with the database \
              loaded (+{:.1} MB); peak over all runs {:.1} MB",
             a as f64 / 1e3,
@@ -523,7 +552,7 @@ fn bench_queries(db: &Database, positions: &[Position], runs: u32) -> Result<()>
     let mut wall: Vec<f64> = rows.iter().map(|r| r.0).collect();
     let mut cpu: Vec<f64> = rows.iter().map(|r| r.1).collect();
     rows.sort_by(|a, b| b.1.total_cmp(&a.1));
-    println!(
+    outln!(
         "query, {} positions: median {:.3} ms wall, {:.3} ms CPU; slowest {:.2} ms CPU ({} games, ply {})",
         rows.len(),
         median(&mut wall) * 1e3,
@@ -537,7 +566,7 @@ fn bench_queries(db: &Database, positions: &[Position], runs: u32) -> Result<()>
         let runs: Vec<(f64, f64, usize)> = (0..runs.max(5)).map(|_| timed(&p, &filter)).collect();
         let mut wall: Vec<f64> = runs.iter().map(|r| r.0).collect();
         let mut cpu: Vec<f64> = runs.iter().map(|r| r.1).collect();
-        println!(
+        outln!(
             "query of {name} ({} games), {} runs: median {:.2} ms wall, {:.2} ms CPU",
             runs[0].2,
             runs.len(),
@@ -550,7 +579,7 @@ fn bench_queries(db: &Database, positions: &[Position], runs: u32) -> Result<()>
         ..Filter::default()
     };
     let (w, c, n) = timed(&Position::start(), &player);
-    println!(
+    outln!(
         "query of the start filtered by player \"tamenori\": {n} games, {:.2} ms wall, {:.2} ms CPU",
         w * 1e3,
         c * 1e3

@@ -20,6 +20,16 @@ macro_rules! outln {
     }};
 }
 
+/// `print!` that never panics (see [`outln!`]): for text that ends its own lines.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($arg)*).is_err() {
+            $crate::STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }};
+}
+
 /// `eprintln!` that never panics: a closed standard error loses the message, not the run.
 macro_rules! errln {
     ($($arg:tt)*) => {{
@@ -143,7 +153,8 @@ pub struct SolveArgs {
     /// --merge, the shard outputs to merge (all N of them).
     #[arg(required = true, value_name = "INPUT")]
     pub input: Vec<PathBuf>,
-    /// Where to write the results (truncated first); standard output if not given.
+    /// Where to write the results (replaced when the run is done: a killed run leaves the
+    /// previous file); standard output if not given.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Win/draw/loss only (scrZebra's -wld 1).
@@ -183,7 +194,7 @@ pub struct PerftArgs {
     pub divide: bool,
     /// Start from this position instead: a board string (64 squares a1..h8, then the side
     /// to move; X/O/-, */O/. or b/w/.) or a file holding one.
-    #[arg(long, value_name = "BOARD")]
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Play every move down to the leaves (flips computed at the last ply too) instead of
     /// counting the last ply's moves: measures move making.
@@ -217,7 +228,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [12, 16, 20], value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depths: Vec<u32>,
     /// ProbCut level for --midgame: 0..4 (73%..100%), 5 = none.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = units::number_in(0usize, 5, "a ProbCut level"))]
     pub selectivity: usize,
     /// Solve without the evaluation: moves ordered by mobility and parity alone, no
     /// selective passes. More nodes, each cheaper: the raw speed of the search.
@@ -253,10 +264,10 @@ pub fn main() -> ExitCode {
     if args.len() <= 1 {
         return run_app(None);
     }
-    if args[1..].iter().any(|a| a == "-script") {
+    if is_scrzebra_form(&args) {
         return compat::main(&args[1..]);
     }
-    let args = board_words_as_values(args);
+    let args = db_moves_as_values(board_words_as_values(args));
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -334,22 +345,48 @@ fn solve(a: SolveArgs) -> ExitCode {
     })
 }
 
+/// Is this scrZebra's form (`okapi -script IN OUT -e 1 ...`)? Its words all start with a
+/// single dash, so the first one does; a subcommand's value that is `-script` (`okapi solve
+/// in.scr -o -script`, an output file so named) is not the form.
+fn is_scrzebra_form(args: &[OsString]) -> bool {
+    args.get(1)
+        .and_then(|a| a.to_str())
+        .is_some_and(|a| a.starts_with('-') && !a.starts_with("--"))
+        && args[1..].iter().any(|a| a == "-script")
+}
+
+/// `okapi db stats --` (and `games`): clap takes the `--` for the end of the options and
+/// the moves for none, the start, while `f5 -- d6` reads `--` as a pass (refused there:
+/// Black has moves). A last `--` is made the moves, so it is read as everywhere else.
+fn db_moves_as_values(mut args: Vec<OsString>) -> Vec<OsString> {
+    let query = args.get(1).is_some_and(|a| a == "db")
+        && args.get(2).is_some_and(|a| a == "stats" || a == "games");
+    if query && args.last().is_some_and(|a| a == "--") {
+        args.push("--".into());
+    }
+    args
+}
+
 /// A board string given to `okapi solve` often starts with `-` (an empty a1): clap would
-/// take it for an option. Such words (32 characters or more, three quarters of them
-/// square characters, no `=`: no option looks like that; a wrong board too, so that the
-/// board reader says what is wrong), with the side word after an unquoted one, are moved
-/// after a `--` at the end, where they are values whatever their first character.
+/// take it for an option. Such words (see `board_like` below: no option looks like that;
+/// a wrong board too, so that the board reader says what is wrong), with the side word
+/// after an unquoted one, are moved after a `--` at the end, where they are values
+/// whatever their first character.
 fn board_words_as_values(args: Vec<OsString>) -> Vec<OsString> {
     if args.get(1).is_none_or(|a| a != "solve") {
         return args;
     }
     let is_square = |c: char| c.is_whitespace() || "-_.*XxOo0BbWw".contains(c);
+    // 16 characters or more, half of them square characters, no `=` and no path: a board
+    // string cut short or mistyped still reaches the board reader, which says what is
+    // wrong (32 and three quarters let a shorter one through to clap's "unexpected
+    // argument"); `-o/a/path` or `--output=x` stay options.
     let board_like = |a: &str| {
         let chars = a.chars().filter(|c| !c.is_whitespace()).count();
         a.starts_with('-')
-            && !a.contains('=')
-            && chars >= 32
-            && a.chars().filter(|&c| is_square(c)).count() * 4 >= a.chars().count() * 3
+            && !a.contains(['=', '/', '\\'])
+            && chars >= 16
+            && a.chars().filter(|&c| is_square(c)).count() * 2 >= a.chars().count()
     };
     let is_side = |a: &str| {
         ["x", "o", "*", "0", "b", "w", "black", "white"].contains(&a.to_ascii_lowercase().as_str())

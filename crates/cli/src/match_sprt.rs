@@ -12,12 +12,8 @@
 //! constraint: p_i = p̂_i / (1 + x (a_i − s)), x the root of Σ p̂_i (a_i − s) / (1 + x (a_i − s))
 //! = 0; M. Van den Bergh, "Support for the MLE of a multinomial under a linear constraint").
 
+use crate::matches::expected_score;
 use std::fmt;
-
-/// Expected score of the stronger side for an Elo difference (logistic model).
-pub fn expected_score(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
 
 /// What a count of zero is taken as (fishtest's regularisation): it keeps every
 /// likelihood finite before all outcomes have been seen.

@@ -7,7 +7,9 @@ use super::units::{fmt_duration, fmt_rate};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use okapi_core::board::{Move, Position};
-use okapi_core::formats::script::{self, BadLine, NumberedLine, ScriptLine};
+use okapi_core::formats::AtomicFile;
+use okapi_core::formats::script::{self, BadLine, NumberedLine, Outcome, ScriptLine};
+use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
 use okapi_core::shard::Shard;
 use okapi_engine::script_solve::{self, ScriptRunError, ScriptSettings, ScriptSolution};
@@ -71,6 +73,19 @@ impl ScriptOptions {
     }
 }
 
+impl ScriptOptions {
+    /// How the solver runs for these options (the shipped evaluation orders the moves).
+    fn settings(&self) -> ScriptSettings {
+        ScriptSettings {
+            mode: self.mode,
+            lines: self.lines,
+            hash_bits: self.hash_bits,
+            threads: self.threads,
+            evaluator: okapi_core::eval::Evaluator::shipped(),
+        }
+    }
+}
+
 /// Totals of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
@@ -115,15 +130,97 @@ pub fn run_script(
     run_script_bytes(&bytes, input, output, opts)
 }
 
-/// Solves one position given on the command line (a board string) as a script of that
-/// one line: the same result line, progress and summary as a script's.
+/// Solves one position given on the command line (a board string) and says what a
+/// player asks of it ([`position_report`]): the best move with its score, and the proven
+/// line with `--line`; to `output` (written whole, atomically) or standard output. The
+/// summary (nodes, time) goes to standard error, as a script's does. A script's result
+/// line (`41 - 23`) is what `okapi solve SCRIPT` and `-script` write, unchanged.
 pub fn run_position(
     position: &Position,
     output: Option<&Path>,
     opts: &ScriptOptions,
 ) -> anyhow::Result<RunStats> {
-    let line = format!("{}\n", position.to_board_string());
-    run_script_bytes(line.as_bytes(), Path::new("the board string"), output, opts)
+    anyhow::ensure!(
+        opts.shard.is_none(),
+        "--shard splits a script's positions; one position is solved whole"
+    );
+    let settings = opts.settings();
+    let bar = progress_bar(opts.feedback, 1);
+    if let Some(bar) = &bar {
+        bar.set_message(format!("{} empties", position.empty_count()));
+    }
+    let start = Instant::now();
+    let mut found = None;
+    let run = script_solve::solve_in_order(
+        std::slice::from_ref(position),
+        &settings,
+        &Arc::new(AtomicBool::new(false)),
+        |_, solved| {
+            found = Some(solved);
+            Ok::<(), anyhow::Error>(())
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match run {
+        Ok(()) => {}
+        Err(ScriptRunError::Receiver(e)) => return Err(e),
+        Err(ScriptRunError::Stopped) => anyhow::bail!("the solver was stopped"),
+    }
+    let solved = found.context("the solver gave no result")?;
+    let mut stats = RunStats::default();
+    stats.add(&solved, 1);
+    stats.total_time = start.elapsed();
+    let report = position_report(position, &solved, opts.lines);
+    match output {
+        Some(path) => okapi_core::formats::write_atomic(path, report.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(report.as_bytes())
+                .and_then(|()| out.flush())
+                .context("cannot write to standard output")?;
+        }
+    }
+    if opts.feedback != Feedback::Quiet {
+        errln!("{}", stats.summary());
+    }
+    Ok(stats)
+}
+
+/// One solved position as a player reads it: the best move, its score for the side to
+/// move (`+18`, or `win`/`draw`/`loss` for a WLD solve), whose move it is, and the
+/// result in words with the final discs; with `with_line`, a second line with the proven
+/// line, numbered as the game counts its moves.
+///
+/// ```text
+/// g8 +18 (Black to move): Black wins by 18, 41-23
+/// line: 47. g8 48. h7 49. a8 ...
+/// ```
+pub fn position_report(position: &Position, solved: &ScriptSolution, with_line: bool) -> String {
+    let side = position.side_to_move();
+    let value = Eval::proven(solved.mode, solved.solution.score);
+    let mut verdict = value.verdict(side);
+    if let Outcome::Exact { black, white } = solved.outcome {
+        verdict += &format!(", {black}-{white}");
+    }
+    let mut report = match solved.solution.best_move {
+        None => format!("game over: {verdict}\n"),
+        Some(mv) => format!(
+            "{} {} ({} to move): {verdict}\n",
+            match mv {
+                Move::Pass => "pass".to_string(),
+                mv => mv.to_string(),
+            },
+            value.label(),
+            side.name()
+        ),
+    };
+    if with_line && !solved.solution.line.is_empty() {
+        report += &format!("line: {}\n", numbered_line(position, &solved.solution.line));
+    }
+    report
 }
 
 /// [`run_script`] on a script's bytes; `input` names it in messages.
@@ -173,13 +270,7 @@ fn run_script_bytes(
     show_next(0);
 
     let mut stats = RunStats::default();
-    let settings = ScriptSettings {
-        mode: opts.mode,
-        lines: opts.lines,
-        hash_bits: opts.hash_bits,
-        threads: opts.threads,
-        evaluator: okapi_core::eval::Evaluator::shipped(),
-    };
+    let settings = opts.settings();
     let start = Instant::now();
     let run = script_solve::solve_in_order(
         &positions,
@@ -207,6 +298,11 @@ fn run_script_bytes(
         Err(ScriptRunError::Stopped) => anyhow::bail!("the solver was stopped"),
     }
     writer.write_upto(lines.len(), None, &mut stats)?;
+    let out_name = writer.out_name.clone();
+    writer
+        .out
+        .finish()
+        .with_context(|| format!("cannot write to {}", out_name.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -362,25 +458,37 @@ impl LineWriter<'_> {
     }
 }
 
-/// Where a run's lines go. Each line is written whole and flushed, so an interrupted run
-/// keeps what it solved; a file whose write fails part way (a full disk) is cut back to
-/// its last whole line, so it never ends in half a result.
+/// Where a run's lines go. Each line is written whole and flushed. A file is written
+/// beside its place and takes it when the run is done ([`AtomicFile`]): a run killed
+/// half-way, or failing on a full disk, leaves the previous result whole (a rerun of a
+/// long script cut it at the first line, as scrZebra does). What an interrupted run
+/// solved is in the temporary file `.OUT.PID.tmp`. An output that is no regular file (a
+/// device, a FIFO: `-o /dev/stdout`) is written in place.
 enum Output<'a> {
     File {
-        file: File,
+        file: AtomicFile,
         /// Bytes of the whole lines written.
         whole: u64,
     },
+    Device(File),
     Stdout(io::StdoutLock<'a>),
 }
 
 impl Output<'_> {
-    /// The file at `path` (created, or emptied), or standard output.
+    /// A new file to take the place of `path`, a device, or standard output.
     fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+        let cannot = |path: &Path| format!("cannot create the output file {}", path.display());
         Ok(match path {
+            Some(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
+                Output::Device(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(path)
+                        .with_context(|| cannot(path))?,
+                )
+            }
             Some(path) => Output::File {
-                file: File::create(path)
-                    .with_context(|| format!("cannot create the output file {}", path.display()))?,
+                file: AtomicFile::create(path).with_context(|| cannot(path))?,
                 whole: 0,
             },
             None => Output::Stdout(io::stdout().lock()),
@@ -399,12 +507,21 @@ impl Output<'_> {
                     Err(e) => {
                         // Drop the part of the line that got through; the error is reported
                         // either way.
-                        let _ = file.set_len(*whole);
+                        let _ = file.file().set_len(*whole);
                         Err(e)
                     }
                 }
             }
+            Output::Device(file) => file.write_all(bytes).and_then(|_| file.flush()),
             Output::Stdout(out) => out.write_all(bytes).and_then(|_| out.flush()),
+        }
+    }
+
+    /// The run is done: a file takes its place.
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Output::File { file, .. } => file.commit(),
+            Output::Device(_) | Output::Stdout(_) => Ok(()),
         }
     }
 }

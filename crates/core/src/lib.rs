@@ -93,7 +93,8 @@
 //! One module a layer, imports pointing one way (`tests/layers.rs` checks it):
 //! [`board`] (bitboards, moves, symmetry, hashing) <- [`eval`] (the trained pattern
 //! evaluation) <- [`search`] (midgame PVS with Multi-ProbCut, the exact/WLD endgame solver,
-//! the transposition table, parallel search) <- [`game`] (the game record with variations,
+//! the transposition table, parallel search) <- [`level`] (the playing levels and their
+//! measured strengths) <- [`game`] (the game record with variations,
 //! the session rules every front end shares) / [`book`] (the opening book) / [`formats`]
 //! (one reader and one writer per file format) / [`db`] (the games database: master games
 //! by position); [`shard`] splits a long job (a script, a book build, self-play) across
@@ -112,6 +113,7 @@ pub mod db;
 pub mod eval;
 pub mod formats;
 pub mod game;
+pub mod level;
 pub mod search;
 pub mod shard;
 
@@ -123,7 +125,7 @@ pub use db::Database;
 pub use eval::{Evaluate, Evaluator, SCALE};
 pub use formats::Format;
 pub use game::{Eval, EvalSource, Game, Next, Seat, Session};
-pub use search::level::Level;
+pub use level::Level;
 pub use search::{
     EndgameSolver, Limits, MidgameSearch, MoveValue, SearchResult, Solution, SolveMode, Stopped,
 };

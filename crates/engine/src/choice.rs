@@ -7,7 +7,7 @@ use okapi_core::board::{Move, Position};
 use okapi_core::book::BookMove;
 use okapi_core::eval::Evaluator;
 use okapi_core::game::{Eval, EvalSource};
-use okapi_core::search::level::{Level, choose_move};
+use okapi_core::level::{Level, choose_move};
 use okapi_core::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, Stopped};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

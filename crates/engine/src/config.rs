@@ -7,7 +7,7 @@
 
 /// Threads per core a search may be given. More threads than cores search no faster
 /// (they take turns), and far more make every move slow: 1024 threads on this 2-core
-/// machine took 90 s for a depth-8 move (issue 26's outside probe), well under a second
+/// machine took 90 s for a depth-8 move (found by probing with extreme inputs), well under a second
 /// with 2. Four per core leaves room for tests of thread counts above the cores.
 pub const THREADS_PER_CORE: usize = 4;
 
@@ -235,14 +235,148 @@ fn fit_to_memory(requested: u32, available: Option<u64>, engines: u32) -> (u32, 
     (used, Some(cap))
 }
 
-/// Bytes of memory available to new programs without swapping (`MemAvailable` of
-/// `/proc/meminfo` on Linux); `None` where unknown.
+/// Bytes of memory this program may still give its hash tables: the memory the machine
+/// has available (below), and no more than the address space its limit leaves
+/// (`ulimit -v`, RLIMIT_AS, where the system has one: at `ulimit -v 2000000` a 2 GiB table
+/// aborted `okapi nboard --hash-bits 27`). `None` where neither is known.
+///
+/// What this program already holds counts as its own: the tables' pages it has touched
+/// (its resident memory, on Linux) and the tables' address space. The app asks again at
+/// every new position; counting its own table as taken halved the table once it filled
+/// (then the next position started over on a new one).
 pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    meminfo_available(&text)
+    let physical = platform::physical_available();
+    let address_space = platform::address_space_left()
+        .map(|left| left.saturating_add(okapi_core::search::live_table_bytes() as u64));
+    match (physical, address_space) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod platform {
+    /// `MemAvailable` (memory new programs can have without swapping) plus this
+    /// process's resident memory.
+    pub fn physical_available() -> Option<u64> {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let available = super::meminfo_available(&text)?;
+        Some(available.saturating_add(statm_bytes(1).unwrap_or(0)))
+    }
+
+    /// The address space RLIMIT_AS leaves this process (`None`: no limit).
+    pub fn address_space_left() -> Option<u64> {
+        let limit = super::rlimit_address_space()?;
+        Some(limit.saturating_sub(statm_bytes(0)?))
+    }
+
+    /// Field `field` of `/proc/self/statm` (0: the address space, 1: resident), in bytes.
+    fn statm_bytes(field: usize) -> Option<u64> {
+        let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+        let pages: u64 = statm.split_whitespace().nth(field)?.parse().ok()?;
+        // SAFETY: sysconf reads a constant of the system.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        pages.checked_mul(u64::try_from(page).ok()?)
+    }
+}
+
+#[cfg(target_vendor = "apple")]
+mod platform {
+    /// Free, inactive and purgeable pages (what macOS gives a program without paging
+    /// others out), from the kernel's VM statistics.
+    pub fn physical_available() -> Option<u64> {
+        // SAFETY: host_statistics64 fills at most `count` words of the struct it is
+        // given; the struct is plain integers, valid when zeroed.
+        unsafe {
+            let mut stats: libc::vm_statistics64 = std::mem::zeroed();
+            let mut count = libc::HOST_VM_INFO64_COUNT;
+            #[allow(deprecated)] // libc points to the mach2 crate; the call is the same
+            let host = libc::mach_host_self();
+            let status = libc::host_statistics64(
+                host,
+                libc::HOST_VM_INFO64,
+                &mut stats as *mut libc::vm_statistics64 as libc::host_info64_t,
+                &mut count,
+            );
+            if status != libc::KERN_SUCCESS {
+                return None;
+            }
+            let page = u64::try_from(libc::sysconf(libc::_SC_PAGESIZE)).ok()?;
+            let pages = u64::from(stats.free_count)
+                + u64::from(stats.inactive_count)
+                + u64::from(stats.purgeable_count);
+            pages.checked_mul(page)
+        }
+    }
+
+    /// The address space RLIMIT_AS leaves (`None`: no limit, macOS's default). The space
+    /// already used is not known cheaply here, so the whole limit is taken.
+    pub fn address_space_left() -> Option<u64> {
+        super::rlimit_address_space()
+    }
+}
+
+#[cfg(windows)]
+mod platform {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+
+    /// The physical memory available, and no more than the commit charge left (the
+    /// table's pages are committed when it is made: beyond the commit limit the
+    /// allocation fails).
+    pub fn physical_available() -> Option<u64> {
+        // SAFETY: GlobalMemoryStatusEx fills the struct whose size it is told.
+        unsafe {
+            let mut status: MEMORYSTATUSEX = std::mem::zeroed();
+            status.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+            if GlobalMemoryStatusEx(&mut status) == 0 {
+                return None;
+            }
+            Some(status.ullAvailPhys.min(status.ullAvailPageFile))
+        }
+    }
+
+    /// Windows has no per-process address-space limit of the `ulimit -v` kind (job
+    /// objects' limits are on committed memory, which [`physical_available`] bounds).
+    pub fn address_space_left() -> Option<u64> {
+        None
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_vendor = "apple", windows)))]
+mod platform {
+    /// Not known on this system.
+    pub fn physical_available() -> Option<u64> {
+        None
+    }
+
+    pub fn address_space_left() -> Option<u64> {
+        #[cfg(unix)]
+        return super::rlimit_address_space();
+        #[cfg(not(unix))]
+        return None;
+    }
+}
+
+/// The soft limit on this process's address space (`ulimit -v`), `None` if unlimited.
+#[cfg(unix)]
+fn rlimit_address_space() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit fills the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    // `rlim_t` is a u64 on Linux and macOS, an i64 on some BSDs.
+    #[allow(clippy::useless_conversion)]
+    u64::try_from(limit.rlim_cur).ok()
 }
 
 /// `MemAvailable` of a `/proc/meminfo` text, in bytes.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn meminfo_available(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let mut words = line.split_whitespace().skip(1);

@@ -12,7 +12,7 @@ use okapi_core::board::{BitBoard, Board, Move, Position, Square};
 use okapi_core::book::BookMove;
 use okapi_core::eval::Evaluator;
 use okapi_core::game::{Eval, EvalSource};
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use okapi_core::search::{Limits, MidgameSearch, MoveValue, SCALE, SearchSource, SolveMode};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -74,6 +74,9 @@ pub(super) fn run(
                 solve_limit = c.solve_limit;
                 use_book = c.book;
                 if c.engine.hash_bits() != config.hash_bits() {
+                    // The old table goes before the new one is made: under a memory
+                    // limit both at once may not fit.
+                    drop(worker);
                     worker = Worker::new(stop.clone(), c.engine, &evaluation);
                 }
                 config = c.engine;
@@ -123,6 +126,7 @@ pub(super) fn run(
                     });
                 }
                 // The search state may be half-updated: start afresh.
+                drop(worker);
                 worker = Worker::new(stop.clone(), config, &evaluation);
             }
         }
@@ -143,6 +147,20 @@ impl Worker {
     fn new(stop: Arc<AtomicBool>, config: EngineConfig, evaluation: &Arc<Evaluator>) -> Worker {
         let mut search = MidgameSearch::new(evaluation, config.hash_bits(), stop.clone());
         search.set_threads(config.threads());
+        let made = search.solver().table().bits();
+        if made < config.hash_bits() {
+            // The configuration fitted the table to the memory the system said it had;
+            // the system then gave less (another program took it meanwhile, or a limit
+            // it does not tell). A smaller table, said, rather than an abort.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "okapi: warning: no memory for a {} hash table (hash bits {}); using {} (hash bits {made})",
+                crate::config::size(crate::config::table_bytes(config.hash_bits())),
+                config.hash_bits(),
+                crate::config::size(crate::config::table_bytes(made)),
+            );
+        }
         Worker {
             search,
             stop,

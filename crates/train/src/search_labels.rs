@@ -136,10 +136,27 @@ pub fn read_cache(
             options.exact_empties
         );
     }
-    for r in bytes[HEADER_LEN..].chunks_exact(RECORD_LEN) {
+    for (i, r) in bytes[HEADER_LEN..].chunks_exact(RECORD_LEN).enumerate() {
         let p = u64::from_le_bytes(r[0..8].try_into().expect("8 bytes"));
         let o = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
         let v = i16::from_le_bytes(r[16..18].try_into().expect("2 bytes"));
+        // A value beyond 64 discs or a square of both sides is no search's answer: a
+        // damaged record, which would teach the fit nonsense.
+        let bad = if p & o != 0 {
+            Some("a square holds discs of both sides".to_string())
+        } else if i32::from(v).abs() > okapi_core::eval::MAX_EVAL {
+            Some(format!("the value {} discs is beyond 64", discs(v)))
+        } else {
+            None
+        };
+        if let Some(why) = bad {
+            bail!(
+                "{}: record {} (byte {}): {why}; the cache is damaged: delete it or pass another --search-cache",
+                path.display(),
+                i + 1,
+                HEADER_LEN + i * RECORD_LEN
+            );
+        }
         values.insert((p, o), v);
     }
     Ok(values)
@@ -378,5 +395,41 @@ mod tests {
             read_cache(Path::new("/dev/zero"), &options(None, 1), 0).unwrap_err()
         );
         assert!(err.contains("not a regular file"), "{err}");
+    }
+
+    #[test]
+    fn a_search_cache_record_beyond_64_discs_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("labels.bin");
+        let o = options(Some(path.clone()), 1);
+        let record = |p: u64, q: u64, v: i16| {
+            let mut r = p.to_le_bytes().to_vec();
+            r.extend(q.to_le_bytes());
+            r.extend(v.to_le_bytes());
+            r
+        };
+        let good = record(1, 2, -64 * SCALE as i16);
+        for (bad, said) in [
+            (
+                record(1, 2, 200 * SCALE as i16),
+                "the value 200 discs is beyond 64",
+            ),
+            (record(3, 2, 0), "a square holds discs of both sides"),
+        ] {
+            let mut bytes = header(&o, 0).to_vec();
+            bytes.extend(&good);
+            bytes.extend(&bad);
+            std::fs::write(&path, &bytes).unwrap();
+            let err = format!("{:#}", read_cache(&path, &o, 0).unwrap_err());
+            assert!(
+                err.contains(&format!("record 2 (byte {})", HEADER_LEN + RECORD_LEN)),
+                "{err}"
+            );
+            assert!(err.contains(said), "{err}");
+        }
+        let mut bytes = header(&o, 0).to_vec();
+        bytes.extend(&good);
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_cache(&path, &o, 0).unwrap().len(), 1);
     }
 }

@@ -31,7 +31,9 @@ const STEPS: [(&str, &[&str]); 6] = [
         &[
             "Engine › Solve exact (Ctrl+E) proves the result of the position and a line that \
              reaches it; Solve win/draw/loss (Ctrl+W) is faster and says only who wins. Near the \
-             end, every move's value is proven on its own (Settings: Solve moves from).",
+             end, every move's value is proven on its own (Settings: Solve moves from). A proof \
+             replaces the search's values everywhere — the squares, the lists, the analysis, \
+             the graph — marked exact, and nothing weaker replaces it.",
         ],
     ),
     (
@@ -47,8 +49,9 @@ const STEPS: [(&str, &[&str]); 6] = [
         &[
             "Play the engine at a low level, or give it a temperature in the level picker: it then \
              plays weaker moves now and then, and \"Show the engine's lines\" shows what it \
-             considered. Turn the values off (Settings) to play blind, and ask for a Hint \
-             (Ctrl+H) when stuck.",
+             considered. In a game against Okapi your own moves' values are hidden, so they do \
+             not give the answer away: ask for a Hint (Ctrl+H) when stuck, or tick \"Show my \
+             move values against Okapi\" (Ctrl+Shift+H) to see them all the time.",
         ],
     ),
     (

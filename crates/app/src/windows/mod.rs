@@ -4,9 +4,10 @@ mod about;
 mod first_steps;
 mod new_game;
 pub(super) use new_game::NewGameForm;
+mod one_line_saved;
+pub(super) use one_line_saved::OneLineSaved;
 mod script;
 mod settings;
-pub(super) use settings::engine_move_pause_ui;
 mod shortcuts;
 
 use super::{App, Command};
@@ -31,6 +32,7 @@ impl App {
         self.first_steps_window(&ctx);
         self.path_prompt_window(&ctx);
         self.confirm_solve_window(&ctx);
+        self.one_line_saved_window(&ctx);
         self.unsaved_changes_window(&ctx);
     }
 
@@ -50,16 +52,7 @@ impl App {
             Command::ShowScriptPosition(_) => "Show the script's position",
             _ => "Go on",
         };
-        let game = self.game();
-        let moves = game.tree_size();
-        let detail = format!(
-            "The game on the board has changes that are not saved ({moves} move{} in all{}).",
-            if moves == 1 { "" } else { "s" },
-            match &self.file {
-                Some(path) => format!(", last saved as {}", path.display()),
-                None => ", never saved".into(),
-            }
-        );
+        let detail = self.unsaved_detail();
         let mut answer = None;
         let modal = egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
             ui.set_max_width(420.0);
@@ -116,7 +109,9 @@ impl App {
             ui.label(warning);
             ui.label("The status bar shows the time spent; Stop (Esc) ends it at once.");
             ui.horizontal(|ui| {
-                if ui.button("Solve anyway").clicked() {
+                // Enter answers with the default button, as in any dialog (Esc cancels).
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Solve anyway").on_hover_text("Enter").clicked() || enter {
                     answer = Some(true);
                 }
                 if ui.button("Cancel").clicked() {

@@ -5,7 +5,7 @@ use crate::level_picker::{level_picker, level_summary};
 use crate::{App, Command};
 use eframe::egui;
 use okapi_core::game::Seat;
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 
 /// What the new game window holds while open.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,6 +45,9 @@ impl NewGameForm {
     }
 }
 
+/// The window's width: room for a seat's row with the level and its temperature.
+const WINDOW_WIDTH: f32 = 540.0;
+
 impl App {
     /// File > New game: starts a game once Start is clicked.
     pub(crate) fn new_game_window(&mut self, ctx: &egui::Context) {
@@ -55,11 +58,16 @@ impl App {
         let mut start = false;
         let board_is_start = self.game().position() == okapi_core::board::Position::start();
         let solve_limit = self.settings.solve_limit;
+        let mut cancel = false;
+        // A fixed width, and the levels' descriptions in a block of fixed height: the
+        // window keeps its size and its buttons their place whatever is chosen.
         egui::Window::new("New game")
             .default_pos([200.0, 80.0])
             .open(&mut open)
             .collapsible(false)
             .resizable(false)
+            .min_width(WINDOW_WIDTH)
+            .max_width(WINDOW_WIDTH)
             .show(ctx, |ui| {
                 egui::Grid::new("new-game-seats")
                     .num_columns(3)
@@ -83,14 +91,24 @@ impl App {
                             ui.end_row();
                         }
                     });
-                for (i, colour) in ["Black", "White"].iter().enumerate() {
-                    if form.engine[i] {
-                        ui.horizontal_wrapped(|ui| {
-                            ui.label(egui::RichText::new(format!("{colour}:")).small());
-                            level_summary(ui, &form.levels[i], solve_limit);
-                        });
-                    }
-                }
+                let lines = 7.0 * ui.text_style_height(&egui::TextStyle::Small);
+                egui::ScrollArea::vertical()
+                    .id_salt("new-game-levels")
+                    .max_height(lines)
+                    .min_scrolled_height(lines)
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        for (i, colour) in ["Black", "White"].iter().enumerate() {
+                            ui.horizontal_wrapped(|ui| {
+                                ui.label(egui::RichText::new(format!("{colour}:")).small());
+                                if form.engine[i] {
+                                    level_summary(ui, &form.levels[i], solve_limit);
+                                } else {
+                                    ui.label(egui::RichText::new("you play this side.").small());
+                                }
+                            });
+                        }
+                    });
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label("Start from:");
@@ -114,9 +132,12 @@ impl App {
                     ))
                     .small(),
                 );
-                start = ui.button("Start").clicked();
+                ui.horizontal(|ui| {
+                    start = ui.button("Start").clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
             });
-        self.view.new_game = open.then_some(form);
+        self.view.new_game = (open && !cancel).then_some(form);
         if start {
             // The level of the last engine seat is offered again next time.
             if let Some(i) = (0..2).rev().find(|&i| form.engine[i]) {

@@ -1,4 +1,7 @@
-//! A's tally and the Elo difference it gives, with its interval.
+//! The Elo scale, in one place for every command that rates (`okapi match`, its SPRT,
+//! `okapi ladder-fit`): the logistic model, in which a side `d` Elo stronger scores
+//! 1 / (1 + 10^(-d/400)) on average; and A's tally over a match with the Elo difference it
+//! gives and its interval.
 
 use super::super::match_sprt::Pentanomial;
 use std::time::Duration;
@@ -30,14 +33,24 @@ impl Tally {
     }
 }
 
-/// Elo difference for a score fraction (infinite at 0 and 1).
+/// Elo per logit (natural logistic unit): 400 / ln 10. A fit that works in logits (its
+/// win chances 1 / (1 + e^-x)) gives Elo by this factor.
+pub const ELO_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// The expected score of a side `elo` Elo stronger than the other (the logistic model).
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + (-elo / ELO_PER_LOGIT).exp())
+}
+
+/// The Elo difference a score fraction gives: the inverse of [`expected_score`] (infinite
+/// at 0 and 1).
 pub fn elo(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
     } else if score >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        ELO_PER_LOGIT * (score / (1.0 - score)).ln()
     }
 }
 
@@ -92,6 +105,11 @@ mod tests {
     fn elo_from_scores() {
         assert!(elo(0.5).abs() < 1e-9);
         assert!((elo(0.75) - 190.8).abs() < 0.1);
+        // 400 Elo: ten times the odds.
+        assert!((expected_score(400.0) - 10.0 / 11.0).abs() < 1e-12);
+        for d in [-800.0, -35.5, 0.0, 1.0, 190.0, 1200.0] {
+            assert!((elo(expected_score(d)) - d).abs() < 1e-9, "{d}");
+        }
         let t = Tally {
             wins: 60,
             draws: 0,

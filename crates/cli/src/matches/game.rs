@@ -104,7 +104,7 @@ mod tests {
     use super::*;
     use okapi_core::board::{Position, Square};
     use okapi_core::eval::Evaluator;
-    use okapi_core::search::level::Level;
+    use okapi_core::level::Level;
     use okapi_engine::EngineConfig;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;

@@ -7,7 +7,7 @@ use anyhow::{Context, anyhow, bail};
 use okapi_core::board::Move;
 use okapi_core::eval::Evaluator;
 use okapi_core::game::Game;
-use okapi_core::search::level::Level;
+use okapi_core::level::Level;
 use okapi_engine::{Engine, EngineConfig, EngineOptions, Event, Request};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -122,9 +122,9 @@ impl Scoreboard<'_> {
             // Each move with the seconds it took (a time level's outliers show there).
             let mut game = r.game.clone();
             game.date = ggf::now_utc();
+            game.event = "Okapi match".into();
             self.saved += &ggf::write_record(&ggf::GgfRecord {
                 game,
-                place: "Okapi match".into(),
                 move_info: r
                     .seconds
                     .iter()

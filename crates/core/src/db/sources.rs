@@ -20,8 +20,12 @@ pub struct Report {
     pub files: usize,
     /// Games skipped inside files that were read: `file: game N (where): why`.
     pub skipped_games: Vec<String>,
-    /// Files refused, with the reason (corrupt, foreign, unreadable).
+    /// Files refused, with the reason (corrupt, foreign, unreadable, not a regular file),
+    /// and folders that could not be read.
     pub bad_files: Vec<(PathBuf, String)>,
+    /// Files read only in part, with what is missing (a WTHOR file cut short: its whole
+    /// games are kept).
+    pub damaged_files: Vec<(PathBuf, String)>,
 }
 
 impl Report {
@@ -30,6 +34,13 @@ impl Report {
         self.files += other.files;
         self.skipped_games.extend(other.skipped_games);
         self.bad_files.extend(other.bad_files);
+        self.damaged_files.extend(other.damaged_files);
+    }
+
+    /// Was a file refused, or read only in part? (Games skipped inside a file that was
+    /// read whole are not damage: the federation's own files hold a few.)
+    pub fn is_damaged(&self) -> bool {
+        !self.bad_files.is_empty() || !self.damaged_files.is_empty()
     }
 }
 
@@ -43,9 +54,10 @@ pub struct WthorNames {
 }
 
 impl WthorNames {
-    /// `WTHOR.JOU` and `WTHOR.TRN` in `dir` (any letter case); a missing file gives no
-    /// names (games then show player numbers), a corrupt one is reported.
-    pub fn read(dir: &Path, report: &mut Report) -> WthorNames {
+    /// `WTHOR.JOU` and `WTHOR.TRN` among `files` (any letter case); a missing file gives
+    /// no names (games then show player numbers) and is reported when `required` (the
+    /// federation's folder has both), a corrupt one is always reported.
+    fn read(files: &[PathBuf], required: bool, report: &mut Report) -> WthorNames {
         let mut names = WthorNames::default();
         for (file, len, out) in [
             ("wthor.jou", wthor::PLAYER_NAME_LEN, &mut names.players),
@@ -55,12 +67,23 @@ impl WthorNames {
                 &mut names.tournaments,
             ),
         ] {
-            let Some(path) = find_case_insensitive(dir, file) else {
+            let found = files.iter().find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(file))
+            });
+            let Some(path) = found else {
+                if required && let Some(dir) = files.first().and_then(|f| f.parent()) {
+                    report.bad_files.push((
+                        dir.join(file.to_ascii_uppercase()),
+                        "missing: the games would show numbers instead of names".into(),
+                    ));
+                }
                 continue;
             };
-            match wthor::read_names(&path, len) {
+            match wthor::read_names(path, len) {
                 Ok(v) => *out = v,
-                Err(e) => report.bad_files.push((path, e.to_string())),
+                Err(e) => report.bad_files.push((path.clone(), e.to_string())),
             }
         }
         names
@@ -81,18 +104,6 @@ impl WthorNames {
     }
 }
 
-fn find_case_insensitive(dir: &Path, name: &str) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        })
-}
-
 fn extension(path: &Path) -> String {
     path.extension()
         .and_then(|e| e.to_str())
@@ -100,15 +111,56 @@ fn extension(path: &Path) -> String {
         .to_ascii_lowercase()
 }
 
-/// The files of `dir` (not its subfolders), sorted by name so builds are reproducible.
-fn files_of(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    Ok(files)
+/// What a folder holds, as the games readers see it: its regular files and its
+/// subfolders, each sorted by name (so builds are reproducible). Anything else (a FIFO, a
+/// device, a socket, a broken link) is reported and never opened: opening a FIFO waits
+/// for a writer, for ever. A folder that cannot be listed is reported too.
+#[derive(Default)]
+struct Listing {
+    files: Vec<PathBuf>,
+    folders: Vec<PathBuf>,
+}
+
+fn list(dir: &Path, report: &mut Report) -> Listing {
+    let mut listing = Listing::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            report
+                .bad_files
+                .push((dir.into(), format!("cannot read the folder: {e}")));
+            return listing;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        // Links are followed: a link to a file or a folder is that file or folder.
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => listing.files.push(path),
+            Ok(m) if m.is_dir() => listing.folders.push(path),
+            Ok(_) if is_game_file(&path) => report.bad_files.push((
+                path,
+                "not a regular file (a FIFO, device or socket): skipped".into(),
+            )),
+            Err(e) if is_game_file(&path) => report
+                .bad_files
+                .push((path, format!("cannot be read: {e}"))),
+            _ => {}
+        }
+    }
+    listing
+}
+
+/// Is `path` a file the walkers read (by its extension)?
+fn is_game_file(path: &Path) -> bool {
+    matches!(
+        extension(path).as_str(),
+        "wtb" | "pgn" | "ggf" | "json" | "txt"
+    ) || path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.eq_ignore_ascii_case("wthor.jou") || n.eq_ignore_ascii_case("wthor.trn"))
 }
 
 /// Adds one `.wtb` file's games.
@@ -131,6 +183,15 @@ pub fn add_wthor_file(
     report
         .skipped_games
         .extend(set.skipped.iter().map(|s| format!("{shown}: {s}")));
+    if set.missing_games > 0 {
+        report.damaged_files.push((
+            path.into(),
+            format!(
+                "cut short: {} of the games its header announces are missing",
+                set.missing_games
+            ),
+        ));
+    }
     for g in &set.games {
         let black = names.player(g.black);
         let white = names.player(g.white);
@@ -270,7 +331,7 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
                 let names = GameNames {
                     black: &g.black,
                     white: &g.white,
-                    tournament: "",
+                    tournament: &g.event,
                     source,
                 };
                 if builder.add(&record, names).is_err() {
@@ -297,16 +358,22 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
     report
 }
 
-/// Adds the WTHOR folder: its `.wtb` files (named by `WTHOR.JOU`/`.TRN`) and the `.pgn`
-/// files in it and in its `pgn/` subfolder, each in name order. The source of every game
-/// is `source`.
+/// Adds the WTHOR folder: its `.wtb` files (named by `WTHOR.JOU`/`.TRN`, which must be
+/// there) and the `.pgn` files in it and in its `pgn/` subfolder, each in name order. The
+/// source of every game is `source`. A folder that cannot be listed is an error; what is
+/// wrong with its files is in the report ([`Report::is_damaged`]).
 pub fn add_wthor_dir(builder: &mut Builder, dir: &Path, source: &str) -> std::io::Result<Report> {
+    std::fs::read_dir(dir)?;
     let mut report = Report::default();
-    let names = WthorNames::read(dir, &mut report);
-    let mut files = files_of(dir)?;
-    let pgn_dir = dir.join("pgn");
-    if pgn_dir.is_dir() {
-        files.extend(files_of(&pgn_dir)?);
+    let listing = list(dir, &mut report);
+    let names = WthorNames::read(&listing.files, true, &mut report);
+    let mut files = listing.files;
+    if let Some(pgn_dir) = listing
+        .folders
+        .iter()
+        .find(|f| f.file_name().is_some_and(|n| n == "pgn"))
+    {
+        files.extend(list(pgn_dir, &mut report).files);
     }
     for path in files {
         match extension(&path).as_str() {
@@ -321,42 +388,54 @@ pub fn add_wthor_dir(builder: &mut Builder, dir: &Path, source: &str) -> std::io
 /// Adds a user's folder and its subfolders (a few levels deep): WTHOR `.wtb` files (named
 /// by a `WTHOR.JOU`/`.TRN` beside them if there is one), `.pgn`, `.ggf`, and Okapi's saved
 /// games (`.json`, `.txt` transcripts). Each game's source is its file's path. Other files
-/// are left alone; a file of those kinds that does not read is reported and skipped.
+/// are left alone; a file of those kinds that does not read is reported and skipped, and
+/// so is a folder that cannot be read. Links are followed, each real folder and file
+/// once: a link back up the tree (`ln -s . self`) adds nothing twice.
+///
+/// This is the one walker of games folders: `okapi db` (`--folder`) and the app's
+/// database tab read folders through it.
 pub fn add_folder(builder: &mut Builder, dir: &Path) -> Report {
     let mut report = Report::default();
-    add_folder_inner(builder, dir, 0, &mut report);
+    let mut seen = std::collections::HashSet::new();
+    add_folder_inner(builder, dir, 0, &mut seen, &mut report);
     report
 }
 
-fn add_folder_inner(builder: &mut Builder, dir: &Path, depth: usize, report: &mut Report) {
+/// The real path of `path` (links resolved), or the path itself where that fails.
+fn real_path(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn add_folder_inner(
+    builder: &mut Builder,
+    dir: &Path,
+    depth: usize,
+    seen: &mut std::collections::HashSet<PathBuf>,
+    report: &mut Report,
+) {
     const MAX_DEPTH: usize = 4;
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            report
-                .bad_files
-                .push((dir.into(), format!("cannot read the folder: {e}")));
-            return;
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    paths.sort();
-    let names = WthorNames::read(dir, report);
-    for path in paths {
-        if path.is_dir() {
-            if depth < MAX_DEPTH {
-                add_folder_inner(builder, &path, depth + 1, report);
-            }
+    if !seen.insert(real_path(dir)) {
+        return;
+    }
+    let listing = list(dir, report);
+    let names = WthorNames::read(&listing.files, false, report);
+    for path in &listing.files {
+        if !is_game_file(path) || !seen.insert(real_path(path)) {
             continue;
         }
         let source = path.display().to_string();
-        let r = match extension(&path).as_str() {
-            "wtb" => add_wthor_file(builder, &path, &names, &source),
-            "pgn" => add_pgn_file(builder, &path, &source),
-            "ggf" | "json" | "txt" => add_game_file(builder, &path, &source),
-            _ => continue,
+        let r = match extension(path).as_str() {
+            "wtb" => add_wthor_file(builder, path, &names, &source),
+            "pgn" => add_pgn_file(builder, path, &source),
+            "ggf" | "json" | "txt" => add_game_file(builder, path, &source),
+            _ => continue, // WTHOR.JOU and .TRN: read above, as names
         };
         report.merge(r);
+    }
+    if depth < MAX_DEPTH {
+        for folder in &listing.folders {
+            add_folder_inner(builder, folder, depth + 1, seen, report);
+        }
     }
 }
 
@@ -364,6 +443,165 @@ fn add_folder_inner(builder: &mut Builder, dir: &Path, depth: usize, report: &mu
 mod tests {
     use super::*;
     use crate::board::Square;
+
+    fn one_game(year: u16) -> Vec<u8> {
+        let game = GameRecord {
+            moves: ["f5", "d6", "c3"]
+                .iter()
+                .map(|s| Square::parse(s).unwrap())
+                .collect(),
+            black_score: 2,
+            theoretical: None,
+            year,
+        };
+        wthor::write(&[game], year, 22)
+    }
+
+    /// Runs `f` on a thread and fails if it has not finished in 20 s (a FIFO opened for
+    /// reading waits for a writer for ever).
+    fn within_20_s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(f()));
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("still reading after 20 s: blocked")
+    }
+
+    #[cfg(unix)]
+    fn fifo(path: &Path) {
+        let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_fifo_in_a_games_folder_is_reported_and_never_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "f5 d6 c3 d3").unwrap();
+        fifo(&dir.path().join("b.txt"));
+        fifo(&dir.path().join("notes")); // not a games file: left alone, unsaid
+        let path = dir.path().to_path_buf();
+        let report = within_20_s(move || add_folder(&mut Builder::new(), &path));
+        assert_eq!(report.games, 1, "{report:?}");
+        assert_eq!(report.bad_files.len(), 1, "{report:?}");
+        assert!(report.bad_files[0].0.ends_with("b.txt"));
+        assert!(report.bad_files[0].1.contains("not a regular file"));
+        // The same in the WTHOR folder, where the names file is a FIFO.
+        let wthor = tempfile::tempdir().unwrap();
+        std::fs::write(wthor.path().join("WTH_2010.wtb"), one_game(2010)).unwrap();
+        std::fs::write(
+            wthor.path().join("WTHOR.TRN"),
+            wthor::write_names(&["Paris".into()], wthor::TOURNAMENT_NAME_LEN),
+        )
+        .unwrap();
+        fifo(&wthor.path().join("WTHOR.JOU"));
+        let path = wthor.path().to_path_buf();
+        let report =
+            within_20_s(move || add_wthor_dir(&mut Builder::new(), &path, "WTHOR").unwrap());
+        assert_eq!(report.games, 1, "{report:?}");
+        assert!(report.is_damaged());
+        assert!(
+            report
+                .bad_files
+                .iter()
+                .any(|(p, why)| p.ends_with("WTHOR.JOU") && why.contains("not a regular file")),
+            "{report:?}"
+        );
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn symlink_loops_in_a_games_folder_count_each_game_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fold = dir.path().join("fold");
+        std::fs::create_dir(&fold).unwrap();
+        std::fs::write(fold.join("a.txt"), "f5 d6 c3 d3").unwrap();
+        // `ln -s . fold/self` counted the game 5 times; three links, 121 times.
+        std::os::unix::fs::symlink(".", fold.join("self")).unwrap();
+        std::os::unix::fs::symlink("..", fold.join("up")).unwrap();
+        std::os::unix::fs::symlink(&fold, fold.join("again")).unwrap();
+        std::os::unix::fs::symlink(fold.join("a.txt"), fold.join("b.txt")).unwrap();
+        let mut b = Builder::new();
+        let report = add_folder(&mut b, &fold);
+        assert_eq!(report.games, 1, "{report:?}");
+        assert_eq!(b.build().unwrap().len(), 1);
+        // A folder reached only through a link is still read (once).
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("c.txt"), "f5 f6 e6 f4").unwrap();
+        std::os::unix::fs::symlink(other.path(), fold.join("linked")).unwrap();
+        let report = add_folder(&mut Builder::new(), &fold);
+        assert_eq!(report.games, 2, "{report:?}");
+    }
+
+    #[test]
+    fn a_damaged_wthor_folder_says_which_files() {
+        let names = |n: usize, len: usize| wthor::write_names(&vec!["x".to_string(); n], len);
+        let whole = |dir: &Path| {
+            std::fs::write(dir.join("WTH_2009.wtb"), one_game(2009)).unwrap();
+            std::fs::write(dir.join("WTH_2010.wtb"), one_game(2010)).unwrap();
+            std::fs::write(dir.join("WTHOR.JOU"), names(3, wthor::PLAYER_NAME_LEN)).unwrap();
+            std::fs::write(dir.join("WTHOR.TRN"), names(1, wthor::TOURNAMENT_NAME_LEN)).unwrap();
+        };
+        let read = |dir: &Path| add_wthor_dir(&mut Builder::new(), dir, "WTHOR").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        whole(dir.path());
+        let report = read(dir.path());
+        assert!(!report.is_damaged(), "{report:?}");
+        assert_eq!(report.games, 2);
+        // A year file cut short: its whole games kept, the file named as damaged.
+        let mut two = one_game(2010);
+        two[4] = 2; // the header announces two games; one is there
+        std::fs::write(dir.path().join("WTH_2010.wtb"), &two).unwrap();
+        let report = read(dir.path());
+        assert_eq!(report.games, 2);
+        assert_eq!(report.damaged_files.len(), 1, "{report:?}");
+        assert!(report.damaged_files[0].0.ends_with("WTH_2010.wtb"));
+        assert!(
+            report.damaged_files[0]
+                .1
+                .contains("cut short: 1 of the games")
+        );
+        // A names file whose count is zero; names files missing.
+        whole(dir.path());
+        let mut jou = names(3, wthor::PLAYER_NAME_LEN);
+        jou[8] = 0;
+        std::fs::write(dir.path().join("WTHOR.JOU"), jou).unwrap();
+        let report = read(dir.path());
+        assert!(report.bad_files[0].0.ends_with("WTHOR.JOU"), "{report:?}");
+        std::fs::remove_file(dir.path().join("WTHOR.JOU")).unwrap();
+        std::fs::remove_file(dir.path().join("WTHOR.TRN")).unwrap();
+        let report = read(dir.path());
+        let missing: Vec<_> = report
+            .bad_files
+            .iter()
+            .map(|(p, w)| (p.file_name().unwrap().to_owned(), w.clone()))
+            .collect();
+        assert_eq!(missing.len(), 2, "{missing:?}");
+        assert!(missing[0].1.starts_with("missing"), "{missing:?}");
+        // A user's folder needs no names files.
+        assert!(!add_folder(&mut Builder::new(), dir.path()).is_damaged());
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_folder_that_cannot_be_read_is_reported_and_skipped() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "f5 d6 c3 d3").unwrap();
+        let closed = dir.path().join("closed");
+        std::fs::create_dir(&closed).unwrap();
+        std::fs::write(closed.join("b.txt"), "f5 f6 e6 f4").unwrap();
+        std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let readable = std::fs::read_dir(&closed).is_ok(); // root reads it anyway
+        let report = add_folder(&mut Builder::new(), dir.path());
+        std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).unwrap();
+        if readable {
+            assert_eq!(report.games, 2, "{report:?}");
+        } else {
+            assert_eq!(report.games, 1, "{report:?}");
+            assert!(report.bad_files[0].1.contains("cannot read the folder"));
+        }
+    }
 
     #[test]
     fn a_folder_with_bad_files_reports_them_and_keeps_the_rest() {
@@ -381,7 +619,7 @@ mod tests {
         std::fs::write(dir.path().join("b.wtb"), b"garbage").unwrap();
         std::fs::write(
             dir.path().join("c.ggf"),
-            "(;GM[Othello]PB[x]PW[y]B[F5]W[F6];)",
+            "(;GM[Othello]PC[Club final]PB[x]PW[y]B[F5]W[F6];)",
         )
         .unwrap();
         std::fs::write(dir.path().join("d.pgn"), "hello\nworld\n").unwrap();
@@ -400,6 +638,7 @@ mod tests {
         let db = b.build().unwrap();
         assert_eq!(db.len(), 3);
         assert_eq!(db.player(db.game(1).black), "x");
+        assert_eq!(db.tournament(db.game(1).tournament), "Club final");
         assert!(db.source(db.game(2).source).ends_with("f.txt"));
     }
 }

@@ -53,6 +53,19 @@ pub enum BoardTextError {
     /// No side to move after the squares.
     #[error("the side to move is missing: add X (Black) or O (White) after the 64 squares")]
     MissingSide,
+    /// No disc on the board: no game reaches it (see
+    /// [`ParseBoardError::NoDiscs`](crate::board::ParseBoardError::NoDiscs)).
+    #[error("impossible position: the board has no discs")]
+    NoDiscs,
+    /// 63 squares and a side that is also a disc letter, as 64 separate characters: a
+    /// square missing, or the side left out (its last square read as the side).
+    #[error(
+        "a board has 64 squares and then the side to move; this has 63 and '{side}', or 64 and no side to move"
+    )]
+    SquareOrSideMissing {
+        /// The last character, read as the side.
+        side: String,
+    },
     /// A side to move that is no colour.
     #[error("'{side}' is not a side to move (X, *, B or Black; O, 0, W or White)")]
     BadSide {
@@ -146,14 +159,31 @@ fn split(text: &str) -> (Vec<char>, Option<String>) {
     }
 }
 
-/// Reads a board string in any of the conventions above.
+/// Are the squares written one by one, separated by blanks (rather than as a block)?
+fn spaced(text: &str) -> bool {
+    text.split_whitespace()
+        .filter(|w| w.chars().count() == 1)
+        .count()
+        >= 32
+}
+
+/// Reads a board string in any of the conventions above. A board with no disc is
+/// refused: no game reaches it.
 pub fn read(text: &str) -> Result<Position, BoardTextError> {
     let (squares, side) = split(text);
     if squares.len() != 64 {
-        // 63 squares and a one-character side: 64 tokens, most likely a board whose side
-        // was left out (its last square taken for the side).
-        if squares.len() == 63 && side.as_ref().is_some_and(|s| s.chars().count() == 1) {
-            return Err(BoardTextError::MissingSide);
+        // 63 squares and a one-character side, written as 64 separate characters: a
+        // board whose side was left out (its last square taken for the side) when that
+        // character is no side, else either. Written as a block of 63 and a side, it is
+        // a square short (the count below).
+        if squares.len() == 63
+            && let Some(side) = side.as_ref().filter(|s| s.chars().count() == 1)
+            && spaced(text)
+        {
+            return Err(match side_token(side) {
+                None => BoardTextError::MissingSide,
+                Some(_) => BoardTextError::SquareOrSideMissing { side: side.clone() },
+            });
         }
         return Err(BoardTextError::Count {
             squares: squares.len()
@@ -185,6 +215,9 @@ pub fn read(text: &str) -> Result<Position, BoardTextError> {
     }
     let side = side.ok_or(BoardTextError::MissingSide)?;
     let side = side_token(&side).ok_or(BoardTextError::BadSide { side })?;
+    if black | white == 0 {
+        return Err(BoardTextError::NoDiscs);
+    }
     Ok(Position::from_discs(black, white, side))
 }
 
@@ -297,8 +330,41 @@ mod tests {
         assert!(matches!(e, BoardTextError::Ambiguous { .. }), "{e}");
         assert!(e.to_string().contains("ambiguous"), "{e}");
         // Spaced squares whose side was left out: the last square is not taken for it.
+        // Spaced squares ending in a disc letter: 63 squares and a side, or 64 and none.
         let spaced: Vec<String> = "X".repeat(64).chars().map(String::from).collect();
+        let e = read(&spaced.join(" ")).unwrap_err();
+        assert_eq!(e, BoardTextError::SquareOrSideMissing { side: "X".into() });
+        assert!(
+            e.to_string()
+                .contains("this has 63 and 'X', or 64 and no side")
+        );
+        let spaced: Vec<String> = board.chars().map(String::from).collect();
         assert_eq!(read(&spaced.join(" ")), Err(BoardTextError::MissingSide));
+    }
+
+    #[test]
+    fn board_string_messages_63_squares_and_a_side_is_a_square_short() {
+        // The side is there: a square is missing, not the side (it said "the side to
+        // move is missing").
+        let board63 = "-".repeat(27) + "OX------XO" + &"-".repeat(26);
+        let e = read(&format!("{board63} X")).unwrap_err();
+        assert_eq!(e, BoardTextError::Count { squares: 63 });
+        assert_eq!(e.to_string(), "a board has 64 squares, this has 63");
+    }
+
+    #[test]
+    fn a_board_with_no_discs_is_refused() {
+        for text in [
+            format!("{} X", "-".repeat(64)),
+            format!("{} O", ".".repeat(64)),
+            format!("{}w", "-".repeat(64)),
+        ] {
+            let e = read(&text).unwrap_err();
+            assert_eq!(e, BoardTextError::NoDiscs, "{text}");
+            assert_eq!(e.to_string(), "impossible position: the board has no discs");
+        }
+        // One disc is a position (set-up may make positions no game reaches).
+        assert!(read(&format!("X{} O", "-".repeat(63))).is_ok());
     }
 
     #[test]

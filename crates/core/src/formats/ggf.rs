@@ -10,15 +10,17 @@
 //!   then the side to move; without `BO` the standard start.
 //! - `B[..]`/`W[..]`: a move (`F5`, `PA` for a pass), optionally `/eval/time`; a forced
 //!   pass left out is inserted; a move by the side not to move is an error.
-//! - `PB`, `PW` (names), `DT` (date), `C` (comment), `TI` (clock: `15:00`, `1:30:00`, or
-//!   seconds, before any `//`) go to the [`Game`]; `PC`, `RE`, the per-move evals and
-//!   times, and every other property are in [`GgfRecord`] (unknown properties kept in
-//!   order).
+//! - `PB`, `PW` (names), `DT` (date), `PC` (where the game was played: the game's event),
+//!   `C` (comment), `TI` (clock: `15:00`, `1:30:00`, or seconds, before any `//`) go to
+//!   the [`Game`]; `RE`, the per-move evals and times, and every other property are in
+//!   [`GgfRecord`] (unknown properties kept in order). `PC[Okapi]`, what Okapi writes
+//!   for a game of its own, names no event.
 //!
 //! Errors ([`GgfError`]) give the line and column of the property at fault.
 //!
 //! Writing ([`write()`], [`write_record`]): the main line (GGF has no variations), names,
-//! date, comment and clock, `RE` when the line ends the game, special characters escaped.
+//! date, the event as `PC` (`PC[Okapi]` when there is none), comment and clock, `RE` when
+//! the line ends the game, special characters escaped.
 //!
 //! The opening: GGF has no property for it, so the comment `C` ends with a line
 //! `Opening: Rose` naming the main line's opening ([`crate::game::openings`]); reading
@@ -110,10 +112,8 @@ pub enum GgfError {
 /// What a GGF record holds beyond the [`Game`].
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct GgfRecord {
-    /// The game: start position, moves, names, date, comment and clock.
+    /// The game: start position, moves, names, date, event (`PC`), comment and clock.
     pub game: Game,
-    /// `PC`: where the game was played.
-    pub place: String,
     /// `RE` as written, if any.
     pub result: Option<String>,
     /// `TI` as written, if any.
@@ -247,25 +247,22 @@ fn apply(
                 reason,
                 at,
             })?;
-            let (black, white, date, comment) = (
-                std::mem::take(&mut game.black),
-                std::mem::take(&mut game.white),
-                std::mem::take(&mut game.date),
-                std::mem::take(&mut game.comment),
-            );
-            let time = game.time_per_side;
-            *game = Game::new(start);
-            game.black = black;
-            game.white = white;
-            game.date = date;
-            game.comment = comment;
-            game.time_per_side = time;
+            // A new record from that board, with what was read before it.
+            let mut fresh = Game::new(start);
+            fresh.black = std::mem::take(&mut game.black);
+            fresh.white = std::mem::take(&mut game.white);
+            fresh.date = std::mem::take(&mut game.date);
+            fresh.event = std::mem::take(&mut game.event);
+            fresh.comment = std::mem::take(&mut game.comment);
+            fresh.time_per_side = game.time_per_side;
+            *game = fresh;
         }
         "PB" => game.black = value,
         "PW" => game.white = value,
         "DT" => game.date = value,
         "C" => game.comment = value,
-        "PC" => record.place = value,
+        "PC" if value.trim().eq_ignore_ascii_case(OKAPI_PLACE) => game.event.clear(),
+        "PC" => game.event = value,
         "RE" => record.result = Some(value),
         "TI" => {
             game.time_per_side = parse_clock(&value);
@@ -388,22 +385,28 @@ pub fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// The game's main line as one GGF record, placed `PC[Okapi]`.
+/// What Okapi writes as `PC` for a game with no event: a game of its own.
+const OKAPI_PLACE: &str = "Okapi";
+
+/// The game's main line as one GGF record.
 pub fn write(game: &Game) -> String {
     write_record(&GgfRecord {
         game: game.clone(),
-        place: "Okapi".into(),
         ..GgfRecord::default()
     })
 }
 
-/// A record as GGF: the game's main line with the record's place, per-move evals and
+/// A record as GGF: the game's main line with its event as `PC`, per-move evals and
 /// times (by ply), and other properties. `RE` is the main line's result when it ends the
 /// game, else the record's, else `?`.
 pub fn write_record(record: &GgfRecord) -> String {
     let game = &record.game;
     let mut s = String::from("(;GM[Othello]");
-    s += &format!("PC[{}]", escape(&record.place));
+    let place = match game.event.as_str() {
+        "" => OKAPI_PLACE,
+        event => event,
+    };
+    s += &format!("PC[{}]", escape(place));
     s += &format!("DT[{}]", escape(&game.date));
     s += &format!("PB[{}]PW[{}]", escape(&game.black), escape(&game.white));
     let main = game.main_line();
@@ -491,7 +494,7 @@ mod tests {
         assert_eq!(g.black, "./mEdax");
         assert_eq!(g.date, "2014-02-21 20:52:27 GMT");
         assert_eq!(g.time_per_side, Some(Duration::from_secs(900)));
-        assert_eq!(r.place, "NBoard");
+        assert_eq!(g.event, "NBoard");
         assert_eq!(r.result.as_deref(), Some("?"));
         assert_eq!(
             r.move_info[1],
@@ -577,6 +580,38 @@ mod tests {
             e("(;GM[Othello]TY[10];)"),
             GgfError::NotEightByEight { .. }
         ));
+    }
+
+    #[test]
+    fn players_and_event_are_kept_and_okapi_is_no_event() {
+        let text = "(;GM[Othello]PC[World Championship - 2025]DT[2025]PB[Tastet Marc]\
+            PW[Shaman Brian]RE[+8]TY[8]B[F5]W[D6];)";
+        let g = read(text).unwrap();
+        assert_eq!(
+            (g.black.as_str(), g.white.as_str()),
+            ("Tastet Marc", "Shaman Brian")
+        );
+        assert_eq!(g.event, "World Championship - 2025");
+        let again = read(&write(&g)).unwrap();
+        assert_eq!(
+            (again.black, again.white, again.event),
+            (g.black, g.white, g.event)
+        );
+        // The event survives a board given after it.
+        let with_board = text.replace(
+            "TY[8]",
+            "TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+        );
+        assert_eq!(
+            read(&with_board).unwrap().event,
+            "World Championship - 2025"
+        );
+        // A game of Okapi's own names no event, and reads back with none.
+        let mut own = Game::default();
+        own.play(mv("f5"), None).unwrap();
+        let written = write(&own);
+        assert!(written.contains("PC[Okapi]"), "{written}");
+        assert_eq!(read(&written).unwrap().event, "");
     }
 
     #[test]

@@ -126,12 +126,14 @@ pub fn comment_without_opening(comment: &str, game: &Game) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    // The reason is in the message and not also the error's source: a front end that
+    // prints the chain of sources (anyhow's `{:#}`) said it twice.
+    #[error("cannot read {path}: {reason}")]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// The file holds more than the limit: refused before it fills memory.
     #[error("{path}: file too large (over {} MB)", limit >> 20)]
@@ -146,13 +148,13 @@ pub enum ReadError {
 /// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
 /// `/dev/zero`) is refused after reading just past the limit.
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let io = |source| ReadError::Io {
+    let io = |reason| ReadError::Io {
         path: path.into(),
-        source,
+        reason,
     };
     let file = std::fs::File::open(path).map_err(io)?;
     read_capped_from(file, limit).map_err(|e| match e {
-        CapError::Io(source) => io(source),
+        CapError::Io(reason) => io(reason),
         CapError::TooLarge => ReadError::TooLarge {
             path: path.into(),
             limit,
@@ -407,27 +409,88 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames it over
 /// `path`: a crash leaves the old file or the new one, never half of one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// A file written in steps that takes the place of `path` only when it is complete
+/// ([`AtomicFile::commit`]): it is written to a temporary file beside `path`
+/// (`.NAME.PID.tmp`), synced, then renamed over it. Until then `path` is as it was: a run
+/// killed half-way (or failing on a full disk) leaves the previous complete file, and
+/// what it had written is in the temporary file (a failure, noticed, removes it).
+///
+/// The one way Okapi writes a file: saved games, settings, the databases and books, and
+/// a script's results.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file beside `path`.
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .ok_or_else(|| std::io::Error::other("the path names no file"))?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{}.tmp", std::process::id()));
+        let tmp = dir.join(tmp_name);
+        let file = std::fs::File::create(&tmp)?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(file),
+        })
     }
-    result
+
+    /// The temporary file being written.
+    pub fn temporary_path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// The open temporary file (to cut back a line that failed half-way, say).
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.file.as_mut().expect("open until committed")
+    }
+
+    /// Syncs the file and puts it in the place of `path`.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let file = self.file.take().expect("open until committed");
+        let result = file.sync_all().and_then(|()| {
+            drop(file);
+            std::fs::rename(&self.tmp, &self.path)
+        });
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        result
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file().write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file().flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    /// Not committed (an error on the way): the temporary file goes, `path` stays.
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //!                "white": { "name": "Okapi", "seat": "okapi:8" } },
 //!   "time_per_side": 300,                      // seconds; absent = no clock
 //!   "date": "2026-11-22", "comment": "",
+//!   "event": "World Championship - 2025",     // where it was played; absent = none
 //!   "opening": "Tiger",                        // the main line's opening; absent = none
 //!   "moves": ["f5", "d6", "--", ...],          // the main line, passes as "--"
 //!   "evals": [ { "ply": 0, "value": -4, "source": "exact" }, ... ],
@@ -101,6 +102,9 @@ struct GameFile {
     date: String,
     #[serde(default)]
     comment: String,
+    /// Where or at which tournament the game was played.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    event: String,
     /// The opening of the main line, by name (written for people and other programs;
     /// the reader recomputes it from the moves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,6 +259,7 @@ pub fn write(game: &Game) -> String {
         time_per_side: game.time_per_side.map(|d| d.as_secs_f64()),
         date: game.date.clone(),
         comment: game.comment.clone(),
+        event: game.event.clone(),
         opening: crate::game::openings::opening_of_main_line(game).map(|o| o.name.to_string()),
         evals: evals_of(game, &lines[0].nodes),
         moves: main_moves.clone(),
@@ -375,6 +380,7 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
     };
     game.date = file.date;
     game.comment = file.comment;
+    game.event = file.event;
     Ok(game)
 }
 
@@ -453,7 +459,7 @@ fn strip_position(message: &str) -> String {
 mod tests {
     use super::*;
     use crate::formats::transcript;
-    use crate::search::level::Level;
+    use crate::level::Level;
 
     fn mv(s: &str) -> Move {
         Move::parse(s).unwrap()
@@ -467,6 +473,7 @@ mod tests {
         g.seats = [Seat::Human, Seat::Engine(Level::numbered(8))];
         g.time_per_side = Some(Duration::from_secs(300));
         g.comment = "a\nb".into();
+        g.event = "World Championship - 2025".into();
         g.set_eval(
             1,
             Eval {
@@ -513,6 +520,7 @@ mod tests {
         assert_eq!(back.seats, g.seats);
         assert_eq!(back.time_per_side, g.time_per_side);
         assert_eq!(back.comment, g.comment);
+        assert_eq!(back.event, g.event);
         assert_eq!(write(&back), text);
     }
 

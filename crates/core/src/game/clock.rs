@@ -1,8 +1,8 @@
 //! A game clock: time left for each colour, running for the side to move.
 
 use crate::board::Color;
+use crate::level::allot_time;
 use crate::search::Limits;
-use crate::search::level::allot_time;
 use std::time::{Duration, Instant};
 
 /// Time left for Black and White, with at most one side's time running. Time is read

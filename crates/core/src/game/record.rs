@@ -26,7 +26,7 @@
 
 use super::value::Eval;
 use crate::board::{Move, PlayError, Position, Square};
-use crate::search::level::Level;
+use crate::level::Level;
 
 /// A node of the move tree; [`Game::root`] is the start position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -70,6 +70,10 @@ pub struct Game {
     pub time_per_side: Option<std::time::Duration>,
     /// The date the game was played, as written (`YYYY-MM-DD` for games made here).
     pub date: String,
+    /// Where or at which tournament the game was played, as its source names it (a
+    /// database game's tournament, GGF's `PC`, PGN's `Event`); empty for games made here.
+    /// [`occasion`] says it with the date, the year once.
+    pub event: String,
     /// A free comment on the game.
     pub comment: String,
 }
@@ -151,6 +155,7 @@ impl Game {
             seats: [Seat::Human; 2],
             time_per_side: None,
             date: today(),
+            event: String::new(),
             comment: String::new(),
         }
     }
@@ -486,13 +491,14 @@ impl Game {
         game.seats = self.seats;
         game.time_per_side = self.time_per_side;
         game.date.clone_from(&self.date);
+        game.event.clone_from(&self.event);
         game.comment.clone_from(&self.comment);
         game
     }
 
     /// Do the two records hold the same moves (every line, in the same order) from the
-    /// same start, with the same players, date and comment? Values, the cursor and the
-    /// seats are left out: they are not what a person made and would lose.
+    /// same start, with the same players, date, event and comment? Values, the cursor
+    /// and the seats are left out: they are not what a person made and would lose.
     pub fn same_record(&self, other: &Game) -> bool {
         fn lines(g: &Game) -> Vec<(usize, Move)> {
             let mut out = Vec::new();
@@ -511,8 +517,37 @@ impl Game {
             && self.black == other.black
             && self.white == other.white
             && self.date == other.date
+            && self.event == other.event
             && self.comment == other.comment
             && lines(self) == lines(other)
+    }
+
+    /// How many moves of this record's tree (every line) `other` does not hold: those a
+    /// person would lose if only `other` were kept (a save in a one-line format keeps the
+    /// line on screen). Every move counts when the two start from different positions.
+    pub fn moves_not_in(&self, other: &Game) -> usize {
+        if self.start() != other.start() {
+            return self.tree_size();
+        }
+        let mut missing = 0;
+        let mut stack = vec![(self.root(), Some(other.root()))];
+        while let Some((mine, theirs)) = stack.pop() {
+            for &child in self.children(mine) {
+                let mv = self.move_of(child);
+                let twin = theirs.and_then(|t| {
+                    other
+                        .children(t)
+                        .iter()
+                        .copied()
+                        .find(|&c| other.move_of(c) == mv)
+                });
+                if twin.is_none() {
+                    missing += 1;
+                }
+                stack.push((child, twin));
+            }
+        }
+        missing
     }
 
     /// Deletes the move at ply `i` of the current line with everything after it. The
@@ -702,6 +737,35 @@ pub fn numbered_line(start: &Position, moves: &[Move]) -> String {
         }
     }
     parts.join(" ")
+}
+
+/// Where and when a game was played, in one phrase: the event and the date, the year
+/// said once. WTHOR's tournament names end with their year ("World Championship - 2025"),
+/// so a database game of 2025 reads "World Championship 2025", not "... 2025 2025"; a GGF
+/// date's time of day is left out ("2003.04.05_12:00:00.GMT" reads "2003.04.05"). Empty
+/// when neither is known.
+pub fn occasion(event: &str, date: &str) -> String {
+    let event = event.trim();
+    let day = date.trim().split(['_', ' ']).next().unwrap_or("");
+    let year = day
+        .get(..4)
+        .filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
+    // The event without a last word that is the date's year.
+    let stripped = year
+        .and_then(|y| event.strip_suffix(y))
+        .filter(|rest| !rest.ends_with(|c: char| c.is_ascii_digit()))
+        .map(|rest| rest.trim_end_matches([' ', '-', '\u{2013}', ',', '/']));
+    let base = stripped.unwrap_or(event);
+    if base.is_empty() || day.is_empty() {
+        return if base.is_empty() { day } else { base }.to_string();
+    }
+    // "World Championship 2025", but "EGP Paris - 2019, 2020" (two numbers apart).
+    let just_a_year = year.is_some_and(|y| y.len() == day.len());
+    if just_a_year && (stripped.is_some() || !base.ends_with(|c: char| c.is_ascii_digit())) {
+        format!("{base} {day}")
+    } else {
+        format!("{base}, {day}")
+    }
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.

@@ -9,7 +9,7 @@
 //! ```
 //! use okapi_core::board::{Color, Move, Position};
 //! use okapi_core::game::{Game, Next, Seat, Session};
-//! use okapi_core::search::level::Level;
+//! use okapi_core::level::Level;
 //! let mut s = Session::new(Game::new(Position::start()), [Seat::Human, Seat::Engine(Level::numbered(4))]);
 //! s.play(Move::parse("f5").unwrap(), None).unwrap();
 //! // White is the engine: the front end asks it for a move.
@@ -26,8 +26,8 @@ use super::clock::{Clock, clock_allotment};
 use super::record::{Game, NewMove, Seat};
 use super::value::Eval;
 use crate::board::{Color, Move, PlayError, Position};
+use crate::level::Level;
 use crate::search::SolveMode;
-use crate::search::level::Level;
 use std::time::Duration;
 
 /// Why a move was not played.
@@ -161,6 +161,21 @@ impl Session {
     /// Who plays each colour (Black, White).
     pub fn seats(&self) -> [Seat; 2] {
         self.game.seats
+    }
+
+    /// The name of `color`'s player as the record gives it (a file's or the database's
+    /// players), or its seat's name when the record names nobody. Who plays on from here
+    /// is the seat, a separate matter: a database game studied at the board keeps its
+    /// players' names while a person plays both sides.
+    pub fn player_name(&self, color: Color) -> String {
+        let name = match color {
+            Color::Black => &self.game.black,
+            Color::White => &self.game.white,
+        };
+        match name.trim() {
+            "" => seat_name(self.game.seats[color as usize]),
+            name => name.to_string(),
+        }
     }
 
     /// Gives `color` to a person or the engine ([`Session::next`] then says what the
@@ -665,6 +680,23 @@ mod tests {
         assert!(s2.clock().is_some());
         assert!(matches!(s2.next(), Next::EngineMove { time: Some(_), .. }));
         assert_eq!(s2.game().black, "Okapi (level 2)");
+    }
+
+    #[test]
+    fn the_record_names_the_players_and_the_seats_play_on() {
+        let mut game = Game::default();
+        game.black = "Tastet Marc".into();
+        game.white = "  ".into();
+        let s = Session::new(game, [Seat::Human, engine()]);
+        assert_eq!(s.player_name(Color::Black), "Tastet Marc");
+        assert_eq!(
+            s.player_name(Color::White),
+            "Okapi (level 2)",
+            "no name: the seat's"
+        );
+        // A new game from here is a game between its seats.
+        let s2 = s.new_game_from_here([Seat::Human, Seat::Human], Duration::ZERO);
+        assert_eq!(s2.player_name(Color::Black), "Human");
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! These are the game record's types (a move's value is saved with the game); the engine
 //! produces them, the front ends show them.
 
+use crate::board::Color;
+use crate::search::SolveMode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -68,8 +70,78 @@ impl Eval {
         }
     }
 
+    /// A solve's result as a value: the exact disc difference, or the win/draw/loss sign.
+    pub fn proven(mode: SolveMode, score: i32) -> Eval {
+        match mode {
+            SolveMode::Exact => Eval {
+                value: score,
+                source: EvalSource::Exact,
+            },
+            SolveMode::Wld => Eval {
+                value: score.signum(),
+                source: EvalSource::Wld,
+            },
+        }
+    }
+
+    /// What the value says of the game for `mover`, whose value it is, as players say
+    /// it: "Black wins by 18", "White wins", "a draw" for a proof; an estimate is its
+    /// label for the mover ("Black +3").
+    pub fn verdict(&self, mover: Color) -> String {
+        let (winner, margin) = match self.value.signum() {
+            0 if self.is_proven() => return "a draw".into(),
+            -1 => (mover.opposite(), -self.value),
+            _ => (mover, self.value),
+        };
+        match self.source {
+            EvalSource::Exact => format!("{} wins by {margin}", winner.name()),
+            EvalSource::Wld => format!("{} wins", winner.name()),
+            _ => format!("{} {}", mover.name(), self.label()),
+        }
+    }
+
+    /// Is the value proven to the end of the game (exact or win/draw/loss)?
+    pub fn is_proven(&self) -> bool {
+        matches!(self.source, EvalSource::Exact | EvalSource::Wld)
+    }
+
     /// Is this value at least as strong a claim as `other` (so it may replace it)?
     pub fn replaces(&self, other: &Eval) -> bool {
         self.source >= other.source
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proof_is_said_as_players_say_it() {
+        let exact = |v| Eval::proven(SolveMode::Exact, v);
+        assert_eq!(exact(18).verdict(Color::Black), "Black wins by 18");
+        assert_eq!(exact(-4).verdict(Color::Black), "White wins by 4");
+        assert_eq!(exact(-4).verdict(Color::White), "Black wins by 4");
+        assert_eq!(exact(0).verdict(Color::White), "a draw");
+        let wld = Eval::proven(SolveMode::Wld, 12);
+        assert_eq!(wld.value, 1, "a WLD proof keeps the sign");
+        assert_eq!(wld.verdict(Color::White), "White wins");
+        assert_eq!(
+            Eval::proven(SolveMode::Wld, -3).verdict(Color::White),
+            "Black wins"
+        );
+        assert_eq!(
+            Eval::proven(SolveMode::Wld, 0).verdict(Color::Black),
+            "a draw"
+        );
+        // An estimate is no verdict: the mover's value as it reads.
+        let guess = Eval {
+            value: -3,
+            source: EvalSource::Midgame {
+                depth: 12,
+                confidence: 95,
+            },
+        };
+        assert_eq!(guess.verdict(Color::Black), "Black -3");
+        assert!(!guess.is_proven() && exact(0).is_proven());
     }
 }

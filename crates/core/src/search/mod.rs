@@ -3,8 +3,6 @@
 //! unless a front end is told otherwise), the playing levels and the ProbCut model.
 
 mod endgame;
-pub mod level;
-pub mod level_ratings;
 mod midgame;
 mod mobility_eval;
 mod ordering;
@@ -15,7 +13,7 @@ pub use crate::eval::{Evaluate, SCALE};
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
 pub use midgame::{Limits, MidgameSearch, MoveValue, SearchResult, SearchSource};
 pub use mobility_eval::MobilityEval;
-pub use tt::{DEFAULT_HASH_BITS, HASH_BITS};
+pub use tt::{DEFAULT_HASH_BITS, HASH_BITS, live_table_bytes};
 
 /// The threads a search uses by default: all the cores this process may run on (the
 /// most a front end may give is `okapi_engine::EngineConfig`'s rule).

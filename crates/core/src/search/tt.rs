@@ -113,19 +113,27 @@ pub struct Probe {
     pub depth: u8,
 }
 
-/// The buckets, in memory aligned to 2 MB and (on Linux) advised to live in huge pages:
-/// the table is probed at random, and with 4 KB pages nearly every probe of a large table
-/// also missed the TLB (perf on FFO #48: the probes' cache and TLB misses took a quarter
-/// of the solve's time).
+/// The buckets, in memory of their own from the system: the kernel hands pages out
+/// zeroed and maps them as they are first touched, so a large `-h` costs only the memory
+/// the search reaches (writing the zeros ourselves faulted in all of it: 16 GB up front at
+/// `-h 30`). An anonymous mapping on Linux, macOS and the BSDs, `VirtualAlloc` on
+/// Windows; the global allocator elsewhere and for tables under 2 MB.
 ///
-/// On Linux a table of 2 MB or more is an anonymous mapping of its own: the kernel hands
-/// it out zeroed and maps its pages as they are first touched, so a large `-h` costs only
-/// the memory the search reaches (writing the zeros ourselves faulted in all of it: 16 GB
-/// up front at `-h 30`).
+/// Tables up to [`HUGE_PAGE_TABLES_UP_TO`] are aligned to 2 MB and, on Linux, advised to
+/// live in huge pages: the table is probed at random, and with 4 KB pages nearly every
+/// probe of a large table also missed the TLB (perf on FFO #48: the probes' cache and TLB
+/// misses took a quarter of the solve's time). Larger tables keep small pages: the first
+/// touch of a huge page zeroes 2 MB, and a search probing an 8 GB table at random touches
+/// a new one at nearly every node until the whole table is resident. In the app at
+/// `hash_bits` 29 the start position's analysis ran 1,687 nodes in 6.6 s while the kernel
+/// zeroed pages (63% of the time in `clear_page_erms`) and the process grew to 5 GB in
+/// 20 s; with small pages a probe's first touch zeroes 4 KB and the memory grows with
+/// what the search stores.
 struct BucketStore {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
-    /// From `mmap` (freed by `munmap`), not from the global allocator.
+    /// From the system's pages (freed by [`BucketStore::unmap`]), not from the global
+    /// allocator.
     mapped: bool,
 }
 
@@ -136,54 +144,99 @@ unsafe impl Sync for BucketStore {}
 
 const HUGE_PAGE: usize = 2 << 20;
 
+/// The largest table advised into huge pages (see [`BucketStore`]): 256 MiB, `-h 24`,
+/// which the kernel zeroes in well under a second however it is touched. The default
+/// sizes (`-h 18` of scripts, 20 of the app, 23 of the benchmark) are below it.
+pub const HUGE_PAGE_TABLES_UP_TO: usize = 256 << 20;
+
+/// Bytes of the tables alive in this process (their address space, touched or not).
+static LIVE_TABLE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Bytes of the transposition tables alive in this process: what a front end making a
+/// new configuration may count as its own (the table it replaces is given back first).
+pub fn live_table_bytes() -> usize {
+    LIVE_TABLE_BYTES.load(Relaxed)
+}
+
+/// The system gave no memory for a table of this many bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no memory for a hash table of {bytes} bytes")]
+pub struct TableAllocError {
+    /// The bytes asked for.
+    pub bytes: usize,
+}
+
 impl BucketStore {
-    fn layout(len: usize) -> std::alloc::Layout {
-        let bytes = (len * std::mem::size_of::<Bucket>()).max(1);
+    fn layout(len: usize) -> Result<std::alloc::Layout, TableAllocError> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .ok_or(TableAllocError { bytes: usize::MAX })?
+            .max(1);
         std::alloc::Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two()))
-            .expect("table size fits in memory")
+            .map_err(|_| TableAllocError { bytes })
     }
 
-    fn zeroed(len: usize) -> BucketStore {
-        let layout = Self::layout(len);
-        #[cfg(target_os = "linux")]
+    fn zeroed(len: usize) -> Result<BucketStore, TableAllocError> {
+        let layout = Self::layout(len)?;
+        let store = Self::zeroed_with(len, layout)?;
+        LIVE_TABLE_BYTES.fetch_add(layout.size(), Relaxed);
+        Ok(store)
+    }
+
+    fn zeroed_with(len: usize, layout: std::alloc::Layout) -> Result<BucketStore, TableAllocError> {
+        #[cfg(any(unix, windows))]
         if layout.size() >= HUGE_PAGE {
-            return Self::mapped(len, layout);
+            let ptr = Self::map(layout.size()).ok_or(TableAllocError {
+                bytes: layout.size(),
+            })?;
+            return Ok(BucketStore {
+                ptr,
+                len,
+                mapped: true,
+            });
         }
         // SAFETY: the layout has a non-zero size. All-zero bytes are a valid (empty)
         // bucket of atomics.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        BucketStore {
+        let ptr = std::ptr::NonNull::new(raw as *mut Bucket).ok_or(TableAllocError {
+            bytes: layout.size(),
+        })?;
+        Ok(BucketStore {
             ptr,
             len,
             mapped: false,
-        }
+        })
     }
 
-    /// A fresh anonymous mapping of `layout.size()` bytes (a multiple of 2 MB here),
+    /// A fresh anonymous mapping of `size` bytes (a multiple of 2 MB here), zeroed by
+    /// the kernel; `None` when the system refuses it (the memory or the address space
+    /// allowed to the process is exhausted: `ulimit -v`). Tables that get huge pages are
     /// aligned to 2 MB: one 2 MB more is mapped and the ends beyond the aligned range are
     /// given back.
-    #[cfg(target_os = "linux")]
-    fn mapped(len: usize, layout: std::alloc::Layout) -> BucketStore {
-        let size = layout.size();
+    #[cfg(unix)]
+    fn map(size: usize) -> Option<std::ptr::NonNull<Bucket>> {
+        let huge = size <= HUGE_PAGE_TABLES_UP_TO;
+        let extra = if huge { HUGE_PAGE } else { 0 };
         // SAFETY: a new private anonymous mapping; no memory of ours is involved.
         let raw = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                size + HUGE_PAGE,
+                size.checked_add(extra)?,
                 libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                libc::MAP_PRIVATE | libc::MAP_ANON,
                 -1,
                 0,
             )
         };
         if raw == libc::MAP_FAILED {
-            std::alloc::handle_alloc_error(layout)
+            return None;
         }
         let start = raw as usize;
-        let aligned = start.next_multiple_of(HUGE_PAGE);
+        let aligned = if huge {
+            start.next_multiple_of(HUGE_PAGE)
+        } else {
+            start
+        };
         // SAFETY: both ranges lie in the mapping just made, outside the aligned range
         // kept, and start and end on page boundaries (mmap gives pages; HUGE_PAGE and
         // `size` are multiples of the page size).
@@ -191,18 +244,62 @@ impl BucketStore {
             if aligned > start {
                 libc::munmap(raw, aligned - start);
             }
-            let tail = start + size + HUGE_PAGE - (aligned + size);
+            let tail = start + size + extra - (aligned + size);
             if tail > 0 {
                 libc::munmap((aligned + size) as *mut libc::c_void, tail);
             }
             // Advice only: on failure the table works the same with small pages. It is
             // given before the memory is first touched, so its pages fault in huge.
-            libc::madvise(aligned as *mut libc::c_void, size, libc::MADV_HUGEPAGE);
+            #[cfg(target_os = "linux")]
+            if huge {
+                libc::madvise(aligned as *mut libc::c_void, size, libc::MADV_HUGEPAGE);
+            }
         }
-        BucketStore {
-            ptr: std::ptr::NonNull::new(aligned as *mut Bucket).expect("mmap is not null"),
-            len,
-            mapped: true,
+        std::ptr::NonNull::new(aligned as *mut Bucket)
+    }
+
+    /// Committed pages of `size` bytes from `VirtualAlloc`, zeroed by the system as they
+    /// are first touched (and aligned to 64 KB); `None` when the commit limit (memory and
+    /// page file) cannot hold them.
+    #[cfg(windows)]
+    fn map(size: usize) -> Option<std::ptr::NonNull<Bucket>> {
+        use windows_sys::Win32::System::Memory::{
+            MEM_COMMIT, MEM_RESERVE, PAGE_READWRITE, VirtualAlloc,
+        };
+        // SAFETY: a new allocation of the process's own address space; no memory of
+        // ours is involved.
+        let raw = unsafe {
+            VirtualAlloc(
+                std::ptr::null(),
+                size,
+                MEM_RESERVE | MEM_COMMIT,
+                PAGE_READWRITE,
+            )
+        };
+        std::ptr::NonNull::new(raw as *mut Bucket)
+    }
+
+    /// Gives back what [`BucketStore::map`] made.
+    #[cfg(any(unix, windows))]
+    fn unmap(&mut self) {
+        let size = Self::layout(self.len).map_or(0, |l| l.size());
+        // SAFETY: `map` made exactly this range (its start and size), and the store is
+        // being dropped: nothing refers to it any more.
+        #[cfg(unix)]
+        unsafe {
+            libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, size);
+        }
+        #[cfg(windows)]
+        {
+            let _ = size;
+            // SAFETY: as above; MEM_RELEASE takes the allocation's base and size 0.
+            unsafe {
+                windows_sys::Win32::System::Memory::VirtualFree(
+                    self.ptr.as_ptr() as *mut core::ffi::c_void,
+                    0,
+                    windows_sys::Win32::System::Memory::MEM_RELEASE,
+                );
+            }
         }
     }
 
@@ -215,14 +312,13 @@ impl BucketStore {
 
 impl Drop for BucketStore {
     fn drop(&mut self) {
-        let layout = Self::layout(self.len);
+        if let Ok(layout) = Self::layout(self.len) {
+            LIVE_TABLE_BYTES.fetch_sub(layout.size(), Relaxed);
+        }
         if self.mapped {
-            // SAFETY: mapped in `mapped` with exactly this start and size.
-            #[cfg(target_os = "linux")]
-            unsafe {
-                libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, layout.size());
-            }
-        } else {
+            #[cfg(any(unix, windows))]
+            self.unmap();
+        } else if let Ok(layout) = Self::layout(self.len) {
             // SAFETY: allocated in `zeroed` with this very layout.
             unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
         }
@@ -239,15 +335,41 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `16 << bits` bytes (`2^bits` entries), the scrZebra `-h` meaning;
-    /// `bits` outside [`HASH_BITS`] is brought to its nearer end.
+    /// `bits` outside [`HASH_BITS`] is brought to its nearer end. When the system cannot
+    /// give that much memory (a process limit, `ulimit -v`), the largest smaller table it
+    /// can give is made instead ([`TranspositionTable::bits`] says which): a smaller table
+    /// searches a little slower, where aborting lost the program. Only when not even the
+    /// smallest size can be had does the allocation fail as any other would.
     pub fn with_bits(bits: u32) -> TranspositionTable {
         let bits = bits.clamp(*HASH_BITS.start(), *HASH_BITS.end());
+        let mut last = None;
+        for b in (*HASH_BITS.start()..=bits).rev() {
+            match TranspositionTable::try_with_bits(b) {
+                Ok(table) => return table,
+                Err(e) => last = Some(e),
+            }
+        }
+        let bytes = last.map_or(1, |e| e.bytes);
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::from_size_align(bytes, 1).expect("a byte count is a layout"),
+        )
+    }
+
+    /// A table of exactly `16 << bits` bytes, or the error when the system has not the
+    /// memory for it; `bits` outside [`HASH_BITS`] is brought to its nearer end.
+    pub fn try_with_bits(bits: u32) -> Result<TranspositionTable, TableAllocError> {
+        let bits = bits.clamp(*HASH_BITS.start(), *HASH_BITS.end());
         let buckets = 1usize << (bits - 2);
-        TranspositionTable {
-            buckets: BucketStore::zeroed(buckets),
+        Ok(TranspositionTable {
+            buckets: BucketStore::zeroed(buckets)?,
             mask: buckets - 1,
             date: AtomicU8::new(1),
-        }
+        })
+    }
+
+    /// The table's size in bits: it holds `2^bits` entries of 16 bytes.
+    pub fn bits(&self) -> u32 {
+        (self.buckets.len * 4).trailing_zeros()
     }
 
     /// Bytes of memory the table holds (its buckets).
@@ -427,6 +549,77 @@ mod tests {
         assert!(tt.probe(u64::MAX, 0, 0).is_none());
         tt.store(u64::MAX, 10, NO_SELECTIVITY, -5, -4, 3, 19);
         assert_eq!(tt.probe(u64::MAX, 10, NO_SELECTIVITY).unwrap().best, 19);
+    }
+
+    #[test]
+    fn memory_limits_an_impossible_table_is_an_error_not_an_abort() {
+        // 2^50 buckets: more than any address space; the size overflows further up.
+        assert!(BucketStore::zeroed(1 << 50).is_err());
+        assert!(BucketStore::zeroed(usize::MAX / 8).is_err());
+        let before = live_table_bytes();
+        let tt = TranspositionTable::try_with_bits(12).unwrap();
+        assert_eq!((tt.bits(), tt.size_bytes()), (12, 16 << 12));
+        assert!(live_table_bytes() >= before + (16 << 12));
+    }
+
+    /// Run by [`memory_limits_a_table_over_the_limit_falls_back_to_a_smaller_one`] in a
+    /// process of its own under a limit: makes a 4 GiB table and says what it got.
+    #[test]
+    #[ignore = "run by memory_limits_a_table_over_the_limit_falls_back_to_a_smaller_one"]
+    fn table_under_a_limit_in_a_child_process() {
+        let tt = TranspositionTable::with_bits(28);
+        println!("table bits {}", tt.bits());
+        tt.store(u64::MAX, 10, NO_SELECTIVITY, -5, -4, 3, 19);
+        assert_eq!(tt.probe(u64::MAX, 10, NO_SELECTIVITY).unwrap().best, 19);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn memory_limits_a_table_over_the_limit_falls_back_to_a_smaller_one() {
+        use std::os::unix::process::CommandExt;
+        // This test binary again, running only the test above, with 1 GiB of address
+        // space (`ulimit -v 1048576`): the 4 GiB table cannot be mapped.
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+        child.args([
+            "--ignored",
+            "--exact",
+            "search::tt::tests::table_under_a_limit_in_a_child_process",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ]);
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            child.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 1 << 30,
+                    rlim_max: 1 << 30,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let out = child.output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{:?}: {said}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bits: u32 = said
+            .lines()
+            .find_map(|l| l.split("table bits ").nth(1))
+            .unwrap_or_else(|| panic!("no table made: {said}"))
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            (20..28).contains(&bits),
+            "a table of {bits} bits under 1 GiB"
+        );
     }
 
     #[test]

@@ -82,9 +82,9 @@ pub fn read_file(path: &std::path::Path) -> Result<RecordSet, crate::formats::Re
     let text = if bytes.starts_with(&[0x1f, 0x8b]) {
         read_capped_from(flate2::read::GzDecoder::new(&bytes[..]), MAX_RECORD_FILE).map_err(
             |e| match e {
-                CapError::Io(source) => ReadError::Io {
+                CapError::Io(reason) => ReadError::Io {
                     path: path.into(),
-                    source,
+                    reason,
                 },
                 CapError::TooLarge => ReadError::TooLarge {
                     path: path.into(),

@@ -22,7 +22,7 @@ pub enum RecordFileError {
     #[error(transparent)]
     Read(#[from] ReadError),
     /// A WTHOR file whose header or size is not WTHOR's.
-    #[error("reading {}: {error}", path.display())]
+    #[error("{}: {error}", path.display())]
     Wthor {
         /// The file.
         path: PathBuf,
@@ -45,11 +45,15 @@ pub fn read_file(path: &Path) -> Result<RecordSet, RecordFileError> {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     if name.ends_with(".wtb") {
+        // A read error names the file itself; a format error is given the name here.
         wthor::read_file(path)
             .map(|(_, set)| set)
-            .map_err(|error| RecordFileError::Wthor {
-                path: path.into(),
-                error,
+            .map_err(|error| match error {
+                wthor::WthorError::Read(e) => RecordFileError::Read(e),
+                error => RecordFileError::Wthor {
+                    path: path.into(),
+                    error,
+                },
             })
     } else if name.ends_with(".pgn") {
         Ok(pgn::read_file(path)?)

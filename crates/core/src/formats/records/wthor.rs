@@ -48,6 +48,10 @@ pub enum WthorError {
     },
 }
 
+/// The years a WTHOR file's games may be of: the federation's files start in 1977;
+/// a header year outside this range (65535) is a damaged header, not a date.
+pub const YEARS: std::ops::RangeInclusive<u16> = 1970..=2100;
+
 /// Parses the header; refuses files that are not 8x8 game files.
 pub fn parse_header(bytes: &[u8]) -> Result<WthorHeader, WthorError> {
     if bytes.len() < HEADER_LEN {
@@ -66,6 +70,16 @@ pub fn parse_header(bytes: &[u8]) -> Result<WthorHeader, WthorError> {
         return Err(WthorError::Format {
             offset: 12,
             reason: format!("board size {board_size}, only 8x8 is supported"),
+        });
+    }
+    if !YEARS.contains(&year) {
+        return Err(WthorError::Format {
+            offset: 10,
+            reason: format!(
+                "the games' year {year} is not a year of Othello games ({} to {})",
+                YEARS.start(),
+                YEARS.end()
+            ),
         });
     }
     if kind != 0 {
@@ -149,6 +163,9 @@ pub struct WthorGames {
     pub games: Vec<WthorGame>,
     /// The games skipped, with why.
     pub skipped: Vec<SkippedGame>,
+    /// Games the header announces that the file does not hold (a file cut short; also
+    /// among `skipped`, as one entry).
+    pub missing_games: usize,
 }
 
 /// Reads all games of a `.wtb` file held in memory, keeping the tournament and player
@@ -198,6 +215,7 @@ pub fn parse_games(bytes: &[u8]) -> Result<(WthorHeader, WthorGames), WthorError
     }
     let announced = header.games as usize;
     if available < announced {
+        set.missing_games = announced - available;
         set.skipped.push(SkippedGame {
             number: available + 1,
             at: Place::Byte(HEADER_LEN + available * RECORD_LEN),
@@ -341,6 +359,16 @@ pub fn write_games(games: &[WthorGame], year: u16, theoretical_depth: u8) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wthor_header_year_65535_is_refused() {
+        let mut bytes = write(&[], 2000, 22);
+        bytes[10..12].copy_from_slice(&65535u16.to_le_bytes());
+        let e = parse(&bytes).unwrap_err().to_string();
+        assert!(e.contains("byte 10: the games' year 65535"), "{e}");
+        bytes[10..12].copy_from_slice(&1977u16.to_le_bytes());
+        assert_eq!(parse(&bytes).unwrap().0.year, 1977);
+    }
 
     fn game(moves: &str) -> GameRecord {
         GameRecord {

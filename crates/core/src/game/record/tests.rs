@@ -235,3 +235,66 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_occasion_says_the_year_once() {
+    // WTHOR's tournament names end with their year; the game's date is that year.
+    assert_eq!(
+        occasion("World Championship - 2025", "2025"),
+        "World Championship 2025"
+    );
+    assert_eq!(
+        occasion("World Championship", "2025"),
+        "World Championship 2025"
+    );
+    assert_eq!(occasion("Open de Paris 2019", "2019"), "Open de Paris 2019");
+    // A year in the name that is not the game's stays, apart from the date.
+    assert_eq!(
+        occasion("EGP Paris - 2019", "2020"),
+        "EGP Paris - 2019, 2020"
+    );
+    assert_eq!(occasion("Dutch Open 92", "1992"), "Dutch Open 92, 1992");
+    // A number ending in the year is not the year.
+    assert_eq!(occasion("Cup 12025", "2025"), "Cup 12025, 2025");
+    // A full date, GGF's time of day left out; either part alone; neither.
+    assert_eq!(
+        occasion("GGS/os", "2003.04.05_12:00:00.GMT"),
+        "GGS/os, 2003.04.05"
+    );
+    assert_eq!(
+        occasion("Club final", "2026-11-27"),
+        "Club final, 2026-11-27"
+    );
+    assert_eq!(occasion("", "2014-02-21 20:52:27 GMT"), "2014-02-21");
+    assert_eq!(occasion("2025", "2025"), "2025");
+    assert_eq!(occasion("NBoard", ""), "NBoard");
+    assert_eq!(occasion(" ", " "), "");
+}
+
+#[test]
+fn moves_not_in_another_record_are_counted_line_by_line() {
+    let mut g = Game::default();
+    for m in ["f5", "d6", "c3", "d3"] {
+        g.play(mv(m), None).unwrap();
+    }
+    g.go_to(1);
+    for m in ["f6", "e6", "f4"] {
+        g.play(mv(m), None).unwrap();
+    }
+    g.go_to(2);
+    g.play(mv("d3"), None).unwrap(); // f5 f6 d3: a variation of the variation
+    assert_eq!(g.tree_size(), 8);
+    // A one-line save of the line on screen keeps it alone.
+    let saved = g.current_line_only();
+    assert_eq!(g.moves_not_in(&saved), 8 - 3);
+    assert_eq!(saved.moves_not_in(&g), 0);
+    assert_eq!(g.moves_not_in(&g.clone()), 0);
+    // The main line kept: the two variations' four moves are not.
+    g.go_to(0);
+    g.choose(1, mv("d6"));
+    assert_eq!(g.moves_not_in(&g.current_line_only()), 4);
+    // Another start: nothing is shared.
+    let other = Game::new(Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap());
+    assert_eq!(g.moves_not_in(&other), 8);
+    assert_eq!(g.moves_not_in(&Game::default()), 8);
+}

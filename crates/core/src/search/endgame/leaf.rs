@@ -75,16 +75,18 @@ impl LeafValue for Patterns<'_> {
     }
     #[inline(always)]
     fn value_after<K: Cpu>(&mut self, cpu: K, sq: u32, flipped: u64, _child: Board) -> i32 {
-        self.ev.evaluate_after_on(cpu, &self.state, sq, flipped, None) / self.divisor
+        self.ev
+            .evaluate_after_on(cpu, &self.state, sq, flipped, None)
+            / self.divisor
     }
 }
 
 /// Leaf searches this deep or deeper look at the stop flag and the deadline at their
 /// nodes of this depth and more. Ordering searches are this deep from 32 empties
-/// ([`sort_depth`]); at 44 empties a solve went on for 167 s after the stop, in its
-/// 14-ply ordering searches (at 36 empties 0.8 s, at 40 7 s). Shallower searches, a few
-/// milliseconds at most, run without the test (FFO's solves, at 29 empties and below,
-/// never reach it).
+/// ([`sort_depth`](super::order::sort_depth)); at 44 empties a solve went on for 167 s
+/// after the stop, in its 14-ply ordering searches (at 36 empties 0.8 s, at 40 7 s).
+/// Shallower searches, a few milliseconds at most, run without the test (FFO's solves,
+/// at 29 empties and below, never reach it).
 pub(super) const LEAF_POLL_DEPTH: u32 = 8;
 
 /// Whether a [`leaf_search`] must stop.

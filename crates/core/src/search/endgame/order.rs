@@ -32,7 +32,7 @@ pub(super) const PATTERN_EVAL_DIVISOR: i32 = 32;
 /// 646 M / 17.86 G / 2.97 G. The child's evaluation alone up to 19 empties gave
 /// 971 M on FFO 40-49 (an earlier release).
 #[inline]
-fn sort_depth(n: u32) -> u32 {
+pub(super) fn sort_depth(n: u32) -> u32 {
     match n {
         0..16 => 0,
         16..24 => (n - 16) / 3 + 1,

@@ -76,16 +76,19 @@ pub struct EndgameSolver {
     /// the ordering searches included: at high empties one search node can cost
     /// thousands of them, and a count of search nodes alone let a Stop wait 100 ms.
     pub(super) next_poll: u64,
-    /// The evaluation that orders moves at high empties; [`quick_eval`] without one.
+    /// The evaluation that orders moves at high empties;
+    /// [`quick_eval`](super::order::quick_eval) without one.
     pub(super) evaluator: Option<Arc<crate::eval::Evaluator>>,
-    /// ProbCut level of the current pass (an index into [`probcut::LEVELS`]), or
+    /// ProbCut level of the current pass (an index into
+    /// [`LEVELS`](crate::search::probcut::LEVELS)), or
     /// [`NO_CUT`] for the exact search.
     pub(super) endcut: usize,
     /// The table's selectivity tag for the current pass: the ProbCut level, or
     /// [`NO_SELECTIVITY`] when exact, so selective bounds never cut an exact search.
     pub(super) tag: u8,
     pub(super) probcut: ProbCutModel,
-    /// The CPU has what the fast copy of the search functions is compiled for.
+    /// The token for the fast copy of the search functions, if this CPU has what it is
+    /// compiled for.
     pub(super) fast_path: Option<Avx2>,
     /// Threads a solve may use (1: the deterministic one-thread search).
     pub(super) threads: usize,

@@ -1,7 +1,8 @@
-//! The app's side of the game: it holds a [`Session`] (which owns every rule: turns,
-//! forced passes, mirrored undo/redo, the clock, the proven line, what the engine is
-//! asked next) and turns the session's answers into requests, notices and animations.
-//! No rule of the game is decided here.
+//! What the app does with the game [`Session`]: starts and loads games, plays the
+//! person's and the engine's moves, undoes and steps, keeps a solve's proven line and
+//! watches the clock, turning the session's answers into engine requests, notices and
+//! animations. The session owns every rule (turns, forced passes, mirrored undo/redo, the
+//! clock, what the engine is asked next): none is decided here.
 
 use super::engine_events::Task;
 use super::{App, Command};
@@ -86,7 +87,7 @@ impl App {
 
     /// A human's move: the session decides whether it may be played.
     pub(super) fn play_human_move(&mut self, sq: Square) {
-        let eval = self.move_evals.get(&sq).copied();
+        let eval = self.known.get(&self.game().position(), sq);
         let as_variation = self.view.next_as_variation;
         let played = if as_variation {
             self.session.play_as_variation(Move::Play(sq), eval)
@@ -109,7 +110,7 @@ impl App {
             .proven_here()
             .and_then(|p| p.line.first().copied())
         {
-            let eval = self.move_evals.get(&sq).copied();
+            let eval = self.known.get(&self.game().position(), sq);
             if let Ok(passed) = self.session.play_any(Move::Play(sq), eval) {
                 self.moved(&passed);
             }
@@ -176,7 +177,8 @@ impl App {
         }
     }
 
-    /// Keeps a solve's proven line and its figures.
+    /// Keeps a solve's proven line and its figures; its values replace the search's
+    /// estimates wherever they are shown (the known values, the record).
     pub(super) fn keep_proven_line(
         &mut self,
         mode: SolveMode,
@@ -185,6 +187,8 @@ impl App {
         stats: SolveStats,
     ) {
         let position = self.session.position();
+        self.known.offer_proven_line(position, mode, score, &line);
+        self.record_known_values();
         self.session.set_proven_line(ProvenLine {
             position,
             mode,

@@ -1,16 +1,15 @@
-//! The playing levels on one Elo scale: the fit of a ladder of `okapi match` games
-//! (`tools/level-ladder`, `okapi ladder-fit`) and the table the app's level picker and the
-//! console show (`data/levels-elo.json`, built in).
+//! The fit of a ladder of `okapi match` games (`tools/level-ladder`): every level's Elo,
+//! with its 95% interval, by maximum likelihood over all the pairings at once.
 //!
 //! A level is rated as it plays: its name (`8`, `8t2`, `0.1s`, `random`) with the solve
 //! setting it played under (`solve_from`: the app's "Solve moves from N empties", 0 for the
 //! level's own solving depths as the console plays it). Two entries that play the same way
 //! (level 14 solves from 21 empties anyway, so a solve setting of 20 changes nothing) are
-//! one player of the fit and answer the same lookups.
+//! one player of the fit.
 
-use super::level::Level;
-use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
+use crate::matches::{ELO_PER_LOGIT, expected_score};
+use okapi_core::level::Level;
+use okapi_core::level::ratings::LevelRating;
 
 /// One pairing of the ladder: A's results against B over `wins + draws + losses` games.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,41 +38,9 @@ impl PairingResult {
     }
 }
 
-/// A level's place on the scale.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LevelRating {
-    /// The level as `Level::parse` reads it.
-    pub level: String,
-    /// The solve setting it was measured under.
-    pub solve_from: u32,
-    /// Elo above the anchor.
-    pub elo: f64,
-    /// The 95% interval's lower end.
-    pub low: f64,
-    /// The 95% interval's upper end.
-    pub high: f64,
-    /// Games the level played in the ladder.
-    pub games: u32,
-    /// Its mean seconds a move over those games (on the machine and load of the ladder).
-    pub seconds_a_move: f64,
-}
-
-/// The table of `data/levels-elo.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LevelRatings {
-    /// The level at Elo 0.
-    pub anchor: String,
-    /// How the games were played and on what (free text for the reader of the file).
-    pub measured: String,
-    /// The commands that regenerate the table.
-    pub command: String,
-    /// The levels, best first.
-    pub levels: Vec<LevelRating>,
-}
-
-/// What is wrong with a results file, a ladder or a ratings table.
+/// What is wrong with a results file or a ladder.
 #[derive(Debug, thiserror::Error, PartialEq)]
-pub enum RatingsError {
+pub enum FitError {
     /// A results file's line: the file, the line's number (from 1) and what is wrong.
     #[error("{source_name}:{line}: {message}")]
     BadLine {
@@ -84,7 +51,7 @@ pub enum RatingsError {
         /// What is wrong with it.
         message: String,
     },
-    /// A table's level that `Level::parse` does not read, and why.
+    /// An anchor that `Level::parse` does not read, and why.
     #[error("level '{0}' is not a level: {1}")]
     BadLevel(String, String),
     /// A level that no chain of pairings ties to the anchor.
@@ -93,22 +60,19 @@ pub enum RatingsError {
     /// The anchor is in no pairing.
     #[error("the anchor {0} played no game")]
     NoAnchor(String),
-    /// The table's JSON, with the parser's message.
-    #[error("the ratings table is not valid JSON: {0}")]
-    Json(String),
 }
 
 /// Reads the results file `tools/level-ladder` appends to: one pairing a line,
 /// `a,b,solve_from,games,wins,draws,losses,a_seconds_a_move,b_seconds_a_move`; `#` starts a
 /// comment. `source_name` names the file in errors.
-pub fn read_results(text: &str, source_name: &str) -> Result<Vec<PairingResult>, RatingsError> {
+pub fn read_results(text: &str, source_name: &str) -> Result<Vec<PairingResult>, FitError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let bad = |message: String| RatingsError::BadLine {
+        let bad = |message: String| FitError::BadLine {
             source_name: source_name.to_string(),
             line: i + 1,
             message,
@@ -123,11 +87,11 @@ pub fn read_results(text: &str, source_name: &str) -> Result<Vec<PairingResult>,
         for name in &f[..2] {
             Level::parse(name).map_err(|e| bad(e.to_string()))?;
         }
-        let count = |k: usize, what: &str| -> Result<u32, RatingsError> {
+        let count = |k: usize, what: &str| -> Result<u32, FitError> {
             f[k].parse()
                 .map_err(|_| bad(format!("{what} '{}' is not a count", f[k])))
         };
-        let seconds = |k: usize| -> Result<f64, RatingsError> {
+        let seconds = |k: usize| -> Result<f64, FitError> {
             f[k].parse::<f64>()
                 .ok()
                 .filter(|s| s.is_finite() && *s >= 0.0)
@@ -160,14 +124,11 @@ pub fn read_results(text: &str, source_name: &str) -> Result<Vec<PairingResult>,
 
 /// How a level plays under a solve setting: two (name, setting) pairs that give the same
 /// level are the same player.
-fn effective(name: &str, solve_from: u32) -> Result<Level, RatingsError> {
+fn effective(name: &str, solve_from: u32) -> Result<Level, FitError> {
     Level::parse(name)
         .map(|l| l.solving_from(solve_from))
-        .map_err(|e| RatingsError::BadLevel(name.to_string(), e))
+        .map_err(|e| FitError::BadLevel(name.to_string(), e))
 }
-
-/// Elo per natural logistic unit: 400 / ln 10.
-const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Rates every level of `results` by maximum likelihood under the logistic (Elo) model,
 /// a draw counting half a win, with `anchor` (played under any setting) at 0. Each pairing
@@ -176,16 +137,16 @@ const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
 /// (+830 Elo rather than infinite). The 95% intervals are ±1.96 standard errors from the
 /// curvature of the likelihood at its maximum (its inverse Hessian), so a level far from
 /// the anchor in the ladder carries the errors of the steps between. Best first.
-pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, RatingsError> {
+pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, FitError> {
     let (players, pairs) = players_and_pairs(results)?;
     let anchor_level = effective(anchor, 0)?;
     let Some(a0) = players.iter().position(|p| p.0 == anchor_level) else {
-        return Err(RatingsError::NoAnchor(anchor.to_string()));
+        return Err(FitError::NoAnchor(anchor.to_string()));
     };
     let n = players.len();
     // Every player must be reachable from the anchor, or its rating is undetermined.
     if let Some(k) = unreached(n, a0, &pairs) {
-        return Err(RatingsError::Disconnected(
+        return Err(FitError::Disconnected(
             players[k].1.clone(),
             anchor.to_string(),
         ));
@@ -211,8 +172,8 @@ pub fn fit(results: &[PairingResult], anchor: &str) -> Result<Vec<LevelRating>, 
                 unit[a] = 1.0;
                 solve(&info, &unit)[a].max(0.0).sqrt()
             });
-            let elo = r[k] * ELO_PER_UNIT;
-            let half = 1.96 * sd * ELO_PER_UNIT;
+            let elo = r[k] * ELO_PER_LOGIT;
+            let half = 1.96 * sd * ELO_PER_LOGIT;
             LevelRating {
                 level: players[k].1.clone(),
                 solve_from: players[k].2,
@@ -238,9 +199,9 @@ type Player = (Level, String, u32);
 type Pair = (usize, usize, f64, f64);
 
 /// The players of `results` and their pairings, each with its virtual draw.
-fn players_and_pairs(results: &[PairingResult]) -> Result<(Vec<Player>, Vec<Pair>), RatingsError> {
+fn players_and_pairs(results: &[PairingResult]) -> Result<(Vec<Player>, Vec<Pair>), FitError> {
     let mut players: Vec<Player> = Vec::new();
-    let mut index = |name: &str, sf: u32| -> Result<usize, RatingsError> {
+    let mut index = |name: &str, sf: u32| -> Result<usize, FitError> {
         let level = effective(name, sf)?;
         Ok(match players.iter().position(|p| p.0 == level) {
             Some(i) => {
@@ -300,7 +261,7 @@ fn maximum_likelihood(n: usize, free: &[usize], pairs: &[Pair]) -> (Vec<f64>, Ve
             row.fill(0.0);
         }
         for &(i, j, s, g) in pairs {
-            let p = 1.0 / (1.0 + (r[j] - r[i]).exp());
+            let p = expected_score((r[i] - r[j]) * ELO_PER_LOGIT);
             let w = g * p * (1.0 - p);
             let (si, sj) = (slot(i), slot(j));
             if let Some(a) = si {
@@ -373,107 +334,10 @@ fn solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-impl LevelRatings {
-    /// Reads a table (`data/levels-elo.json`'s format), checking that its levels parse.
-    pub fn from_json(text: &str) -> Result<LevelRatings, RatingsError> {
-        let table: LevelRatings =
-            serde_json::from_str(text).map_err(|e| RatingsError::Json(e.to_string()))?;
-        for l in &table.levels {
-            effective(&l.level, l.solve_from)?;
-        }
-        Ok(table)
-    }
-
-    /// The table built into the program: `data/levels-elo.json`.
-    pub fn shipped() -> &'static LevelRatings {
-        static TABLE: OnceLock<LevelRatings> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            LevelRatings::from_json(include_str!("../../../../data/levels-elo.json"))
-                .expect("data/levels-elo.json is checked by the tests")
-        })
-    }
-
-    /// The rating of `level` playing under the solve setting `solve_from` (the app's
-    /// setting; 0 for the console), if the ladder measured a level that plays the same.
-    pub fn find(&self, level: &Level, solve_from: u32) -> Option<&LevelRating> {
-        let wanted = level.solving_from(solve_from);
-        self.levels
-            .iter()
-            .find(|l| effective(&l.level, l.solve_from).is_ok_and(|e| e == wanted))
-    }
-
-    /// For a full-strength depth or time level the ladder did not measure: the deepest
-    /// (or longest-thinking) measured level of the same kind below it, the one measured
-    /// under the same solve setting where both were. A level above it searches deeper
-    /// and is, as far as every measured pair of neighbours shows, at least as strong:
-    /// the player's lower bound.
-    pub fn measured_below(&self, level: &Level, solve_from: u32) -> Option<&LevelRating> {
-        let Level::Search(wanted) = level.solving_from(solve_from) else {
-            return None;
-        };
-        if wanted.temperature > 0.0 {
-            return None;
-        }
-        // Depth levels are ordered by depth, time levels by time; 0 s for depth levels.
-        let key = |s: &super::level::SearchLevel| {
-            (
-                s.limits.time.is_some(),
-                s.limits.time.unwrap_or_default(),
-                s.limits.depth,
-            )
-        };
-        let wanted_key = key(&wanted);
-        self.levels
-            .iter()
-            .filter_map(|r| match effective(&r.level, r.solve_from) {
-                Ok(Level::Search(s)) if s.temperature <= 0.0 => Some((key(&s), r)),
-                _ => None,
-            })
-            .filter(|(k, _)| k.0 == wanted_key.0 && *k < wanted_key)
-            .max_by_key(|(k, r)| (*k, r.solve_from == solve_from))
-            .map(|(_, r)| r)
-    }
-}
-
-impl LevelRating {
-    /// "≈ 1650 (1590..1710)".
-    pub fn text(&self) -> String {
-        format!("≈ {:.0} Elo ({:.0}..{:.0})", self.elo, self.low, self.high)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// An unmeasured deep level is told the deepest measured one below it; a measured
-    /// level, a weakened one and the random player have none to be told.
-    #[test]
-    fn an_unmeasured_level_finds_the_deepest_measured_below_it() {
-        let json = r#"{"anchor": "random", "measured": "", "command": "", "levels": [
-            {"level": "random", "solve_from": 0, "elo": 0, "low": 0, "high": 0, "games": 1, "seconds_a_move": 0},
-            {"level": "12", "solve_from": 0, "elo": 1900, "low": 1800, "high": 2000, "games": 1, "seconds_a_move": 0},
-            {"level": "16", "solve_from": 20, "elo": 2200, "low": 2100, "high": 2300, "games": 1, "seconds_a_move": 0},
-            {"level": "2s", "solve_from": 0, "elo": 2300, "low": 2200, "high": 2400, "games": 1, "seconds_a_move": 0},
-            {"level": "2s", "solve_from": 20, "elo": 2350, "low": 2250, "high": 2450, "games": 1, "seconds_a_move": 0}
-        ]}"#;
-        let t = LevelRatings::from_json(json).unwrap();
-        let below = |l: &str, solve: u32| {
-            t.measured_below(&Level::parse(l).unwrap(), solve)
-                .map(|r| (r.level.clone(), r.solve_from))
-        };
-        // Level 16 plays the same under either setting (it solves from 24 anyway).
-        assert_eq!(below("25", 0), Some(("16".into(), 20)));
-        assert_eq!(below("25", 20), Some(("16".into(), 20)));
-        assert_eq!(below("14", 0), Some(("12".into(), 0)));
-        // Time levels: the measured one under the same setting.
-        assert_eq!(below("10s", 0), Some(("2s".into(), 0)));
-        assert_eq!(below("10s", 20), Some(("2s".into(), 20)));
-        assert_eq!(below("1s", 0), None);
-        assert_eq!(below("8t2", 0), None);
-        assert_eq!(below("random", 0), None);
-        assert_eq!(below("10", 0), None);
-    }
+    use okapi_core::level::ratings::LevelRatings;
 
     /// The results a ladder would give on average if the levels had these ratings.
     fn expected_results(
@@ -484,7 +348,7 @@ mod tests {
         edges
             .iter()
             .map(|&(i, j)| {
-                let p = 1.0 / (1.0 + 10f64.powf((ratings[j].1 - ratings[i].1) / 400.0));
+                let p = expected_score(ratings[i].1 - ratings[j].1);
                 let wins = (p * games as f64).round() as u32;
                 PairingResult {
                     a: ratings[i].0.into(),
@@ -595,11 +459,8 @@ mod tests {
     fn a_level_not_tied_to_the_anchor_is_an_error() {
         let mut r = expected_results(&[("random", 0.0), ("1", 400.0)], &[(0, 1)], 10);
         r.extend(expected_results(&[("5", 0.0), ("6", 100.0)], &[(0, 1)], 10));
-        assert!(matches!(
-            fit(&r, "random"),
-            Err(RatingsError::Disconnected(..))
-        ));
-        assert!(matches!(fit(&r, "greedy"), Err(RatingsError::NoAnchor(_))));
+        assert!(matches!(fit(&r, "random"), Err(FitError::Disconnected(..))));
+        assert!(matches!(fit(&r, "greedy"), Err(FitError::NoAnchor(_))));
     }
 
     #[test]
@@ -623,18 +484,6 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(e.starts_with("x.csv:2: ") && e.contains(what), "{bad}: {e}");
-        }
-    }
-
-    #[test]
-    fn the_shipped_table_reads_and_rates_the_anchor_zero() {
-        let t = LevelRatings::shipped();
-        assert!(!t.levels.is_empty());
-        let anchor = Level::parse(&t.anchor).unwrap();
-        assert_eq!(t.find(&anchor, 0).map(|r| r.elo), Some(0.0));
-        for l in &t.levels {
-            assert!(l.low <= l.elo && l.elo <= l.high, "{l:?}");
-            assert!(l.games > 0);
         }
     }
 }

@@ -1,8 +1,12 @@
 //! `okapi ladder-fit`: the levels' Elo table (`data/levels-elo.json`) from the results of
 //! `tools/level-ladder`'s matches.
 
+mod fit;
+
+pub use fit::{FitError, PairingResult, fit, read_results};
+
 use anyhow::Context;
-use okapi_core::search::level_ratings::{LevelRatings, fit, read_results};
+use okapi_core::level::ratings::LevelRatings;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -41,14 +45,25 @@ pub fn run(a: &LadderFitArgs) -> anyhow::Result<()> {
         results.extend(file);
     }
     let levels = fit(&results, &a.anchor)?;
-    println!(
+    outln!(
         "{:<10} {:>5} {:>7} {:>16} {:>6} {:>10}",
-        "level", "solve", "Elo", "95% interval", "games", "s a move"
+        "level",
+        "solve",
+        "Elo",
+        "95% interval",
+        "games",
+        "s a move"
     );
     for l in &levels {
-        println!(
+        outln!(
             "{:<10} {:>5} {:>7.0} {:>7.0} .. {:<6.0} {:>6} {:>10.5}",
-            l.level, l.solve_from, l.elo, l.low, l.high, l.games, l.seconds_a_move
+            l.level,
+            l.solve_from,
+            l.elo,
+            l.low,
+            l.high,
+            l.games,
+            l.seconds_a_move
         );
     }
     if let Some(out) = &a.out {
@@ -71,7 +86,7 @@ pub fn run(a: &LadderFitArgs) -> anyhow::Result<()> {
         text.push('\n');
         okapi_core::formats::write_atomic(out, text.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
-        println!("wrote {}", out.display());
+        outln!("wrote {}", out.display());
     }
     Ok(())
 }

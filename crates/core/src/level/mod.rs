@@ -1,12 +1,13 @@
 //! Playing strength: the levels users know from WZebra (midgame depth, exact and WLD
 //! endgame depths, or a time per move), weakening by a temperature over the moves'
 //! values for practice, the beginner opponents at the bottom, and time allotment for a
-//! game clock.
+//! game clock; [`ratings`], the levels' measured strengths.
 
-use super::Stopped;
-use super::probcut::{LEVELS, NO_CUT};
-use super::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE};
+pub mod ratings;
+
 use crate::board::{Board, Move, Square};
+use crate::search::probcut::{LEVELS, MIN_DEPTH, NO_CUT};
+use crate::search::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, Stopped};
 use std::time::Duration;
 
 /// A playing level.
@@ -25,12 +26,16 @@ pub enum Level {
 pub struct SearchLevel {
     /// Midgame depth, exact and WLD solving depths, time per move.
     pub limits: Limits,
-    /// ProbCut level index (see [`super::probcut::LEVELS`]), or `NO_CUT`.
+    /// ProbCut level index (see [`crate::search::probcut::LEVELS`]), or `NO_CUT`.
     pub selectivity: usize,
     /// Weakening: 0 plays the best move; above, moves are drawn with probability
     /// proportional to exp(value / temperature), value and temperature in discs.
     pub temperature: f64,
 }
+
+/// The shortest time a move a level takes: a millisecond. Shorter is no time control
+/// anyone means, and 1e-300 s was a zero duration.
+pub const MIN_MOVE_TIME: Duration = Duration::from_millis(1);
 
 /// Time levels thinking less than this a move search at ProbCut 73% (see
 /// [`Level::timed`]).
@@ -118,8 +123,12 @@ impl Level {
         }
         if let Some(secs) = t.strip_suffix('s') {
             let s: f64 = secs.parse().map_err(|_| format!("bad time '{text}'"))?;
-            if !(s > 0.0 && s < 1e6) {
-                return Err(format!("bad time '{text}'"));
+            let min = MIN_MOVE_TIME.as_secs_f64();
+            if !(s >= min && s < 1e6) {
+                // 1e-300 s was a zero duration: shown as "0s", then every move "stopped".
+                return Err(format!(
+                    "bad time '{text}': give {min} s to 1000000 s a move"
+                ));
             }
             return Ok(Level::timed(Duration::from_secs_f64(s)));
         }
@@ -171,8 +180,8 @@ impl Level {
         };
         let think = match s.limits.time {
             // "Up to": a search that reaches the end of the game stops there, and long
-            // levels often do (30 s took 4-7 s a move on average over session 19's
-            // ladder games: 30 s at 52 empties, seconds from about 40).
+            // levels often do (30 s took 4-7 s a move on average over the level
+            // ladder's games: 30 s at 52 empties, seconds from about 40).
             Some(t) => format!(
                 "Thinks up to {} s a move, as many moves ahead as that allows",
                 t.as_secs_f64()
@@ -180,13 +189,12 @@ impl Level {
             None if s.limits.depth == 1 => "Looks one move ahead".into(),
             None => format!("Looks {} moves ahead", s.limits.depth),
         };
-        let prune = if s.selectivity < NO_CUT
-            && (s.limits.time.is_some() || s.limits.depth >= super::probcut::MIN_DEPTH)
-        {
-            ", skipping lines that look clearly lost"
-        } else {
-            ""
-        };
+        let prune =
+            if s.selectivity < NO_CUT && (s.limits.time.is_some() || s.limits.depth >= MIN_DEPTH) {
+                ", skipping lines that look clearly lost"
+            } else {
+                ""
+            };
         if s.temperature > 0.0 {
             // The chance of a move a given number of discs worse than the best, relative
             // to the best's: exp(-discs / temperature).
@@ -466,6 +474,19 @@ mod tests {
         assert!(Level::parse("x").is_err());
         assert_eq!(Level::parse("8t2").unwrap().name(), "8t2");
         assert_eq!(Level::parse("8t0").unwrap().name(), "8");
+    }
+
+    #[test]
+    fn level_times_under_a_millisecond_are_refused() {
+        for bad in ["1e-300s", "0s", "0.0009s", "-1s", "nans", "infs", "1e6s"] {
+            let e = Level::parse(bad).unwrap_err();
+            assert!(
+                e.contains("give 0.001 s to 1000000 s a move") || e.starts_with("bad time"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(Level::parse("1e-300s").unwrap_err().contains("0.001 s"));
+        assert_eq!(Level::parse("0.001s").unwrap().name(), "0.001s");
     }
 
     #[test]

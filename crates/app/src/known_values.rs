@@ -1,0 +1,227 @@
+//! The best known value of each move of each position: every value the engine sends (the
+//! live analysis, a hint, a solve and its proven line, the game analysis, a script's
+//! solve) is offered here, and every view reads from here — the squares, the values list,
+//! the database's Engine column, the game analysis, the move list and the graph — so none
+//! of them can contradict a proof another shows.
+//!
+//! The rule is [`Eval::replaces`]: a proof beats a search (exact beats win/draw/loss,
+//! which beats the book, which beats any live search), a deeper search beats a shallower
+//! one. A value offered that is weaker than the one known is dropped: stepping away and
+//! back, a re-analysis or a shallower search of the same position never downgrades it.
+
+use okapi_core::board::{Move, Position, Square};
+use okapi_core::game::{Eval, EvalSource};
+use okapi_core::search::SolveMode;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The values of one position's moves, each for the side to move there.
+pub(crate) type MoveValues = HashMap<Square, Eval>;
+
+/// How many positions are kept at most: far more than a long session visits (each holds
+/// at most a few dozen small values). Past it the store starts afresh rather than grow.
+const MOST_POSITIONS: usize = 200_000;
+
+/// The best known value of each move of each position.
+#[derive(Default)]
+pub(crate) struct KnownValues {
+    by_position: HashMap<Position, MoveValues>,
+}
+
+impl KnownValues {
+    /// Offers a value of `square` in `position`; kept unless a stronger one is known.
+    /// True when it was kept.
+    pub(crate) fn offer(&mut self, position: Position, square: Square, eval: Eval) -> bool {
+        if self.by_position.len() >= MOST_POSITIONS && !self.by_position.contains_key(&position) {
+            self.by_position.clear();
+        }
+        let moves = self.by_position.entry(position).or_default();
+        match moves.get(&square) {
+            Some(known) if !eval.replaces(known) => false,
+            _ => {
+                moves.insert(square, eval);
+                true
+            }
+        }
+    }
+
+    /// A solve's result: its score is the first move's proven value, and along the proven
+    /// line each move keeps it (negated for the other side, passes included).
+    pub(crate) fn offer_proven_line(
+        &mut self,
+        position: Position,
+        mode: SolveMode,
+        score: i32,
+        line: &[Move],
+    ) {
+        let source = proven_source(mode);
+        let mut here = position;
+        let mut value = score;
+        for &mv in line {
+            let before = here;
+            if here.play_move(mv).is_err() {
+                // A line that does not follow from the position (it always should): what
+                // came before is proven, the rest is not trusted.
+                return;
+            }
+            if let Move::Play(square) = mv {
+                let value = if mode == SolveMode::Wld {
+                    value.signum()
+                } else {
+                    value
+                };
+                self.offer(before, square, Eval { value, source });
+            }
+            value = -value;
+        }
+    }
+
+    /// The known values of `position`'s moves (none known: an empty map).
+    pub(crate) fn of(&self, position: &Position) -> &MoveValues {
+        self.by_position
+            .get(position)
+            .unwrap_or_else(|| self.of_nothing())
+    }
+
+    /// No values: what a view shows where values are not asked for.
+    pub(crate) fn of_nothing(&self) -> &MoveValues {
+        static NONE: OnceLock<MoveValues> = OnceLock::new();
+        NONE.get_or_init(MoveValues::new)
+    }
+
+    /// The known value of `square` in `position`.
+    pub(crate) fn get(&self, position: &Position, square: Square) -> Option<Eval> {
+        self.by_position.get(position)?.get(&square).copied()
+    }
+
+    /// The best proven move of `position` and its value, when a proof says it: the
+    /// highest of its exact values (a solve proves its move the best; the game analysis
+    /// proves its best move with the move played).
+    pub(crate) fn proven_best(&self, position: &Position) -> Option<(Square, Eval)> {
+        self.by_position
+            .get(position)?
+            .iter()
+            .filter(|(_, e)| e.source == EvalSource::Exact)
+            .max_by_key(|(sq, e)| (e.value, std::cmp::Reverse(**sq)))
+            .map(|(sq, e)| (*sq, *e))
+    }
+
+    /// Forgets the opening book's values (the book was turned off: the search values
+    /// those moves again).
+    pub(crate) fn forget_book(&mut self) {
+        for moves in self.by_position.values_mut() {
+            moves.retain(|_, e| e.source != EvalSource::Book);
+        }
+    }
+}
+
+/// The source a solve's values carry.
+pub(crate) fn proven_source(mode: SolveMode) -> EvalSource {
+    match mode {
+        SolveMode::Exact => EvalSource::Exact,
+        SolveMode::Wld => EvalSource::Wld,
+    }
+}
+
+/// Is this value a proof (exact or win/draw/loss) rather than a search's estimate?
+pub(crate) fn is_proven(eval: &Eval) -> bool {
+    matches!(eval.source, EvalSource::Exact | EvalSource::Wld)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn searched(value: i32, depth: u8) -> Eval {
+        Eval {
+            value,
+            source: EvalSource::Midgame {
+                depth,
+                confidence: 95,
+            },
+        }
+    }
+
+    fn exact(value: i32) -> Eval {
+        Eval {
+            value,
+            source: EvalSource::Exact,
+        }
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_proof_is_never_downgraded() {
+        let mut known = KnownValues::default();
+        let p = Position::start();
+        assert!(known.offer(p, sq("f5"), searched(3, 20)));
+        assert!(known.offer(p, sq("f5"), exact(-2)));
+        // A later, shallower or deeper search does not replace the proof.
+        assert!(!known.offer(p, sq("f5"), searched(5, 4)));
+        assert!(!known.offer(p, sq("f5"), searched(5, 30)));
+        assert!(!known.offer(
+            p,
+            sq("f5"),
+            Eval {
+                value: -1,
+                source: EvalSource::Wld
+            }
+        ));
+        assert_eq!(known.get(&p, sq("f5")), Some(exact(-2)));
+        // Deeper replaces shallower; shallower does not replace deeper.
+        assert!(known.offer(p, sq("d3"), searched(1, 10)));
+        assert!(!known.offer(p, sq("d3"), searched(4, 6)));
+        assert!(known.offer(p, sq("d3"), searched(0, 12)));
+        assert_eq!(known.get(&p, sq("d3")), Some(searched(0, 12)));
+        assert_eq!(known.proven_best(&p), Some((sq("f5"), exact(-2))));
+    }
+
+    #[test]
+    fn a_proven_line_proves_each_of_its_moves_for_its_mover() {
+        let mut known = KnownValues::default();
+        let start = Position::start();
+        let line: Vec<Move> = ["f5", "d6", "c3"]
+            .iter()
+            .map(|s| Move::Play(sq(s)))
+            .collect();
+        known.offer_proven_line(start, SolveMode::Exact, 4, &line);
+        let mut after_f5 = start;
+        after_f5.play(sq("f5")).unwrap();
+        let mut after_d6 = after_f5;
+        after_d6.play(sq("d6")).unwrap();
+        assert_eq!(known.get(&start, sq("f5")), Some(exact(4)));
+        assert_eq!(known.get(&after_f5, sq("d6")), Some(exact(-4)));
+        assert_eq!(known.get(&after_d6, sq("c3")), Some(exact(4)));
+        // WLD keeps the sign only.
+        let mut wld = KnownValues::default();
+        wld.offer_proven_line(start, SolveMode::Wld, 1, &line[..1]);
+        assert_eq!(
+            wld.get(&start, sq("f5")),
+            Some(Eval {
+                value: 1,
+                source: EvalSource::Wld
+            })
+        );
+        // A line that leaves the rules is cut where it does.
+        let mut bad = KnownValues::default();
+        bad.offer_proven_line(start, SolveMode::Exact, 2, &[Move::Play(sq("a1"))]);
+        assert_eq!(bad.get(&start, sq("a1")), None);
+    }
+
+    #[test]
+    fn turning_the_book_off_forgets_its_values() {
+        let mut known = KnownValues::default();
+        let p = Position::start();
+        let book = Eval {
+            value: 0,
+            source: EvalSource::Book,
+        };
+        known.offer(p, sq("f5"), book);
+        assert!(!known.offer(p, sq("f5"), searched(1, 20)));
+        known.forget_book();
+        assert!(known.offer(p, sq("f5"), searched(1, 20)));
+    }
+}

@@ -1,0 +1,562 @@
+//! What an outside probe found through the real binary, one test per finding: closed
+//! pipes in the database commands, FIFOs and link loops in games folders, damaged WTHOR
+//! folders, boards with no discs, memory limits, a killed rerun of a script, board-string
+//! messages, and values at the edges (tiny times, years the wrong way round, options
+//! that look like values). Each is refused in plain words or handled, never a panic, a
+//! hang or a lost file.
+
+mod common;
+
+use common::process::{KillOnDrop, okapi};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn run(args: &[&str]) -> Output {
+    okapi().args(args).output().unwrap()
+}
+
+/// Runs `okapi ARGS` with standard output (or error) closed from the start and returns its
+/// exit code: a panic on the closed pipe is 101.
+fn with_closed(args: &[&str], closed_stdout: bool) -> (Option<i32>, String) {
+    let mut cmd = okapi();
+    cmd.args(args).stdin(Stdio::null());
+    if closed_stdout {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    } else {
+        cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+    }
+    let mut child = cmd.spawn().unwrap();
+    if closed_stdout {
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        (o.status.code(), stderr(&o))
+    } else {
+        drop(child.stderr.take());
+        (child.wait().unwrap().code(), String::new())
+    }
+}
+
+/// Runs `cmd` (its output piped) at most `limit`; kills it and fails if it runs longer
+/// (a hang).
+#[cfg(unix)]
+fn finishes_within(cmd: &mut std::process::Command, limit: Duration, what: &str) -> Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    match rx.recv_timeout(limit) {
+        Ok(o) => o.unwrap(),
+        Err(_) => {
+            // SAFETY: signals our own child, still running (it has not been waited for).
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("{what}: still running after {limit:?} (blocked)");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn fifo(path: &Path) {
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+}
+
+/// A one-game WTHOR folder with its names files.
+fn wthor_folder(dir: &Path) {
+    use okapi::formats::records::{GameRecord, wthor};
+    let game = GameRecord {
+        moves: ["f5", "d6", "c3", "d3", "c4"]
+            .iter()
+            .map(|s| okapi::board::Square::parse(s).unwrap())
+            .collect(),
+        black_score: 10,
+        theoretical: None,
+        year: 2001,
+    };
+    std::fs::write(dir.join("WTH_2001.wtb"), wthor::write(&[game], 2001, 22)).unwrap();
+    let names = |v: &[&str], len| {
+        wthor::write_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>(), len)
+    };
+    std::fs::write(
+        dir.join("WTHOR.JOU"),
+        names(&["Ann", "Bob"], wthor::PLAYER_NAME_LEN),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("WTHOR.TRN"),
+        names(&["Paris"], wthor::TOURNAMENT_NAME_LEN),
+    )
+    .unwrap();
+}
+
+#[test]
+fn closed_pipes_in_the_db_commands_panic_no_more() {
+    // `okapi db games --limit 0 | head -1`, `db stats`, `bench --db`, `ladder-fit`.
+    for args in [
+        &["db", "games", "--limit", "0"][..],
+        &["db", "stats"],
+        &["db", "stats", "f5", "--format", "json"],
+        &["bench", "--db", "--runs", "1"],
+    ] {
+        let (code, said) = with_closed(args, true);
+        assert_eq!(code, Some(0), "{args:?}: {said}");
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("ladder.csv");
+    std::fs::write(
+        &results,
+        "random,greedy,0,100,80,0,20,0.0001,0.0001\ngreedy,1,0,100,30,0,70,0.0001,0.001\n",
+    )
+    .unwrap();
+    let (code, said) = with_closed(&["ladder-fit", results.to_str().unwrap()], true);
+    assert_eq!(code, Some(0), "ladder-fit: {said}");
+    // With standard error closed `db build` wrote nothing; `db stats --folder` panicked.
+    let wthor = dir.path().join("wthor");
+    std::fs::create_dir(&wthor).unwrap();
+    wthor_folder(&wthor);
+    let out = dir.path().join("out.okdb");
+    let (code, _) = with_closed(
+        &[
+            "db",
+            "build",
+            "--wthor",
+            wthor.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        false,
+    );
+    assert_eq!(code, Some(0));
+    assert!(out.is_file(), "db build wrote nothing");
+    let (code, _) = with_closed(&["db", "stats", "--folder", wthor.to_str().unwrap()], false);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+#[cfg(unix)]
+fn a_fifo_in_a_games_folder_never_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "f5 d6 c3 d3 c4").unwrap();
+    fifo(&dir.path().join("b.txt"));
+    let o = finishes_within(
+        okapi()
+            .args(["db", "stats", "f5d6c3d3", "--folder"])
+            .arg(dir.path()),
+        Duration::from_secs(60),
+        "db stats --folder with a FIFO",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("b.txt: not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(": 1 games from 1 files"),
+        "{}",
+        stderr(&o)
+    );
+    // `db build` with a FIFO named WTHOR.JOU: refused as damaged, at once.
+    let wthor = tempfile::tempdir().unwrap();
+    wthor_folder(wthor.path());
+    std::fs::remove_file(wthor.path().join("WTHOR.JOU")).unwrap();
+    fifo(&wthor.path().join("WTHOR.JOU"));
+    let out = wthor.path().join("out.okdb");
+    let o = finishes_within(
+        okapi()
+            .args(["db", "build", "--wthor"])
+            .arg(wthor.path())
+            .arg("-o")
+            .arg(&out),
+        Duration::from_secs(60),
+        "db build with a FIFO WTHOR.JOU",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("WTHOR.JOU: not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn db_build_refuses_a_damaged_wthor_folder_and_never_writes_the_shipped_file_unasked() {
+    let dir = tempfile::tempdir().unwrap();
+    wthor_folder(dir.path());
+    // No -o: refused by the options, before anything is read or written (the default was
+    // the shipped data/wthor.okdb).
+    let o = okapi()
+        .args(["db", "build", "--wthor"])
+        .arg(dir.path())
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--output"), "{}", stderr(&o));
+    assert!(!dir.path().join("data").exists());
+    // A year file cut short (its header counts 3 games, 1 is there), a names file whose
+    // count is zero: refused, each named; nothing written.
+    let wtb = dir.path().join("WTH_2001.wtb");
+    let mut bytes = std::fs::read(&wtb).unwrap();
+    bytes[4] = 3;
+    std::fs::write(&wtb, &bytes).unwrap();
+    let jou = dir.path().join("WTHOR.JOU");
+    let mut names = std::fs::read(&jou).unwrap();
+    names[8] = 0;
+    std::fs::write(&jou, &names).unwrap();
+    let out = dir.path().join("out.okdb");
+    let build = |extra: &[&str]| {
+        okapi()
+            .args(["db", "build", "--wthor"])
+            .arg(dir.path())
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = build(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = stderr(&o);
+    assert!(said.contains("is damaged; nothing written"), "{said}");
+    assert!(
+        said.contains("WTH_2001.wtb: cut short: 2 of the games"),
+        "{said}"
+    );
+    assert!(said.contains("WTHOR.JOU: not a WTHOR"), "{said}");
+    assert!(!out.exists());
+    // Asked for, it builds from what can be read.
+    let o = build(&["--accept-damaged"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.is_file());
+}
+
+#[test]
+fn boards_with_no_discs_are_refused_everywhere() {
+    let empty = format!("{} X", "-".repeat(64));
+    // `okapi solve BOARD`: exit 2, as docs/commands.md says of a wrong board (it was 1).
+    let o = run(&["solve", &empty]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the board has no discs"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["perft", "1", "--position", &empty]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the board has no discs"),
+        "{}",
+        stderr(&o)
+    );
+    // The console's setboard keeps the position it had.
+    let mut child = okapi()
+        .args(["console", "--computer", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("setboard {empty}\nmoves\nquit\n").as_bytes())
+        .unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let out = stdout(&o);
+    assert!(out.contains("the board has no discs"), "{out}");
+    assert!(out.contains("legal moves: d3 c4 f5 e6"), "{out}");
+    // A file holding one is not a game to open (the app opens files through this reader).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("empty.txt");
+    std::fs::write(&file, &empty).unwrap();
+    let e = okapi::formats::load_any(&file).unwrap_err();
+    assert!(e.to_string().contains("the board has no discs"), "{e}");
+}
+
+#[test]
+#[cfg(unix)]
+fn symlink_loops_in_a_games_folder_count_each_game_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fold = dir.path().join("fold");
+    std::fs::create_dir(&fold).unwrap();
+    std::fs::write(fold.join("game.txt"), "f5 d6 c3 d3 c4").unwrap();
+    for name in ["self", "again", "more"] {
+        std::os::unix::fs::symlink(".", fold.join(name)).unwrap();
+    }
+    let o = okapi()
+        .args(["db", "stats", "f5d6c3d3", "--format", "json", "--db"])
+        .arg(empty_database(dir.path()))
+        .arg("--folder")
+        .arg(&fold)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // Three links counted the one game 121 times.
+    assert_eq!(v["games"], 1, "{v}");
+}
+
+/// A database file with no games (so a folder's games are the only ones counted).
+fn empty_database(dir: &Path) -> PathBuf {
+    let path = dir.join("empty.okdb");
+    let db = okapi::db::Builder::new().build().unwrap();
+    std::fs::write(&path, db.to_bytes()).unwrap();
+    path
+}
+
+/// `ulimit -v 2000000` (2 GB of address space) for a child.
+#[cfg(target_os = "linux")]
+fn under_2_gb(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 2_000_000 * 1024,
+                rlim_max: 2_000_000 * 1024,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn memory_limits_size_the_table_within_ulimit_v() {
+    // nboard asked for a 2 GiB table under a 2 GB limit: SIGABRT on the allocation.
+    let mut cmd = okapi();
+    cmd.args(["nboard", "--hash-bits", "27"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    under_2_gb(&mut cmd);
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(
+            b"nboard 2\nset depth 6\nset game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\ngo\n",
+        )
+        .unwrap();
+    stdin.flush().unwrap();
+    let lines = common::process::lines_of(child.stdout.take().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut said = Vec::new();
+    while !said.iter().any(|l: &String| l.starts_with("=== ")) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(l) => said.push(l),
+            Err(_) => panic!("no answer: {said:?}"),
+        }
+    }
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?}: {}", o.status, stderr(&o));
+    assert!(
+        stderr(&o).contains("--hash-bits 27 asks for a 2 GiB hash table"),
+        "{}",
+        stderr(&o)
+    );
+    // match --concurrency 8: sixteen tables, each sized within the limit.
+    let mut cmd = okapi();
+    cmd.args([
+        "match",
+        "--concurrency",
+        "8",
+        "--hash-bits",
+        "28",
+        "--games",
+        "2",
+        "--a",
+        "1",
+        "--b",
+        "1",
+    ]);
+    under_2_gb(&mut cmd);
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{:?}: {}", o.status, stderr(&o));
+    assert!(stderr(&o).contains("using --hash-bits"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_killed_solve_rerun_keeps_the_previous_result() {
+    let dir = tempfile::tempdir().unwrap();
+    // Quick positions first, then FFO #40-#44 (20-22 empties, a few seconds each on one
+    // thread): the rerun is killed while it solves them.
+    let ffo = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo1-39.scr"),
+    )
+    .unwrap();
+    let mut script: Vec<&str> = ffo
+        .lines()
+        .filter(|l| !l.starts_with('%') && l.len() > 64)
+        .take(3)
+        .collect();
+    let slow = include_str!("data/ffo40-59.scr");
+    script.extend(
+        slow.lines()
+            .filter(|l| !l.starts_with('%') && l.len() > 64)
+            .take(5),
+    );
+    let input = dir.path().join("in.scr");
+    std::fs::write(&input, script[..3].join("\n") + "\n").unwrap();
+    let out = dir.path().join("out.txt");
+    let o = okapi()
+        .args(["solve", "-q", "--threads", "1"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let previous = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(previous.lines().count(), 3);
+    // The rerun of the longer script, killed once it has solved its first line.
+    std::fs::write(&input, script.join("\n") + "\n").unwrap();
+    let child = okapi()
+        .args(["solve", "-q", "--threads", "1"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let mut child = KillOnDrop(child);
+    let temporary = dir.path().join(format!(".out.txt.{}.tmp", child.0.id()));
+    let start = Instant::now();
+    while std::fs::read_to_string(&temporary).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no line written");
+        assert!(child.0.try_wait().unwrap().is_none(), "the rerun ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.0.kill().unwrap();
+    child.0.wait().unwrap();
+    // scrZebra's way cut OUT to the lines of the rerun so far.
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), previous);
+    // What the killed run solved is kept beside it.
+    assert!(std::fs::read_to_string(&temporary).unwrap().lines().count() >= 3);
+}
+
+#[test]
+fn board_string_messages_say_what_is_wrong() {
+    let board63 = "-".repeat(27) + "OX------XO" + &"-".repeat(26);
+    let o = run(&["solve", &format!("{board63} X")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("a board has 64 squares, this has 63"),
+        "{}",
+        stderr(&o)
+    );
+    // A bad board string starting with `-` gets the board reader's error, not clap's
+    // "unexpected argument" tip.
+    let short = "-".repeat(20) + "OX--XO";
+    let o = run(&["solve", &short, "X"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the board string: a board has 64 squares, this has 26"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stderr(&o).contains("unexpected argument"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn still_open_level_times_under_a_millisecond_are_refused() {
+    // `level 1e-300s` showed "level 0s", then every move "error: stopped".
+    let mut child = okapi()
+        .args(["console", "--computer", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"level 1e-300s\nquit\n").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        stdout(&o).contains("give 0.001 s to 1000000 s a move"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("level 0s"), "{}", stdout(&o));
+    let o = run(&["match", "--a", "1e-300s", "--b", "1", "--games", "2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0.001 s"), "{}", stderr(&o));
+}
+
+#[test]
+fn still_open_options_and_values_at_their_edges() {
+    // --position takes a board string starting with `-`.
+    let start = "---------------------------OX------XO--------------------------- X";
+    let o = run(&["perft", "2", "--position", start]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("12"), "{}", stdout(&o));
+    // `-o -script` is not scrZebra's form (it was read as one): the subcommand's parser
+    // says what is wrong.
+    let o = run(&["solve", "in.scr", "-o", "-script"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("Usage: okapi solve"), "{}", stderr(&o));
+    // bench --selectivity is a ProbCut level, 0 to 5.
+    let o = run(&[
+        "bench",
+        "--midgame",
+        "--selectivity",
+        "100",
+        "--depths",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("give a ProbCut level from 0 to 5"),
+        "{}",
+        stderr(&o)
+    );
+    // An I/O error says the system's reason once.
+    let o = run(&["db", "stats", "--db", "/nonexistent/x.okdb"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).matches("No such file or directory").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
+    // Years the wrong way round are said, not answered with "0 games".
+    let o = run(&["db", "stats", "--from-year", "2020", "--to-year", "2000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--from-year 2020 is after --to-year 2000"),
+        "{}",
+        stderr(&o)
+    );
+    // `db stats --` reads `--` as a pass, as `f5 -- d6` does (refused: Black has moves).
+    for args in [&["db", "stats", "--"][..], &["db", "stats", "f5 -- d6"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("a pass, but the side to move has a legal move"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
