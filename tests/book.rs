@@ -9,7 +9,6 @@ use okapi::board::symmetry::{Symmetry, transform};
 use okapi::board::{BitBoard, Board, Position, Square};
 use okapi::book::build::{BuildOptions, build};
 use okapi::book::{Book, BookSource, child};
-use okapi::cli::book::read_records;
 use okapi::eval::Evaluator;
 use okapi::formats::records::GameRecord;
 use okapi::search::{Limits, MidgameSearch, SCALE};
@@ -33,7 +32,7 @@ fn sample_games() -> Vec<GameRecord> {
         "wthor-2024-sample.pgn",
         "logbook-sample.gam",
     ] {
-        games.extend(read_records(&data(f)).unwrap().games);
+        games.extend(okapi::formats::records::read_file(&data(f)).unwrap().games);
     }
     games
 }

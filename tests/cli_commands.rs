@@ -215,3 +215,43 @@ fn train_subcommands_keep_their_options() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-file.wtb"));
 }
+
+/// The commands that read the game records look only where they are told: `--data DIR`
+/// (or `--games`), else the folder `OKAPI_DATA` names; with neither they stop at once and
+/// ask for `--data`, writing nothing.
+#[test]
+fn record_commands_need_data_to_be_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["book", "build"],
+        vec!["train", "eval"],
+        vec!["train", "probcut"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
+            .args(&args)
+            .env_remove("OKAPI_DATA")
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let asks = if args[1] == "probcut" {
+            "--games"
+        } else {
+            "--data"
+        };
+        assert!(err.contains(asks), "{args:?}: {err}");
+    }
+    // OKAPI_DATA stands for --data: an empty folder is read, and refused for holding no records.
+    let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .args(["book", "build", "--out", "x.book"])
+        .env("OKAPI_DATA", tmp.path())
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("no game records in"), "{err}");
+    assert!(!tmp.path().join("x.book").exists());
+    assert!(std::fs::read_dir(tmp.path()).unwrap().next().is_none());
+}

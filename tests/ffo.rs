@@ -3,13 +3,20 @@
 //! reaching the stated result when replayed.
 
 use okapi::board::{Move, Position};
-use okapi::cli::bench::{TestPosition, data_dir, load};
 use okapi::formats::obf::{self, ObfEntry};
 use okapi::formats::script::replay;
+use okapi::formats::test_positions::{self, TestPosition};
 use okapi::search::{EndgameSolver, SolveMode};
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
 
 fn obf_entries(name: &str) -> Vec<ObfEntry> {
-    let bytes = std::fs::read(data_dir().join(name)).unwrap();
+    let bytes = std::fs::read(data(name)).unwrap();
     obf::parse_file(&bytes)
         .unwrap()
         .into_iter()
@@ -20,7 +27,7 @@ fn obf_entries(name: &str) -> Vec<ObfEntry> {
 /// FFO positions `from..=to` from the script file, each with its OBF entry (every move's
 /// score).
 fn positions(from: u32, to: u32) -> Vec<(TestPosition, ObfEntry)> {
-    let scr = load(&data_dir().join("ffo1-39.scr")).unwrap();
+    let scr = test_positions::read(&data("ffo1-39.scr")).unwrap();
     let mut obfs = obf_entries("fforum-1-19.obf");
     obfs.extend(obf_entries("fforum-20-39.obf"));
     assert_eq!(scr.len(), 39);

@@ -4,9 +4,10 @@
 //! exact lines solved again on one thread to show that no move gives value away.
 
 use okapi::board::{Color, Move, Position};
-use okapi::cli::bench::{data_dir, load};
 use okapi::formats::script::replay;
+use okapi::formats::test_positions;
 use okapi::search::{EndgameSolver, SolveMode};
+use std::path::Path;
 
 /// The final disc difference of a finished game for the side to move at `start`.
 fn final_score_for(end: &Position, start: &Position) -> i32 {
@@ -42,7 +43,8 @@ fn line_keeps_value(reference: &mut EndgameSolver, start: &Position, line: &[Mov
 
 #[test]
 fn two_threads_solve_ffo_20_to_39_as_one_does() {
-    let positions = load(&data_dir().join("ffo1-39.scr")).unwrap();
+    let ffo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo1-39.scr");
+    let positions = test_positions::read(&ffo).unwrap();
     let mut one = EndgameSolver::new(20, Some(okapi::eval::Evaluator::shipped()));
     let mut two = EndgameSolver::new(20, Some(okapi::eval::Evaluator::shipped()));
     two.set_threads(2);

@@ -122,7 +122,7 @@ impl Default for Settings {
             show_evals: true,
             eval_mode: SolveMode::Exact,
             solve_limit: okapi_engine::DEFAULT_SOLVE_LIMIT,
-            hash_bits: 20,
+            hash_bits: okapi_engine::config::DEFAULT_HASH_BITS,
             threads: okapi_core::search::available_threads(),
             evals_for: EvalsFor::Both,
             values_against_engine: false,

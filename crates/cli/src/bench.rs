@@ -8,102 +8,17 @@
 
 use super::units::{fmt_duration, fmt_rate};
 use anyhow::{Context, bail};
-use okapi_core::board::{Move, Position};
-use okapi_core::formats::obf;
-use okapi_core::formats::script::{self, ScriptLine};
+use okapi_core::board::Move;
+use okapi_core::formats::test_positions;
+pub use okapi_core::formats::test_positions::TestPosition;
 use okapi_core::search::{EndgameSolver, SolveMode};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A test position and its expected answer, when known.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TestPosition {
-    /// The FFO number (or the position's rank in a file without numbers).
-    pub number: u32,
-    pub position: Position,
-    pub expected_score: Option<i32>,
-    /// The moves known to reach the expected score (empty if not known).
-    pub best_moves: Vec<Move>,
-}
-
-/// The answer of an FFO comment `ffo#NN best:<moves> score:<score>`: number, best
-/// moves, score.
-pub fn parse_ffo_comment(comment: &str) -> Option<(u32, Vec<Move>, i32)> {
-    let start = comment.find("ffo#")? + 4;
-    let digits: String = comment[start..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    let number = digits.parse().ok()?;
-    let field = |name: &str| {
-        comment
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix(name))
-            .map(str::to_string)
-    };
-    let best = field("best:")?
-        .split(',')
-        .map(Move::parse)
-        .collect::<Result<Vec<_>, _>>()
-        .ok()?;
-    let score = field("score:")?.trim_start_matches('+').parse().ok()?;
-    Some((number, best, score))
-}
-
 /// Reads test positions from a script (`.scr`, numbers and answers from FFO comments) or
-/// an OBF file (`.obf`; numbered from the first number of a `fforum-40-59.obf` style name,
-/// else from 1).
+/// an OBF file (`.obf`): okapi-core's reader, its errors as the command's.
 pub fn load(path: &Path) -> anyhow::Result<Vec<TestPosition>> {
-    let bytes = okapi_core::formats::read_capped(path, okapi_core::formats::MAX_SCRIPT_FILE)?;
-    let is_obf = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("obf"));
-    let mut out = Vec::new();
-    if is_obf {
-        let entries = obf::parse_file(&bytes)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.error))?;
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy())
-            .unwrap_or_default();
-        let first = obf::first_number_in_name(&stem, entries.len())
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-            .unwrap_or(1);
-        for (i, (_, entry)) in entries.into_iter().enumerate() {
-            out.push(TestPosition {
-                number: first + i as u32,
-                position: entry.position,
-                expected_score: entry.best_score(),
-                best_moves: entry.best_moves(),
-            });
-        }
-    } else {
-        for line in script::parse_script(&bytes) {
-            match line.parsed {
-                Ok(ScriptLine::Position { position, comment }) => {
-                    let known = comment.as_deref().and_then(parse_ffo_comment);
-                    let rank = out.len() as u32 + 1;
-                    out.push(match known {
-                        Some((number, best_moves, score)) => TestPosition {
-                            number,
-                            position,
-                            expected_score: Some(score),
-                            best_moves,
-                        },
-                        None => TestPosition {
-                            number: rank,
-                            position,
-                            expected_score: None,
-                            best_moves: vec![],
-                        },
-                    });
-                }
-                Ok(_) => {}
-                Err(bad) => bail!("{}:{}: {}", path.display(), line.number, bad.error),
-            }
-        }
-    }
-    Ok(out)
+    Ok(test_positions::read(path)?)
 }
 
 /// The directory of the FFO files: `tests/data` under the working directory, else the
@@ -339,26 +254,6 @@ fn median(times: &mut [Duration]) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use okapi_core::board::Square;
-
-    #[test]
-    fn ffo_comments() {
-        let (n, best, score) = parse_ffo_comment("% ffo#04 best:H8,A5 score:+0").unwrap();
-        assert_eq!(n, 4);
-        assert_eq!(
-            best,
-            vec![
-                Move::Play(Square::parse("h8").unwrap()),
-                Move::Play(Square::parse("a5").unwrap())
-            ]
-        );
-        assert_eq!(score, 0);
-        assert_eq!(
-            parse_ffo_comment("% ffo#59 best:G8 score:-64").unwrap().2,
-            -64
-        );
-        assert_eq!(parse_ffo_comment("% just a comment"), None);
-    }
 
     #[test]
     fn median_of_even_and_odd() {

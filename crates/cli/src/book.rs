@@ -8,7 +8,7 @@ use okapi_core::book::build::{BuildOptions, BuildReport, Plan, search};
 use okapi_core::book::shard::{BookPart, evaluation_fingerprint, merge};
 use okapi_core::book::{Book, BookMove, BookSource};
 use okapi_core::eval::Evaluator;
-use okapi_core::formats::records::{GameRecord, RecordSet, logbook, pgn, wthor};
+use okapi_core::formats::records::GameRecord;
 use okapi_core::search::SCALE;
 use okapi_core::shard::{MergeError, Shard, check_output, write_output};
 use std::io::IsTerminal;
@@ -38,9 +38,15 @@ pub enum BookCommand {
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
     /// Folder of the game records: wthor/WTH_*.wtb, wthor/pgn/*.pgn and
-    /// logistello/logbook.gam[.gz], whichever are there.
-    #[arg(long, value_name = "DIR", default_value = "../shared/data")]
-    pub data: PathBuf,
+    /// logistello/logbook.gam[.gz], whichever are there (docs/training.md says where to
+    /// get them). Needed unless --games is given.
+    #[arg(
+        long,
+        value_name = "DIR",
+        env = "OKAPI_DATA",
+        required_unless_present = "files"
+    )]
+    pub data: Option<PathBuf>,
     /// Read these record files instead of --data (.wtb, .pgn, .gam or .gam.gz).
     #[arg(long = "games", value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -127,7 +133,7 @@ pub fn run(cmd: BookCommand) -> Result<()> {
     }
 }
 
-/// The record files of a data folder laid out as `../shared/data` is.
+/// The record files of a data folder laid out as docs/training.md says.
 fn data_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut add_dir = |sub: &str, ext: &str| -> Result<()> {
@@ -162,32 +168,6 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Reads one record file, its format told by its name.
-pub fn read_records(path: &Path) -> Result<RecordSet> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if name.ends_with(".wtb") {
-        // A read error names the file and says why; a format error gets the name.
-        Ok(wthor::read_file(path)
-            .map_err(|e| match e {
-                wthor::WthorError::Read(e) => anyhow::Error::new(e),
-                e => anyhow::Error::new(e).context(path.display().to_string()),
-            })?
-            .1)
-    } else if name.ends_with(".pgn") {
-        Ok(pgn::read_file(path)?)
-    } else if name.ends_with(".gam") || name.ends_with(".gam.gz") {
-        Ok(logbook::read_file(path)?)
-    } else {
-        bail!(
-            "{}: unknown record format (expected .wtb, .pgn, .gam or .gam.gz)",
-            path.display()
-        )
-    }
-}
-
 fn run_build(a: BuildArgs) -> Result<()> {
     let out = match (&a.out, a.shard) {
         (Some(p), _) => p.clone(),
@@ -200,15 +180,14 @@ fn run_build(a: BuildArgs) -> Result<()> {
         Some(p) => std::sync::Arc::new(Evaluator::load(p)?),
         None => Evaluator::shipped(),
     };
-    let files = if a.files.is_empty() {
-        data_files(&a.data)?
-    } else {
-        a.files.clone()
+    let files = match &a.data {
+        Some(dir) if a.files.is_empty() => data_files(dir)?,
+        _ => a.files.clone(),
     };
     let read_start = Instant::now();
     let mut games: Vec<GameRecord> = Vec::new();
     for f in &files {
-        let set = read_records(f)?;
+        let set = okapi_core::formats::records::read_file(f)?;
         errln!(
             "{}: {} games{}",
             f.display(),

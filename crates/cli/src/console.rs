@@ -18,9 +18,6 @@ use okapi_engine::{Configuration, Engine, EngineConfig, EngineOptions, Event, Li
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-/// The console engine's table: `16 << 20` bytes (16 MB).
-const CONSOLE_HASH_BITS: u32 = 20;
-
 /// The sides the computer plays.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Computer {
@@ -668,7 +665,11 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         None => okapi_core::eval::Evaluator::shipped(),
     };
     let level = Level::parse(&args.level)?;
-    let config = super::engine_flags::engine_config("hash bits", CONSOLE_HASH_BITS, args.threads)?;
+    let config = super::engine_flags::engine_config(
+        "hash bits",
+        okapi_core::search::DEFAULT_HASH_BITS,
+        args.threads,
+    )?;
     let engine = Engine::spawn_with(
         EngineOptions {
             evaluator,

@@ -432,7 +432,7 @@ fn classify(line: &str) -> Action {
 #[derive(clap::Args, Debug)]
 pub struct NboardArgs {
     /// Hash table of about 16 * 2^N bytes.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::units::parse_hash_bits)]
+    #[arg(long, value_name = "N", default_value_t = okapi_core::search::DEFAULT_HASH_BITS, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Midgame depth until the host sends `set depth`.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]

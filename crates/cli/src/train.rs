@@ -51,8 +51,9 @@ impl From<LabelsArg> for Labels {
 /// Train the pattern evaluation from the game records.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Folder holding wthor/WTH_*.wtb, wthor/pgn/WTH_*.pgn and logistello/logbook.gam.gz.
-    #[arg(long, default_value = "../shared/data")]
+    /// Folder holding wthor/WTH_*.wtb, wthor/pgn/WTH_*.pgn and logistello/logbook.gam.gz
+    /// (docs/training.md says where to get them).
+    #[arg(long, value_name = "DIR", env = "OKAPI_DATA")]
     pub data: PathBuf,
     /// Weight file to write.
     #[arg(long, short, default_value = "coeffs/okapi-eval.bin")]
@@ -207,8 +208,9 @@ pub const MAX_PROBCUT_DEPTH: u32 = 20;
 /// `okapi train probcut`: fits the ProbCut model on the shipped evaluation.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ProbCutArgs {
-    /// WTHOR game files to draw positions from.
-    #[arg(long, num_args = 1.., default_values = ["../shared/data/wthor/WTH_2016.wtb"])]
+    /// WTHOR game files to draw positions from (the shipped model drew from
+    /// WTH_2016.wtb).
+    #[arg(long, num_args = 1.., required = true)]
     pub games: Vec<PathBuf>,
     /// Number of positions to search (1 to 100000).
     #[arg(long, default_value_t = 300, value_parser = crate::units::number_in(1usize, MAX_PROBCUT_POSITIONS, "a number of positions"))]
@@ -320,7 +322,7 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 1.0, value_parser = crate::units::number_in(0.0f64, 64.0, "a temperature in discs"))]
     pub temperature: f64,
     /// Hash table of about 16 * 2^N bytes for each game.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::units::parse_hash_bits)]
+    #[arg(long, value_name = "N", default_value_t = okapi_core::search::DEFAULT_HASH_BITS, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Play only shard K of N of the run: its games whose index is K-1 modulo N, into a
     /// part of its own (--store) for `okapi train merge-stores`. --games then counts the

@@ -1,9 +1,11 @@
 //! Okapi's binary files, one convention for all of them (the weights, the book, book
-//! parts, self-play stores and parts, search-label caches, the games database): they
-//! start with 8 magic bytes and a little-endian `u16` format version ([`check_header`],
-//! the one place that reads them), integers are little-endian ([`le_u16`], [`le_u32`]),
-//! and the sealed ones keep a zlib-compressed payload and an FNV-1a checksum ([`seal`],
-//! [`unseal`]). Atomic writes are [`crate::formats::write_atomic`].
+//! parts, self-play stores and parts, search-label caches, script shards, the games
+//! database): they start with 8 magic bytes and a little-endian `u16` format version
+//! ([`check_header`], the one place that reads them), integers are little-endian, and the
+//! sealed ones keep a zlib-compressed payload and an FNV-1a checksum ([`seal`]; reading
+//! them back, and wording why a file is refused, is done here too, for every reader).
+//! Atomic writes are [`crate::formats::write_atomic`]. Public because the training
+//! commands and the command line write files of their own the same way.
 
 use std::io::{Read, Write};
 
@@ -44,7 +46,7 @@ pub enum HeaderError {
 /// format version, and hold at least `header_len` bytes; `what` names the kind of file in
 /// the error ("an Okapi book file"). The magic is checked first, so a foreign file is
 /// told as foreign, not as short. After this, fixed offsets below `header_len` can be
-/// read with [`le_u16`] and [`le_u32`] without a bounds failure.
+/// read without a bounds failure.
 pub fn check_header(
     bytes: &[u8],
     magic: &[u8; 8],
@@ -88,13 +90,26 @@ pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
 /// FNV-1a's 64-bit offset basis.
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
-/// Why [`unseal`] refused a payload.
+/// Why [`unseal`] refused a file. Every reader of sealed files turns it into its own
+/// error with [`UnsealError::into_error`], so the words are the same for all of them.
 #[derive(Debug)]
-pub enum UnsealError {
+pub(crate) enum UnsealError {
+    /// The file is not as long as its header says (header, payload and checksum).
+    Size {
+        /// The file's length.
+        len: usize,
+        /// The length its header gives.
+        expected: usize,
+    },
     /// The payload is not valid zlib (the message says why).
     Decompress(String),
-    /// It decompresses to this many bytes, not the expected number.
-    Length(usize),
+    /// It decompresses to `got` bytes, where the header gives `expected`.
+    Length {
+        /// The bytes the payload decompressed to (at most `expected + 1`).
+        got: usize,
+        /// The bytes the header gives.
+        expected: usize,
+    },
     /// The checksum does not match the header and the uncompressed payload.
     Checksum {
         /// The checksum stored after the payload.
@@ -104,22 +119,56 @@ pub enum UnsealError {
     },
 }
 
-/// The uncompressed payload of a file laid out by [`seal`], checked: exactly `expected`
-/// bytes, and the checksum right. `bytes` must hold the header (`header_len` bytes), the
-/// payload (`payload_len`) and the 8-byte checksum.
-pub fn unseal(
+impl UnsealError {
+    /// This refusal as a reader's own error: a checksum mismatch as `checksum(stored,
+    /// computed)`, anything else as `malformed` with what is wrong, worded here once for
+    /// every sealed file.
+    pub(crate) fn into_error<E>(
+        self,
+        malformed: impl FnOnce(String) -> E,
+        checksum: impl FnOnce(u64, u64) -> E,
+    ) -> E {
+        match self {
+            UnsealError::Size { len, expected } => {
+                malformed(format!("{len} bytes, the header says {expected}"))
+            }
+            UnsealError::Decompress(e) => {
+                malformed(format!("the payload does not decompress: {e}"))
+            }
+            UnsealError::Length { got, expected } => malformed(format!(
+                "the payload has {got} bytes, the header says {expected}"
+            )),
+            UnsealError::Checksum { stored, computed } => checksum(stored, computed),
+        }
+    }
+}
+
+/// The uncompressed payload of a file laid out by [`seal`], checked: the file exactly
+/// the header (`header_len` bytes), the payload (`payload_len`) and the 8-byte checksum
+/// long, the payload `expected` bytes once decompressed, and the checksum right.
+pub(crate) fn unseal(
     bytes: &[u8],
     header_len: usize,
     payload_len: usize,
     expected: usize,
 ) -> Result<Vec<u8>, UnsealError> {
+    let size = header_len + payload_len + 8;
+    if bytes.len() != size {
+        return Err(UnsealError::Size {
+            len: bytes.len(),
+            expected: size,
+        });
+    }
     let mut raw = Vec::with_capacity(expected);
     flate2::read::ZlibDecoder::new(&bytes[header_len..header_len + payload_len])
         .take(expected as u64 + 1)
         .read_to_end(&mut raw)
         .map_err(|e| UnsealError::Decompress(e.to_string()))?;
     if raw.len() != expected {
-        return Err(UnsealError::Length(raw.len()));
+        return Err(UnsealError::Length {
+            got: raw.len(),
+            expected,
+        });
     }
     let stored = u64::from_le_bytes(
         bytes[header_len + payload_len..]
@@ -134,12 +183,12 @@ pub fn unseal(
 }
 
 /// The little-endian `u16` at byte `at` of a header (the caller has checked its length).
-pub fn le_u16(bytes: &[u8], at: usize) -> u16 {
+pub(crate) fn le_u16(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
 }
 
 /// The little-endian `u32` at byte `at` of a header (the caller has checked its length).
-pub fn le_u32(bytes: &[u8], at: usize) -> u32 {
+pub(crate) fn le_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 

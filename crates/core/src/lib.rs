@@ -6,7 +6,7 @@
 //! # What it offers
 //!
 //! - **The board** ([`board`]): bitboard move generation and flips (with AVX2 copies
-//!   where the CPU has them), [`Position`](board::Position) with absolute colours, the
+//!   where the CPU has them), [`Position`] with absolute colours, the
 //!   side to move and a Zobrist key, the board-string reader every format shares, the 8
 //!   symmetries, stable discs and perft.
 //! - **The evaluation** ([`eval`]): base-3 pattern weights trained by Okapi itself and
@@ -14,13 +14,13 @@
 //!   scratch or incrementally; a classic feature evaluation as the baseline it is
 //!   measured against.
 //! - **The searches** ([`search`]): the midgame search
-//!   ([`MidgameSearch`](search::MidgameSearch): PVS with iterative deepening,
+//!   ([`MidgameSearch`]: PVS with iterative deepening,
 //!   Multi-ProbCut and lazy SMP threads), the endgame solver
-//!   ([`EndgameSolver`](search::EndgameSolver): exact score or win/draw/loss with a
+//!   ([`EndgameSolver`]: exact score or win/draw/loss with a
 //!   proven line, on one thread or several), the transposition table they share, and
 //!   the WZebra-style playing levels.
 //! - **The game** ([`game`]): the record with its variations and move values, and the
-//!   [`Session`](game::Session) holding the rules of a game in progress (turns, forced
+//!   [`Session`] holding the rules of a game in progress (turns, forced
 //!   passes, undo, the clock, what to ask the engine next) for any front end.
 //! - **The opening book** ([`book`]): built from public game records, valued by the
 //!   search, stored with symmetries folded; the shipped one is compiled in.
@@ -28,15 +28,30 @@
 //!   JSON, GGF, transcripts, scrZebra scripts, Edax OBF, WTHOR and other game records);
 //!   readers never panic on bad input and say what is wrong and where.
 //!
+//! # The face
+//!
+//! What a front end needs most is re-exported here, flat, as `okapi_core::{Position,
+//! Square, Move, EndgameSolver, ...}`: the board ([`Position`], [`Board`], [`Square`],
+//! [`Move`], [`Color`], [`BitBoard`] and their parse and play errors), the evaluation
+//! ([`Evaluator`], the [`Evaluate`] trait, values in 1/[`SCALE`] discs), the searches
+//! ([`EndgameSolver`] with [`SolveMode`] and its [`Solution`]; [`MidgameSearch`] with
+//! its [`Limits`] and [`SearchResult`]; the playing [`Level`]s), the game ([`Game`],
+//! [`Session`], [`Seat`], [`Eval`]), the opening [`Book`], the games [`Database`], the
+//! file [`Format`]s and a job's [`Shard`]. The modules below stay public for the rest:
+//! each format's reader and writer, the book builder, the evaluation's training
+//! interface (used by `okapi-train`), the binary-file convention ([`binary`]) and the
+//! ProbCut model. The search's insides (the solver's kernels, the midgame's PVS, move
+//! ordering, the transposition table, the parallel search) are private: they change
+//! with every speed-up, and nothing outside the search should depend on them.
+//!
 //! # Example
 //!
 //! Parse a position, list its legal moves, solve it exactly, then search a midgame
 //! position (`examples/solve.rs` is the same as a program).
 //!
 //! ```
-//! use okapi_core::board::{Move, Position, Square};
-//! use okapi_core::eval::Evaluator;
-//! use okapi_core::search::{EndgameSolver, Limits, MidgameSearch, SolveMode, SCALE};
+//! use okapi_core::{EndgameSolver, Evaluator, Limits, MidgameSearch, Move, Position, SCALE};
+//! use okapi_core::{SolveMode, Square};
 //! use std::sync::Arc;
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -101,3 +116,17 @@ pub mod game;
 pub mod level;
 pub mod search;
 pub mod shard;
+
+pub use board::{
+    BitBoard, Board, Color, Move, ParseBoardError, ParseSquareError, PlayError, Position, Square,
+};
+pub use book::{Book, BookMove, BookSource};
+pub use db::Database;
+pub use eval::{Evaluate, Evaluator, SCALE};
+pub use formats::Format;
+pub use game::{Eval, EvalSource, Game, Next, Seat, Session};
+pub use level::Level;
+pub use search::{
+    EndgameSolver, Limits, MidgameSearch, MoveValue, SearchResult, Solution, SolveMode, Stopped,
+};
+pub use shard::Shard;

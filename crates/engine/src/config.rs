@@ -5,9 +5,6 @@
 //! [`EngineConfig::shared`], for engines running side by side); every way goes through
 //! [`EngineConfig::shared_on`]'s checks.
 
-use okapi_core::search::tt;
-use std::ops::RangeInclusive;
-
 /// Threads per core a search may be given. More threads than cores search no faster
 /// (they take turns), and far more make every move slow: 1024 threads on this 2-core
 /// machine took 90 s for a depth-8 move (found by probing with extreme inputs), well under a second
@@ -65,11 +62,9 @@ pub enum ConfigError {
     },
 }
 
-/// The table sizes taken, in bits (`2^bits` entries of 16 bytes): the app's menus show
-/// this range.
-pub const HASH_BITS: RangeInclusive<u32> = tt::HASH_BITS;
-/// The table size when nothing says otherwise: 16 MiB.
-pub const DEFAULT_HASH_BITS: u32 = 20;
+/// The table sizes taken, in bits (`2^bits` entries of 16 bytes; the app's menus show
+/// this range), and the size when nothing says otherwise: the search's own.
+pub use okapi_core::search::{DEFAULT_HASH_BITS, HASH_BITS};
 
 /// A table asked for that this machine's memory could not hold, and the size used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,7 +247,7 @@ fn fit_to_memory(requested: u32, available: Option<u64>, engines: u32) -> (u32, 
 pub fn available_memory() -> Option<u64> {
     let physical = platform::physical_available();
     let address_space = platform::address_space_left()
-        .map(|left| left.saturating_add(tt::live_table_bytes() as u64));
+        .map(|left| left.saturating_add(okapi_core::search::live_table_bytes() as u64));
     match (physical, address_space) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),

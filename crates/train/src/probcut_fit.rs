@@ -10,7 +10,7 @@ use okapi_core::board::random::XorShift64;
 use okapi_core::eval::Evaluator;
 use okapi_core::formats::records::wthor;
 use okapi_core::search::probcut::{MIN_DEPTH, NO_CUT, ProbCutModel, shallow_depth};
-use okapi_core::search::{Evaluate, Limits, MidgameSearch, SCALE};
+use okapi_core::search::{DEFAULT_HASH_BITS, Evaluate, Limits, MidgameSearch, SCALE};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -36,7 +36,8 @@ pub fn collect<E: Evaluate + Clone>(
     let mut out = Vec::new();
     for (i, &b) in positions.iter().enumerate() {
         let n = b.empty_count();
-        let mut search = MidgameSearch::new(eval, 20, Arc::new(AtomicBool::new(false)));
+        let mut search =
+            MidgameSearch::new(eval, DEFAULT_HASH_BITS, Arc::new(AtomicBool::new(false)));
         search.set_selectivity(NO_CUT);
         for deep in depths.clone() {
             if deep >= n || deep < MIN_DEPTH {

@@ -104,10 +104,9 @@ pub struct MatchArgs {
     /// more than 0 and at most a day).
     #[arg(long, default_value_t = 600.0, value_name = "SECONDS", value_parser = super::units::parse_move_timeout)]
     pub move_timeout: f64,
-    /// Hash table of each Okapi engine: about 16 * 2^N bytes. The default, 20, is the
-    /// table of `okapi console`, `okapi nboard` and the app: the same as an --a-okapi
-    /// binary's.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::units::parse_hash_bits)]
+    /// Hash table of each Okapi engine: about 16 * 2^N bytes. The default is the table
+    /// of `okapi console`, `okapi nboard` and the app: the same as an --a-okapi binary's.
+    #[arg(long, value_name = "N", default_value_t = okapi_core::search::DEFAULT_HASH_BITS, value_parser = super::units::parse_hash_bits)]
     pub hash_bits: u32,
     /// Evaluation weights for every Okapi engine instead of the shipped ones.
     #[arg(long, value_name = "FILE")]
@@ -225,13 +224,14 @@ fn sides(a: &MatchArgs) -> anyhow::Result<(Side, Side)> {
         a.b_weights.clone(),
         a,
     )?;
-    if a.hash_bits != 20
+    if a.hash_bits != okapi_core::search::DEFAULT_HASH_BITS
         && [&side_a, &side_b]
             .iter()
             .any(|s| matches!(s, Side::Binary { .. }))
     {
         errln!(
-            "okapi match: note: an Okapi binary's console has a table of 2^20 entries; the match's Okapi levels have 2^{}",
+            "okapi match: note: an Okapi binary's console has a table of 2^{} entries; the match's Okapi levels have 2^{}",
+            okapi_core::search::DEFAULT_HASH_BITS,
             a.hash_bits
         );
     }

@@ -19,13 +19,13 @@
 
 mod bitboard;
 pub(crate) mod cpu;
-pub mod hash;
+pub(crate) mod hash;
 mod moves;
 pub mod perft;
 mod position;
 pub mod random;
 mod square;
-pub mod stability;
+pub(crate) mod stability;
 pub mod symmetry;
 
 pub use bitboard::BitBoard;

@@ -26,7 +26,7 @@
 pub mod build;
 pub mod shard;
 
-use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
+use crate::binary::{HeaderError, check_header, le_u16, le_u32, seal, unseal};
 use crate::board::symmetry::Symmetry;
 use crate::board::{BitBoard, Board, Square};
 use crate::search::SCALE;
@@ -415,25 +415,14 @@ impl Book {
         };
         let n = le_u32(bytes, 20) as usize;
         let payload_len = le_u32(bytes, 28) as usize;
-        if bytes.len() != HEADER_LEN + payload_len + 8 {
-            return Err(BookError::Malformed(format!(
-                "{} bytes, the header says {}",
-                bytes.len(),
-                HEADER_LEN + payload_len + 8
-            )));
-        }
         let expected = n
             .checked_mul(ENTRY_BYTES)
             .filter(|&x| x <= 1 << 31)
             .ok_or_else(|| BookError::Malformed(format!("{n} entries is too many")))?;
-        let raw = unseal(bytes, HEADER_LEN, payload_len, expected).map_err(|e| match e {
-            UnsealError::Decompress(e) => {
-                BookError::Malformed(format!("the payload does not decompress: {e}"))
-            }
-            UnsealError::Length(got) => BookError::Malformed(format!(
-                "the payload has {got} bytes, {n} entries need {expected}"
-            )),
-            UnsealError::Checksum { stored, computed } => BookError::Checksum { stored, computed },
+        let raw = unseal(bytes, HEADER_LEN, payload_len, expected).map_err(|e| {
+            e.into_error(BookError::Malformed, |stored, computed| {
+                BookError::Checksum { stored, computed }
+            })
         })?;
         // Column offsets, in the order raw_payload writes them.
         let players = 0;

@@ -26,9 +26,7 @@
 
 use super::build::{BuildOptions, BuildReport, Counted, Plan, Searched, finish};
 use super::{Alternative, Book, BookSource, NO_SQUARE};
-use crate::binary::{
-    FNV_OFFSET, HeaderError, UnsealError, check_header, fnv1a, le_u32, seal, unseal,
-};
+use crate::binary::{FNV_OFFSET, HeaderError, check_header, fnv1a, le_u32, seal, unseal};
 use crate::board::Board;
 use crate::board::random::{XorShift64, nth_bit};
 use crate::search::Evaluate;
@@ -228,26 +226,15 @@ impl BookPart {
         let n = u32_at(78) as usize;
         let m = u32_at(82) as usize;
         let payload_len = u32_at(86) as usize;
-        if bytes.len() != HEADER_LEN + payload_len + 8 {
-            return Err(PartError::Malformed(format!(
-                "{} bytes, the header says {}",
-                bytes.len(),
-                HEADER_LEN + payload_len + 8
-            )));
-        }
         let expected = n
             .checked_mul(COUNTED_BYTES)
             .and_then(|a| m.checked_mul(SEARCHED_BYTES).map(|b| a + b + STATS_BYTES))
             .filter(|&x| x <= 1 << 31)
             .ok_or_else(|| PartError::Malformed(format!("{n} positions is too many")))?;
-        let raw = unseal(bytes, HEADER_LEN, payload_len, expected).map_err(|e| match e {
-            UnsealError::Decompress(e) => {
-                PartError::Malformed(format!("the payload does not decompress: {e}"))
-            }
-            UnsealError::Length(got) => PartError::Malformed(format!(
-                "the payload has {got} bytes, the header needs {expected}"
-            )),
-            UnsealError::Checksum { stored, computed } => PartError::Checksum { stored, computed },
+        let raw = unseal(bytes, HEADER_LEN, payload_len, expected).map_err(|e| {
+            e.into_error(PartError::Malformed, |stored, computed| {
+                PartError::Checksum { stored, computed }
+            })
         })?;
         let r64 = |i: usize| u64::from_le_bytes(raw[i..i + 8].try_into().expect("8 bytes"));
         let r32 = |i: usize| u32::from_le_bytes(raw[i..i + 4].try_into().expect("4 bytes"));

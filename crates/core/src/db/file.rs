@@ -26,7 +26,7 @@
 //! it).
 
 use super::{Builder, Database, DbError, GameInfo, Names};
-use crate::binary::{UnsealError, check_header, le_u16, le_u32, seal, unseal};
+use crate::binary::{check_header, le_u16, le_u32, seal, unseal};
 use crate::formats::records::TheoreticalScore;
 
 /// The file's first 8 bytes.
@@ -229,21 +229,11 @@ fn unpack(bytes: &[u8]) -> Result<(Counts, Vec<u8>), DbError> {
             "an unpacked size of {raw_len} bytes does not fit {g} games"
         )));
     }
-    if bytes.len() != HEADER_LEN + payload_len + 8 {
-        return Err(DbError::Malformed(format!(
-            "{} bytes, the header says {}",
-            bytes.len(),
-            HEADER_LEN as u64 + payload_len as u64 + 8
-        )));
-    }
-    let raw = unseal(bytes, HEADER_LEN, payload_len, raw_len).map_err(|e| match e {
-        UnsealError::Decompress(e) => {
-            DbError::Malformed(format!("the payload does not decompress: {e}"))
-        }
-        UnsealError::Length(got) => DbError::Malformed(format!(
-            "the payload has {got} bytes, the header says {raw_len}"
-        )),
-        UnsealError::Checksum { stored, computed } => DbError::Checksum { stored, computed },
+    let raw = unseal(bytes, HEADER_LEN, payload_len, raw_len).map_err(|e| {
+        e.into_error(DbError::Malformed, |stored, computed| DbError::Checksum {
+            stored,
+            computed,
+        })
     })?;
     Ok((Counts { g, p, t, s }, raw))
 }

@@ -20,7 +20,7 @@
 //! self-symmetry are equal.
 
 use super::patterns::{PATTERN_SET_ID, PatternSet};
-use crate::binary::{HeaderError, UnsealError, check_header, le_u16, le_u32, seal, unseal};
+use crate::binary::{HeaderError, check_header, le_u16, le_u32, seal, unseal};
 
 /// The first 8 bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"OKAPIEVW";
@@ -144,24 +144,11 @@ impl WeightFile {
                 with_terms + super::terms::BOARD_WEIGHTS
             )));
         }
-        if bytes.len() != HEADER_LEN + payload_len + 8 {
-            return Err(WeightFileError::Malformed(format!(
-                "{} bytes, header says {}",
-                bytes.len(),
-                HEADER_LEN + payload_len + 8
-            )));
-        }
         let expected_raw = phases as usize * (weights_per_phase as usize + 1) * 2;
-        let raw = unseal(bytes, HEADER_LEN, payload_len, expected_raw).map_err(|e| match e {
-            UnsealError::Decompress(e) => {
-                WeightFileError::Malformed(format!("payload does not decompress: {e}"))
-            }
-            UnsealError::Length(got) => WeightFileError::Malformed(format!(
-                "payload has {got} bytes, expected {expected_raw}"
-            )),
-            UnsealError::Checksum { stored, computed } => {
+        let raw = unseal(bytes, HEADER_LEN, payload_len, expected_raw).map_err(|e| {
+            e.into_error(WeightFileError::Malformed, |stored, computed| {
                 WeightFileError::Checksum { stored, computed }
-            }
+            })
         })?;
         let n = weights_per_phase as usize;
         let mut bias = Vec::with_capacity(phases as usize);

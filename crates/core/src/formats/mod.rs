@@ -9,6 +9,7 @@
 //! | board strings as people exchange them (`X`/`O`, `*`/`O`, `b`/`w`, spaced, diagrams) | [`board_text`] | [`board_text::read`] | [`board_text::write`] |
 //! | scrZebra endgame scripts | [`script`] | [`script::parse_script`] | [`script::format_result`] |
 //! | Edax OBF test files | [`obf`] | [`obf::parse_file`] | — |
+//! | test positions with known answers (FFO scripts, OBF) | [`test_positions`] | [`test_positions::read`] | — |
 //! | WTHOR, PGN-like text, Logistello games | [`records`] | `wthor::parse`, `pgn::parse`, `logbook::parse` | [`records::wthor::write`] |
 //!
 //! Board strings have their one home in `board::Position` (the board layer needs them for
@@ -32,6 +33,7 @@ pub mod obf;
 pub mod okapi_json;
 pub mod records;
 pub mod script;
+pub mod test_positions;
 pub mod transcript;
 
 use crate::board::Position;

@@ -1,7 +1,7 @@
 //! The scrZebra endgame script format: positions to solve in, one result line per input
 //! line out.
 //!
-//! The contract is `shared/spec/scrzebra-script.md`; in short:
+//! The contract is scrZebra's, written down in `docs/formats.md` ("Endgame scripts"); in short:
 //! - a line whose first character is `%` is a comment, copied unchanged; one beginning
 //!   with [`END_MARKER`] is copied and ends the script;
 //! - a blank line is skipped (nothing is written);

@@ -4,9 +4,9 @@
 
 pub mod clock;
 pub mod openings;
-pub mod record;
-pub mod session;
-pub mod value;
+pub(crate) mod record;
+mod session;
+mod value;
 
 pub use record::{Game, NewMove, NodeId, Seat, numbered_line, occasion, today, transcript_of};
 pub use session::{Next, ProvenLine, Session, SessionError, seat_name};

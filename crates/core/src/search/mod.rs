@@ -1,17 +1,19 @@
 //! Search: the endgame solver (exact and win/draw/loss), the midgame search, the
-//! transposition table, move ordering and ProbCut (stable discs are in [`crate::board::stability`]).
+//! transposition table they share (its size is [`HASH_BITS`] bits, [`DEFAULT_HASH_BITS`]
+//! unless a front end is told otherwise), the playing levels and the ProbCut model.
 
-pub mod endgame;
-pub mod midgame;
+mod endgame;
+mod midgame;
 mod mobility_eval;
-pub mod ordering;
+mod ordering;
 pub mod probcut;
-pub mod tt;
+mod tt;
 
 pub use crate::eval::{Evaluate, SCALE};
 pub use endgame::{EndgameSolver, Solution, SolveMode, Stopped};
 pub use midgame::{Limits, MidgameSearch, MoveValue, SearchResult, SearchSource};
 pub use mobility_eval::MobilityEval;
+pub use tt::{DEFAULT_HASH_BITS, HASH_BITS, live_table_bytes};
 
 /// The threads a search uses by default: all the cores this process may run on (the
 /// most a front end may give is `okapi_engine::EngineConfig`'s rule).

@@ -44,18 +44,6 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// How many candidates the list holds.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The list holds no candidate (the side to move must pass, or the game is over).
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The candidates, to reorder in place (see [`pick_best`]).
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Candidate] {

@@ -14,8 +14,12 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// The table sizes Okapi takes, in bits (`2^bits` entries of 16 bytes): 16 KiB to
 /// 16 GiB. Every front end checks a size against this range (`okapi_engine::EngineConfig`);
-/// [`TranspositionTable::with_bits`] keeps any other request inside it.
+/// the table (`TranspositionTable::with_bits`) keeps any other request inside it.
 pub const HASH_BITS: std::ops::RangeInclusive<u32> = 10..=30;
+/// The table size every front end starts with, in bits: 2^20 entries, 16 MiB. The app's
+/// settings, the engine's configuration and the command line's `--hash-bits` flags all
+/// default to this one value.
+pub const DEFAULT_HASH_BITS: u32 = 20;
 
 /// No ProbCut: the bounds are proven.
 pub const NO_SELECTIVITY: u8 = u8::MAX;

@@ -105,7 +105,7 @@ impl Default for SelfPlayOptions {
             depth: 8,
             exact_empties: 14,
             temperature: 1.0,
-            hash_bits: 20,
+            hash_bits: okapi_core::search::DEFAULT_HASH_BITS,
         }
     }
 }

@@ -12,6 +12,57 @@ pub mod pgn;
 pub mod wthor;
 
 use crate::board::{Board, Square};
+use crate::formats::ReadError;
+use std::path::{Path, PathBuf};
+
+/// Why [`read_file`] could not read a record file.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordFileError {
+    /// The file could not be read (missing, unreadable, too large).
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A WTHOR file whose header or size is not WTHOR's.
+    #[error("{}: {error}", path.display())]
+    Wthor {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: wthor::WthorError,
+    },
+    /// A name that is none of the record formats'.
+    #[error("{}: unknown record format (expected .wtb, .pgn, .gam or .gam.gz)", path.display())]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// Reads one record file, its format told by its name: WTHOR (`.wtb`), the PGN-like
+/// exports (`.pgn`) or Logistello's book games (`.gam`, `.gam.gz`).
+pub fn read_file(path: &Path) -> Result<RecordSet, RecordFileError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if name.ends_with(".wtb") {
+        // A read error names the file itself; a format error is given the name here.
+        wthor::read_file(path)
+            .map(|(_, set)| set)
+            .map_err(|error| match error {
+                wthor::WthorError::Read(e) => RecordFileError::Read(e),
+                error => RecordFileError::Wthor {
+                    path: path.into(),
+                    error,
+                },
+            })
+    } else if name.ends_with(".pgn") {
+        Ok(pgn::read_file(path)?)
+    } else if name.ends_with(".gam") || name.ends_with(".gam.gz") {
+        Ok(logbook::read_file(path)?)
+    } else {
+        Err(RecordFileError::UnknownFormat { path: path.into() })
+    }
+}
 
 /// The exact score WTHOR records for a game: Black's final disc difference under perfect
 /// play from the position with `empties` empty squares reached in the game.
