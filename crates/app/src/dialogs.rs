@@ -225,11 +225,7 @@ impl FileDialogs for NativeDialogs {
 
     fn open_game(&mut self) -> Option<PathBuf> {
         Self::run(DialogKind::OpenGame, None, || {
-            with_filters(
-                self.new_dialog().set_title("Open a game"),
-                GAME_FILTERS,
-            )
-            .pick_file()
+            with_filters(self.new_dialog().set_title("Open a game"), GAME_FILTERS).pick_file()
         })
     }
 

@@ -339,10 +339,9 @@ impl App {
     /// chart beside it. Its height is a share of the window's: 120 px of graph at 900 px,
     /// 80 at 600 (the player may drag it taller).
     pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
-        let window = ui.ctx().content_rect().height();
-        egui::Panel::bottom("graph")
+        let shown = egui::Panel::bottom("graph")
             .resizable(true)
-            .default_size((window * 0.18).clamp(104.0, 280.0))
+            .default_size(Self::default_graph_height(ui.ctx().content_rect().height()))
             .min_size(104.0)
             .show(ui, |ui| {
                 let losses = self.loss_bars();
@@ -359,6 +358,20 @@ impl App {
                     }
                 });
             });
+        self.view.graph_height = Some(shown.response.rect.height());
+    }
+
+    /// The graph panel's height: as drawn last frame, or at first its default.
+    pub(super) fn graph_height(&self, ctx: &egui::Context) -> f32 {
+        self.view
+            .graph_height
+            .unwrap_or_else(|| Self::default_graph_height(ctx.content_rect().height()))
+    }
+
+    /// The graph panel's height at first in a window `window` points tall: 104 at 600 (a
+    /// plot of 84), 144 at 900 (a plot of 124), rising with the window.
+    fn default_graph_height(window: f32) -> f32 {
+        (104.0 + (window - 600.0) * 40.0 / 300.0).clamp(104.0, 280.0)
     }
 
     /// The game's length on the x axis: the whole game, at least 60 moves.

@@ -354,6 +354,9 @@ pub struct App {
 /// What the view shows besides the game.
 #[derive(Default)]
 struct ViewState {
+    /// The graph panel's height as drawn last frame (the player may drag it): the board
+    /// beside the side panel is sized to the height above it.
+    graph_height: Option<f32>,
     /// The menu of the bar open last frame (an index of `menu_bar::MENUS`).
     open_menu: Option<usize>,
     /// A menu key taken this frame, for the menu bar to act on.
@@ -522,8 +525,10 @@ impl App {
         }
         self.menu_bar(ui);
         self.status_bar(ui);
-        self.graph_panel(ui);
+        // The side panel first, the whole height beside the menu and status bars: the
+        // graph goes under the board only, so the move list keeps its rows.
         self.side_panel(ui);
+        self.graph_panel(ui);
         self.board_panel(ui);
         self.windows(ui);
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {

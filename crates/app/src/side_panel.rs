@@ -48,8 +48,11 @@ impl App {
     /// the height allows (leaving the side its minimum), so its size and place depend on
     /// the window alone, never on what the side area shows.
     pub(super) fn side_panel(&mut self, ui: &mut egui::Ui) {
+        // The graph goes under the board (drawn after this panel): the board is sized to
+        // the height above it.
+        let graph = self.graph_height(ui.ctx());
         let avail = ui.available_size();
-        let board = board_side(avail);
+        let board = board_side(egui::vec2(avail.x, avail.y - graph));
         let width = (avail.x - board).max(MIN_SIDE_WIDTH.min(avail.x));
         let script_shown = self.script.as_ref().is_some_and(|j| j.open);
         if self.view.side_tab == SideTab::Script && !script_shown {
@@ -58,7 +61,7 @@ impl App {
         let area = ui.available_rect_before_wrap();
         self.view.board_area = Some(egui::Rect::from_min_size(
             area.min,
-            egui::vec2(area.width() - width, area.height()),
+            egui::vec2(area.width() - width, area.height() - graph),
         ));
         egui::Panel::right("side")
             .resizable(false)
