@@ -81,7 +81,8 @@
 //! the transposition table, parallel search) <- [`game`] (the game record with variations,
 //! the session rules every front end shares) / [`book`] (the opening book) / [`formats`]
 //! (one reader and one writer per file format) / [`db`] (the games database: master games
-//! by position); [`shard`] splits a long job (a script, a book build, self-play) across
+//! by position) <- [`practice`] (practising one's own mistakes: the positions of analysed
+//! games where a player lost discs, brought back by spaced repetition); [`shard`] splits a long job (a script, a book build, self-play) across
 //! machines and merges the parts back.
 //!
 //! The engine thread (`okapi-engine`), the training commands (`okapi-train`), the desktop
@@ -97,5 +98,6 @@ pub mod db;
 pub mod eval;
 pub mod formats;
 pub mod game;
+pub mod practice;
 pub mod search;
 pub mod shard;

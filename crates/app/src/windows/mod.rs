@@ -4,6 +4,8 @@ mod about;
 mod first_steps;
 mod new_game;
 pub(super) use new_game::NewGameForm;
+mod practice;
+pub(super) use practice::Practice;
 mod script;
 mod settings;
 pub(super) use settings::engine_move_pause_ui;
@@ -29,6 +31,7 @@ impl App {
         self.shortcuts_window(&ctx);
         self.settings_window(&ctx);
         self.first_steps_window(&ctx);
+        self.practice_window(&ctx);
         self.path_prompt_window(&ctx);
         self.confirm_solve_window(&ctx);
         self.unsaved_changes_window(&ctx);
