@@ -285,3 +285,61 @@ fn a_damaged_practice_file_is_set_aside_and_practice_goes_on() {
     );
     assert!(has_label(&h, "0 positions to practise, 0 due today"));
 }
+
+#[test]
+fn a_folder_of_the_players_games_is_collected_once() {
+    let dir = temp_dir("practice-folder");
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let moves = "B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[C5]W[B3]B[C2]W[E6]";
+    std::fs::write(
+        games.join("one.ggf"),
+        format!("(;GM[Othello]PB[Alice]PW[Bob]TY[8]{moves};)"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("two.ggf"),
+        format!("(;GM[Othello]PB[Carol]PW[alice]TY[8]{moves};)"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("three.ggf"),
+        "(;GM[Othello]PB[Carol]PW[Dave]B[A1];)",
+    )
+    .unwrap();
+    let store_path = dir.path().join(STORE_FILE);
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut().keep_practice_at(Some(store_path.clone()));
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(3);
+    h.click_label("A folder of games");
+    h.get_by_label("Folder:").focus();
+    h.get_by_label("Folder:")
+        .type_text(&games.display().to_string());
+    h.run_steps(1);
+    h.get_by_label("Player:").focus();
+    h.get_by_label("Player:").type_text("ALICE");
+    h.run_steps(2);
+    h.click_label("Collect");
+    step_until(&mut h, "the folder collected", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    assert!(
+        summary.starts_with("2 games read, 2 by \"ALICE\""),
+        "{summary}"
+    );
+    assert!(summary.contains("1 file could not be read"), "{summary}");
+    assert!(summary.contains("three.ggf"), "{summary}");
+    assert!(summary.contains("2 games analysed"), "{summary}");
+    // Once collected, a game is not analysed again.
+    h.click_label("Collect");
+    step_until(&mut h, "the folder read again", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    assert!(
+        summary.contains("no game to collect from. (2 collected before)"),
+        "{summary}"
+    );
+}
