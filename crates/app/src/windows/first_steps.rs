@@ -49,6 +49,10 @@ const STEPS: [(&str, &[&str]); 6] = [
              plays weaker moves now and then, and \"Show the engine's lines\" shows what it \
              considered. Turn the values off (Settings) to play blind, and ask for a Hint \
              (Ctrl+H) when stuck.",
+            "Game › Practise your mistakes collects the positions of your games where you lost \
+             discs (this game, a folder of your games, or your games in the database) and shows \
+             them again on the board, one at a time: find the move. A miss comes back the next \
+             day, a right answer after 3, 7, 14 days and more.",
         ],
     ),
     (

@@ -123,11 +123,14 @@ impl App {
                 .map_or(String::new(), |g| format!(": {}", g.label));
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label(format!(
-                    "Analysing game {} of {}{what}",
-                    (c.done + 1).min(c.total),
-                    c.total
-                ));
+                ui.add(
+                    egui::Label::new(format!(
+                        "Analysing game {} of {}{what}",
+                        (c.done + 1).min(c.total),
+                        c.total
+                    ))
+                    .wrap(),
+                );
             });
             ui.label(format!("{} found so far", plural(c.new, "new position")));
         }
@@ -282,8 +285,10 @@ impl App {
         }
         let (black, white) = (name_or(&game.black, "Black"), name_or(&game.white, "White"));
         let mut label = format!("{black} - {white}");
-        if !game.date.is_empty() {
-            label += &format!(", {}", game.date);
+        // The day, without a GGF date's time (`2026.11.27_18:31:06.GMT`).
+        let day = game.date.split(['_', ' ', 'T']).next().unwrap_or("");
+        if !day.is_empty() {
+            label += &format!(", {day}");
         }
         Pending {
             key: None,

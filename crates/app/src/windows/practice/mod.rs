@@ -304,17 +304,28 @@ impl App {
         if !self.practice.open {
             return;
         }
+        // Right of the board, over the side panel: the board stays whole for the answer.
+        let right = ctx.content_rect().right();
+        let left = self
+            .view
+            .board_area
+            .map_or(right - 350.0, |board| board.right() + 4.0);
+        let width = (right - left - 24.0).clamp(240.0, 330.0);
         let mut open = true;
         egui::Window::new("Practise your mistakes")
             .open(&mut open)
-            .default_pos([ctx.content_rect().right() - 380.0, 60.0])
-            .default_width(340.0)
+            .default_pos([left, 60.0])
+            .default_width(width)
             .collapsible(false)
             .resizable(false)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical()
                     .max_height(ctx.content_rect().height() - 130.0)
-                    .show(ui, |ui| self.practice_contents(ui));
+                    .show(ui, |ui| {
+                        // Long names and lines wrap: the window keeps its width.
+                        ui.set_max_width(width);
+                        self.practice_contents(ui)
+                    });
             });
         if self.practice.collecting.is_some()
             || self.practice.finding.is_some()

@@ -5,7 +5,7 @@ use super::{Asking, Round, Shown, days_from_now, plural};
 use crate::App;
 use eframe::egui;
 use okapi_core::board::{Move, Square};
-use okapi_core::game::{Eval, numbered_line};
+use okapi_core::game::{Eval, EvalSource, numbered_line};
 use okapi_core::practice::{self, Judgement};
 use okapi_core::search::SolveMode;
 use okapi_core::search::level::Level;
@@ -328,14 +328,7 @@ impl App {
     ) {
         let (text, color) = verdict(j);
         ui.label(egui::RichText::new(text).strong().color(color));
-        ui.label(
-            egui::RichText::new(if j.proven() {
-                "Values proven by the solver."
-            } else {
-                "Values by the search (12 moves ahead, 95% selective): not proven."
-            })
-            .small(),
-        );
+        ui.label(egui::RichText::new(values_source(j)).small());
         ui.label(played);
         if let Some(next) = next {
             ui.label(next);
@@ -377,6 +370,23 @@ impl App {
                 self.end_round();
             }
         });
+    }
+}
+
+/// Where the values judged come from, in a sentence.
+fn values_source(j: &Judgement) -> String {
+    let book = [j.chosen_eval, j.best_eval]
+        .iter()
+        .any(|e| e.source == EvalSource::Book);
+    if j.proven() {
+        "Values proven by the solver.".into()
+    } else if book {
+        "Values from the opening book (the moves it does not know, by the search): not proven."
+            .into()
+    } else {
+        format!(
+            "Values by the search ({GAME_ANALYSIS_DEPTH} moves ahead, 95% selective): not proven."
+        )
     }
 }
 
