@@ -343,3 +343,86 @@ fn a_folder_of_the_players_games_is_collected_once() {
         "{summary}"
     );
 }
+
+#[test]
+fn the_databases_games_of_a_named_player_are_collected() {
+    use okapi_core::db::{Builder, GameNames};
+    use okapi_core::formats::records::GameRecord;
+    let mut b = Builder::new();
+    let moves: Vec<Square> = ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6"]
+        .iter()
+        .map(|s| Square::parse(s).unwrap())
+        .collect();
+    for (black, white) in [
+        ("Takeshi Murakami", "Bob"),
+        ("Carol", "Dave"),
+        ("Bob", "murakami t."),
+    ] {
+        let record = GameRecord {
+            moves: moves.clone(),
+            black_score: 0,
+            theoretical: None,
+            year: 2001,
+        };
+        let names = GameNames {
+            black,
+            white,
+            tournament: "Open",
+            source: "test",
+        };
+        b.add(&record, names).unwrap();
+    }
+    let dir = temp_dir("practice-db");
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut()
+        .database
+        .set_database(b.build().unwrap(), Vec::new());
+    h.state_mut()
+        .keep_practice_at(Some(dir.path().join(STORE_FILE)));
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(3);
+    h.click_label("The games database");
+    h.get_by_label("Player:").focus();
+    h.get_by_label("Player:").type_text("murakami");
+    h.run_steps(2);
+    h.click_label("Collect");
+    step_until(&mut h, "the database's games collected", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    assert!(
+        summary.starts_with("3 games read, 2 by \"murakami\"")
+            && summary.contains("2 games analysed"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn collecting_from_the_database_waits_for_it_to_load() {
+    let dir = temp_dir("practice-db-load");
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut()
+        .keep_practice_at(Some(dir.path().join(STORE_FILE)));
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(3);
+    h.click_label("The games database");
+    h.get_by_label("Player:").focus();
+    h.get_by_label("Player:").type_text("nobody of that name");
+    h.run_steps(2);
+    h.click_label("Collect");
+    assert!(h.state().practice_collecting());
+    step_until(&mut h, "the database loaded and searched", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    let read: usize = summary
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(read > 100_000, "the shipped database was read: {summary}");
+    assert!(
+        summary.ends_with("0 by \"nobody of that name\": no game to collect from."),
+        "{summary}"
+    );
+}

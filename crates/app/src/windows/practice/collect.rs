@@ -252,7 +252,9 @@ impl App {
         self.begin_collecting(pending, preface);
         if let Some(c) = &mut self.practice.collecting {
             c.skipped = skipped;
-        } else if let Some(summary) = &mut self.practice.summary {
+        } else if skipped > 0
+            && let Some(summary) = &mut self.practice.summary
+        {
             *summary += &format!(" ({skipped} collected before)");
         }
     }
