@@ -89,6 +89,27 @@ fn practice_day() -> Day {
     Day::parse("2026-11-27").unwrap()
 }
 
+/// Steps until the engine has valued every move of the position shown.
+fn step_until_valued(h: &mut egui_kittest::Harness<'static, okapi_app::App>, what: &str) {
+    step_until(h, what, |app| {
+        app.practice_position().is_some_and(|(_, valued)| valued)
+    });
+}
+
+/// Opens the practice window and fills in a source and a player.
+fn collect_from(
+    h: &mut egui_kittest::Harness<'static, okapi_app::App>,
+    source: &str,
+    player: &str,
+) {
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(3);
+    h.click_label(source);
+    h.get_by_label("Player:").focus();
+    h.get_by_label("Player:").type_text(player);
+    h.run_steps(2);
+}
+
 /// The label's text, found by a part of it.
 fn label_with(h: &egui_kittest::Harness<'static, okapi_app::App>, part: &str) -> String {
     text_of(&h.get_by_label_contains(part))
@@ -155,9 +176,7 @@ fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
         v
     };
     assert!(has_label(&h, "Position 1 of 2"));
-    step_until(&mut h, "the first position valued", |app| {
-        app.practice_position().is_some_and(|(_, valued)| valued)
-    });
+    step_until_valued(&mut h, "the first position valued");
     let (shown, _) = h.state().practice_position().unwrap();
     assert_eq!(shown, order[0].position);
     // The game itself is where it was.
@@ -208,9 +227,7 @@ fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
     // Wrong: the move played in the game, again.
     h.click_label("Next position");
     assert!(has_label(&h, "Position 2 of 2"));
-    step_until(&mut h, "the second position valued", |app| {
-        app.practice_position().is_some_and(|(_, valued)| valued)
-    });
+    step_until_valued(&mut h, "the second position valued");
     assert_eq!(h.state().practice_position().unwrap().0, order[1].position);
     h.click_label(&order[1].played.to_string());
     step_until(&mut h, "the answer judged", |app| app.practice_judged());
@@ -310,15 +327,10 @@ fn a_folder_of_the_players_games_is_collected_once() {
     let store_path = dir.path().join(STORE_FILE);
     let mut h = harness_sized(1280.0, 900.0);
     h.state_mut().keep_practice_at(Some(store_path.clone()));
-    h.state_mut().apply(okapi_app::Command::ShowPractice);
-    h.run_steps(3);
-    h.click_label("A folder of games");
+    collect_from(&mut h, "A folder of games", "ALICE");
     h.get_by_label("Folder:").focus();
     h.get_by_label("Folder:")
         .type_text(&games.display().to_string());
-    h.run_steps(1);
-    h.get_by_label("Player:").focus();
-    h.get_by_label("Player:").type_text("ALICE");
     h.run_steps(2);
     h.click_label("Collect");
     step_until(&mut h, "the folder collected", |app| {
@@ -379,12 +391,7 @@ fn the_databases_games_of_a_named_player_are_collected() {
         .set_database(b.build().unwrap(), Vec::new());
     h.state_mut()
         .keep_practice_at(Some(dir.path().join(STORE_FILE)));
-    h.state_mut().apply(okapi_app::Command::ShowPractice);
-    h.run_steps(3);
-    h.click_label("The games database");
-    h.get_by_label("Player:").focus();
-    h.get_by_label("Player:").type_text("murakami");
-    h.run_steps(2);
+    collect_from(&mut h, "The games database", "murakami");
     h.click_label("Collect");
     step_until(&mut h, "the database's games collected", |app| {
         !app.practice_collecting()
@@ -403,12 +410,7 @@ fn collecting_from_the_database_waits_for_it_to_load() {
     let mut h = harness_sized(1280.0, 900.0);
     h.state_mut()
         .keep_practice_at(Some(dir.path().join(STORE_FILE)));
-    h.state_mut().apply(okapi_app::Command::ShowPractice);
-    h.run_steps(3);
-    h.click_label("The games database");
-    h.get_by_label("Player:").focus();
-    h.get_by_label("Player:").type_text("nobody of that name");
-    h.run_steps(2);
+    collect_from(&mut h, "The games database", "nobody of that name");
     h.click_label("Collect");
     assert!(h.state().practice_collecting());
     step_until(&mut h, "the database loaded and searched", |app| {

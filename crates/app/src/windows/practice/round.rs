@@ -94,11 +94,12 @@ impl App {
         };
         match event {
             Event::MoveValue { square, eval } => {
-                let keep = shown
+                // A value never gives way to a weaker one (a proof to a shallow search).
+                if shown
                     .values
                     .get(&square)
-                    .is_some_and(|old| old.source > eval.source);
-                if !keep {
+                    .is_none_or(|old| eval.replaces(old))
+                {
                     shown.values.insert(square, eval);
                 }
             }
