@@ -93,15 +93,14 @@ impl App {
             return;
         };
         match event {
-            Event::MoveValue { square, eval } => {
-                // A value never gives way to a weaker one (a proof to a shallow search).
+            // A value never gives way to a weaker one (a proof to a shallow search).
+            Event::MoveValue { square, eval }
                 if shown
                     .values
                     .get(&square)
-                    .is_none_or(|old| eval.replaces(old))
-                {
-                    shown.values.insert(square, eval);
-                }
+                    .is_none_or(|old| eval.replaces(old)) =>
+            {
+                shown.values.insert(square, eval);
             }
             Event::Solved { line, .. } => shown.proven_line = Some(line),
             Event::Line { line } if asking == Asking::Line => {
