@@ -31,11 +31,13 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("db", &["binary", "board", "eval", "game", "formats"]),
+    ("practice", &["binary", "board", "game", "formats", "db"]),
 ];
 
 /// Modules that must not use the command-line and GUI crates (nor `anyhow`).
 const CORE: &[&str] = &[
     "binary", "board", "eval", "search", "level", "formats", "game", "book", "db", "shard",
+    "practice",
 ];
 const UI_CRATES: &[&str] = &[
     "clap",

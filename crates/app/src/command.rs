@@ -121,6 +121,10 @@ pub enum Command {
     CloseScript,
     /// Help > Keyboard shortcuts.
     ShowShortcuts,
+    /// Game › Practise your mistakes: the practice window.
+    ShowPractice,
+    /// Practice: the move clicked in the position shown.
+    PracticeAnswer(Square),
     /// Closes the app (after asking, when the game has unsaved changes).
     Quit,
 }

@@ -84,6 +84,7 @@ impl App {
             | Command::ShowShortcuts
             | Command::ShowSettings
             | Command::ShowFirstSteps) => self.apply_view(c),
+            c @ (Command::ShowPractice | Command::PracticeAnswer(_)) => self.apply_practice(c),
             Command::Quit => self.view.close_now = true,
         }
     }

@@ -120,6 +120,11 @@ fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
         if let Some((settings_path, _)) = &paths {
             app.use_settings_file(settings_path);
         }
+        app.keep_practice_at(
+            paths
+                .as_ref()
+                .map(|(_, game)| game.with_file_name(okapi_core::practice::STORE_FILE)),
+        );
         let autosave = paths.map(|(_, game)| game);
         match (open, &autosave) {
             (Some(path), _) if script::is_script_path(&path) => {
@@ -349,6 +354,8 @@ pub struct App {
     notify: Arc<Mutex<Box<dyn Fn() + Send>>>,
     /// The games database tab: loaded in the background on first show.
     pub database: database_panel::DatabaseView,
+    /// Practising one's mistakes (Game › Practise your mistakes).
+    practice: windows::Practice,
 }
 
 /// What the view shows besides the game.
@@ -446,6 +453,7 @@ impl App {
             autosave_failed: false,
             metrics: Metrics::default(),
             database: database_panel::DatabaseView::default(),
+            practice: windows::Practice::default(),
         };
         app.position_changed();
         app
@@ -638,14 +646,24 @@ impl App {
             let engine_to_move =
                 !setup && self.session.seat_to_move().is_engine() && !self.session.is_over();
             let evals = self.move_evals().clone();
+            // Practising: the card's position, its values once answered.
+            let practice = self.practice.board();
             let view = BoardView {
-                position: self.view.setup.unwrap_or_else(|| self.game().position()),
-                last_move: if setup { None } else { self.game().last_move() },
-                evals: &evals,
+                position: match practice {
+                    Some((position, ..)) => position,
+                    None => self.view.setup.unwrap_or_else(|| self.game().position()),
+                },
+                last_move: match practice {
+                    Some((_, answer, _)) => answer,
+                    None if setup => None,
+                    None => self.game().last_move(),
+                },
+                evals: practice.map_or(&evals, |p| p.2),
                 show_legal: !setup,
                 flipped: self.settings.flipped,
-                clickable: !setup && !self.session.seat_to_move().is_engine(),
-                engine_to_move,
+                clickable: practice.is_some()
+                    || (!setup && !self.session.seat_to_move().is_engine()),
+                engine_to_move: engine_to_move && practice.is_none(),
                 setup,
                 flipping: if setup { None } else { flipping },
                 best_only: self.settings.best_only,
@@ -667,6 +685,9 @@ impl App {
             ui.scope_builder(egui::UiBuilder::new().max_rect(square), |ui| {
                 let pressed_before_shown = self.view.last_press_at.is_some_and(|t| t <= shown_at);
                 match board_ui(ui, &view) {
+                    Some(BoardClick::Square(sq)) if practice.is_some() => {
+                        self.commands.push(Command::PracticeAnswer(sq))
+                    }
                     Some(BoardClick::Square(sq)) if setup => {
                         self.commands.push(Command::SetupSquare(sq))
                     }

@@ -158,6 +158,8 @@ impl App {
             self.view.setup.is_none(),
             Command::EnterSetup,
         );
+        ui.separator();
+        self.menu_item(ui, "Practise your mistakes...", true, Command::ShowPractice);
     }
 
     /// The Engine menu: solving, stopping, analysing, and the engine's settings.

@@ -442,6 +442,13 @@ impl App {
             {
                 self.commands.push(Command::AnalyseGame);
             }
+            if ui
+                .button("Practise mistakes")
+                .on_hover_text("Drill the positions where a player lost discs")
+                .clicked()
+            {
+                self.commands.push(Command::ShowPractice);
+            }
         });
         self.move_list(ui);
         self.analysis_summary(ui);

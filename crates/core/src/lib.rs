@@ -97,7 +97,8 @@
 //! measured strengths) <- [`game`] (the game record with variations,
 //! the session rules every front end shares) / [`book`] (the opening book) / [`formats`]
 //! (one reader and one writer per file format) / [`db`] (the games database: master games
-//! by position); [`shard`] splits a long job (a script, a book build, self-play) across
+//! by position) <- [`practice`] (practising one's own mistakes: the positions of analysed
+//! games where a player lost discs, brought back by spaced repetition); [`shard`] splits a long job (a script, a book build, self-play) across
 //! machines and merges the parts back.
 //!
 //! The engine thread (`okapi-engine`), the training commands (`okapi-train`), the desktop
@@ -114,6 +115,7 @@ pub mod eval;
 pub mod formats;
 pub mod game;
 pub mod level;
+pub mod practice;
 pub mod search;
 pub mod shard;
 

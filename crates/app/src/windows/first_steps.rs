@@ -52,6 +52,10 @@ const STEPS: [(&str, &[&str]); 6] = [
              considered. In a game against Okapi your own moves' values are hidden, so they do \
              not give the answer away: ask for a Hint (Ctrl+H) when stuck, or tick \"Show my \
              move values against Okapi\" (Ctrl+Shift+H) to see them all the time.",
+            "Game › Practise your mistakes collects the positions of your games where you lost \
+             discs (this game, a folder of your games, or your games in the database) and shows \
+             them again on the board, one at a time: find the move. A miss comes back the next \
+             day, a right answer after 3, 7, 14 days and more.",
         ],
     ),
     (

@@ -6,6 +6,8 @@ mod new_game;
 pub(super) use new_game::NewGameForm;
 mod one_line_saved;
 pub(super) use one_line_saved::OneLineSaved;
+mod practice;
+pub(super) use practice::Practice;
 mod script;
 mod settings;
 mod shortcuts;
@@ -30,6 +32,7 @@ impl App {
         self.shortcuts_window(&ctx);
         self.settings_window(&ctx);
         self.first_steps_window(&ctx);
+        self.practice_window(&ctx);
         self.path_prompt_window(&ctx);
         self.confirm_solve_window(&ctx);
         self.one_line_saved_window(&ctx);

@@ -38,7 +38,8 @@ pub(crate) struct Portable;
 
 /// The instruction set a copy of the search is compiled for, and its move generator.
 pub(crate) trait Cpu: Copy {
-    /// The token when this is the fast copy.
+    /// The token when this is the fast copy (asked on x86_64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn avx2(self) -> Option<Avx2>;
     /// Legal moves of the player `p` against `o`.
     fn moves(self, p: u64, o: u64) -> u64;
@@ -122,6 +123,9 @@ macro_rules! fast_copies {
                 // fast copy is compiled with.
                 return unsafe { self.$fast(avx2, $($arg),*) };
             }
+            // Off x86_64 there is no fast copy: the token is never looked at.
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = cpu;
             #[cfg(test)]
             $crate::board::cpu::probe::entered_portable();
             self.$portable($($arg),*)

@@ -1,0 +1,440 @@
+//! Game › Practise your mistakes (also the analysis panel's "Practise mistakes"): the
+//! positions where a player lost discs, drilled one at a time on the board.
+//!
+//! Collecting: from the game on the board (its game analysis is reused; the player's
+//! moves not analysed yet are analysed now, and the move list shows them too), from a
+//! folder of the player's games, or from the games database's games of a named player.
+//! Each game is analysed on an engine of the window's own (the board's engine is left to
+//! the board), and the player's moves that lost at least N discs become cards in the
+//! practice file of the data folder, saved after every game ([`okapi_core::practice`]).
+//!
+//! Practising: the cards due today, one at a time on the board, values hidden. Meanwhile
+//! the engine values every move of the position, proven by the solver where it takes
+//! about a second ([`practice::SOLVER_EMPTIES`]) and searched as the game analysis does
+//! elsewhere; the move clicked is judged against those values, then the board shows every
+//! move's value, the loss is said and the best line is there on request. A miss comes
+//! back the next day, a right answer further out (1, 3, 7, 14... days).
+
+use crate::{App, Command, wake};
+use eframe::egui;
+use okapi_core::board::{Color, Move, Position, Square};
+use okapi_core::game::Eval;
+use okapi_core::practice::{self, AnalysedMove, Day, Judgement, Store};
+use okapi_engine::{Engine, Reply};
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+
+mod collect;
+mod round;
+
+/// Where the mistakes are collected from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Source {
+    #[default]
+    ThisGame,
+    Folder,
+    Database,
+}
+
+/// What the window's engine is doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Asking {
+    #[default]
+    Nothing,
+    /// The game analysis of a game being collected.
+    Games,
+    /// The values of every move of the position shown.
+    Values,
+    /// The best line after the best move.
+    Line,
+}
+
+/// The practice window's state.
+pub(crate) struct Practice {
+    open: bool,
+    /// Where the cards are kept (none: only for this run).
+    file: Option<PathBuf>,
+    /// The cards, read from the file the first time the window opens.
+    store: Option<Store>,
+    /// False when the file could not be read or set aside: it is not written over.
+    writable: bool,
+    /// What the person must know: a damaged file set aside, a save that failed.
+    notice: Option<String>,
+    /// The day taken as today (`None`: the clock's).
+    day: Option<Day>,
+    source: Source,
+    /// This game's side to collect.
+    side: Color,
+    /// The player, for a folder or the database.
+    name: String,
+    folder: String,
+    min_loss: i32,
+    engine: Option<Engine>,
+    asking: Asking,
+    /// Reading a folder or searching the database, on a thread of its own.
+    finding: Option<Receiver<Result<practice::FolderGames, String>>>,
+    /// Collecting from the database once it is loaded.
+    waiting_for_database: bool,
+    collecting: Option<Collecting>,
+    /// What the last collection found.
+    summary: Option<String>,
+    round: Option<Round>,
+}
+
+impl Default for Practice {
+    fn default() -> Self {
+        Practice {
+            open: false,
+            file: None,
+            store: None,
+            writable: true,
+            notice: None,
+            day: None,
+            source: Source::default(),
+            side: Color::Black,
+            name: String::new(),
+            folder: String::new(),
+            min_loss: practice::DEFAULT_MIN_LOSS,
+            engine: None,
+            asking: Asking::Nothing,
+            finding: None,
+            waiting_for_database: false,
+            collecting: None,
+            summary: None,
+            round: None,
+        }
+    }
+}
+
+/// A game to collect from: the player's moves, those already analysed and the others.
+struct Pending {
+    /// Marks the game as collected (none for the game on the board, which may go on).
+    key: Option<String>,
+    side: Color,
+    player: String,
+    label: String,
+    /// The player's moves: ply, position before, move.
+    plies: Vec<(usize, Position, Square)>,
+    /// The moves valued so far (the board's game analysis, then the engine's).
+    analysed: Vec<AnalysedMove>,
+    /// From the game on the board: what the engine finds goes to its analysis too.
+    on_board: bool,
+}
+
+/// A collection under way.
+struct Collecting {
+    queue: VecDeque<Pending>,
+    current: Option<Pending>,
+    total: usize,
+    done: usize,
+    new: usize,
+    known: usize,
+    /// Games already collected before, not analysed again.
+    skipped: usize,
+    problems: Vec<String>,
+    /// Said before the games: how many were read, files that could not be.
+    preface: String,
+}
+
+/// A round of practice: the cards due, in order.
+struct Round {
+    queue: Vec<usize>,
+    at: usize,
+    right: usize,
+    missed: usize,
+    shown: Option<Shown>,
+}
+
+/// The card on the board.
+struct Shown {
+    card: usize,
+    /// Every legal move's value, the strongest source kept.
+    values: HashMap<Square, Eval>,
+    /// Every value is in (the engine's analysis finished).
+    valued: bool,
+    /// The solver's proven line, where it solved the position.
+    proven_line: Option<Vec<Move>>,
+    answer: Option<Square>,
+    judgement: Option<Judgement>,
+    /// Days until the card comes back.
+    next_in: Option<u32>,
+    best_line: Option<Vec<Move>>,
+    /// The best line was asked for and is on its way.
+    line_asked: bool,
+}
+
+impl Practice {
+    fn shown(&self) -> Option<&Shown> {
+        self.round.as_ref()?.shown.as_ref()
+    }
+
+    /// What the board shows while practising: the card's position, the move answered and
+    /// (once judged) every move's value.
+    pub(crate) fn board(&self) -> Option<(Position, Option<Square>, &HashMap<Square, Eval>)> {
+        let s = self.shown()?;
+        let card = self.store.as_ref()?.cards.get(s.card)?;
+        let values = if s.judgement.is_some() {
+            &s.values
+        } else {
+            &*NO_VALUES
+        };
+        Some((card.position, s.answer, values))
+    }
+}
+
+/// No values: the board before the answer.
+static NO_VALUES: std::sync::LazyLock<HashMap<Square, Eval>> =
+    std::sync::LazyLock::new(HashMap::new);
+
+impl App {
+    /// Where the practice file is kept (`None`: nowhere; progress lasts this run only).
+    /// Read again the next time the window opens.
+    pub fn keep_practice_at(&mut self, path: Option<PathBuf>) {
+        self.practice.file = path;
+        self.practice.store = None;
+    }
+
+    /// The day the practice takes as today (the clock's by default; tests move it on).
+    pub fn set_practice_day(&mut self, day: Day) {
+        self.practice.day = Some(day);
+    }
+
+    /// The practice cards, once the window has read them.
+    pub fn practice_store(&self) -> Option<&Store> {
+        self.practice.store.as_ref()
+    }
+
+    /// Is a collection or a reading of games under way?
+    pub fn practice_collecting(&self) -> bool {
+        self.practice.collecting.is_some()
+            || self.practice.finding.is_some()
+            || self.practice.waiting_for_database
+    }
+
+    /// The answer to the card on the board has been judged.
+    pub fn practice_judged(&self) -> bool {
+        self.shown().is_some_and(|s| s.judgement.is_some())
+    }
+
+    /// The card on the board: its position and whether the engine has valued every move.
+    pub fn practice_position(&self) -> Option<(Position, bool)> {
+        let s = self.shown()?;
+        let card = self.practice.store.as_ref()?.cards.get(s.card)?;
+        Some((card.position, s.valued))
+    }
+
+    /// The best line shown, if any.
+    pub fn practice_best_line(&self) -> Option<&[Move]> {
+        self.shown()?.best_line.as_deref()
+    }
+
+    fn shown(&self) -> Option<&Shown> {
+        self.practice.shown()
+    }
+
+    fn practice_today(&self) -> Day {
+        self.practice.day.unwrap_or_else(Day::today)
+    }
+
+    pub(crate) fn apply_practice(&mut self, command: Command) {
+        match command {
+            Command::ShowPractice => {
+                self.practice.open = true;
+                self.load_practice();
+            }
+            Command::PracticeAnswer(sq) => self.practice_answer(sq),
+            other => unreachable!("not a practice command: {other:?}"),
+        }
+    }
+
+    /// Reads the practice file the first time it is needed.
+    fn load_practice(&mut self) {
+        if self.practice.store.is_some() {
+            return;
+        }
+        let opened = match &self.practice.file {
+            Some(path) => Store::open(path),
+            None => practice::Opened {
+                store: Store::default(),
+                notice: Some(
+                    "There is no data folder here: your practice lasts until Okapi closes.".into(),
+                ),
+                writable: false,
+            },
+        };
+        self.practice.store = Some(opened.store);
+        self.practice.writable = opened.writable;
+        self.practice.notice = opened.notice;
+    }
+
+    /// Writes the cards to the practice file; a failure is said, and practice goes on.
+    fn save_practice(&mut self) {
+        let p = &mut self.practice;
+        let (Some(path), Some(store)) = (&p.file, &p.store) else {
+            return;
+        };
+        if !p.writable {
+            return;
+        }
+        if let Err(e) = store.save(path) {
+            p.notice = Some(format!(
+                "Your practice could not be saved to {} ({e}); it goes on for this run.",
+                path.display()
+            ));
+        }
+    }
+
+    /// The window's engine, started on first use with the board's settings.
+    fn practice_engine(&mut self, solve_limit: u32) -> &mut Engine {
+        let mut configuration = self.settings.engine_configuration();
+        configuration.solve_limit = solve_limit;
+        let notify = wake(&self.notify);
+        let engine = self
+            .practice
+            .engine
+            .get_or_insert_with(|| Engine::spawn(notify));
+        engine.configure(configuration);
+        engine
+    }
+
+    pub(super) fn practice_window(&mut self, ctx: &egui::Context) {
+        self.poll_practice_finding();
+        self.poll_practice_engine();
+        if !self.practice.open {
+            return;
+        }
+        // Right of the board, over the side panel: the board stays whole for the answer.
+        let right = ctx.content_rect().right();
+        let left = self
+            .view
+            .board_area
+            .map_or(right - 350.0, |board| board.right() + 4.0);
+        let width = (right - left - 24.0).clamp(240.0, 330.0);
+        let mut open = true;
+        egui::Window::new("Practise your mistakes")
+            .open(&mut open)
+            .default_pos([left, 60.0])
+            .default_width(width)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(ctx.content_rect().height() - 130.0)
+                    .show(ui, |ui| {
+                        // Long names and lines wrap: the window keeps its width.
+                        ui.set_max_width(width);
+                        self.practice_contents(ui)
+                    });
+            });
+        if self.practice.collecting.is_some()
+            || self.practice.finding.is_some()
+            || self.practice.asking != Asking::Nothing
+        {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+        if !open {
+            self.close_practice();
+        }
+    }
+
+    /// Closing the window ends the round and any collection; the board shows the game.
+    fn close_practice(&mut self) {
+        self.practice.open = false;
+        self.practice.collecting = None;
+        self.practice.finding = None;
+        self.practice.waiting_for_database = false;
+        self.end_round();
+    }
+
+    fn practice_contents(&mut self, ui: &mut egui::Ui) {
+        if let Some(notice) = &self.practice.notice {
+            ui.colored_label(ui.visuals().warn_fg_color, notice);
+            if ui.small_button("OK").clicked() {
+                self.practice.notice = None;
+            }
+            ui.separator();
+        }
+        if self.practice.round.is_some() {
+            self.round_ui(ui);
+            return;
+        }
+        self.practice_overview(ui);
+        ui.separator();
+        self.collect_form(ui);
+    }
+
+    /// How many cards there are, how many are due, and the button to start.
+    fn practice_overview(&mut self, ui: &mut egui::Ui) {
+        let today = self.practice_today();
+        let Some(store) = &self.practice.store else {
+            return;
+        };
+        let due = store.due(today).len();
+        ui.strong(format!(
+            "{} to practise, {} due today",
+            plural(store.cards.len(), "position"),
+            due
+        ));
+        if let Some((day, count)) = store.next_due(today) {
+            ui.label(format!(
+                "Next: {} on {day} ({})",
+                plural(count, "position"),
+                days_from_now(today.until(day))
+            ));
+        }
+        let can = due > 0 && !self.practice_collecting();
+        if ui
+            .add_enabled(can, egui::Button::new(format!("Start practice ({due})")))
+            .on_hover_text(
+                "The positions due today, one at a time on the board: click the move you \
+                 would play",
+            )
+            .clicked()
+        {
+            self.start_round();
+        }
+    }
+
+    /// Takes in the window's engine events.
+    fn poll_practice_engine(&mut self) {
+        loop {
+            let Some(Reply { event, .. }) =
+                self.practice.engine.as_ref().and_then(|e| e.try_recv())
+            else {
+                return;
+            };
+            match self.practice.asking {
+                Asking::Games => self.collect_event(event),
+                Asking::Values | Asking::Line => self.round_event(event),
+                Asking::Nothing => {}
+            }
+        }
+    }
+}
+
+/// A game's player name, or the colour when the game names none.
+fn name_or(name: &str, colour: &str) -> String {
+    if name.trim().is_empty() {
+        colour.to_string()
+    } else {
+        name.trim().to_string()
+    }
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// `tomorrow`, `in 3 days`, `today`.
+fn days_from_now(days: i64) -> String {
+    match days {
+        i64::MIN..=0 => "today".into(),
+        1 => "tomorrow".into(),
+        n => format!("in {n} days"),
+    }
+}

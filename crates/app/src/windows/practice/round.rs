@@ -1,0 +1,415 @@
+//! A round of practice: the cards due, one at a time on the board; the values of every
+//! move, the judgement, the schedule, the best line.
+
+use super::{Asking, Round, Shown, days_from_now, plural};
+use crate::App;
+use eframe::egui;
+use okapi_core::board::{Move, Square};
+use okapi_core::game::{Eval, EvalSource, numbered_line};
+use okapi_core::level::Level;
+use okapi_core::practice::{self, Judgement};
+use okapi_core::search::SolveMode;
+use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
+use std::collections::HashMap;
+
+impl App {
+    /// Starts a round with the cards due today; the board's own analysis rests meanwhile.
+    pub(super) fn start_round(&mut self) {
+        let today = self.practice_today();
+        let Some(store) = &self.practice.store else {
+            return;
+        };
+        let queue = store.due(today);
+        if queue.is_empty() {
+            return;
+        }
+        self.engine.thread.cancel();
+        self.engine.task = crate::engine_events::Task::Idle;
+        self.engine.status.clear();
+        self.practice.round = Some(Round {
+            queue,
+            at: 0,
+            right: 0,
+            missed: 0,
+            shown: None,
+        });
+        self.show_card();
+    }
+
+    /// Puts the round's next card on the board and asks the engine for every move's value.
+    fn show_card(&mut self) {
+        let Some(round) = &mut self.practice.round else {
+            return;
+        };
+        let Some(&card) = round.queue.get(round.at) else {
+            round.shown = None;
+            self.practice.asking = Asking::Nothing;
+            return;
+        };
+        round.shown = Some(Shown {
+            card,
+            values: HashMap::new(),
+            valued: false,
+            proven_line: None,
+            answer: None,
+            judgement: None,
+            next_in: None,
+            best_line: None,
+            line_asked: false,
+        });
+        let Some(position) = self
+            .practice
+            .store
+            .as_ref()
+            .and_then(|s| s.cards.get(card))
+            .map(|c| c.position)
+        else {
+            return;
+        };
+        let limit = self.settings.solve_limit.max(practice::SOLVER_EMPTIES);
+        self.practice_engine(limit).send(Request::Analyse {
+            position,
+            mode: SolveMode::Exact,
+            max_depth: Some(GAME_ANALYSIS_DEPTH),
+        });
+        self.practice.asking = Asking::Values;
+    }
+
+    /// Ends the round: the board shows the game again, and its analysis goes on.
+    pub(super) fn end_round(&mut self) {
+        if self.practice.round.take().is_none() {
+            return;
+        }
+        if let Some(engine) = &mut self.practice.engine {
+            engine.cancel();
+        }
+        self.practice.asking = Asking::Nothing;
+        self.position_changed();
+    }
+
+    pub(super) fn round_event(&mut self, event: Event) {
+        let asking = self.practice.asking;
+        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
+            return;
+        };
+        match event {
+            // A value never gives way to a weaker one (a proof to a shallow search).
+            Event::MoveValue { square, eval }
+                if shown
+                    .values
+                    .get(&square)
+                    .is_none_or(|old| eval.replaces(old)) =>
+            {
+                shown.values.insert(square, eval);
+            }
+            Event::Solved { line, .. } => shown.proven_line = Some(line),
+            Event::Line { line } if asking == Asking::Line => {
+                // The line after the best move, deepening: the deepest is kept.
+                if let Some(best) = shown.judgement.map(|j| j.best) {
+                    let mut moves = vec![Move::Play(best)];
+                    moves.extend(line.moves);
+                    shown.best_line = Some(moves);
+                }
+            }
+            Event::Finished { .. } => {
+                self.practice.asking = Asking::Nothing;
+                if asking == Asking::Values {
+                    shown.valued = true;
+                    self.judge_if_ready();
+                } else {
+                    shown.line_asked = false;
+                }
+            }
+            Event::Error { message } => {
+                self.practice.asking = Asking::Nothing;
+                self.practice.notice = Some(format!("The engine failed: {message}"));
+            }
+            _ => {}
+        }
+    }
+
+    /// A move clicked on the board while a card shows.
+    pub(super) fn practice_answer(&mut self, sq: Square) {
+        let Some((position, ..)) = self.practice.board() else {
+            return;
+        };
+        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
+            return;
+        };
+        if shown.answer.is_some() {
+            return;
+        }
+        if !position.is_legal(sq) {
+            self.notice = Some(format!("{sq} is not a legal move here."));
+            return;
+        }
+        shown.answer = Some(sq);
+        self.judge_if_ready();
+    }
+
+    /// Judges the answer once every value is in; the card's schedule moves and is saved.
+    fn judge_if_ready(&mut self) {
+        let today = self.practice_today();
+        let Some(round) = &mut self.practice.round else {
+            return;
+        };
+        let Some(shown) = &mut round.shown else {
+            return;
+        };
+        let (Some(answer), true, None) = (shown.answer, shown.valued, shown.judgement) else {
+            return;
+        };
+        let values: Vec<(Square, Eval)> = shown.values.iter().map(|(s, e)| (*s, *e)).collect();
+        let Some(judgement) = practice::judge(&values, answer) else {
+            self.practice.notice = Some(format!("The engine gave no value for {answer}."));
+            return;
+        };
+        shown.judgement = Some(judgement);
+        if judgement.right {
+            round.right += 1;
+        } else {
+            round.missed += 1;
+        }
+        let card = shown.card;
+        if let Some(store) = &mut self.practice.store {
+            shown.next_in = store.answer(card, judgement.right, today);
+        }
+        self.save_practice();
+    }
+
+    /// The best line: the solver's where it solved the position (when it starts with the
+    /// best move), else a search after the best move, as deep as the game analysis.
+    fn ask_best_line(&mut self) {
+        let Some(position) = self.practice.board().map(|b| b.0) else {
+            return;
+        };
+        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
+            return;
+        };
+        let Some(best) = shown.judgement.map(|j| j.best) else {
+            return;
+        };
+        if let Some(line) = &shown.proven_line
+            && line.first() == Some(&Move::Play(best))
+        {
+            shown.best_line = Some(line.clone());
+            return;
+        }
+        let mut after = position;
+        if after.play(best).is_err() {
+            return;
+        }
+        shown.best_line = Some(vec![Move::Play(best)]);
+        if after.must_pass() {
+            // The line goes on after the pass; the hint is asked of the position after it.
+            after.force_pass();
+            if let Some(line) = &mut shown.best_line {
+                line.push(Move::Pass);
+            }
+        }
+        if after.is_game_over() {
+            return;
+        }
+        shown.line_asked = true;
+        self.practice_engine(self.settings.solve_limit)
+            .send(Request::Hint {
+                position: after,
+                level: Level::numbered(GAME_ANALYSIS_DEPTH),
+                count: 1,
+                book: false,
+            });
+        self.practice.asking = Asking::Line;
+    }
+
+    fn next_card(&mut self) {
+        if let Some(round) = &mut self.practice.round {
+            round.at += 1;
+        }
+        self.show_card();
+    }
+
+    /// The round: the card, the answer and its judgement, the best line, what comes next.
+    pub(super) fn round_ui(&mut self, ui: &mut egui::Ui) {
+        let today = self.practice_today();
+        let (Some(round), Some(store)) = (&self.practice.round, &self.practice.store) else {
+            return;
+        };
+        let Some(shown) = &round.shown else {
+            ui.strong(format!(
+                "Done for today: {} right, {} missed.",
+                round.right, round.missed
+            ));
+            if let Some((day, count)) = store.next_due(today) {
+                ui.label(format!(
+                    "Next: {} on {day} ({}).",
+                    plural(count, "position"),
+                    days_from_now(today.until(day))
+                ));
+            }
+            if ui.button("End practice").clicked() {
+                self.end_round();
+            }
+            return;
+        };
+        let Some(card) = store.cards.get(shown.card) else {
+            return;
+        };
+        ui.strong(format!(
+            "Position {} of {}",
+            round.at + 1,
+            round.queue.len()
+        ));
+        let side = card.position.side_to_move();
+        ui.label(format!(
+            "{} to move: find the best move and click it on the board.",
+            side.name()
+        ));
+        ui.label(
+            egui::RichText::new(format!(
+                "From {}, move {} ({} to play).",
+                card.origin.game,
+                card.origin.move_number(),
+                card.origin.player
+            ))
+            .small()
+            .weak(),
+        );
+        ui.separator();
+        match (shown.answer, shown.judgement) {
+            (None, _) => {
+                if !shown.valued {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(
+                            egui::RichText::new("the engine is valuing the moves")
+                                .small()
+                                .weak(),
+                        );
+                    });
+                }
+            }
+            (Some(sq), None) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Judging {sq}…"));
+                });
+            }
+            (Some(_), Some(j)) => {
+                let played = format!(
+                    "In the game, {} played {} ({}), {} lost.",
+                    card.origin.player,
+                    card.played,
+                    card.played_eval.label(),
+                    plural(card.loss() as usize, "disc")
+                );
+                let next = shown.next_in.map(|days| {
+                    format!(
+                        "This position comes back {} ({}).",
+                        days_from_now(i64::from(days)),
+                        today.plus(days)
+                    )
+                });
+                let line = shown
+                    .best_line
+                    .as_ref()
+                    .map(|l| numbered_line(&card.position, l));
+                self.judgement_ui(ui, &j, &played, next, line);
+            }
+        }
+    }
+
+    fn judgement_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        j: &Judgement,
+        played: &str,
+        next: Option<String>,
+        line: Option<String>,
+    ) {
+        let (text, color) = verdict(j);
+        ui.label(egui::RichText::new(text).strong().color(color));
+        ui.label(egui::RichText::new(values_source(j)).small());
+        ui.label(played);
+        if let Some(next) = next {
+            ui.label(next);
+        }
+        let asked = self.shown().is_some_and(|s| s.line_asked);
+        match line {
+            Some(line) => {
+                ui.add(
+                    egui::Label::new(format!("Best line: {line}"))
+                        .wrap()
+                        .selectable(true),
+                );
+                if asked {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(egui::RichText::new("deepening").small().weak());
+                    });
+                }
+            }
+            None => {
+                if ui.button("Show the best line").clicked() {
+                    self.ask_best_line();
+                }
+            }
+        }
+        ui.horizontal(|ui| {
+            let last = self
+                .practice
+                .round
+                .as_ref()
+                .is_some_and(|r| r.at + 1 >= r.queue.len());
+            if ui
+                .button(if last { "Finish" } else { "Next position" })
+                .clicked()
+            {
+                self.next_card();
+            }
+            if ui.button("End practice").clicked() {
+                self.end_round();
+            }
+        });
+    }
+}
+
+/// Where the values judged come from, in a sentence.
+fn values_source(j: &Judgement) -> String {
+    let book = [j.chosen_eval, j.best_eval]
+        .iter()
+        .any(|e| e.source == EvalSource::Book);
+    if j.proven() {
+        "Values proven by the solver.".into()
+    } else if book {
+        "Values from the opening book (the moves it does not know, by the search): not proven."
+            .into()
+    } else {
+        format!(
+            "Values by the search ({GAME_ANALYSIS_DEPTH} moves ahead, 95% selective): not proven."
+        )
+    }
+}
+
+/// The verdict in one line, and its colour.
+fn verdict(j: &Judgement) -> (String, egui::Color32) {
+    let green = egui::Color32::from_rgb(0x40, 0xc0, 0x60);
+    let red = egui::Color32::from_rgb(0xf0, 0x50, 0x40);
+    let chosen = format!("{} ({})", j.chosen, j.chosen_eval.label());
+    let best = format!("{} ({})", j.best, j.best_eval.label());
+    if j.right && j.loss() == 0 {
+        (format!("Right: {chosen} is the best move."), green)
+    } else if j.right {
+        (
+            format!("Right: {chosen}, within a disc of {best} by the search."),
+            green,
+        )
+    } else {
+        (
+            format!(
+                "Missed: {chosen} loses {} against {best}.",
+                plural(j.loss() as usize, "disc")
+            ),
+            red,
+        )
+    }
+}

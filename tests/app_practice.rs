@@ -1,0 +1,430 @@
+//! Practising one's mistakes, driven through the window as a player would: collect the
+//! positions of a game with known mistakes, answer one right and one wrong, see the
+//! judgement and the best line, find the schedule saved, and see the positions come back
+//! when they are due.
+
+mod common;
+
+use common::app::*;
+use egui_kittest::kittest::Queryable;
+use okapi_core::board::{Move, Position, Square};
+use okapi_core::game::Game;
+use okapi_core::practice::{Day, STORE_FILE, Store};
+use okapi_core::search::{EndgameSolver, SolveMode};
+
+/// Every legal move of `p` with its exact value for the side to move.
+fn exact_values(solver: &mut EndgameSolver, p: &Position) -> Vec<(Square, i32)> {
+    p.legal_moves()
+        .iter()
+        .map(|sq| {
+            let mut child = *p;
+            child.play(sq).unwrap();
+            let value = if child.is_game_over() {
+                -child.board().final_score()
+            } else if child.must_pass() {
+                child.force_pass();
+                solver
+                    .solve(child.board(), SolveMode::Exact, false)
+                    .unwrap()
+                    .score
+            } else {
+                -solver
+                    .solve(child.board(), SolveMode::Exact, false)
+                    .unwrap()
+                    .score
+            };
+            (sq, value)
+        })
+        .collect()
+}
+
+/// A known mistake: the position, the move played, what it lost, the best value.
+struct Mistake {
+    position: Position,
+    played: Square,
+    loss: i32,
+    best_value: i32,
+}
+
+/// FFO #1 (14 empties, Black to move) with Black playing its worst move twice and White
+/// its best in between: two mistakes of Black's, proven by the solver here.
+fn game_with_mistakes() -> (Game, Vec<Mistake>) {
+    let text = include_str!("data/ffo1-39.scr");
+    let line = text.lines().find(|l| l.contains("ffo#01")).unwrap();
+    let start = Position::parse(line).unwrap();
+    let mut solver = EndgameSolver::new(18, None);
+    let mut p = start;
+    let mut moves = Vec::new();
+    let mut mistakes = Vec::new();
+    for ply in 0..3 {
+        let values = exact_values(&mut solver, &p);
+        let best = values.iter().map(|v| v.1).max().unwrap();
+        let (sq, value) = if ply % 2 == 0 {
+            *values.iter().min_by_key(|v| v.1).unwrap()
+        } else {
+            *values.iter().max_by_key(|v| v.1).unwrap()
+        };
+        if ply % 2 == 0 {
+            mistakes.push(Mistake {
+                position: p,
+                played: sq,
+                loss: best - value,
+                best_value: best,
+            });
+        }
+        p.play(sq).unwrap();
+        moves.push(Move::Play(sq));
+    }
+    assert!(
+        mistakes.iter().all(|m| m.loss >= 3),
+        "both of Black's moves must lose 3 discs or more for the test to mean something"
+    );
+    let mut game = Game::from_moves(start, &moves).unwrap();
+    game.black = "Alice".into();
+    game.white = "Bob".into();
+    (game, mistakes)
+}
+
+fn practice_day() -> Day {
+    Day::parse("2026-11-27").unwrap()
+}
+
+/// Steps until the engine has valued every move of the position shown.
+fn step_until_valued(h: &mut egui_kittest::Harness<'static, okapi_app::App>, what: &str) {
+    step_until(h, what, |app| {
+        app.practice_position().is_some_and(|(_, valued)| valued)
+    });
+}
+
+/// Opens the practice window and fills in a source and a player.
+fn collect_from(
+    h: &mut egui_kittest::Harness<'static, okapi_app::App>,
+    source: &str,
+    player: &str,
+) {
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(3);
+    h.click_label(source);
+    h.get_by_label("Player:").focus();
+    h.get_by_label("Player:").type_text(player);
+    h.run_steps(2);
+}
+
+/// The label's text, found by a part of it.
+fn label_with(h: &egui_kittest::Harness<'static, okapi_app::App>, part: &str) -> String {
+    text_of(&h.get_by_label_contains(part))
+}
+
+#[test]
+fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
+    let dir = temp_dir("practice");
+    let (game, mistakes) = game_with_mistakes();
+    let game_path = dir.path().join("alice-bob.json");
+    game.save(&game_path).unwrap();
+    let store_path = dir.path().join("data").join(STORE_FILE);
+    let today = practice_day();
+
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut().keep_practice_at(Some(store_path.clone()));
+    h.state_mut().set_practice_day(today);
+    h.state_mut().apply(okapi_app::Command::OpenPath(game_path));
+    h.run_steps(2);
+
+    // From the analysis panel; this game, Black (Alice), 3 discs or more by default.
+    h.click_label("Practise mistakes");
+    h.run_steps(2); // a window shows from its second frame (the first one sizes it)
+    assert!(has_label(&h, "Black (Alice)"));
+    h.click_label("Collect");
+    step_until(&mut h, "the game collected", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "analysed:");
+    assert!(
+        summary.contains("2 moves lost at least 3 discs (2 new, 0 already practised)"),
+        "{summary}"
+    );
+    // The cards are the known mistakes, with the solver's losses, and they are saved.
+    let saved = Store::open(&store_path);
+    assert_eq!(saved.notice, None);
+    let cards = &saved.store.cards;
+    assert_eq!(cards.len(), 2);
+    for m in &mistakes {
+        let card = cards.iter().find(|c| c.position == m.position).unwrap();
+        assert_eq!((card.played, card.loss()), (m.played, m.loss));
+        assert_eq!(card.origin.player, "Alice");
+        assert_eq!(card.schedule.due, today);
+    }
+    // The game's own analysis has the values too: the move list marks the mistakes
+    // (`47. a2 (-12) ?-30 g8`), analysed once for both.
+    for m in &mistakes {
+        let mark = format!("{} (", m.played);
+        let loss = format!("?-{} ", m.loss);
+        assert!(
+            h.query_all_by_label_contains(&mark)
+                .any(|n| text_of(&n).contains(&loss)),
+            "the move list marks {} as losing {}",
+            m.played,
+            m.loss
+        );
+    }
+
+    // Practice: the larger loss first, on the board, values hidden.
+    h.click_label("Start practice (2)");
+    let order: Vec<&Mistake> = {
+        let mut v: Vec<&Mistake> = mistakes.iter().collect();
+        v.sort_by_key(|m| std::cmp::Reverse(m.loss));
+        v
+    };
+    assert!(has_label(&h, "Position 1 of 2"));
+    step_until_valued(&mut h, "the first position valued");
+    let (shown, _) = h.state().practice_position().unwrap();
+    assert_eq!(shown, order[0].position);
+    // The game itself is where it was.
+    assert_eq!(h.state().game().len(), 3);
+
+    // Right: a best move by the solver.
+    let mut solver = EndgameSolver::new(18, None);
+    let values = exact_values(&mut solver, &shown);
+    let (best, best_value) = *values
+        .iter()
+        .max_by_key(|v| (v.1, std::cmp::Reverse(v.0)))
+        .unwrap();
+    assert_eq!(best_value, order[0].best_value);
+    h.click_label(&best.to_string());
+    step_until(&mut h, "the answer judged", |app| app.practice_judged());
+    let verdict = label_with(&h, "Right:");
+    assert!(verdict.contains(&best.to_string()), "{verdict}");
+    assert!(has_label(&h, "Values proven by the solver."));
+    let played = label_with(&h, "In the game,");
+    assert!(
+        played.contains(&format!("Alice played {}", order[0].played)),
+        "{played}"
+    );
+    assert!(
+        played.contains(&format!("{} discs lost", order[0].loss)),
+        "{played}"
+    );
+    assert!(has_label(
+        &h,
+        "This position comes back in 3 days (2026-11-30)."
+    ));
+    // The best line on request: proven, starting with a best move, legal to the end.
+    h.click_label("Show the best line");
+    step_until(&mut h, "the best line", |app| {
+        app.practice_best_line().is_some()
+    });
+    let line = h.state().practice_best_line().unwrap().to_vec();
+    let Move::Play(first) = line[0] else {
+        panic!("the line starts with a move: {line:?}")
+    };
+    assert!(values.iter().any(|&(s, v)| s == first && v == best_value));
+    let mut p = shown;
+    for m in &line {
+        p.play_move(*m).unwrap();
+    }
+    assert!(label_with(&h, "Best line:").contains(&format!("{first}")));
+
+    // Wrong: the move played in the game, again.
+    h.click_label("Next position");
+    assert!(has_label(&h, "Position 2 of 2"));
+    step_until_valued(&mut h, "the second position valued");
+    assert_eq!(h.state().practice_position().unwrap().0, order[1].position);
+    h.click_label(&order[1].played.to_string());
+    step_until(&mut h, "the answer judged", |app| app.practice_judged());
+    let verdict = label_with(&h, "Missed:");
+    assert!(
+        verdict.contains(&format!("loses {} discs", order[1].loss)),
+        "{verdict}"
+    );
+    assert!(has_label(
+        &h,
+        "This position comes back tomorrow (2026-11-28)."
+    ));
+    h.click_label("Finish");
+    assert!(has_label(&h, "Done for today: 1 right, 1 missed."));
+
+    // The schedule is saved: the miss tomorrow, the right answer in three days.
+    let saved = Store::open(&store_path).store;
+    let due_of = |p: &Position| {
+        saved
+            .cards
+            .iter()
+            .find(|c| c.position == *p)
+            .unwrap()
+            .schedule
+    };
+    let right = due_of(&order[0].position);
+    let missed = due_of(&order[1].position);
+    assert_eq!(
+        (right.due, right.right, right.missed),
+        (today.plus(3), 1, 0)
+    );
+    assert_eq!(
+        (missed.due, missed.right, missed.missed),
+        (today.plus(1), 0, 1)
+    );
+    h.click_label("End practice");
+    drop(h);
+
+    // Reopened the next day (Game menu): the missed position is due; three days on, both.
+    for (day, due) in [(today, 0), (today.plus(1), 1), (today.plus(3), 2)] {
+        let mut h = harness_sized(1280.0, 900.0);
+        h.state_mut().keep_practice_at(Some(store_path.clone()));
+        h.state_mut().set_practice_day(day);
+        h.click_label("Game");
+        h.click_label("Practise your mistakes...");
+        h.run_steps(2);
+        let overview = label_with(&h, "to practise,");
+        assert_eq!(
+            overview,
+            format!("2 positions to practise, {due} due today")
+        );
+        assert!(has_label(&h, &format!("Start practice ({due})")));
+    }
+}
+
+#[test]
+fn a_damaged_practice_file_is_set_aside_and_practice_goes_on() {
+    let dir = temp_dir("practice-damaged");
+    let store_path = dir.path().join(STORE_FILE);
+    std::fs::write(&store_path, "{ this is not a practice file").unwrap();
+    let mut h = harness();
+    h.state_mut().keep_practice_at(Some(store_path.clone()));
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(2);
+    let notice = label_with(&h, "is damaged");
+    assert!(notice.contains("practice starts afresh"), "{notice}");
+    let mut aside = store_path.as_os_str().to_owned();
+    aside.push(".unreadable");
+    assert_eq!(
+        std::fs::read_to_string(std::path::PathBuf::from(aside)).unwrap(),
+        "{ this is not a practice file"
+    );
+    assert!(has_label(&h, "0 positions to practise, 0 due today"));
+}
+
+#[test]
+fn a_folder_of_the_players_games_is_collected_once() {
+    let dir = temp_dir("practice-folder");
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let moves = "B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[C5]W[B3]B[C2]W[E6]";
+    std::fs::write(
+        games.join("one.ggf"),
+        format!("(;GM[Othello]PB[Alice]PW[Bob]TY[8]{moves};)"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("two.ggf"),
+        format!("(;GM[Othello]PB[Carol]PW[alice]TY[8]{moves};)"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("three.ggf"),
+        "(;GM[Othello]PB[Carol]PW[Dave]B[A1];)",
+    )
+    .unwrap();
+    let store_path = dir.path().join(STORE_FILE);
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut().keep_practice_at(Some(store_path.clone()));
+    collect_from(&mut h, "A folder of games", "ALICE");
+    h.get_by_label("Folder:").focus();
+    h.get_by_label("Folder:")
+        .type_text(&games.display().to_string());
+    h.run_steps(2);
+    h.click_label("Collect");
+    step_until(&mut h, "the folder collected", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    assert!(
+        summary.starts_with("2 games read, 2 by \"ALICE\""),
+        "{summary}"
+    );
+    assert!(summary.contains("1 file could not be read"), "{summary}");
+    assert!(summary.contains("three.ggf"), "{summary}");
+    assert!(summary.contains("2 games analysed"), "{summary}");
+    // Once collected, a game is not analysed again.
+    h.click_label("Collect");
+    step_until(&mut h, "the folder read again", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    assert!(
+        summary.contains("no game to collect from. (2 collected before)"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn the_databases_games_of_a_named_player_are_collected() {
+    use okapi_core::db::{Builder, GameNames};
+    use okapi_core::formats::records::GameRecord;
+    let mut b = Builder::new();
+    let moves: Vec<Square> = ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6"]
+        .iter()
+        .map(|s| Square::parse(s).unwrap())
+        .collect();
+    for (black, white) in [
+        ("Takeshi Murakami", "Bob"),
+        ("Carol", "Dave"),
+        ("Bob", "murakami t."),
+    ] {
+        let record = GameRecord {
+            moves: moves.clone(),
+            black_score: 0,
+            theoretical: None,
+            year: 2001,
+        };
+        let names = GameNames {
+            black,
+            white,
+            tournament: "Open",
+            source: "test",
+        };
+        b.add(&record, names).unwrap();
+    }
+    let dir = temp_dir("practice-db");
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut()
+        .database
+        .set_database(b.build().unwrap(), Vec::new());
+    h.state_mut()
+        .keep_practice_at(Some(dir.path().join(STORE_FILE)));
+    collect_from(&mut h, "The games database", "murakami");
+    h.click_label("Collect");
+    step_until(&mut h, "the database's games collected", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    assert!(
+        summary.starts_with("3 games read, 2 by \"murakami\"")
+            && summary.contains("2 games analysed"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn collecting_from_the_database_waits_for_it_to_load() {
+    let dir = temp_dir("practice-db-load");
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut()
+        .keep_practice_at(Some(dir.path().join(STORE_FILE)));
+    collect_from(&mut h, "The games database", "nobody of that name");
+    h.click_label("Collect");
+    assert!(h.state().practice_collecting());
+    step_until(&mut h, "the database loaded and searched", |app| {
+        !app.practice_collecting()
+    });
+    let summary = label_with(&h, "games read");
+    let read: usize = summary
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(read > 100_000, "the shipped database was read: {summary}");
+    assert!(
+        summary.ends_with("0 by \"nobody of that name\": no game to collect from."),
+        "{summary}"
+    );
+}
