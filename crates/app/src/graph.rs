@@ -339,9 +339,13 @@ impl App {
     /// chart beside it. Its height is a share of the window's: 120 px of graph at 900 px,
     /// 80 at 600 (the player may drag it taller).
     pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
-        let shown = egui::Panel::bottom("graph")
+        let default = Self::default_graph_height(ui.ctx().content_rect().height());
+        // The panel keeps the height it was first given (or dragged to) under its id: one
+        // id per default height (in steps of 8 points) makes it follow the window when the
+        // window is resized, while a height the player dragged to stays for that size.
+        let shown = egui::Panel::bottom(("graph", (default / 8.0).round() as i32))
             .resizable(true)
-            .default_size(Self::default_graph_height(ui.ctx().content_rect().height()))
+            .default_size(default)
             .min_size(104.0)
             .show(ui, |ui| {
                 let losses = self.loss_bars();
