@@ -129,7 +129,7 @@ fn ffo_49_solved_in_the_real_window_puts_its_proof_in_the_record() {
         source: EvalSource::Exact,
     };
     wait_for_kept(&data_home, "e1 proven +16", 300, |g| e1_is(g, proven));
-    if tools_present(&["import"]) {
+    if common::desktop::have("import") {
         let shot = shot_path();
         let _ = Command::new("import")
             .args(["-window", "root"])
