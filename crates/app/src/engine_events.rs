@@ -73,6 +73,38 @@ pub(super) struct EngineLines {
 }
 
 impl App {
+    /// What the analysis found for the move at `ply` of the game on the board: both
+    /// moves' values join the known values, the move's value goes into the record, and
+    /// the analysis keeps the pair (the game analysis and the practice's collection of
+    /// the game on the board both come here).
+    pub(crate) fn record_ply_analysis(
+        &mut self,
+        ply: usize,
+        played: Eval,
+        best: Eval,
+        best_move: Square,
+    ) {
+        if ply >= self.game().len() {
+            return;
+        }
+        let position = self.game().position_at(ply);
+        if let Some(Move::Play(sq)) = self.game().move_at(ply) {
+            self.known.offer(position, sq, played);
+        }
+        self.known.offer(position, best_move, best);
+        self.session.game_mut().set_eval(ply, played);
+        let key = (position, self.game().moves()[ply]);
+        self.game_analysis.insert(
+            ply,
+            PlyAnalysis {
+                key,
+                played,
+                best,
+                best_move,
+            },
+        );
+    }
+
     /// Sends a held-back engine move once its time has come; true while one waits.
     pub(super) fn send_paced_move(&mut self) -> bool {
         match self.engine.paced_move.take() {
@@ -444,26 +476,7 @@ impl App {
                     best,
                     best_move,
                     ..
-                } => {
-                    if ply < self.game().len() {
-                        let position = self.game().position_at(ply);
-                        if let Some(Move::Play(sq)) = self.game().move_at(ply) {
-                            self.known.offer(position, sq, played);
-                        }
-                        self.known.offer(position, best_move, best);
-                        self.session.game_mut().set_eval(ply, played);
-                        let key = (position, self.game().moves()[ply]);
-                        self.game_analysis.insert(
-                            ply,
-                            PlyAnalysis {
-                                key,
-                                played,
-                                best,
-                                best_move,
-                            },
-                        );
-                    }
-                }
+                } => self.record_ply_analysis(ply, played, best, best_move),
                 Event::Error { message, .. } => {
                     self.engine.task = Task::Idle;
                     self.engine.status.clear();

@@ -606,16 +606,7 @@ mod tests {
     #[test]
     fn a_folder_with_bad_files_reports_them_and_keeps_the_rest() {
         let dir = tempfile::tempdir().unwrap();
-        let game = GameRecord {
-            moves: ["f5", "d6", "c3"]
-                .iter()
-                .map(|s| Square::parse(s).unwrap())
-                .collect(),
-            black_score: 2,
-            theoretical: None,
-            year: 2010,
-        };
-        std::fs::write(dir.path().join("a.wtb"), wthor::write(&[game], 2010, 22)).unwrap();
+        std::fs::write(dir.path().join("a.wtb"), one_game(2010)).unwrap();
         std::fs::write(dir.path().join("b.wtb"), b"garbage").unwrap();
         std::fs::write(
             dir.path().join("c.ggf"),

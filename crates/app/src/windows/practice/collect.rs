@@ -2,7 +2,6 @@
 //! game analysis on the window's engine, the cards that go into the practice file.
 
 use super::{Asking, Collecting, Pending, Source, name_or, plural};
-use crate::engine_events::PlyAnalysis;
 use crate::side_panel::SideTab;
 use crate::{App, wake};
 use eframe::egui;
@@ -496,16 +495,7 @@ impl App {
             && game.position_at(ply) == position
             && game.move_at(ply) == Some(Move::Play(sq))
         {
-            self.session.game_mut().set_eval(ply, played);
-            self.game_analysis.insert(
-                ply,
-                PlyAnalysis {
-                    key: (position, Move::Play(sq)),
-                    played,
-                    best,
-                    best_move,
-                },
-            );
+            self.record_ply_analysis(ply, played, best, best_move);
         }
     }
 }
