@@ -21,12 +21,15 @@ use crate::search::tt::NO_MOVE;
 const SHALLOW_EMPTIES: u32 = 6;
 /// From this many empties up, `nws` uses the transposition table; below, it still
 /// orders by mobility, which saves far more nodes there than the table, whose cache
-/// misses cost more than the nodes it saves.
-const TABLE_EMPTIES: u32 = 8;
-/// From this many empties up, try transposition cut-offs on children first. (FFO 40-49
-/// with the selective passes: 12 gave 1.105 G nodes, 10 gave 1.086 G and was faster, 8
-/// 1.065 G and slower.)
-const ETC_EMPTIES: u32 = 10;
+/// misses cost more than the nodes it saves. (FFO 40-49, one thread, with the
+/// transposition cut-offs from 12: 8 gave 479 M nodes, 9 506 M in about 0.96 of the
+/// time, 10 532 M and no faster than 9.)
+const TABLE_EMPTIES: u32 = 9;
+/// From this many empties up, try transposition cut-offs on children first: a probe of
+/// every child's bucket, whose cache misses the prefetch hides only in part. (FFO 40-49,
+/// one thread, table from 8: 10 gave 471 M nodes, 12 479 M in about 0.94 of the time,
+/// 11 and 13 in between, 14 489 M.)
+const ETC_EMPTIES: u32 = 12;
 /// ProbCut is tried in selective passes from this many empties up. (FFO 40-49, ETC from
 /// 10: 12 gave 1.086 G nodes, 10 gave 1.042 G in the same time; 14 was worse.)
 const ENDCUT_MIN_EMPTIES: u32 = 10;
