@@ -137,16 +137,15 @@ const CORNER_STABILITY_WEIGHT: i32 = 256;
 
 /// Ordering value of playing `sq` (higher first): few opponent replies above all,
 /// corner replies counting double; then the mover's discs made safe at the corners;
-/// then odd quadrants; then a little for corners and against X/C-squares; then few
-/// potential replies.
+/// then odd quadrants; then a little for corners and against X/C-squares. (Few
+/// potential replies last, as a tie-break, changed FFO 40-49's nodes by 0.01% and
+/// cost 1% of the time.)
 #[inline(always)]
 pub(super) fn order_value(cpu: impl Cpu, b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
     let child = b.after(sq, flipped);
     let replies = cpu.moves(child.player, child.opponent);
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let potential = crate::board::potential_moves(child.player, child.opponent).count_ones() as i32;
-    let mut v = -mobility * 1024 - potential * 16
-        + corner_stability(child.opponent) * CORNER_STABILITY_WEIGHT;
+    let mut v = -mobility * 1024 + corner_stability(child.opponent) * CORNER_STABILITY_WEIGHT;
     if parity & QUADRANT_BIT[sq as usize] != 0 {
         v += 128;
     }
