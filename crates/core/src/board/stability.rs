@@ -188,24 +188,18 @@ pub fn full_lines(occ: u64) -> (u64, u64, u64, u64) {
     (h, v, d9, d7)
 }
 
+/// Inner squares: the discs the growth from the stable discs can add.
+const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
+
 /// Stable discs of `p` (a subset of the truly stable ones).
 #[inline(always)]
 pub fn stable_discs(p: u64, o: u64) -> u64 {
-    const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
-    let (fh, fv, fd9, fd7) = full_lines(p | o);
+    let full = full_lines(p | o);
+    let (fh, fv, fd9, fd7) = full;
     let inner = p & INNER;
-    let mut stable = edge_stable_discs(p, o) | (inner & fh & fv & fd9 & fd7);
-    loop {
-        let h = (stable >> 1) | (stable << 1) | fh;
-        let v = (stable >> 8) | (stable << 8) | fv;
-        let d9 = (stable >> 9) | (stable << 9) | fd9;
-        let d7 = (stable >> 7) | (stable << 7) | fd7;
-        let next = stable | (h & v & d9 & d7 & inner);
-        if next == stable {
-            return stable;
-        }
-        stable = next;
-    }
+    let start = edge_stable_discs(p, o) | (inner & fh & fv & fd9 & fd7);
+    // No count is enough (64 squares): the growth runs to its end.
+    grow_stable(start, inner, full, 65)
 }
 
 /// Whether `p` has at least `need` stable discs, as far as [`stable_discs`] finds them:
@@ -215,28 +209,35 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 /// for; and the growth from the stable discs stops as soon as there are enough.
 #[inline(always)]
 pub fn stable_discs_at_least(p: u64, o: u64, need: u32) -> Option<u64> {
-    const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
     let edge = edge_stable_discs(p, o);
     let inner = p & INNER;
     if (edge | inner).count_ones() < need {
         return None;
     }
-    let (fh, fv, fd9, fd7) = full_lines(p | o);
-    let mut stable = edge | (inner & fh & fv & fd9 & fd7);
-    loop {
-        if stable.count_ones() >= need {
-            return Some(stable);
-        }
+    let full = full_lines(p | o);
+    let (fh, fv, fd9, fd7) = full;
+    let stable = grow_stable(edge | (inner & fh & fv & fd9 & fd7), inner, full, need);
+    (stable.count_ones() >= need).then_some(stable)
+}
+
+/// From the stable discs `stable`, adds the discs of `inner` that, in each of the four
+/// line directions, lie on a full line (`full`) or touch a stable disc, until none is
+/// added or there are `enough`.
+#[inline(always)]
+fn grow_stable(mut stable: u64, inner: u64, full: (u64, u64, u64, u64), enough: u32) -> u64 {
+    let (fh, fv, fd9, fd7) = full;
+    while stable.count_ones() < enough {
         let h = (stable >> 1) | (stable << 1) | fh;
         let v = (stable >> 8) | (stable << 8) | fv;
         let d9 = (stable >> 9) | (stable << 9) | fd9;
         let d7 = (stable >> 7) | (stable << 7) | fd7;
         let next = stable | (h & v & d9 & d7 & inner);
         if next == stable {
-            return None;
+            break;
         }
         stable = next;
     }
+    stable
 }
 
 #[cfg(test)]
