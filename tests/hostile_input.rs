@@ -7,23 +7,11 @@
 
 mod common;
 
-use common::process::{KillOnDrop, okapi};
+use common::process::{KillOnDrop, okapi, run, run_with_input, stderr, stdout};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn run(args: &[&str]) -> Output {
-    okapi().args(args).output().unwrap()
-}
 
 /// Runs `okapi ARGS` with standard output (or error) closed from the start and returns its
 /// exit code: a panic on the closed pipe is 101.
@@ -266,19 +254,10 @@ fn boards_with_no_discs_are_refused_everywhere() {
         stderr(&o)
     );
     // The console's setboard keeps the position it had.
-    let mut child = okapi()
-        .args(["console", "--computer", "none"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(format!("setboard {empty}\nmoves\nquit\n").as_bytes())
-        .unwrap();
-    drop(stdin);
-    let o = child.wait_with_output().unwrap();
+    let o = run_with_input(
+        &["console", "--computer", "none"],
+        &format!("setboard {empty}\nmoves\nquit\n"),
+    );
     let out = stdout(&o);
     assert!(out.contains("the board has no discs"), "{out}");
     assert!(out.contains("legal moves: d3 c4 f5 e6"), "{out}");
@@ -483,17 +462,7 @@ fn board_string_messages_say_what_is_wrong() {
 #[test]
 fn still_open_level_times_under_a_millisecond_are_refused() {
     // `level 1e-300s` showed "level 0s", then every move "error: stopped".
-    let mut child = okapi()
-        .args(["console", "--computer", "none"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"level 1e-300s\nquit\n").unwrap();
-    drop(stdin);
-    let o = child.wait_with_output().unwrap();
+    let o = run_with_input(&["console", "--computer", "none"], "level 1e-300s\nquit\n");
     assert!(
         stdout(&o).contains("give 0.001 s to 1000000 s a move"),
         "{}",

@@ -1,26 +1,13 @@
 //! `okapi console` end to end: a short session on piped input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::process::{run_with_input, stdout};
 
 fn console(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .arg("console")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_input(&[&["console"], args].concat(), input);
     assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    stdout(&out)
 }
 
 #[test]

@@ -3,18 +3,10 @@
 
 mod common;
 
-use common::process::{okapi, spawn};
+use common::process::{okapi, run, run_with_input, spawn, stderr};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn run(args: &[&str]) -> Output {
-    okapi().args(args).output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::{Command, Stdio};
 
 /// A script of `n` quick positions (FFO #1-#5, 14-16 empties, repeated) and a bad line.
 fn script(dir: &Path, n: usize) -> PathBuf {
@@ -603,17 +595,10 @@ fn console_stops_a_solve_when_its_input_ends() {
         .unwrap();
     assert_eq!(line[..64].matches('-').count(), 30, "{line}");
     let start = std::time::Instant::now();
-    let mut child = okapi()
-        .args(["console", "--computer", "none", "--threads", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    write!(stdin, "setboard {}\nsolve\n", &line[..66]).unwrap();
-    drop(stdin);
-    let o = child.wait_with_output().unwrap();
+    let o = run_with_input(
+        &["console", "--computer", "none", "--threads", "1"],
+        &format!("setboard {}\nsolve\n", &line[..66]),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("error: stopped: the input ended"), "{out}");

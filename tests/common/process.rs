@@ -3,13 +3,41 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdout, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// `okapi` (the binary the tests are built with) as a command.
 pub fn okapi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_okapi"))
+}
+
+/// `okapi ARGS` run to its end with nothing on standard input.
+pub fn run(args: &[&str]) -> Output {
+    okapi().args(args).output().expect("okapi runs")
+}
+
+/// `okapi ARGS` run to its end with `input` on standard input (closed after it), as a
+/// player types at a console.
+pub fn run_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args, Stdio::piped());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// What a finished run printed on standard output.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What a finished run printed on standard error.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// `okapi ARGS` started with standard input and output piped, standard error to
