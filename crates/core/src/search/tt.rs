@@ -146,7 +146,9 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// The largest table advised into huge pages (see [`BucketStore`]): 256 MiB, `-h 24`,
 /// which the kernel zeroes in well under a second however it is touched. The default
-/// sizes (`-h 18` of scripts, 20 of the app, 23 of the benchmark) are below it.
+/// sizes (`-h 18` of scripts, 20 of the app, 23 of the benchmark) are below it. (Only
+/// the Unix allocation reads it: Windows gives its tables ordinary pages.)
+#[cfg(unix)]
 pub const HUGE_PAGE_TABLES_UP_TO: usize = 256 << 20;
 
 /// Bytes of the tables alive in this process (their address space, touched or not).
