@@ -4,6 +4,7 @@
 //! and X/C-squares last; then `solve4` .. `solve1` with fixed squares. A square with no
 //! opponent disc next to it is skipped without computing its flips.
 
+use super::nws::MOVES_UNKNOWN;
 use super::state::{EndgameSolver, INF};
 use crate::board::cpu::{Cpu, fast_copies};
 use crate::board::stability::stable_discs_at_least;
@@ -90,7 +91,7 @@ pub(super) fn stability_cutoff(b: Board, alpha: i32, n: u32) -> Option<i32> {
 
 impl EndgameSolver {
     fast_copies! {
-        pub(super) fn shallow(b: Board, alpha: i32, n: u32, parity: u32) -> i32
+        pub(super) fn shallow(b: Board, alpha: i32, n: u32, parity: u32, moves: u64) -> i32
             = shallow_body, shallow_portable, shallow_fast;
         fn solve4(b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32
             = solve4_body, solve4_portable, solve4_fast;
@@ -100,9 +101,18 @@ impl EndgameSolver {
             = solve2_body, solve2_portable, solve2_fast;
     }
 
-    /// Null-window search near the end: no table, no move list.
+    /// Null-window search near the end: no table, no move list. `moves`: the side to
+    /// move's legal moves when the caller has generated them, else [`MOVES_UNKNOWN`].
     #[inline(always)]
-    fn shallow_body<K: Cpu>(&mut self, cpu: K, b: Board, alpha: i32, n: u32, parity: u32) -> i32 {
+    fn shallow_body<K: Cpu>(
+        &mut self,
+        cpu: K,
+        b: Board,
+        alpha: i32,
+        n: u32,
+        parity: u32,
+        moves: u64,
+    ) -> i32 {
         let empties = b.empties();
         if let Some(bound) = stability_cutoff(b, alpha, n) {
             self.nodes += 1;
@@ -114,13 +124,19 @@ impl EndgameSolver {
         self.nodes += 1;
         let odd = QUADRANT_MASK[parity as usize];
         let mut best = -INF;
+        // Known moves spare the tries of the squares where no disc would flip.
+        let squares = if moves != MOVES_UNKNOWN {
+            moves
+        } else {
+            empties
+        };
         for set in [
-            empties & odd & CORNERS,
-            empties & odd & !XC_SQUARES & !CORNERS,
-            empties & odd & XC_SQUARES,
-            empties & !odd & CORNERS,
-            empties & !odd & !XC_SQUARES & !CORNERS,
-            empties & !odd & XC_SQUARES,
+            squares & odd & CORNERS,
+            squares & odd & !XC_SQUARES & !CORNERS,
+            squares & odd & XC_SQUARES,
+            squares & !odd & CORNERS,
+            squares & !odd & !XC_SQUARES & !CORNERS,
+            squares & !odd & XC_SQUARES,
         ] {
             let mut s = set;
             while s != 0 {
@@ -136,6 +152,7 @@ impl EndgameSolver {
                     -alpha - 1,
                     n - 1,
                     parity ^ QUADRANT_BIT[sq as usize],
+                    MOVES_UNKNOWN,
                 );
                 if v > best {
                     best = v;
@@ -149,7 +166,7 @@ impl EndgameSolver {
             if cpu.moves(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
-            return -self.shallow(cpu, b.passed(), -alpha - 1, n, parity);
+            return -self.shallow(cpu, b.passed(), -alpha - 1, n, parity, MOVES_UNKNOWN);
         }
         best
     }

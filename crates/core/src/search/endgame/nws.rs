@@ -6,7 +6,7 @@
 
 use super::last::{parity_of, stability_cutoff};
 use super::leaf::{LeafValue, NoPoll, Patterns, leaf_search};
-use super::order::{SORT_SEARCH_EMPTIES, fill_endgame, order_value};
+use super::order::{SORT_SEARCH_EMPTIES, fill_endgame, order_value_and_replies};
 use super::parallel::ChildSearch;
 use super::state::{EndgameSolver, INF};
 use crate::board::Board;
@@ -30,6 +30,9 @@ const TABLE_EMPTIES: u32 = 9;
 /// one thread, table from 8: 10 gave 471 M nodes, 12 479 M in about 0.94 of the time,
 /// 11 and 13 in between, 14 489 M.)
 const ETC_EMPTIES: u32 = 12;
+/// For [`EndgameSolver::nws`]'s `moves`: the caller has not generated the moves. (No
+/// position has every square a legal move.)
+pub(super) const MOVES_UNKNOWN: u64 = u64::MAX;
 /// ProbCut is tried in selective passes from this many empties up. (FFO 40-49, ETC from
 /// 10: 12 gave 1.086 G nodes, 10 gave 1.042 G in the same time; 14 was worse.)
 const ENDCUT_MIN_EMPTIES: u32 = 10;
@@ -50,14 +53,14 @@ fn endcut_depth(n: u32) -> u32 {
 impl EndgameSolver {
     fast_copies! {
         fn pvs(b: Board, alpha: i32, beta: i32, n: u32) -> i32 = pvs_body, pvs_portable, pvs_fast;
-        fn nws(b: Board, alpha: i32, n: u32) -> i32 = nws_body, nws_portable, nws_fast;
+        fn nws(b: Board, alpha: i32, n: u32, moves: u64) -> i32 = nws_body, nws_portable, nws_fast;
     }
 
     /// The null-window search of `board` at `n` empties, in the copy this CPU runs.
     pub(super) fn dispatch_nws(&mut self, board: Board, alpha: i32, n: u32) -> i32 {
         match self.fast_path {
-            Some(cpu) => self.nws(cpu, board, alpha, n),
-            None => self.nws(Portable, board, alpha, n),
+            Some(cpu) => self.nws(cpu, board, alpha, n, MOVES_UNKNOWN),
+            None => self.nws(Portable, board, alpha, n, MOVES_UNKNOWN),
         }
     }
 
@@ -164,7 +167,7 @@ impl EndgameSolver {
             let v = if i == 0 {
                 -self.pvs(cpu, child, -beta, -alpha, n - 1)
             } else {
-                let mut v = -self.nws(cpu, child, -alpha - 1, n - 1);
+                let mut v = -self.nws(cpu, child, -alpha - 1, n - 1, MOVES_UNKNOWN);
                 if v > alpha && v < beta {
                     v = -self.pvs(cpu, child, -beta, -alpha, n - 1);
                 }
@@ -189,11 +192,13 @@ impl EndgameSolver {
         best
     }
 
-    /// Null-window search with the transposition table.
+    /// Null-window search with the transposition table. `moves`: the side to move's legal
+    /// moves when the caller has generated them (its ordering counted them), else
+    /// [`MOVES_UNKNOWN`].
     #[inline(always)]
-    fn nws_body<K: Cpu>(&mut self, cpu: K, b: Board, alpha: i32, n: u32) -> i32 {
+    fn nws_body<K: Cpu>(&mut self, cpu: K, b: Board, alpha: i32, n: u32, moves: u64) -> i32 {
         if n <= SHALLOW_EMPTIES {
-            return self.shallow(cpu, b, alpha, n, parity_of(b.empties()));
+            return self.shallow(cpu, b, alpha, n, parity_of(b.empties()), moves);
         }
         self.nodes += 1;
         if self.poll_stop() {
@@ -221,12 +226,16 @@ impl EndgameSolver {
         {
             return v;
         }
-        let mv = cpu.moves(b.player, b.opponent);
+        let mv = if moves != MOVES_UNKNOWN {
+            moves
+        } else {
+            cpu.moves(b.player, b.opponent)
+        };
         if mv == 0 {
             if cpu.moves(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
-            return -self.nws(cpu, b.passed(), -alpha - 1, n);
+            return -self.nws(cpu, b.passed(), -alpha - 1, n, MOVES_UNKNOWN);
         }
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -240,6 +249,7 @@ impl EndgameSolver {
                 b.after(sq, cpu.flips(b.player, b.opponent, sq)),
                 -alpha - 1,
                 n - 1,
+                MOVES_UNKNOWN,
             );
             if self.stopped {
                 return 0;
@@ -255,10 +265,13 @@ impl EndgameSolver {
             }
         }
         let mut moves = MoveList::new();
-        if let Some(v) = self.order_children(cpu, b, alpha, n, key, others, &mut moves) {
+        let mut replies = [0u64; 64];
+        if let Some(v) =
+            self.order_children(cpu, b, alpha, n, key, others, &mut moves, &mut replies)
+        {
             return v;
         }
-        let (v, sq) = self.search_moves(cpu, b, alpha, n, moves.as_mut_slice(), best);
+        let (v, sq) = self.search_moves(cpu, b, alpha, n, moves.as_mut_slice(), &replies, best);
         if self.stopped {
             return 0;
         }
@@ -288,6 +301,7 @@ impl EndgameSolver {
         key: u64,
         others: u64,
         moves: &mut MoveList,
+        replies: &mut [u64; 64],
     ) -> Option<i32> {
         let depth = n as u8;
         let parity = parity_of(b.empties());
@@ -313,7 +327,9 @@ impl EndgameSolver {
             }
         }
         for c in list.iter_mut() {
-            c.value = order_value(cpu, b, c.sq, c.flipped, parity);
+            let (value, child_moves) = order_value_and_replies(cpu, b, c.sq, c.flipped, parity);
+            c.value = value;
+            replies[c.sq as usize] = child_moves;
         }
         // Enhanced transposition cut-off: a child already known to refute. (After the
         // hash move and the ordering values, so that the prefetched buckets have come.)
@@ -347,6 +363,7 @@ impl EndgameSolver {
         alpha: i32,
         n: u32,
         list: &mut [Candidate],
+        replies: &[u64; 64],
         mut best: i32,
     ) -> (i32, u8) {
         let count = list.len();
@@ -370,7 +387,13 @@ impl EndgameSolver {
             }
             pick_best(&mut list[i..count]);
             let c = list[i];
-            let v = -self.nws(cpu, b.after(c.sq, c.flipped), -alpha - 1, n - 1);
+            let v = -self.nws(
+                cpu,
+                b.after(c.sq, c.flipped),
+                -alpha - 1,
+                n - 1,
+                replies[c.sq as usize],
+            );
             if self.stopped {
                 return (0, NO_MOVE);
             }

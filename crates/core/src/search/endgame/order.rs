@@ -142,6 +142,19 @@ const CORNER_STABILITY_WEIGHT: i32 = 256;
 /// cost 1% of the time.)
 #[inline(always)]
 pub(super) fn order_value(cpu: impl Cpu, b: Board, sq: u32, flipped: u64, parity: u32) -> i32 {
+    order_value_and_replies(cpu, b, sq, flipped, parity).0
+}
+
+/// [`order_value`], and the opponent's replies it counted: the child's legal moves,
+/// which its own search then need not generate again.
+#[inline(always)]
+pub(super) fn order_value_and_replies(
+    cpu: impl Cpu,
+    b: Board,
+    sq: u32,
+    flipped: u64,
+    parity: u32,
+) -> (i32, u64) {
     let child = b.after(sq, flipped);
     let replies = cpu.moves(child.player, child.opponent);
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
@@ -154,7 +167,7 @@ pub(super) fn order_value(cpu: impl Cpu, b: Board, sq: u32, flipped: u64, parity
     } else if XC_SQUARES >> sq & 1 != 0 {
         v -= 64;
     }
-    v
+    (v, replies)
 }
 
 /// The mover's corners and the edge discs next to them: a cheap part of its stable discs.
