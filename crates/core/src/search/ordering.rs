@@ -54,6 +54,55 @@ impl MoveList {
     }
 }
 
+/// For a search told the legal moves of its position: not generated yet. (No position
+/// has every square a legal move.)
+pub const MOVES_UNKNOWN: u64 = u64::MAX;
+
+/// The legal moves of each child of a node, by the square played, as the node's
+/// ordering generated them, so that the child's search need not generate them again.
+/// Left uninitialised where not written: clearing the 512 bytes at every node cost 1% of
+/// a solve.
+pub struct ChildMoves {
+    moves: [MaybeUninit<u64>; 64],
+    /// The squares whose moves were written.
+    known: u64,
+}
+
+impl ChildMoves {
+    /// None known.
+    #[inline(always)]
+    pub fn new() -> ChildMoves {
+        ChildMoves {
+            moves: [MaybeUninit::uninit(); 64],
+            known: 0,
+        }
+    }
+
+    /// The child after `sq` has the legal moves `moves`.
+    #[inline(always)]
+    pub fn set(&mut self, sq: u32, moves: u64) {
+        self.moves[sq as usize & 63].write(moves);
+        self.known |= 1 << (sq & 63);
+    }
+
+    /// The legal moves of the child after `sq`, or [`MOVES_UNKNOWN`].
+    #[inline(always)]
+    pub fn get(&self, sq: u32) -> u64 {
+        let sq = sq & 63;
+        if self.known >> sq & 1 == 0 {
+            return MOVES_UNKNOWN;
+        }
+        // SAFETY: `known` has the bit of `sq` only once `set` has written its entry.
+        unsafe { self.moves[sq as usize].assume_init() }
+    }
+}
+
+impl Default for ChildMoves {
+    fn default() -> Self {
+        ChildMoves::new()
+    }
+}
+
 /// Moves the best candidate to the front (a selection step: most nodes cut off after
 /// one or two moves, so sorting the whole list would be wasted).
 #[inline(always)]

@@ -4,11 +4,11 @@
 //! and X/C-squares last; then `solve4` .. `solve1` with fixed squares. A square with no
 //! opponent disc next to it is skipped without computing its flips.
 
-use super::nws::MOVES_UNKNOWN;
 use super::state::{EndgameSolver, INF};
 use crate::board::cpu::{Cpu, fast_copies};
 use crate::board::stability::stable_discs_at_least;
 use crate::board::{Board, NEIGHBOURS, last_flip_count};
+use crate::search::ordering::MOVES_UNKNOWN;
 
 pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// X-squares and C-squares: usually the worst moves.

@@ -12,7 +12,7 @@ use super::state::{EndgameSolver, INF};
 use crate::board::Board;
 use crate::board::cpu::{Cpu, Portable, fast_copies};
 use crate::eval::SCALE;
-use crate::search::ordering::{Candidate, MoveList, pick_best};
+use crate::search::ordering::{Candidate, ChildMoves, MOVES_UNKNOWN, MoveList, pick_best};
 use crate::search::probcut::{self, NO_CUT};
 use crate::search::tt::NO_MOVE;
 
@@ -30,9 +30,6 @@ const TABLE_EMPTIES: u32 = 9;
 /// one thread, table from 8: 10 gave 471 M nodes, 12 479 M in about 0.94 of the time,
 /// 11 and 13 in between, 14 489 M.)
 const ETC_EMPTIES: u32 = 12;
-/// For [`EndgameSolver::nws`]'s `moves`: the caller has not generated the moves. (No
-/// position has every square a legal move.)
-pub(super) const MOVES_UNKNOWN: u64 = u64::MAX;
 /// ProbCut is tried in selective passes from this many empties up. (FFO 40-49, ETC from
 /// 10: 12 gave 1.086 G nodes, 10 gave 1.042 G in the same time; 14 was worse.)
 const ENDCUT_MIN_EMPTIES: u32 = 10;
@@ -265,7 +262,7 @@ impl EndgameSolver {
             }
         }
         let mut moves = MoveList::new();
-        let mut replies = [0u64; 64];
+        let mut replies = ChildMoves::new();
         if let Some(v) =
             self.order_children(cpu, b, alpha, n, key, others, &mut moves, &mut replies)
         {
@@ -301,7 +298,7 @@ impl EndgameSolver {
         key: u64,
         others: u64,
         moves: &mut MoveList,
-        replies: &mut [u64; 64],
+        replies: &mut ChildMoves,
     ) -> Option<i32> {
         let depth = n as u8;
         let parity = parity_of(b.empties());
@@ -329,7 +326,7 @@ impl EndgameSolver {
         for c in list.iter_mut() {
             let (value, child_moves) = order_value_and_replies(cpu, b, c.sq, c.flipped, parity);
             c.value = value;
-            replies[c.sq as usize] = child_moves;
+            replies.set(c.sq, child_moves);
         }
         // Enhanced transposition cut-off: a child already known to refute. (After the
         // hash move and the ordering values, so that the prefetched buckets have come.)
@@ -363,7 +360,7 @@ impl EndgameSolver {
         alpha: i32,
         n: u32,
         list: &mut [Candidate],
-        replies: &[u64; 64],
+        replies: &ChildMoves,
         mut best: i32,
     ) -> (i32, u8) {
         let count = list.len();
@@ -392,7 +389,7 @@ impl EndgameSolver {
                 b.after(c.sq, c.flipped),
                 -alpha - 1,
                 n - 1,
-                replies[c.sq as usize],
+                replies.get(c.sq),
             );
             if self.stopped {
                 return (0, NO_MOVE);
