@@ -353,6 +353,7 @@ impl EndgameSolver {
     /// searched without a cut, the others (two or more) may go to idle threads (Young
     /// Brothers Wait). The best value and its move (`NO_MOVE` if none beat `best`).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn search_moves<K: Cpu>(
         &mut self,
         cpu: K,
