@@ -121,6 +121,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn child_moves_are_unknown_until_set() {
+        let mut c = ChildMoves::new();
+        assert_eq!(c.get(19), MOVES_UNKNOWN);
+        c.set(19, 0x0000_0010_0800_0000);
+        c.set(63, 0);
+        assert_eq!(c.get(19), 0x0000_0010_0800_0000);
+        // No moves at all is known, not unknown.
+        assert_eq!(c.get(63), 0);
+        assert_eq!(c.get(0), MOVES_UNKNOWN);
+        c.set(19, 1);
+        assert_eq!(c.get(19), 1);
+    }
+
+    #[test]
     fn picks_in_value_order() {
         let mut l = MoveList::new();
         for (sq, value) in [(1, 5), (2, 9), (3, -1), (4, 7)] {
