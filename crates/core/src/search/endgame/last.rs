@@ -91,7 +91,7 @@ pub(super) fn stability_cutoff(b: Board, alpha: i32, n: u32) -> Option<i32> {
 
 impl EndgameSolver {
     fast_copies! {
-        pub(super) fn shallow(b: Board, alpha: i32, n: u32, parity: u32, moves: u64) -> i32
+        pub(super) fn shallow(b: Board, alpha: i32, n: u32, parity: u32, known_moves: u64) -> i32
             = shallow_body, shallow_portable, shallow_fast;
         fn solve4(b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32
             = solve4_body, solve4_portable, solve4_fast;
@@ -101,8 +101,8 @@ impl EndgameSolver {
             = solve2_body, solve2_portable, solve2_fast;
     }
 
-    /// Null-window search near the end: no table, no move list. `moves`: the side to
-    /// move's legal moves when the caller has generated them, else [`MOVES_UNKNOWN`].
+    /// Null-window search near the end: no table, no move list. `known_moves`: the side
+    /// to move's legal moves when the caller has generated them, else [`MOVES_UNKNOWN`].
     #[inline(always)]
     fn shallow_body<K: Cpu>(
         &mut self,
@@ -111,7 +111,7 @@ impl EndgameSolver {
         alpha: i32,
         n: u32,
         parity: u32,
-        moves: u64,
+        known_moves: u64,
     ) -> i32 {
         let empties = b.empties();
         if let Some(bound) = stability_cutoff(b, alpha, n) {
@@ -125,8 +125,8 @@ impl EndgameSolver {
         let odd = QUADRANT_MASK[parity as usize];
         let mut best = -INF;
         // Known moves spare the tries of the squares where no disc would flip.
-        let squares = if moves != MOVES_UNKNOWN {
-            moves
+        let squares = if known_moves != MOVES_UNKNOWN {
+            known_moves
         } else {
             empties
         };

@@ -50,7 +50,7 @@ fn endcut_depth(n: u32) -> u32 {
 impl EndgameSolver {
     fast_copies! {
         fn pvs(b: Board, alpha: i32, beta: i32, n: u32) -> i32 = pvs_body, pvs_portable, pvs_fast;
-        fn nws(b: Board, alpha: i32, n: u32, moves: u64) -> i32 = nws_body, nws_portable, nws_fast;
+        fn nws(b: Board, alpha: i32, n: u32, known_moves: u64) -> i32 = nws_body, nws_portable, nws_fast;
     }
 
     /// The null-window search of `board` at `n` empties, in the copy this CPU runs.
@@ -189,13 +189,13 @@ impl EndgameSolver {
         best
     }
 
-    /// Null-window search with the transposition table. `moves`: the side to move's legal
-    /// moves when the caller has generated them (its ordering counted them), else
+    /// Null-window search with the transposition table. `known_moves`: the side to move's
+    /// legal moves when the caller has generated them (its ordering counted them), else
     /// [`MOVES_UNKNOWN`].
     #[inline(always)]
-    fn nws_body<K: Cpu>(&mut self, cpu: K, b: Board, alpha: i32, n: u32, moves: u64) -> i32 {
+    fn nws_body<K: Cpu>(&mut self, cpu: K, b: Board, alpha: i32, n: u32, known_moves: u64) -> i32 {
         if n <= SHALLOW_EMPTIES {
-            return self.shallow(cpu, b, alpha, n, parity_of(b.empties()), moves);
+            return self.shallow(cpu, b, alpha, n, parity_of(b.empties()), known_moves);
         }
         self.nodes += 1;
         if self.poll_stop() {
@@ -223,8 +223,8 @@ impl EndgameSolver {
         {
             return v;
         }
-        let mv = if moves != MOVES_UNKNOWN {
-            moves
+        let mv = if known_moves != MOVES_UNKNOWN {
+            known_moves
         } else {
             cpu.moves(b.player, b.opponent)
         };
@@ -262,13 +262,13 @@ impl EndgameSolver {
             }
         }
         let mut moves = MoveList::new();
-        let mut replies = ChildMoves::new();
+        let mut child_moves = ChildMoves::new();
         if let Some(v) =
-            self.order_children(cpu, b, alpha, n, key, others, &mut moves, &mut replies)
+            self.order_children(cpu, b, alpha, n, key, others, &mut moves, &mut child_moves)
         {
             return v;
         }
-        let (v, sq) = self.search_moves(cpu, b, alpha, n, moves.as_mut_slice(), &replies, best);
+        let (v, sq) = self.search_moves(cpu, b, alpha, n, moves.as_mut_slice(), &child_moves, best);
         if self.stopped {
             return 0;
         }
@@ -298,7 +298,7 @@ impl EndgameSolver {
         key: u64,
         others: u64,
         moves: &mut MoveList,
-        replies: &mut ChildMoves,
+        child_moves: &mut ChildMoves,
     ) -> Option<i32> {
         let depth = n as u8;
         let parity = parity_of(b.empties());
@@ -324,9 +324,9 @@ impl EndgameSolver {
             }
         }
         for c in list.iter_mut() {
-            let (value, child_moves) = order_value_and_replies(cpu, b, c.sq, c.flipped, parity);
+            let (value, replies) = order_value_and_replies(cpu, b, c.sq, c.flipped, parity);
             c.value = value;
-            replies.set(c.sq, child_moves);
+            child_moves.set(c.sq, replies);
         }
         // Enhanced transposition cut-off: a child already known to refute. (After the
         // hash move and the ordering values, so that the prefetched buckets have come.)
@@ -361,7 +361,7 @@ impl EndgameSolver {
         alpha: i32,
         n: u32,
         list: &mut [Candidate],
-        replies: &ChildMoves,
+        child_moves: &ChildMoves,
         mut best: i32,
     ) -> (i32, u8) {
         let count = list.len();
@@ -390,7 +390,7 @@ impl EndgameSolver {
                 b.after(c.sq, c.flipped),
                 -alpha - 1,
                 n - 1,
-                replies.get(c.sq),
+                child_moves.get(c.sq),
             );
             if self.stopped {
                 return (0, NO_MOVE);
