@@ -17,8 +17,9 @@ pub struct Candidate {
 /// Up to 64 candidates, left uninitialised beyond the length (clearing the whole array
 /// at every node would cost more than the ordering itself). The arrays here are made
 /// with an inline `const` element: written `[MaybeUninit::uninit(); 64]`, rustc 1.95
-/// zeroed them with a `memset` at every node all the same (2% of an FFO solve, in the
-/// endgame's null-window and ordering searches and the midgame's).
+/// zeroed them with a `memset` at every node all the same, in the endgame's null-window
+/// and ordering searches and the midgame's (2% of an FFO solve's profile; without it
+/// FFO 40-49 takes 0.966 of the time).
 pub struct MoveList {
     items: [MaybeUninit<Candidate>; 64],
     len: usize,
