@@ -196,26 +196,9 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 #[inline]
 pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
     use std::arch::x86_64::*;
-    let rays = &RAYS[sq as usize];
-    // SAFETY: `rays` is 8 u64s; each load reads 4 of them, unaligned loads allowed.
-    let (up, down) = unsafe {
-        (
-            _mm256_loadu_si256(rays.as_ptr() as *const __m256i),
-            _mm256_loadu_si256(rays.as_ptr().add(4) as *const __m256i),
-        )
-    };
-    let pp = _mm256_set1_epi64x(p as i64);
-    let oo = _mm256_set1_epi64x(o as i64);
+    let (rays, pp, oo) = ray_lanes(p, o, sq);
+    let [up, down] = rays;
     let zero = _mm256_setzero_si256();
-    let ones = _mm256_cmpeq_epi64(zero, zero);
-
-    let blockers = _mm256_andnot_si256(oo, up);
-    let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
-    let outflank = _mm256_and_si256(first, pp);
-    let none = _mm256_cmpeq_epi64(outflank, zero);
-    let flipped_up =
-        _mm256_andnot_si256(none, _mm256_and_si256(_mm256_add_epi64(outflank, ones), up));
-
     // Downward rays W, S, SW, SE step by 1, 8, 9, 7 (lane 0 first).
     let shift = _mm256_set_epi64x(7, 9, 8, 1);
     let shift2 = _mm256_add_epi64(shift, shift);
@@ -229,8 +212,91 @@ pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
     run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, shift2)));
     let outflank = _mm256_and_si256(pd, _mm256_srlv_epi64(run, shift));
     let flipped_down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), run);
+    or_lanes(_mm256_or_si256(flipped_upward(pp, oo, up), flipped_down))
+}
 
-    let all = _mm256_or_si256(flipped_up, flipped_down);
+/// [`flips_avx2`] with AVX-512's per-lane leading-zero count: downward, the first
+/// non-opponent square is found in one step (its bit is the top bit shifted right by the
+/// count), and the flipped discs are the ray's squares above it when it is the player's.
+///
+/// # Safety
+/// The CPU must have AVX2 and AVX-512 F, VL and CD.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+#[inline]
+pub fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
+    use std::arch::x86_64::*;
+    let (rays, pp, oo) = ray_lanes(p, o, sq);
+    let [up, down] = rays;
+    let zero = _mm256_setzero_si256();
+    // The count is 64 for a lane with no such square: the shift then leaves no bit.
+    let first = _mm256_srlv_epi64(
+        _mm256_set1_epi64x(i64::MIN),
+        _mm256_lzcnt_epi64(_mm256_andnot_si256(oo, down)),
+    );
+    let outflank = _mm256_and_si256(first, pp);
+    // -(outflank << 1): every bit above the outflanking disc, or none without one.
+    let above = _mm256_sub_epi64(zero, _mm256_slli_epi64::<1>(outflank));
+    let flipped_down = _mm256_and_si256(down, above);
+    or_lanes(_mm256_or_si256(flipped_upward(pp, oo, up), flipped_down))
+}
+
+/// The 8 rays from `sq` (upward E, N, NE, NW, then downward W, S, SW, SE) in two AVX2
+/// registers, with `p` and `o` broadcast to every lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn ray_lanes(
+    p: u64,
+    o: u64,
+    sq: u32,
+) -> (
+    [std::arch::x86_64::__m256i; 2],
+    std::arch::x86_64::__m256i,
+    std::arch::x86_64::__m256i,
+) {
+    use std::arch::x86_64::*;
+    let rays = &RAYS[sq as usize];
+    // SAFETY: `rays` is 8 u64s; each load reads 4 of them, unaligned loads allowed.
+    let rays = unsafe {
+        [
+            _mm256_loadu_si256(rays.as_ptr() as *const __m256i),
+            _mm256_loadu_si256(rays.as_ptr().add(4) as *const __m256i),
+        ]
+    };
+    (
+        rays,
+        _mm256_set1_epi64x(p as i64),
+        _mm256_set1_epi64x(o as i64),
+    )
+}
+
+/// The discs flipped along the 4 upward rays `up`: the first non-opponent square is the
+/// lowest bit, which `x & -x` isolates in every lane at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flipped_upward(
+    pp: std::arch::x86_64::__m256i,
+    oo: std::arch::x86_64::__m256i,
+    up: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    let ones = _mm256_cmpeq_epi64(zero, zero);
+    let blockers = _mm256_andnot_si256(oo, up);
+    let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
+    let outflank = _mm256_and_si256(first, pp);
+    let none = _mm256_cmpeq_epi64(outflank, zero);
+    _mm256_andnot_si256(none, _mm256_and_si256(_mm256_add_epi64(outflank, ones), up))
+}
+
+/// The OR of the 4 lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn or_lanes(all: std::arch::x86_64::__m256i) -> u64 {
+    use std::arch::x86_64::*;
     let half = _mm_or_si128(
         _mm256_castsi256_si128(all),
         _mm256_extracti128_si256::<1>(all),
@@ -403,6 +469,20 @@ mod tests {
             if std::arch::is_x86_feature_detected!("avx2") && (p | o) >> sq & 1 == 0 {
                 // SAFETY: the CPU has AVX2.
                 prop_assert_eq!(unsafe { flips_avx2(p, o, sq) }, flips_slow(p, o, sq));
+            }
+        }
+
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn avx512_flips_match((p, o) in board(), sq in 0u32..64) {
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512cd")
+                && (p | o) >> sq & 1 == 0
+            {
+                // SAFETY: the CPU has AVX2 and AVX-512 F, VL and CD.
+                prop_assert_eq!(unsafe { flips_avx512(p, o, sq) }, flips_slow(p, o, sq));
             }
         }
 

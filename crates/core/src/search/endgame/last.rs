@@ -92,13 +92,13 @@ pub(super) fn stability_cutoff(b: Board, alpha: i32, n: u32) -> Option<i32> {
 impl EndgameSolver {
     fast_copies! {
         pub(super) fn shallow(b: Board, alpha: i32, n: u32, parity: u32, known_moves: u64) -> i32
-            = shallow_body, shallow_portable, shallow_fast;
+            = shallow_body, shallow_portable, shallow_fast, shallow_wide;
         fn solve4(b: Board, alpha: i32, n: u32, empties: u64, parity: u32) -> i32
-            = solve4_body, solve4_portable, solve4_fast;
+            = solve4_body, solve4_portable, solve4_fast, solve4_wide;
         fn solve3(b: Board, alpha: i32, x1: u32, x2: u32, x3: u32) -> i32
-            = solve3_body, solve3_portable, solve3_fast;
+            = solve3_body, solve3_portable, solve3_fast, solve3_wide;
         fn solve2(b: Board, alpha: i32, x1: u32, x2: u32) -> i32
-            = solve2_body, solve2_portable, solve2_fast;
+            = solve2_body, solve2_portable, solve2_fast, solve2_wide;
     }
 
     /// Null-window search near the end: no table, no move list. `known_moves`: the side

@@ -169,7 +169,7 @@ pub(super) fn leaf_search<L: LeafValue, P: LeafPoll>(
 impl<L: LeafValue, P: LeafPoll> LeafSearch<'_, L, P> {
     fast_copies! {
         fn search(b: Board, depth: u32, alpha: i32, beta: i32) -> i32
-            = search_body, search_portable, search_fast;
+            = search_body, search_portable, search_fast, search_wide;
     }
 
     #[inline(always)]

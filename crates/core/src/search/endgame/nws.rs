@@ -49,8 +49,8 @@ fn endcut_depth(n: u32) -> u32 {
 
 impl EndgameSolver {
     fast_copies! {
-        fn pvs(b: Board, alpha: i32, beta: i32, n: u32) -> i32 = pvs_body, pvs_portable, pvs_fast;
-        fn nws(b: Board, alpha: i32, n: u32, known_moves: u64) -> i32 = nws_body, nws_portable, nws_fast;
+        fn pvs(b: Board, alpha: i32, beta: i32, n: u32) -> i32 = pvs_body, pvs_portable, pvs_fast, pvs_wide;
+        fn nws(b: Board, alpha: i32, n: u32, known_moves: u64) -> i32 = nws_body, nws_portable, nws_fast, nws_wide;
     }
 
     /// The null-window search of `board` at `n` empties, in the copy this CPU runs.

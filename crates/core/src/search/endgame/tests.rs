@@ -43,9 +43,10 @@ fn replay(b: Board, line: &[Move]) -> Board {
 
 #[test]
 fn agrees_with_negamax_and_lines_are_optimal() {
-    // Both copies of the search functions: portable, and the fast one if this CPU
-    // can run it.
-    for fast_path in [None, Avx2::detect()] {
+    // Every copy of the search functions: portable, and the fast ones this CPU can run
+    // (AVX2 alone, and with AVX-512 where it has it).
+    let fast = Avx2::detect();
+    for fast_path in [None, fast.map(Avx2::without_avx512), fast] {
         let mut solver = EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()));
         solver.fast_path = fast_path;
         agrees_with_negamax(&mut solver);
@@ -198,12 +199,20 @@ fn portable_and_fast_paths_search_the_same_tree() {
     for empties in [12, 16, 19] {
         for b in random_positions(empties as u64 * 31, 3, empties) {
             let mut fast = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+            let mut avx2 = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+            avx2.fast_path = fast.fast_path.map(Avx2::without_avx512);
             let mut portable = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
             portable.fast_path = None;
             let f = fast.solve(b, SolveMode::Exact, true).unwrap();
+            let a = avx2.solve(b, SolveMode::Exact, true).unwrap();
             let p = portable.solve(b, SolveMode::Exact, true).unwrap();
             assert_eq!(
                 (f.score, f.nodes, &f.line),
+                (p.score, p.nodes, &p.line),
+                "{b:?}"
+            );
+            assert_eq!(
+                (a.score, a.nodes, &a.line),
                 (p.score, p.nodes, &p.line),
                 "{b:?}"
             );
@@ -212,8 +221,9 @@ fn portable_and_fast_paths_search_the_same_tree() {
 }
 
 /// Where the CPU has AVX2 a solve runs in the fast copies only (every search function
-/// and the ordering's leaf searches, never a portable copy), and without `fast_path`
-/// in the portable ones only: the dispatch cannot silently fall back.
+/// and the ordering's leaf searches, never a portable copy), in the AVX-512 ones exactly
+/// where the CPU has AVX-512, and without `fast_path` in the portable ones only: the
+/// dispatch cannot silently fall back.
 #[test]
 fn the_fast_copies_are_the_ones_taken_where_the_cpu_has_them() {
     let b = random_positions(2024, 1, 22)[0];
@@ -232,10 +242,23 @@ fn the_fast_copies_are_the_ones_taken_where_the_cpu_has_them() {
         solver.fast_path.is_some(),
         "the CPU has AVX2 but the solver does not use it"
     );
+    probe::take_wide();
     solver.solve(b, SolveMode::Exact, false).unwrap();
     let (fast, slow) = probe::take();
     assert_eq!(slow, 0, "a fast solve entered the portable copies");
     assert!(fast > 1000, "the fast copies ran {fast} times");
+    // The AVX-512 copies, all of them, exactly where the CPU has AVX-512.
+    let avx512 = solver.fast_path.and_then(|t| t.avx512()).is_some();
+    assert_eq!(probe::take_wide(), if avx512 { fast } else { 0 });
+    let mut avx2 = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+    avx2.fast_path = avx2.fast_path.map(Avx2::without_avx512);
+    avx2.solve(b, SolveMode::Exact, false).unwrap();
+    assert_eq!(
+        probe::take_wide(),
+        0,
+        "an AVX2 solve entered the AVX-512 copies"
+    );
+    assert!(probe::take().0 > 1000);
 }
 
 /// A solver on two threads that splits far more often than the default one (from 8

@@ -24,7 +24,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
         // (The fast copy also updates the pattern indices on whole 256-bit registers.)
         #[inline(never)]
         fn pvs_on(b: Board, depth: u32, alpha: i32, beta: i32) -> i32
-            = pvs_body, pvs_portable, pvs_fast;
+            = pvs_body, pvs_portable, pvs_fast, pvs_wide;
     }
 
     #[inline(always)]

@@ -348,6 +348,7 @@ fn portable_and_fast_copies_search_the_same_tree() {
                 (r.best, s.nodes())
             };
             assert_eq!(run(None), run(Some(avx2)), "{b:?}");
+            assert_eq!(run(None), run(Some(avx2.without_avx512())), "{b:?}");
         }
     }
 }
