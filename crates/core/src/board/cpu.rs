@@ -118,18 +118,15 @@ impl Cpu for Avx512 {
     fn avx2(self) -> Option<Avx2> {
         Some(Avx2 { avx512: true })
     }
+    /// The AVX2 generator: AVX-512 has nothing quicker for it.
     #[inline(always)]
     fn moves(self, p: u64, o: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `self` exists only where `detect` found AVX2 and AVX-512.
-        return unsafe { moves_avx2(p, o) };
-        #[cfg(not(target_arch = "x86_64"))]
-        moves(p, o)
+        Avx2 { avx512: true }.moves(p, o)
     }
     #[inline(always)]
     fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `moves`.
+        // SAFETY: `self` exists only where `detect` found AVX2 and AVX-512.
         return unsafe { flips_avx512(p, o, sq) };
         #[cfg(not(target_arch = "x86_64"))]
         flips(p, o, sq)

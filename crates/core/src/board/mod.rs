@@ -31,7 +31,7 @@ pub mod symmetry;
 pub use bitboard::BitBoard;
 pub use moves::{NEIGHBOURS, adjacent_empties, flips, last_flip_count, moves, potential_moves};
 #[cfg(target_arch = "x86_64")]
-pub use moves::{flips_avx2, flips_avx512, moves_avx2};
+pub use moves::{flips_avx2, moves_avx2};
 pub use position::{Color, Move, ParseBoardError, PlayError, Position};
 pub use square::{ParseSquareError, Square};
 

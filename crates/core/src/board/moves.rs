@@ -224,7 +224,7 @@ pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
 #[inline]
-pub fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
+pub(crate) fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
     use std::arch::x86_64::*;
     let (rays, pp, oo) = ray_lanes(p, o, sq);
     let [up, down] = rays;
