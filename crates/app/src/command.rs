@@ -6,8 +6,26 @@ use okapi_core::game::Seat;
 use okapi_core::search::SolveMode;
 use std::path::PathBuf;
 
+/// What a button of the practice window asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PracticeStep {
+    /// Choose the folder of games to collect from (a system dialog).
+    ChooseFolder,
+    /// Collect the mistakes of the source chosen.
+    Collect,
+    StopCollecting,
+    /// Start a round with the positions due today.
+    Start,
+    /// Show the best line of the position judged.
+    BestLine,
+    /// The next position of the round (or the round's end after the last).
+    NextCard,
+    /// End the round: the board shows the game again.
+    End,
+}
+
 /// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go
-/// through [`App::apply`](super::App::apply).
+/// through `App::apply`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Play(Square),
@@ -83,6 +101,16 @@ pub enum Command {
     SetupText(String),
     /// The settings window.
     ShowSettings,
+    /// Help › About Okapi.
+    ShowAbout,
+    /// File › Show the script: the script panel's tab, its window open again.
+    ShowScript,
+    /// The error in the status bar read and put away.
+    DismissError,
+    /// Database › Your folders › Choose…: a folder of games from the system's dialog.
+    ChooseDbFolder,
+    /// A folder of games for the database (refused, with a message, if it is not one).
+    AddDbFolder(PathBuf),
     /// Help › First steps.
     ShowFirstSteps,
     /// Panics in the engine thread, to show the error path works (Help menu).
@@ -123,8 +151,12 @@ pub enum Command {
     ShowShortcuts,
     /// Game › Practise your mistakes: the practice window.
     ShowPractice,
+    /// Closes the practice window: its round and collection end, its engine goes.
+    ClosePractice,
     /// Practice: the move clicked in the position shown.
     PracticeAnswer(Square),
+    /// A button of the practice window.
+    Practice(PracticeStep),
     /// Closes the app (after asking, when the game has unsaved changes).
     Quit,
 }

@@ -1,78 +1,45 @@
 //! What the engine does for the app: the requests made after each change of position,
 //! and the events taken in each frame (the engine drops those of superseded requests).
 
-use super::session_actions::SolveStats;
-use super::{App, RowResult};
+use crate::app::App;
+use crate::engine_hub::{EngineLines, EngineUse, PlyAnalysis, SolveStats, Task};
+use crate::script::RowResult;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::Next;
 use okapi_core::game::{Eval, EvalSource};
-use okapi_core::search::SolveMode;
-use okapi_engine::{Engine, Event, Reply, Request, mode_name};
+use okapi_engine::{Event, Reply, Request, mode_name};
 use std::time::{Duration, Instant};
 
-/// What the engine is doing for the app.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Task {
-    Idle,
-    Analysing,
-    Solving(SolveMode),
-    Thinking,
-    AnalysingGame,
-}
+impl App {
+    /// The engines running now (`board`, `script`, `practice`), the bytes of the tables
+    /// they are given together, and the settings' table that bounds them.
+    pub fn engine_tables(&self) -> (Vec<&'static str>, u64, u64) {
+        let names = self
+            .engines
+            .running()
+            .into_iter()
+            .map(|w| match w {
+                EngineUse::Board => "board",
+                EngineUse::Script => "script",
+                EngineUse::Practice => "practice",
+            })
+            .collect();
+        (
+            names,
+            self.engines.table_bytes(),
+            self.engines.budget_bytes(),
+        )
+    }
 
-/// The board's engine thread and what it is doing for the app.
-pub(super) struct EngineLink {
-    pub(super) thread: Engine,
-    pub(super) task: Task,
-    pub(super) task_started: Instant,
-    /// What the engine says it is doing, for the status bar.
-    pub(super) status: String,
-    /// An engine move held back until then (engine against engine, at a person's pace).
-    pub(super) paced_move: Option<(Instant, Request)>,
-    /// The deepest midgame depth the current analysis has valued every move at so far.
-    pub(super) analysis_depth: Option<u32>,
-}
-
-impl EngineLink {
-    pub(super) fn new(thread: Engine) -> EngineLink {
-        EngineLink {
-            thread,
-            task: Task::Idle,
-            task_started: Instant::now(),
-            status: String::new(),
-            paced_move: None,
-            analysis_depth: None,
+    /// Another engine started or stopped: the board's live analysis starts again at once
+    /// on its new table, smaller or larger (a solve, a move or a game analysis keeps its
+    /// table until it ends).
+    pub(super) fn board_takes_its_new_share(&mut self) {
+        if self.engines.board.task == Task::Analysing {
+            self.ask_engine_about();
         }
     }
-}
 
-/// One move of the game valued against the best move (for its mover).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct PlyAnalysis {
-    /// The position before the move and the move: the entry holds only while they match.
-    pub(super) key: (Position, Move),
-    pub(super) played: Eval,
-    pub(super) best: Eval,
-    pub(super) best_move: Square,
-}
-
-impl PlyAnalysis {
-    /// Discs lost against the best move.
-    pub(super) fn loss(&self) -> i32 {
-        self.best.value - self.played.value
-    }
-}
-
-/// The engine's last move and, at a weakened level, every candidate's value and chance
-/// (practice: "show lines").
-#[derive(Clone, Debug)]
-pub(super) struct EngineLines {
-    pub(super) position: Position,
-    pub(super) played: Move,
-    pub(super) candidates: Vec<(Move, Eval, f64)>,
-}
-
-impl App {
     /// What the analysis found for the move at `ply` of the game on the board: both
     /// moves' values join the known values, the move's value goes into the record, and
     /// the analysis keeps the pair (the game analysis and the practice's collection of
@@ -107,14 +74,14 @@ impl App {
 
     /// Sends a held-back engine move once its time has come; true while one waits.
     pub(super) fn send_paced_move(&mut self) -> bool {
-        match self.engine.paced_move.take() {
+        match self.engines.board.paced_move.take() {
             Some((at, request)) if Instant::now() >= at => {
-                self.engine.thread.send(request);
+                self.engines.board.thread.send(request);
                 self.start_task(Task::Thinking);
                 false
             }
             Some(waiting) => {
-                self.engine.paced_move = Some(waiting);
+                self.engines.board.paced_move = Some(waiting);
                 true
             }
             None => false,
@@ -123,11 +90,18 @@ impl App {
 
     /// Takes in what the script engine has sent.
     pub(super) fn poll_script_engine(&mut self) {
-        let Some(engine) = &self.script_engine else {
-            return;
-        };
         // Only the newest run's events come (a run superseded ends with `Superseded`).
-        while let Some(Reply { event, .. }) = engine.try_recv() {
+        while let Some(Reply { event, .. }) = self
+            .engines
+            .get(EngineUse::Script)
+            .and_then(|e| e.try_recv())
+        {
+            if event.is_final() && !matches!(event, Event::Superseded) {
+                // The run is over: its engine goes with its tables (the next solve
+                // starts another).
+                self.engines.close(EngineUse::Script);
+                self.board_takes_its_new_share();
+            }
             let Some(job) = &mut self.script else {
                 continue;
             };
@@ -223,11 +197,11 @@ impl App {
     }
 
     pub(super) fn start_task(&mut self, task: Task) {
-        self.engine.task = task;
-        self.engine.task_started = Instant::now();
-        self.engine.analysis_depth = None;
+        self.engines.board.task = task;
+        self.engines.board.task_started = Instant::now();
+        self.engines.board.analysis_depth = None;
         self.metrics.awaiting_first_value = task == Task::Analysing;
-        self.engine.status = match task {
+        self.engines.board.status = match task {
             Task::Idle => String::new(),
             Task::Analysing => "analysing...".into(),
             Task::Solving(mode) => format!("solving ({})...", mode_name(mode)),
@@ -261,33 +235,32 @@ impl App {
     fn ask_engine_about(&mut self) {
         // Whatever the engine was doing is about the old position: none of it reaches
         // the app from now on.
-        self.engine.thread.cancel();
-        self.engine.paced_move = None;
+        self.engines.board.thread.cancel();
+        self.engines.board.paced_move = None;
         let next = self.session.next();
         if next == Next::Over {
-            self.engine.task = Task::Idle;
-            self.engine.status.clear();
+            self.engines.board.task = Task::Idle;
+            self.engines.board.status.clear();
             return;
         }
-        self.engine
-            .thread
-            .configure(self.settings.engine_configuration());
+        self.engines
+            .open(EngineUse::Board, self.settings.engine_configuration());
         if let Some(request) = self.play_request(next) {
             // Engine against engine at a pace a person can follow.
             let delay = self.engine_move_delay();
             if !delay.is_zero() {
-                self.engine.paced_move = Some((Instant::now() + delay, request));
-                self.engine.task = Task::Thinking;
-                self.engine.status = "next engine move...".into();
+                self.engines.board.paced_move = Some((Instant::now() + delay, request));
+                self.engines.board.task = Task::Thinking;
+                self.engines.board.status = "next engine move...".into();
             } else {
-                self.engine.thread.send(request);
+                self.engines.board.thread.send(request);
                 self.start_task(Task::Thinking);
             }
         } else if self.values_wanted_here() {
             self.analyse_here();
         } else {
-            self.engine.task = Task::Idle;
-            self.engine.status.clear();
+            self.engines.board.task = Task::Idle;
+            self.engines.board.status.clear();
         }
     }
 
@@ -295,7 +268,7 @@ impl App {
     /// hint): the board shows them as they come, over what is known already.
     pub(super) fn analyse_here(&mut self) {
         let position = self.game().position();
-        self.engine.thread.send(Request::Analyse {
+        self.engines.board.thread.send(Request::Analyse {
             position,
             mode: self.settings.eval_mode,
             max_depth: self.settings.analysis_limit(),
@@ -376,7 +349,7 @@ impl App {
             && shown
                 .values()
                 .all(|e| matches!(e.source, EvalSource::Exact | EvalSource::Wld));
-        match self.engine.analysis_depth {
+        match self.engines.board.analysis_depth {
             _ if proven => "analysis complete: every move proven".into(),
             Some(depth) => format!("analysis complete at depth {depth}"),
             None => "analysis complete".into(),
@@ -386,16 +359,20 @@ impl App {
     /// Takes in whatever the engine has sent: only its newest request's events come
     /// (superseded requests end with `Superseded`, which says nothing to the app).
     pub fn poll_engine(&mut self) {
-        while let Some(Reply { event, .. }) = self.engine.thread.try_recv() {
+        while let Some(Reply { event, .. }) = self.engines.board.thread.try_recv() {
             match event {
                 Event::MoveValue { square, eval, .. } => {
                     if let okapi_core::game::EvalSource::Midgame { depth, .. } = eval.source {
                         let depth = u32::from(depth);
-                        self.engine.analysis_depth =
-                            Some(self.engine.analysis_depth.map_or(depth, |d| d.max(depth)));
+                        self.engines.board.analysis_depth = Some(
+                            self.engines
+                                .board
+                                .analysis_depth
+                                .map_or(depth, |d| d.max(depth)),
+                        );
                     }
                     if std::mem::take(&mut self.metrics.awaiting_first_value) {
-                        self.metrics.first_value = Some(self.engine.task_started.elapsed());
+                        self.metrics.first_value = Some(self.engines.board.task_started.elapsed());
                     }
                     let position = self.game().position();
                     self.learn_value(position, square, eval);
@@ -406,10 +383,10 @@ impl App {
                     elapsed,
                     ..
                 } => {
-                    self.engine.status = format!("{message} - {}", speed(nodes, elapsed));
+                    self.engines.board.status = format!("{message} - {}", speed(nodes, elapsed));
                 }
                 Event::AnalysisDone { nodes, elapsed, .. } => {
-                    let what = match self.engine.task {
+                    let what = match self.engines.board.task {
                         Task::AnalysingGame => {
                             self.record_known_values();
                             self.keep_game_in_progress();
@@ -417,8 +394,8 @@ impl App {
                         }
                         _ => self.analysis_complete(),
                     };
-                    self.engine.task = Task::Idle;
-                    self.engine.status = format!("{what} - {}", speed(nodes, elapsed));
+                    self.engines.board.task = Task::Idle;
+                    self.engines.board.status = format!("{what} - {}", speed(nodes, elapsed));
                 }
                 Event::Solved {
                     mode,
@@ -428,8 +405,8 @@ impl App {
                     elapsed,
                     ..
                 } => {
-                    self.engine.task = Task::Idle;
-                    self.engine.status = format!("solved - {}", speed(nodes, elapsed));
+                    self.engines.board.task = Task::Idle;
+                    self.engines.board.status = format!("solved - {}", speed(nodes, elapsed));
                     self.keep_proven_line(mode, score, line, SolveStats { nodes, elapsed });
                     // The proof is what the player asked to see here.
                     self.values_shown_for = Some(self.game().position());
@@ -440,7 +417,7 @@ impl App {
                     candidates,
                     ..
                 } => {
-                    self.engine.task = Task::Idle;
+                    self.engines.board.task = Task::Idle;
                     let before = self.game().position();
                     self.notice = None;
                     // The engine's value of its move is known too; the record takes the
@@ -464,11 +441,11 @@ impl App {
                     }
                 }
                 Event::Stopped => {
-                    self.engine.task = Task::Idle;
+                    self.engines.board.task = Task::Idle;
                     if let Some(asked) = self.metrics.stop_asked.take() {
                         self.metrics.stop_latency = Some(asked.elapsed());
                     }
-                    self.engine.status = "stopped".into();
+                    self.engines.board.status = "stopped".into();
                 }
                 Event::PlyAnalysed {
                     ply,
@@ -478,8 +455,8 @@ impl App {
                     ..
                 } => self.record_ply_analysis(ply, played, best, best_move),
                 Event::Error { message, .. } => {
-                    self.engine.task = Task::Idle;
-                    self.engine.status.clear();
+                    self.engines.board.task = Task::Idle;
+                    self.engines.board.status.clear();
                     self.error = Some(message);
                 }
                 // Scripts run on their own engine (see `poll_script_engine`).

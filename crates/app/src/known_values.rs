@@ -54,7 +54,6 @@ impl KnownValues {
         score: i32,
         line: &[Move],
     ) {
-        let source = proven_source(mode);
         let mut here = position;
         let mut value = score;
         for &mv in line {
@@ -65,12 +64,7 @@ impl KnownValues {
                 return;
             }
             if let Move::Play(square) = mv {
-                let value = if mode == SolveMode::Wld {
-                    value.signum()
-                } else {
-                    value
-                };
-                self.offer(before, square, Eval { value, source });
+                self.offer(before, square, Eval::proven(mode, value));
             }
             value = -value;
         }
@@ -113,19 +107,6 @@ impl KnownValues {
             moves.retain(|_, e| e.source != EvalSource::Book);
         }
     }
-}
-
-/// The source a solve's values carry.
-pub(crate) fn proven_source(mode: SolveMode) -> EvalSource {
-    match mode {
-        SolveMode::Exact => EvalSource::Exact,
-        SolveMode::Wld => EvalSource::Wld,
-    }
-}
-
-/// Is this value a proof (exact or win/draw/loss) rather than a search's estimate?
-pub(crate) fn is_proven(eval: &Eval) -> bool {
-    matches!(eval.source, EvalSource::Exact | EvalSource::Wld)
 }
 
 #[cfg(test)]

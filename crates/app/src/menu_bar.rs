@@ -3,8 +3,10 @@
 //! neighbouring menus, Up and Down (and Tab) move between items, Enter picks one, Escape
 //! closes.
 
-use super::engine_events::Task;
-use super::{App, Command};
+use crate::app::App;
+use crate::command::Command;
+use crate::engine_hub::Task;
+use crate::view::MenuKey;
 use eframe::egui;
 use okapi_core::search::SolveMode;
 
@@ -108,10 +110,7 @@ impl App {
         ui.separator();
         self.menu_item(ui, "Open script...", true, Command::OpenScript);
         if self.script.as_ref().is_some_and(|j| !j.open) && ui.button("Show the script").clicked() {
-            if let Some(job) = &mut self.script {
-                job.open = true;
-            }
-            self.view.side_tab = crate::side_panel::SideTab::Script;
+            self.commands.push(Command::ShowScript);
             ui.close();
         }
         ui.separator();
@@ -179,7 +178,12 @@ impl App {
                 ui.close();
             }
         }
-        self.menu_item(ui, "Stop", self.engine.task != Task::Idle, Command::Stop);
+        self.menu_item(
+            ui,
+            "Stop",
+            self.engines.board.task != Task::Idle,
+            Command::Stop,
+        );
         self.menu_item(
             ui,
             "Analyse the game",
@@ -214,10 +218,7 @@ impl App {
     fn help_menu(&mut self, ui: &mut egui::Ui) {
         self.menu_item(ui, "First steps", true, Command::ShowFirstSteps);
         self.menu_item(ui, "Keyboard shortcuts", true, Command::ShowShortcuts);
-        if ui.button("About Okapi").clicked() {
-            self.view.about = true;
-            ui.close();
-        }
+        self.menu_item(ui, "About Okapi", true, Command::ShowAbout);
         ui.separator();
         self.settings_ui().debug(ui);
         if self.settings.debug {
@@ -241,15 +242,6 @@ pub(crate) const MENUS: [(&str, egui::Key); 6] = [
     ("View", egui::Key::V),
     ("Help", egui::Key::H),
 ];
-
-/// What a key does to the menu bar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MenuKey {
-    /// Open the menu at this index of [`MENUS`] (closing any other).
-    Open(usize),
-    /// Close the open menu.
-    Close,
-}
 
 /// The menu bar's answer to this frame's keys, given the open menu: `pressed` says
 /// whether a key with exactly these modifiers was pressed (and takes it).

@@ -1,9 +1,9 @@
 //! The move list (numbered rows, Black and White columns, the current move highlighted
 //! and kept in view, variations), and what the game analysis found.
 
-use super::App;
-use super::Command;
-use super::engine_events::PlyAnalysis;
+use crate::app::App;
+use crate::command::Command;
+use crate::engine_hub::PlyAnalysis;
 use eframe::egui;
 use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
@@ -218,7 +218,7 @@ impl App {
         if let Some(e) = game.eval_at(i) {
             // A proof in the proof colour; the search's estimates marked `~`, as the
             // analysis marks its losses.
-            let (label, color) = if super::known_values::is_proven(&e) {
+            let (label, color) = if e.is_proven() {
                 (e.label(), PROVEN)
             } else {
                 let label = e.label();

@@ -7,7 +7,7 @@
 //! plays both sides from here (File › New game › the position on the board gives the
 //! seats to Okapi).
 
-use super::App;
+use crate::app::App;
 use eframe::egui;
 use okapi_core::board::{Color, Position};
 use okapi_core::game::{Seat, occasion, seat_name};

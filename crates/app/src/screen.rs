@@ -10,7 +10,7 @@ use eframe::egui::{self, Pos2, Rect, Vec2};
 /// size, `area` the screen's usable part (without the taskbar where known).
 pub fn fit_window(outer: Rect, inner: Vec2, area: Rect) -> Option<(Pos2, Vec2)> {
     let frame = (outer.size() - inner).max(Vec2::ZERO);
-    let smallest = Vec2::from(crate::MIN_WINDOW);
+    let smallest = Vec2::from(crate::settings::MIN_WINDOW);
     // At least the smallest window the layout is made for, even on a tinier screen.
     let fitted = inner.min(area.size() - frame).max(smallest);
     let size = fitted + frame;
@@ -182,6 +182,6 @@ mod tests {
     fn never_below_the_smallest_window() {
         let (outer, inner) = window(0.0, 0.0, 1000.0, 720.0);
         let (_, size) = fit_window(outer, inner, rect(0.0, 0.0, 400.0, 300.0)).unwrap();
-        assert_eq!(size, Vec2::from(crate::MIN_WINDOW));
+        assert_eq!(size, Vec2::from(crate::settings::MIN_WINDOW));
     }
 }

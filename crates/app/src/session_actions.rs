@@ -4,20 +4,14 @@
 //! animations. The session owns every rule (turns, forced passes, mirrored undo/redo, the
 //! clock, what the engine is asked next): none is decided here.
 
-use super::engine_events::Task;
-use super::{App, Command};
+use crate::app::App;
+use crate::command::Command;
+use crate::engine_hub::{SolveStats, Task};
 use okapi_core::board::{Color, Move, Position, Square};
 use okapi_core::game::{Game, Next, ProvenLine, Seat, Session};
 use okapi_core::search::SolveMode;
 use okapi_engine::Request;
 use std::time::{Duration, Instant};
-
-/// The last solve's figures, shown beside its proven line.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct SolveStats {
-    pub(super) nodes: u64,
-    pub(super) elapsed: Duration,
-}
 
 impl App {
     /// The game record.
@@ -203,8 +197,8 @@ impl App {
     pub(super) fn check_clock(&mut self) -> bool {
         if let Some(side) = self.session.check_time() {
             self.notice = Some(format!("{} lost on time.", side.name()));
-            self.engine.thread.cancel();
-            self.engine.task = Task::Idle;
+            self.engines.board.thread.cancel();
+            self.engines.board.task = Task::Idle;
         }
         self.session.clock().is_some_and(|c| c.running().is_some())
     }

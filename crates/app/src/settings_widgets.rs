@@ -3,11 +3,12 @@
 //! [`Command::Set`], applied with every other command after the frame is drawn, where a
 //! change that alters the analysis asks for it again ([`Setting::changes_analysis`]).
 
+use crate::app::App;
+use crate::command::Command;
 use crate::level_picker::level_picker;
 use crate::settings::{
     BoardColors, EvalsFor, HASH_BITS, MAX_ENGINE_MOVE_PAUSE, MAX_SOLVE_LIMIT, Setting, Settings,
 };
-use crate::{App, Command};
 use eframe::egui;
 use okapi_core::search::SolveMode;
 
@@ -213,12 +214,29 @@ impl SettingsUi<'_> {
 
     pub(crate) fn hash_bits(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            let label = ui.label("Hash table: 2^");
+            // Sizes double from step to step; players think in MB, the file keeps the
+            // power of two (`hash_bits`).
+            let label = ui.label("Hash table:");
             let mut v = self.settings.hash_bits;
             let r = ui
-                .add(egui::DragValue::new(&mut v).range(HASH_BITS))
-                .labelled_by(label.id);
-            ui.label(format!("entries ({})", self.settings.table_size_text()));
+                .add(
+                    egui::DragValue::new(&mut v)
+                        .range(HASH_BITS)
+                        .speed(0.05)
+                        .custom_formatter(|bits, _| table_megabytes(bits as u32))
+                        .custom_parser(parse_megabytes),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "Memory for the engines' tables, shared by the board's, a script's \
+                     and practice's engines; drag or type a size in MB",
+                );
+            if let Some(cap) = self.settings.engine_config().capped() {
+                ui.label(format!(
+                    "({} used: half the memory available)",
+                    table_megabytes(cap.used)
+                ));
+            }
             if r.changed() {
                 self.set(Setting::HashBits(v));
             }
@@ -340,5 +358,51 @@ impl SettingsUi<'_> {
         {
             self.set(Setting::ForgetRecentFiles);
         }
+    }
+}
+
+/// A table of `2^bits` entries of 16 bytes in MB as players count them: `16 MB`,
+/// `0.25 MB`, `0.016 MB` below one.
+pub(crate) fn table_megabytes(bits: u32) -> String {
+    let bytes = okapi_engine::config::table_bytes(bits);
+    if bytes >= 1 << 20 {
+        format!("{} MB", bytes >> 20)
+    } else {
+        let text = format!("{:.3}", bytes as f64 / f64::from(1 << 20));
+        format!("{} MB", text.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
+/// A size typed in MB (`64`, `64 MB`, `0.5`) as the table's bits: the largest table that
+/// fits in it (at least the smallest).
+fn parse_megabytes(text: &str) -> Option<f64> {
+    let text = text.trim().trim_end_matches(['M', 'm', 'B', 'b', ' ']);
+    let megabytes: f64 = text.trim().parse().ok().filter(|m: &f64| *m > 0.0)?;
+    let bytes = megabytes * f64::from(1 << 20);
+    let bits = (*HASH_BITS.start()..=*HASH_BITS.end())
+        .rev()
+        .find(|&b| okapi_engine::config::table_bytes(b) as f64 <= bytes)
+        .unwrap_or(*HASH_BITS.start());
+    Some(f64::from(bits))
+}
+
+#[cfg(test)]
+mod table_size_tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_shown_and_typed_in_megabytes() {
+        assert_eq!(table_megabytes(20), "16 MB");
+        assert_eq!(table_megabytes(26), "1024 MB");
+        assert_eq!(table_megabytes(14), "0.25 MB");
+        assert_eq!(table_megabytes(10), "0.016 MB");
+        assert_eq!(parse_megabytes("64 MB"), Some(22.0));
+        assert_eq!(parse_megabytes("100"), Some(22.0));
+        assert_eq!(
+            parse_megabytes("0.001"),
+            Some(f64::from(*HASH_BITS.start()))
+        );
+        assert_eq!(parse_megabytes("lots"), None);
+        assert_eq!(parse_megabytes("-4"), None);
     }
 }

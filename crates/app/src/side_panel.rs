@@ -5,39 +5,17 @@
 //! ([`board_side`]): the board keeps its size and place whichever tab shows; the tab's
 //! contents scroll.
 
-use super::engine_events::Task;
-use super::level_picker::level_summary;
-use super::{App, Command};
+use crate::app::App;
+use crate::command::Command;
+use crate::engine_hub::Task;
+use crate::level_picker::level_summary;
+use crate::view::SideTab;
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
 use okapi_core::game::clock::format_clock;
 use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
 use okapi_engine::mode_name;
-
-/// The tabs of the side panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum SideTab {
-    /// The game, the engine, the solve, the moves.
-    #[default]
-    Game,
-    /// The games database for the position on the board.
-    Database,
-    /// The open endgame script (a tab while a script is open and not hidden).
-    Script,
-}
-
-impl SideTab {
-    /// The tab's title, also its accessible name.
-    pub(crate) fn title(self) -> &'static str {
-        match self {
-            // Not "Game": the menu of that name has it.
-            SideTab::Game => "Play",
-            SideTab::Database => "Database",
-            SideTab::Script => "Script",
-        }
-    }
-}
 
 /// The side area is never narrower than this: the move list's three columns, the solve
 /// buttons and the script's results fit (measured at 800x600: 300 px shows them whole).
@@ -260,7 +238,7 @@ impl App {
         // the engine is to move and waits), so it never pushes other buttons around.
         if self.session.seats().iter().any(|s| s.is_engine()) {
             let engine_waits = self.session.seat_to_move().is_engine()
-                && self.engine.task != Task::Thinking
+                && self.engines.board.task != Task::Thinking
                 && !self.session.is_over();
             if ui
                 .add_enabled(engine_waits, egui::Button::new("Let the engine move"))
@@ -292,7 +270,10 @@ impl App {
                 }
             }
             if ui
-                .add_enabled(self.engine.task != Task::Idle, egui::Button::new("Stop"))
+                .add_enabled(
+                    self.engines.board.task != Task::Idle,
+                    egui::Button::new("Stop"),
+                )
                 .clicked()
             {
                 self.commands.push(Command::Stop);
@@ -385,8 +366,7 @@ impl App {
                 .on_hover_text("Copy the proven line, numbered, to the clipboard")
                 .clicked()
             {
-                self.clipboard_out = Some(line.clone());
-                self.notice = Some("Copied the proven line.".into());
+                self.commands.push(Command::CopyText(line.clone()));
             }
             if ui
                 .add_enabled(

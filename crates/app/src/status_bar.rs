@@ -3,8 +3,9 @@
 //! responsiveness figures. Its height never changes, so the board never moves when a
 //! message comes or goes.
 
-use super::App;
-use super::engine_events::Task;
+use crate::app::App;
+use crate::command::Command;
+use crate::engine_hub::Task;
 use eframe::egui;
 use okapi_core::game::openings;
 use okapi_core::search::SolveMode;
@@ -24,7 +25,7 @@ impl App {
                     if self.settings.debug {
                         ui.label(egui::RichText::new(self.metrics.summary()).small().weak());
                     }
-                    if let Task::Solving(mode) = self.engine.task {
+                    if let Task::Solving(mode) = self.engines.board.task {
                         self.solve_progress(ui, mode);
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -47,7 +48,7 @@ impl App {
                 ui.set_min_size(egui::vec2(width, height));
                 if let Some(err) = self.error.clone() {
                     if ui.button("Dismiss").clicked() {
-                        self.error = None;
+                        self.commands.push(Command::DismissError);
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         ui.add(
@@ -90,13 +91,13 @@ impl App {
     }
 
     fn engine_status_text(&self) -> String {
-        if self.engine.task == Task::Idle {
-            format!("Engine idle. {}", self.engine.status)
+        if self.engines.board.task == Task::Idle {
+            format!("Engine idle. {}", self.engines.board.status)
         } else {
             format!(
                 "Engine: {} ({:.1} s)",
-                self.engine.status,
-                self.engine.task_started.elapsed().as_secs_f32()
+                self.engines.board.status,
+                self.engines.board.task_started.elapsed().as_secs_f32()
             )
         }
     }
@@ -104,7 +105,7 @@ impl App {
     /// A solve's progress: the time spent against the estimate, counting up.
     fn solve_progress(&self, ui: &mut egui::Ui, mode: SolveMode) {
         let empties = self.game().position().empty_count();
-        let spent = self.engine.task_started.elapsed().as_secs_f32();
+        let spent = self.engines.board.task_started.elapsed().as_secs_f32();
         let estimate = solve_estimate(empties, mode);
         let fraction = (spent / estimate.max(0.1)).min(0.99);
         let text = if spent <= estimate {

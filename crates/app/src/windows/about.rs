@@ -1,6 +1,6 @@
 //! Help > About Okapi.
 
-use crate::App;
+use crate::app::App;
 use eframe::egui;
 
 impl App {

@@ -1,7 +1,7 @@
 //! Help › First steps (F1): how to play, analyse, solve, open scripts and practise, and
 //! every shortcut.
 
-use crate::App;
+use crate::app::App;
 use eframe::egui;
 
 /// The sections: a title and its paragraphs.

@@ -3,16 +3,15 @@
 mod about;
 mod first_steps;
 mod new_game;
-pub(super) use new_game::NewGameForm;
 mod one_line_saved;
-pub(super) use one_line_saved::OneLineSaved;
+mod path_prompt;
 mod practice;
-pub(super) use practice::Practice;
 mod script;
 mod settings;
 mod shortcuts;
 
-use super::{App, Command};
+use crate::app::App;
+use crate::command::Command;
 use eframe::egui;
 
 /// The answers to "Unsaved changes".
@@ -84,9 +83,7 @@ impl App {
                 // Saved in full (Okapi JSON keeps every line), then the command goes on.
                 self.view.after_save = Some(pending);
                 self.commands.push(match &self.file {
-                    Some(path) if crate::command_handling::is_json(path) => {
-                        Command::SaveTo(path.clone())
-                    }
+                    Some(path) if crate::dialogs::is_json(path) => Command::SaveTo(path.clone()),
                     _ => Command::SaveAs,
                 });
             }

@@ -1,49 +1,10 @@
 //! The new game window: who plays each colour (a person, or Okapi at its own level),
 //! where the game starts (the standard opening or the position on the board), the clock.
 
+use crate::app::App;
+use crate::command::Command;
 use crate::level_picker::{level_picker, level_summary};
-use crate::{App, Command};
 use eframe::egui;
-use okapi_core::game::Seat;
-use okapi_core::level::Level;
-
-/// What the new game window holds while open.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct NewGameForm {
-    /// Whether Okapi plays each colour (Black, White), and at which level.
-    pub engine: [bool; 2],
-    pub levels: [Level; 2],
-    pub minutes: u32,
-    /// Start from the position on the board rather than the standard opening.
-    pub from_here: bool,
-}
-
-impl NewGameForm {
-    /// The form for the game on the board: its seats (engine seats at their levels, the
-    /// app's level otherwise), the last clock.
-    pub(crate) fn for_seats(seats: [Seat; 2], default_level: Level, minutes: u32) -> NewGameForm {
-        let level = |s: Seat| match s {
-            Seat::Engine(l) => l,
-            Seat::Human => default_level,
-        };
-        NewGameForm {
-            engine: seats.map(|s| s.is_engine()),
-            levels: seats.map(level),
-            minutes,
-            from_here: false,
-        }
-    }
-
-    fn seats(&self) -> [Seat; 2] {
-        [0, 1].map(|i| {
-            if self.engine[i] {
-                Seat::Engine(self.levels[i])
-            } else {
-                Seat::Human
-            }
-        })
-    }
-}
 
 /// The window's width: room for a seat's row with the level and its temperature.
 const WINDOW_WIDTH: f32 = 540.0;
@@ -141,7 +102,10 @@ impl App {
         if start {
             // The level of the last engine seat is offered again next time.
             if let Some(i) = (0..2).rev().find(|&i| form.engine[i]) {
-                self.settings.level = form.levels[i];
+                self.commands
+                    .push(Command::Set(crate::settings::Setting::Level(
+                        form.levels[i],
+                    )));
             }
             let seats = form.seats();
             self.commands.push(Command::NewGame {

@@ -3,31 +3,10 @@
 //! the other lines go. Either answer settles it: the unsaved-changes question comes back
 //! only for something that would really be lost.
 
-use crate::command_handling::format_name;
-use crate::{App, Command};
+use crate::app::App;
+use crate::command::Command;
+use crate::dialogs::format_name;
 use eframe::egui;
-use okapi_core::formats::Format;
-use std::path::PathBuf;
-
-/// A one-line save that left moves out, waiting for the player's answer.
-#[derive(Clone, Debug)]
-pub(crate) struct OneLineSaved {
-    /// The file written.
-    pub path: PathBuf,
-    pub format: Format,
-    /// Moves of the game in no file.
-    pub left_out: usize,
-    /// What waited for the save (a new game after "Save" in the unsaved-changes
-    /// question): it goes on once the other lines are saved or let go.
-    pub then: Option<Command>,
-}
-
-impl OneLineSaved {
-    /// Where every line would go: the same name as Okapi JSON.
-    fn json_path(&self) -> PathBuf {
-        self.path.with_extension("json")
-    }
-}
 
 impl App {
     pub(super) fn one_line_saved_window(&mut self, ctx: &egui::Context) {

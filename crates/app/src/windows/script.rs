@@ -2,7 +2,8 @@
 //! (`app/script.rs`): beside the board, never over it or taking its room, so a clicked
 //! position shows beside the list and the board keeps its size and place.
 
-use crate::{App, Command};
+use crate::app::App;
+use crate::command::Command;
 use eframe::egui;
 
 impl App {

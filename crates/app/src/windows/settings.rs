@@ -3,7 +3,7 @@
 //! The side panel and the menus show some of the same widgets
 //! ([`crate::settings_widgets`]); every change is a command, saved when applied.
 
-use crate::App;
+use crate::app::App;
 use crate::settings::MAX_RECENT;
 use eframe::egui;
 

@@ -1,6 +1,7 @@
 //! Help > Keyboard shortcuts.
 
-use crate::{App, Command};
+use crate::app::App;
+use crate::command::Command;
 use eframe::egui;
 
 impl App {

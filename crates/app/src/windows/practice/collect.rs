@@ -2,8 +2,11 @@
 //! game analysis on the window's engine, the cards that go into the practice file.
 
 use super::{Asking, Collecting, Pending, Source, name_or, plural};
-use crate::side_panel::SideTab;
-use crate::{App, wake};
+use crate::app::App;
+use crate::command::Command;
+use crate::command::PracticeStep;
+use crate::engine_hub::EngineUse;
+use crate::view::SideTab;
 use eframe::egui;
 use okapi_core::board::{Color, Move, Position, Square};
 use okapi_core::game::Eval;
@@ -47,10 +50,9 @@ impl App {
                                 .desired_width(200.0),
                         )
                         .labelled_by(label.id);
-                        if ui.button("Choose…").clicked()
-                            && let Some(dir) = self.dialogs.pick_folder()
-                        {
-                            self.practice.folder = dir.display().to_string();
+                        if ui.button("Choose…").clicked() {
+                            self.commands
+                                .push(Command::Practice(PracticeStep::ChooseFolder));
                         }
                     });
                     self.player_field(ui);
@@ -83,10 +85,11 @@ impl App {
                 .add_enabled(ready && !busy, egui::Button::new("Collect"))
                 .clicked()
             {
-                self.start_collecting();
+                self.commands.push(Command::Practice(PracticeStep::Collect));
             }
             if busy && ui.button("Stop").clicked() {
-                self.stop_collecting("Stopped.");
+                self.commands
+                    .push(Command::Practice(PracticeStep::StopCollecting));
             }
         });
         self.collect_progress(ui);
@@ -139,7 +142,7 @@ impl App {
     }
 
     /// Starts collecting from the chosen source.
-    fn start_collecting(&mut self) {
+    pub(super) fn start_collecting(&mut self) {
         self.load_practice();
         self.practice.summary = None;
         match self.practice.source {
@@ -183,7 +186,7 @@ impl App {
         find: impl FnOnce() -> Result<practice::FolderGames, String> + Send + 'static,
     ) {
         let (tx, rx) = channel();
-        let notify = wake(&self.notify);
+        let notify = self.engines.waker();
         let spawned = std::thread::Builder::new()
             .name("okapi-practice-games".into())
             .spawn(move || {
@@ -413,8 +416,8 @@ impl App {
         self.practice.summary = Some(text);
     }
 
-    fn stop_collecting(&mut self, why: &str) {
-        if let Some(engine) = &mut self.practice.engine {
+    pub(super) fn stop_collecting(&mut self, why: &str) {
+        if let Some(engine) = self.engines.get_mut(EngineUse::Practice) {
             engine.cancel();
         }
         self.practice.asking = Asking::Nothing;
@@ -457,6 +460,11 @@ impl App {
                 });
                 if game.on_board {
                     self.keep_ply_analysis(ply, position, sq, played, best, best_move);
+                } else {
+                    // Every view reads the same values: a card of this position shows
+                    // what its game's analysis found.
+                    self.learn_value(position, sq, played);
+                    self.learn_value(position, best_move, best);
                 }
             }
             Event::Finished { .. } => {

@@ -15,177 +15,20 @@
 //! move's value, the loss is said and the best line is there on request. A miss comes
 //! back the next day, a right answer further out (1, 3, 7, 14... days).
 
-use crate::{App, Command, wake};
+use crate::app::App;
+use crate::command::Command;
+use crate::command::PracticeStep;
+use crate::engine_hub::EngineUse;
 use eframe::egui;
-use okapi_core::board::{Color, Move, Position, Square};
-use okapi_core::game::Eval;
-use okapi_core::practice::{self, AnalysedMove, Day, Judgement, Store};
+use okapi_core::board::{Move, Position};
+use okapi_core::practice::{self, Day, Store};
 use okapi_engine::{Engine, Reply};
-use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::mpsc::Receiver;
 
 mod collect;
 mod round;
 
-/// Where the mistakes are collected from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Source {
-    #[default]
-    ThisGame,
-    Folder,
-    Database,
-}
-
-/// What the window's engine is doing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Asking {
-    #[default]
-    Nothing,
-    /// The game analysis of a game being collected.
-    Games,
-    /// The values of every move of the position shown.
-    Values,
-    /// The best line after the best move.
-    Line,
-}
-
-/// The practice window's state.
-pub(crate) struct Practice {
-    open: bool,
-    /// Where the cards are kept (none: only for this run).
-    file: Option<PathBuf>,
-    /// The cards, read from the file the first time the window opens.
-    store: Option<Store>,
-    /// False when the file could not be read or set aside: it is not written over.
-    writable: bool,
-    /// What the person must know: a damaged file set aside, a save that failed.
-    notice: Option<String>,
-    /// The day taken as today (`None`: the clock's).
-    day: Option<Day>,
-    source: Source,
-    /// This game's side to collect.
-    side: Color,
-    /// The player, for a folder or the database.
-    name: String,
-    folder: String,
-    min_loss: i32,
-    engine: Option<Engine>,
-    asking: Asking,
-    /// Reading a folder or searching the database, on a thread of its own.
-    finding: Option<Receiver<Result<practice::FolderGames, String>>>,
-    /// Collecting from the database once it is loaded.
-    waiting_for_database: bool,
-    collecting: Option<Collecting>,
-    /// What the last collection found.
-    summary: Option<String>,
-    round: Option<Round>,
-}
-
-impl Default for Practice {
-    fn default() -> Self {
-        Practice {
-            open: false,
-            file: None,
-            store: None,
-            writable: true,
-            notice: None,
-            day: None,
-            source: Source::default(),
-            side: Color::Black,
-            name: String::new(),
-            folder: String::new(),
-            min_loss: practice::DEFAULT_MIN_LOSS,
-            engine: None,
-            asking: Asking::Nothing,
-            finding: None,
-            waiting_for_database: false,
-            collecting: None,
-            summary: None,
-            round: None,
-        }
-    }
-}
-
-/// A game to collect from: the player's moves, those already analysed and the others.
-struct Pending {
-    /// Marks the game as collected (none for the game on the board, which may go on).
-    key: Option<String>,
-    side: Color,
-    player: String,
-    label: String,
-    /// The player's moves: ply, position before, move.
-    plies: Vec<(usize, Position, Square)>,
-    /// The moves valued so far (the board's game analysis, then the engine's).
-    analysed: Vec<AnalysedMove>,
-    /// From the game on the board: what the engine finds goes to its analysis too.
-    on_board: bool,
-}
-
-/// A collection under way.
-struct Collecting {
-    queue: VecDeque<Pending>,
-    current: Option<Pending>,
-    total: usize,
-    done: usize,
-    new: usize,
-    known: usize,
-    /// Games already collected before, not analysed again.
-    skipped: usize,
-    problems: Vec<String>,
-    /// Said before the games: how many were read, files that could not be.
-    preface: String,
-}
-
-/// A round of practice: the cards due, in order.
-struct Round {
-    queue: Vec<usize>,
-    at: usize,
-    right: usize,
-    missed: usize,
-    shown: Option<Shown>,
-}
-
-/// The card on the board.
-struct Shown {
-    card: usize,
-    /// Every legal move's value, the strongest source kept.
-    values: HashMap<Square, Eval>,
-    /// Every value is in (the engine's analysis finished).
-    valued: bool,
-    /// The solver's proven line, where it solved the position.
-    proven_line: Option<Vec<Move>>,
-    answer: Option<Square>,
-    judgement: Option<Judgement>,
-    /// Days until the card comes back.
-    next_in: Option<u32>,
-    best_line: Option<Vec<Move>>,
-    /// The best line was asked for and is on its way.
-    line_asked: bool,
-}
-
-impl Practice {
-    fn shown(&self) -> Option<&Shown> {
-        self.round.as_ref()?.shown.as_ref()
-    }
-
-    /// What the board shows while practising: the card's position, the move answered and
-    /// (once judged) every move's value.
-    pub(crate) fn board(&self) -> Option<(Position, Option<Square>, &HashMap<Square, Eval>)> {
-        let s = self.shown()?;
-        let card = self.store.as_ref()?.cards.get(s.card)?;
-        let values = if s.judgement.is_some() {
-            &s.values
-        } else {
-            &*NO_VALUES
-        };
-        Some((card.position, s.answer, values))
-    }
-}
-
-/// No values: the board before the answer.
-static NO_VALUES: std::sync::LazyLock<HashMap<Square, Eval>> =
-    std::sync::LazyLock::new(HashMap::new);
+use crate::practice_state::{Asking, Collecting, Pending, Round, Shown, Source};
 
 impl App {
     /// Where the practice file is kept (`None`: nowhere; progress lasts this run only).
@@ -243,7 +86,21 @@ impl App {
                 self.practice.open = true;
                 self.load_practice();
             }
+            Command::ClosePractice => self.close_practice(),
             Command::PracticeAnswer(sq) => self.practice_answer(sq),
+            Command::Practice(step) => match step {
+                PracticeStep::ChooseFolder => {
+                    if let Some(dir) = self.dialogs.pick_folder() {
+                        self.practice.folder = dir.display().to_string();
+                    }
+                }
+                PracticeStep::Collect => self.start_collecting(),
+                PracticeStep::StopCollecting => self.stop_collecting("Stopped."),
+                PracticeStep::Start => self.start_round(),
+                PracticeStep::BestLine => self.ask_best_line(),
+                PracticeStep::NextCard => self.next_card(),
+                PracticeStep::End => self.end_round(),
+            },
             other => unreachable!("not a practice command: {other:?}"),
         }
     }
@@ -287,15 +144,13 @@ impl App {
 
     /// The window's engine, started on first use with the board's settings.
     fn practice_engine(&mut self, solve_limit: u32) -> &mut Engine {
-        let mut configuration = self.settings.engine_configuration();
-        configuration.solve_limit = solve_limit;
-        let notify = wake(&self.notify);
-        let engine = self
-            .practice
-            .engine
-            .get_or_insert_with(|| Engine::spawn(notify));
-        engine.configure(configuration);
-        engine
+        if self.engines.get(EngineUse::Practice).is_none() {
+            self.engines
+                .open_practice(self.settings.engine_configuration(), solve_limit);
+            self.board_takes_its_new_share();
+        }
+        self.engines
+            .open_practice(self.settings.engine_configuration(), solve_limit)
     }
 
     pub(super) fn practice_window(&mut self, ctx: &egui::Context) {
@@ -334,7 +189,7 @@ impl App {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
         if !open {
-            self.close_practice();
+            self.commands.push(Command::ClosePractice);
         }
     }
 
@@ -345,6 +200,9 @@ impl App {
         self.practice.finding = None;
         self.practice.waiting_for_database = false;
         self.end_round();
+        // Its engine goes with its table.
+        self.engines.close(EngineUse::Practice);
+        self.board_takes_its_new_share();
     }
 
     fn practice_contents(&mut self, ui: &mut egui::Ui) {
@@ -392,15 +250,17 @@ impl App {
             )
             .clicked()
         {
-            self.start_round();
+            self.commands.push(Command::Practice(PracticeStep::Start));
         }
     }
 
     /// Takes in the window's engine events.
     fn poll_practice_engine(&mut self) {
         loop {
-            let Some(Reply { event, .. }) =
-                self.practice.engine.as_ref().and_then(|e| e.try_recv())
+            let Some(Reply { event, .. }) = self
+                .engines
+                .get(EngineUse::Practice)
+                .and_then(|e| e.try_recv())
             else {
                 return;
             };

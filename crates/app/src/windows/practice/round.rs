@@ -2,7 +2,10 @@
 //! move, the judgement, the schedule, the best line.
 
 use super::{Asking, Round, Shown, days_from_now, plural};
-use crate::App;
+use crate::app::App;
+use crate::command::Command;
+use crate::command::PracticeStep;
+use crate::engine_hub::EngineUse;
 use eframe::egui;
 use okapi_core::board::{Move, Square};
 use okapi_core::game::{Eval, EvalSource, numbered_line};
@@ -10,7 +13,6 @@ use okapi_core::level::Level;
 use okapi_core::practice::{self, Judgement};
 use okapi_core::search::SolveMode;
 use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
-use std::collections::HashMap;
 
 impl App {
     /// Starts a round with the cards due today; the board's own analysis rests meanwhile.
@@ -23,9 +25,9 @@ impl App {
         if queue.is_empty() {
             return;
         }
-        self.engine.thread.cancel();
-        self.engine.task = crate::engine_events::Task::Idle;
-        self.engine.status.clear();
+        self.engines.board.thread.cancel();
+        self.engines.board.task = crate::engine_hub::Task::Idle;
+        self.engines.board.status.clear();
         self.practice.round = Some(Round {
             queue,
             at: 0,
@@ -48,7 +50,6 @@ impl App {
         };
         round.shown = Some(Shown {
             card,
-            values: HashMap::new(),
             valued: false,
             proven_line: None,
             answer: None,
@@ -80,7 +81,7 @@ impl App {
         if self.practice.round.take().is_none() {
             return;
         }
-        if let Some(engine) = &mut self.practice.engine {
+        if let Some(engine) = self.engines.get_mut(EngineUse::Practice) {
             engine.cancel();
         }
         self.practice.asking = Asking::Nothing;
@@ -89,19 +90,19 @@ impl App {
 
     pub(super) fn round_event(&mut self, event: Event) {
         let asking = self.practice.asking;
+        let Some(position) = self.practice.board().map(|b| b.0) else {
+            return;
+        };
+        if let Event::MoveValue { square, eval } = event {
+            // Among every value known of the position: one never gives way to a weaker
+            // one (a proof to a shallow search), and every view shows the same.
+            self.learn_value(position, square, eval);
+            return;
+        }
         let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
             return;
         };
         match event {
-            // A value never gives way to a weaker one (a proof to a shallow search).
-            Event::MoveValue { square, eval }
-                if shown
-                    .values
-                    .get(&square)
-                    .is_none_or(|old| eval.replaces(old)) =>
-            {
-                shown.values.insert(square, eval);
-            }
             Event::Solved { line, .. } => shown.proven_line = Some(line),
             Event::Line { line } if asking == Asking::Line => {
                 // The line after the best move, deepening: the deepest is kept.
@@ -150,6 +151,15 @@ impl App {
     /// Judges the answer once every value is in; the card's schedule moves and is saved.
     fn judge_if_ready(&mut self) {
         let today = self.practice_today();
+        let Some(position) = self.practice.board().map(|b| b.0) else {
+            return;
+        };
+        let values: Vec<(Square, Eval)> = self
+            .known
+            .of(&position)
+            .iter()
+            .map(|(s, e)| (*s, *e))
+            .collect();
         let Some(round) = &mut self.practice.round else {
             return;
         };
@@ -159,7 +169,6 @@ impl App {
         let (Some(answer), true, None) = (shown.answer, shown.valued, shown.judgement) else {
             return;
         };
-        let values: Vec<(Square, Eval)> = shown.values.iter().map(|(s, e)| (*s, *e)).collect();
         let Some(judgement) = practice::judge(&values, answer) else {
             self.practice.notice = Some(format!("The engine gave no value for {answer}."));
             return;
@@ -179,7 +188,7 @@ impl App {
 
     /// The best line: the solver's where it solved the position (when it starts with the
     /// best move), else a search after the best move, as deep as the game analysis.
-    fn ask_best_line(&mut self) {
+    pub(super) fn ask_best_line(&mut self) {
         let Some(position) = self.practice.board().map(|b| b.0) else {
             return;
         };
@@ -221,7 +230,7 @@ impl App {
         self.practice.asking = Asking::Line;
     }
 
-    fn next_card(&mut self) {
+    pub(super) fn next_card(&mut self) {
         if let Some(round) = &mut self.practice.round {
             round.at += 1;
         }
@@ -247,7 +256,7 @@ impl App {
                 ));
             }
             if ui.button("End practice").clicked() {
-                self.end_round();
+                self.commands.push(Command::Practice(PracticeStep::End));
             }
             return;
         };
@@ -350,7 +359,8 @@ impl App {
             }
             None => {
                 if ui.button("Show the best line").clicked() {
-                    self.ask_best_line();
+                    self.commands
+                        .push(Command::Practice(PracticeStep::BestLine));
                 }
             }
         }
@@ -364,10 +374,11 @@ impl App {
                 .button(if last { "Finish" } else { "Next position" })
                 .clicked()
             {
-                self.next_card();
+                self.commands
+                    .push(Command::Practice(PracticeStep::NextCard));
             }
             if ui.button("End practice").clicked() {
-                self.end_round();
+                self.commands.push(Command::Practice(PracticeStep::End));
             }
         });
     }

@@ -1,15 +1,13 @@
 //! Applies the queued [`Command`]s, once per frame after drawing.
 
-use super::engine_events::Task;
-use super::session_actions::SolveStats;
-use super::windows::{NewGameForm, OneLineSaved};
-use super::{App, Command, ScriptJob, script, wake};
-use okapi_core::board::{Color, Move, Position, Square};
+use crate::app::App;
+use crate::command::Command;
+use crate::engine_hub::{EngineUse, Task};
+use crate::view::{NewGameForm, OneLineSaved};
+use okapi_core::board::{Move, Position, Square};
 use okapi_core::formats::Format;
-use okapi_core::game::{Game, ProvenLine, Seat};
-use okapi_core::search::SolveMode;
-use okapi_engine::{Engine, Request};
-use std::path::Path;
+use okapi_core::game::{Game, Seat};
+use okapi_engine::Request;
 use std::time::Instant;
 
 impl App {
@@ -83,9 +81,26 @@ impl App {
             c @ (Command::FlipView
             | Command::ShowShortcuts
             | Command::ShowSettings
+            | Command::ShowAbout
+            | Command::ShowScript
+            | Command::DismissError
             | Command::ShowFirstSteps) => self.apply_view(c),
-            c @ (Command::ShowPractice | Command::PracticeAnswer(_)) => self.apply_practice(c),
+            c @ (Command::ChooseDbFolder | Command::AddDbFolder(_)) => self.apply_database(c),
+            c @ (Command::ShowPractice
+            | Command::ClosePractice
+            | Command::PracticeAnswer(_)
+            | Command::Practice(_)) => self.apply_practice(c),
             Command::Quit => self.view.close_now = true,
+        }
+    }
+
+    /// Solves this position, after a warning with an estimate when it will take long.
+    pub(crate) fn request_solve(&mut self, mode: okapi_core::search::SolveMode) {
+        let empties = self.game().position().empty_count();
+        if crate::status_bar::long_solve_warning(empties, mode).is_some() {
+            self.view.confirm_solve = Some(mode);
+        } else {
+            self.commands.push(Command::Solve(mode));
         }
     }
 
@@ -125,7 +140,7 @@ impl App {
         match Format::of_path(path) {
             format if !format.keeps_variations() => format!(
                 "{what} in no file: {shown} holds one line ({} keeps no variations).",
-                format_name(format)
+                crate::dialogs::format_name(format)
             ),
             _ => format!("{what} not in {shown}."),
         }
@@ -219,7 +234,7 @@ impl App {
                 self.mark_saved();
             }
             Command::Save => match self.file.clone() {
-                Some(path) if is_json(&path) => self.apply(Command::SaveTo(path)),
+                Some(path) if crate::dialogs::is_json(&path) => self.apply(Command::SaveTo(path)),
                 _ => self.apply(Command::SaveAs),
             },
             Command::SaveAs => {
@@ -266,95 +281,6 @@ impl App {
         }
     }
 
-    /// Board set-up.
-    fn apply_setup(&mut self, command: Command) {
-        match command {
-            Command::EnterSetup => {
-                self.view.setup = Some(self.game().position());
-                self.view.setup_text_error = None;
-                // Nothing more the engine says about the game reaches the app.
-                self.engine.thread.cancel();
-                self.engine.task = Task::Idle;
-                self.engine.status.clear();
-                self.values_shown_for = None;
-            }
-            Command::SetupSquare(sq) => {
-                if let Some(p) = &mut self.view.setup {
-                    let (mut black, mut white) = (p.black(), p.white());
-                    match p.at(sq) {
-                        None => black |= sq.bit(),
-                        Some(Color::Black) => {
-                            black &= !sq.bit();
-                            white |= sq.bit();
-                        }
-                        Some(Color::White) => white &= !sq.bit(),
-                    }
-                    *p = Position::from_discs(black, white, p.side_to_move());
-                }
-            }
-            Command::SetupSide(side) => {
-                if let Some(p) = &mut self.view.setup {
-                    *p = Position::from_discs(p.black(), p.white(), side);
-                }
-            }
-            Command::SetupClear => {
-                if let Some(p) = &mut self.view.setup {
-                    *p = Position::from_discs(0, 0, p.side_to_move());
-                }
-            }
-            Command::SetupStandard => {
-                if self.view.setup.is_some() {
-                    self.view.setup = Some(Position::start());
-                }
-            }
-            Command::SetupDone => {
-                // No game reaches a board without discs: it stays in set-up (as a board
-                // string with no discs is refused everywhere) rather than becoming a
-                // "32-32 draw".
-                if self.view.setup.is_some_and(|p| p.black() | p.white() == 0) {
-                    self.error = Some("Put at least one disc on the board.".into());
-                } else if let Some(p) = self.view.setup.take() {
-                    // A position set up is studied: both seats human, so the engine does
-                    // not move in it by itself (New game › the position on the board
-                    // plays Okapi from it).
-                    self.file = None;
-                    self.load_game(
-                        Game::new(p),
-                        [Seat::Human; 2],
-                        Some(STUDY_NOTICE.replace("{what}", "The position set up")),
-                    );
-                    self.mark_saved();
-                }
-            }
-            Command::SetupText(text) => {
-                if self.view.setup.is_some() {
-                    // The board follows the text as it is typed; what is wrong shows below
-                    // the field and the board keeps its last good position.
-                    match okapi_core::formats::board_text::read(&text) {
-                        Ok(p) => {
-                            self.view.setup = Some(p);
-                            self.view.setup_text_error = None;
-                        }
-                        Err(e) => self.view.setup_text_error = Some(e.to_string()),
-                    }
-                    self.view.setup_text = text;
-                }
-                return;
-            }
-            Command::SetupCancel => {
-                if self.view.setup.take().is_some() {
-                    self.position_changed();
-                }
-            }
-            other => unreachable!("not a set-up command: {other:?}"),
-        }
-        // A change made on the board shows in the field.
-        if let Some(p) = self.view.setup {
-            self.view.setup_text = p.to_board_string();
-            self.view.setup_text_error = None;
-        }
-    }
-
     /// Requests to the engine.
     fn apply_engine(&mut self, command: Command) {
         match command {
@@ -365,12 +291,15 @@ impl App {
                 }
                 // The values already on the board stay; the solve proves its best move's
                 // and adds the proven line.
-                self.engine.thread.send(Request::Solve { position, mode });
+                self.engines
+                    .board
+                    .thread
+                    .send(Request::Solve { position, mode });
                 self.start_task(Task::Solving(mode));
             }
             Command::Stop => {
-                if self.engine.task != Task::Idle {
-                    self.engine.thread.stop();
+                if self.engines.board.task != Task::Idle {
+                    self.engines.board.thread.stop();
                     self.metrics.stop_asked = Some(Instant::now());
                 }
             }
@@ -380,9 +309,9 @@ impl App {
                 let Some(next) = self.session.engine_move_now() else {
                     return;
                 };
-                self.engine.thread.cancel();
+                self.engines.board.thread.cancel();
                 if let Some(request) = self.play_request(next) {
-                    self.engine.thread.send(request);
+                    self.engines.board.thread.send(request);
                     self.start_task(Task::Thinking);
                 }
             }
@@ -403,191 +332,19 @@ impl App {
                 if plies.is_empty() {
                     return;
                 }
-                self.engine
+                self.engines
+                    .open(EngineUse::Board, self.settings.engine_configuration());
+                self.engines
+                    .board
                     .thread
-                    .configure(self.settings.engine_configuration());
-                self.engine.thread.send(Request::AnalyseGame { plies });
+                    .send(Request::AnalyseGame { plies });
                 self.start_task(Task::AnalysingGame);
             }
             Command::CrashEngine => {
-                self.engine.thread.send(Request::Crash);
+                self.engines.board.thread.send(Request::Crash);
                 self.start_task(Task::Thinking);
             }
             other => unreachable!("not a engine command: {other:?}"),
-        }
-    }
-
-    /// Solves the open script from the start on the script engine, as the command line
-    /// does, with the engine's threads: small positions several at a time, results in
-    /// order.
-    fn solve_script(&mut self) {
-        let Some(job) = &mut self.script else { return };
-        if job.rows.is_empty() {
-            return;
-        }
-        job.clear_results();
-        let notify = &self.notify;
-        let engine = self
-            .script_engine
-            .get_or_insert_with(|| Engine::spawn(wake(notify)));
-        engine.configure(self.settings.engine_configuration());
-        let ticket = engine.send(Request::SolveScript {
-            positions: job.rows.iter().map(|r| r.position).collect(),
-            mode: job.mode,
-            lines: true, // always proven: the script panel shows them on demand
-            hash_bits: script::SCRIPT_HASH_BITS,
-        });
-        job.running = Some(ticket);
-        job.started = Instant::now();
-        job.status = "starting...".into();
-    }
-
-    /// The endgame script window.
-    fn apply_script(&mut self, command: Command) {
-        match command {
-            Command::OpenScript => {
-                if let Some(path) = self.file_dialogs().open_script() {
-                    self.apply(Command::OpenScriptPath(path));
-                }
-            }
-            Command::OpenScriptPath(path) => self.open_script(&path),
-            Command::ScriptOptions { mode, lines } => self.set_script_options(mode, lines),
-            Command::SolveScript => self.solve_script(),
-            Command::StopScript => self.stop_script(),
-            Command::ShowScriptPosition(i) => self.show_script_position(i),
-            Command::SaveScriptResult => self.save_script_result(),
-            Command::SaveScriptResultTo(path) => self.save_script_result_to(&path),
-            Command::CloseScript => {
-                self.apply(Command::StopScript);
-                self.script = None;
-            }
-            other => unreachable!("not a script command: {other:?}"),
-        }
-    }
-
-    /// Loads the script at `path` into the script panel (the one before is closed).
-    fn open_script(&mut self, path: &Path) {
-        match ScriptJob::load(path) {
-            Ok(job) => {
-                // Nothing of the old script's run reaches the new one.
-                if let Some(engine) = &mut self.script_engine {
-                    engine.cancel();
-                }
-                let count =
-                    |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-                self.notice = Some(format!(
-                    "Opened the script {}: {}, {}.",
-                    job.name(),
-                    count(job.rows.len(), "position"),
-                    count(job.bad.len(), "bad line")
-                ));
-                self.settings.remember_folder(path);
-                self.script = Some(job);
-                self.view.side_tab = super::side_panel::SideTab::Script;
-            }
-            Err(e) => {
-                self.error = Some(format!("Could not open {}: {e}", path.display()));
-            }
-        }
-    }
-
-    /// Another solve mode or line setting: the results of the old ones go.
-    fn set_script_options(&mut self, mode: SolveMode, lines: bool) {
-        self.apply(Command::StopScript);
-        if let Some(job) = &mut self.script
-            && (job.mode, job.with_lines) != (mode, lines)
-        {
-            // Results of the old options still on their way are dropped.
-            if let Some(engine) = &mut self.script_engine {
-                engine.cancel();
-            }
-            job.mode = mode;
-            job.with_lines = lines;
-            job.clear_results();
-            job.status.clear();
-            job.running = None;
-        }
-    }
-
-    /// Stops the script's solve, if it runs.
-    fn stop_script(&mut self) {
-        if let (Some(engine), Some(job)) = (&self.script_engine, &mut self.script)
-            && job.running.is_some()
-        {
-            engine.stop();
-            job.status = "stopping...".into();
-        }
-    }
-
-    /// Shows script position `i` on the board, with its proven line when it is solved.
-    fn show_script_position(&mut self, i: usize) {
-        let Some(job) = &mut self.script else { return };
-        let Some(row) = job.rows.get(i) else { return };
-        job.selected = Some(i);
-        let (position, mode, result) = (row.position, job.mode, row.result.clone());
-        self.view.setup = None;
-        self.file = None;
-        // A script's position is studied, not played: two people.
-        self.load_game(Game::new(position), [Seat::Human; 2], None);
-        self.mark_saved();
-        // A solved position comes with its proven line, ready to play through.
-        if let Some(r) = result.filter(|r| !r.line.is_empty()) {
-            // Its proof replaces the live analysis' estimates on the squares.
-            self.known
-                .offer_proven_line(position, mode, r.score, &r.line);
-            self.session.set_proven_line(ProvenLine {
-                position,
-                mode,
-                score: r.score,
-                line: r.line,
-            });
-            self.solve_stats = Some(SolveStats {
-                nodes: r.nodes,
-                elapsed: r.elapsed,
-            });
-        }
-    }
-
-    /// Asks where to save the script's results (once every position is solved).
-    fn save_script_result(&mut self) {
-        let Some(job) = &self.script else { return };
-        if job.output().is_none() {
-            return;
-        }
-        let stem = job
-            .path
-            .file_stem()
-            .map_or_else(|| "script".into(), |s| s.to_string_lossy().into_owned());
-        if let Some(path) = self
-            .file_dialogs()
-            .save_script_result(&format!("{stem}-result.txt"))
-        {
-            self.apply(Command::SaveScriptResultTo(path));
-        }
-    }
-
-    /// Saves the script's results to `path` (never over the script itself).
-    fn save_script_result_to(&mut self, path: &Path) {
-        let Some(bytes) = self.script.as_ref().and_then(|j| j.output()) else {
-            return;
-        };
-        if self
-            .script
-            .as_ref()
-            .is_some_and(|j| same_file(&j.path, path))
-        {
-            self.error = Some(format!(
-                "Not saved: {} is the script itself",
-                path.display()
-            ));
-            return;
-        }
-        match okapi_core::formats::write_atomic(path, &bytes) {
-            Ok(()) => {
-                self.settings.remember_folder(path);
-                self.notice = Some(format!("Saved the results to {}", path.display()));
-            }
-            Err(e) => self.error = Some(format!("Could not save {}: {e}", path.display())),
         }
     }
 
@@ -673,7 +430,7 @@ impl App {
     }
 
     /// One setting changed; the engine is asked again when it alters the answer.
-    fn change_setting(&mut self, setting: crate::settings::Setting) {
+    pub(crate) fn change_setting(&mut self, setting: crate::settings::Setting) {
         use crate::settings::Setting;
         if matches!(setting, Setting::Book(false)) {
             // The search values the book's moves afresh.
@@ -689,10 +446,20 @@ impl App {
     /// The view and the help windows.
     fn apply_view(&mut self, command: Command) {
         match command {
-            Command::FlipView => self.settings.flipped = !self.settings.flipped,
+            Command::FlipView => {
+                self.change_setting(crate::settings::Setting::Flipped(!self.settings.flipped))
+            }
             Command::ShowShortcuts => self.view.shortcuts = true,
             Command::ShowSettings => self.view.settings_window = true,
             Command::ShowFirstSteps => self.view.first_steps = true,
+            Command::ShowAbout => self.view.about = true,
+            Command::ShowScript => {
+                if let Some(job) = &mut self.script {
+                    job.open = true;
+                }
+                self.view.side_tab = crate::view::SideTab::Script;
+            }
+            Command::DismissError => self.error = None,
             other => unreachable!("not a view command: {other:?}"),
         }
     }
@@ -733,7 +500,7 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
     if format.keeps_variations() {
         return format!("Saved {shown}");
     }
-    let name = format_name(format);
+    let name = crate::dialogs::format_name(format);
     let plies = game.len();
     let result = match game.result() {
         Some((b, w)) => format!(", result {b}-{w}"),
@@ -750,21 +517,5 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
     notice
 }
 
-/// A one-line format's name in messages.
-pub(super) fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::Ggf => "GGF",
-        Format::Transcript => "a transcript",
-        Format::OkapiJson => "Okapi JSON",
-    }
-}
-
-/// Do two paths name the same existing file?
-pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-}
-
-pub(super) fn is_json(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-}
+mod script_commands;
+mod setup;

@@ -1,0 +1,331 @@
+//! The app's state, [`App`], and its frame: engine news taken, the parts drawn, then the
+//! commands the widgets queued applied once.
+
+use crate::command::Command;
+use crate::database_panel::DatabaseView;
+use crate::dialogs::FileDialogs;
+use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats, Task};
+use crate::known_values::KnownValues;
+use crate::metrics::Metrics;
+use crate::practice_state::Practice;
+use crate::script::{self, ScriptJob};
+use crate::settings::{Settings, WindowGeometry};
+use crate::view::ViewState;
+use eframe::egui;
+use okapi_core::board::{Position, Square};
+use okapi_core::game::{Eval, Game, Seat, Session};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Everything the app holds: the game, its values, the engines, the settings and what
+/// the view shows. Its parts draw themselves from it (one file each, see the crate's map)
+/// and change it only through [`Command`]s.
+pub struct App {
+    /// The game in progress: the record and its rules.
+    pub session: Session,
+    /// Every engine of the app (the board's, the script panel's, the practice
+    /// window's), under the settings' one table and thread budget.
+    pub(crate) engines: EngineHub,
+    /// The best known value of each move of each position, which every view reads.
+    pub(crate) known: KnownValues,
+    /// The position whose values the player asked to see (the live analysis when values
+    /// are on, a hint, a solve): the board shows the known values there only.
+    pub(crate) values_shown_for: Option<Position>,
+    /// The figures of the solve whose proven line the session keeps.
+    pub(crate) solve_stats: Option<SolveStats>,
+    pub(crate) engine_lines: Option<EngineLines>,
+    pub(crate) notice: Option<String>,
+    pub error: Option<String>,
+    pub settings: Settings,
+    /// Where settings are saved when they change, and what was saved last (set by
+    /// [`App::use_settings_file`]).
+    pub(crate) settings_file: Option<(PathBuf, Settings)>,
+    /// Game analysis: for each ply, the move played against the best.
+    pub(crate) game_analysis: HashMap<usize, PlyAnalysis>,
+    /// Minutes per side of the last new game (0: no clock), offered again.
+    pub(crate) timing_minutes: u32,
+    /// What the view shows besides the game: animation, set-up, open windows.
+    pub(crate) view: ViewState,
+    pub(crate) dialogs: Box<dyn FileDialogs>,
+    pub file: Option<PathBuf>,
+    /// The record as last opened, saved or started: the game has unsaved changes when
+    /// its moves differ from these ([`Game::same_record`]).
+    pub(crate) saved_record: Game,
+    pub(crate) commands: Vec<Command>,
+    /// Responsiveness figures shown in the status bar.
+    pub metrics: Metrics,
+    /// Text to put on the clipboard this frame.
+    pub(crate) clipboard_out: Option<String>,
+    /// Edit › Paste: ask the platform for the clipboard's text this frame.
+    pub(crate) paste_requested: bool,
+    /// Where the game in progress is kept across restarts (set when the window opens).
+    pub(crate) autosave: Option<PathBuf>,
+    /// The last autosave failed (and the user was told).
+    pub(crate) autosave_failed: bool,
+    /// The open endgame script, if any.
+    pub script: Option<ScriptJob>,
+    /// The games database tab: loaded in the background on first show.
+    pub database: DatabaseView,
+    /// Practising one's mistakes (Game › Practise your mistakes).
+    pub(crate) practice: Practice,
+}
+
+impl App {
+    /// A new app with a new game; `notify` wakes the UI when the engine has news.
+    pub fn new(dialogs: Box<dyn FileDialogs>, notify: impl Fn() + Send + 'static) -> App {
+        let settings = Settings::default();
+        let mut app = App {
+            session: Session::new(Game::default(), [Seat::Human; 2]),
+            engines: EngineHub::new(settings.engine_configuration(), notify),
+            script: None,
+            known: KnownValues::default(),
+            values_shown_for: None,
+            solve_stats: None,
+            engine_lines: None,
+            notice: None,
+            error: None,
+            settings,
+            settings_file: None,
+            game_analysis: HashMap::new(),
+            timing_minutes: 0,
+            view: ViewState::default(),
+            dialogs,
+            file: None,
+            saved_record: Game::default(),
+            commands: Vec::new(),
+            clipboard_out: None,
+            paste_requested: false,
+            autosave: None,
+            autosave_failed: false,
+            metrics: Metrics::default(),
+            database: DatabaseView::default(),
+            practice: Practice::default(),
+        };
+        app.position_changed();
+        app
+    }
+
+    /// The values of the current position's legal moves the board shows: the best known
+    /// ones, once values are asked for here (none while they are off or hidden).
+    pub fn move_evals(&self) -> &HashMap<Square, Eval> {
+        let here = self.game().position();
+        match self.values_shown_for {
+            Some(p) if p == here => self.known.of(&here),
+            _ => self.known.of_nothing(),
+        }
+    }
+
+    /// Offers values of the moves of the position on the board, as the engine's answers
+    /// are offered, and shows them as a hint would (tests and tools give their own).
+    pub fn show_values(&mut self, values: &[(Square, Eval)]) {
+        let here = self.game().position();
+        for &(square, eval) in values {
+            self.learn_value(here, square, eval);
+        }
+        self.values_shown_for = Some(here);
+    }
+
+    /// The best known value of `square` in `position`, whether shown or not.
+    pub fn known_value(&self, position: &Position, square: Square) -> Option<Eval> {
+        self.known.get(position, square)
+    }
+
+    /// Is the engine busy with a request of ours?
+    pub fn engine_busy(&self) -> bool {
+        self.engines.board.task != Task::Idle
+    }
+
+    /// How long to wait before the engine plays its move: "Pause between engine moves"
+    /// when both sides are engines (so a person can follow the game), else nothing.
+    pub fn engine_move_delay(&self) -> Duration {
+        if self.session.seats().iter().all(|s| s.is_engine()) {
+            Duration::from_secs_f32(self.settings.engine_move_pause.clamp(0.0, 10.0))
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// One frame: take engine news, draw, then apply what the widgets asked for.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
+        self.poll_engine();
+        if self.send_paced_move() {
+            ui.ctx().request_repaint_after(Duration::from_millis(50));
+        }
+        self.poll_script_engine();
+        self.take_menu_keys(ui.ctx());
+        self.queue_input_commands(ui);
+        // What the last frame copied: the platform puts it on the system clipboard.
+        if let Some(text) = self.clipboard_out.take() {
+            ui.ctx().copy_text(text);
+        }
+        if std::mem::take(&mut self.paste_requested) {
+            // The text comes back as a paste event next frame (and a paste command then).
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
+        }
+        if self.check_clock() {
+            ui.ctx().request_repaint_after(Duration::from_millis(200));
+        }
+        self.menu_bar(ui);
+        self.status_bar(ui);
+        // The side panel first, the whole height beside the menu and status bars: the
+        // graph goes under the board only, so the move list keeps its rows.
+        self.side_panel(ui);
+        self.graph_panel(ui);
+        self.board_panel(ui);
+        self.windows(ui);
+        if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
+            // The window's close button: asks first when the game has unsaved changes.
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.commands.push(Command::Quit);
+        }
+        for c in std::mem::take(&mut self.commands) {
+            self.apply(c);
+        }
+        if self.view.close_now {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if self.take_dialog_failure() {
+            ui.ctx().request_repaint();
+        }
+        if self.view.fit_window {
+            self.fit_window_to_screen(ui.ctx());
+        }
+        self.remember_window(ui.ctx());
+        self.save_settings_if_changed();
+        self.metrics.record_frame(frame_start.elapsed());
+        if self.engines.board.task != Task::Idle
+            || self.script.as_ref().is_some_and(|j| j.is_running())
+        {
+            // Keeps the elapsed time moving; engine events repaint at once anyway.
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    /// Shortcuts, a paste and a dropped file, queued as commands.
+    fn queue_input_commands(&mut self, ui: &mut egui::Ui) {
+        // Arrow keys, copies and pastes belong to a focused text field; elsewhere (a
+        // button just clicked keeps the focus too) they are the game's.
+        let typing = ui.ctx().text_edit_focused();
+        // Escape answers an open question (closes it) rather than stopping the engine.
+        let asking = self.view.unsaved_prompt.is_some()
+            || self.view.confirm_solve.is_some()
+            || self.view.one_line_saved.is_some();
+        for c in Command::WITH_SHORTCUTS {
+            if asking && c == Command::Stop {
+                continue;
+            }
+            if typing
+                && matches!(
+                    c,
+                    Command::StepBack
+                        | Command::StepForward
+                        | Command::CopyTranscript
+                        | Command::CopyBoard
+                        | Command::PasteClipboard
+                )
+            {
+                continue;
+            }
+            let Some(k) = c.shortcut() else { continue };
+            // Every press counts: quick presses can come in one frame (14 presses of
+            // Right step 14 plies).
+            let presses = ui.input_mut(|i| i.count_and_consume_key(k.modifiers, k.logical_key));
+            for _ in 0..presses {
+                match c {
+                    Command::Solve(mode) => self.request_solve(mode),
+                    ref c => self.commands.push(c.clone()),
+                }
+            }
+        }
+        // A paste into a text field is the field's; elsewhere it is a game or a board.
+        let pasted = ui.input(|i| {
+            i.events.iter().find_map(|e| match e {
+                egui::Event::Paste(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        if let Some(text) = pasted.filter(|_| !typing) {
+            self.commands.push(Command::Paste(text));
+        }
+        let dropped = ui.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()));
+        if let Some(path) = dropped {
+            self.commands.push(if script::is_script_path(&path) {
+                Command::OpenScriptPath(path)
+            } else {
+                Command::OpenPath(path)
+            });
+        }
+    }
+    /// Where the game in progress is kept for the next start (`None`: nowhere).
+    pub fn keep_game_at(&mut self, path: Option<PathBuf>) {
+        self.autosave = path;
+    }
+
+    /// Takes its settings from `path` (the defaults if it is missing or unreadable) and
+    /// saves them there whenever they change.
+    pub fn use_settings_file(&mut self, path: &Path) {
+        let (settings, problems) = Settings::load_checked(path);
+        if !problems.is_empty() {
+            self.error = Some(format!(
+                "Settings file {}: {}",
+                path.display(),
+                problems.join("; ")
+            ));
+        }
+        self.settings = settings.clone();
+        self.settings_file = Some((path.to_path_buf(), settings));
+    }
+
+    /// Keeps the window's size and place in the settings once it has not changed for a
+    /// second (a resize by dragging is many frames; the settings file is written once).
+    fn remember_window(&mut self, ctx: &egui::Context) {
+        let Some(seen) = ctx.input(|i| WindowGeometry::of(i.viewport())) else {
+            return;
+        };
+        match self.view.window_seen {
+            Some((g, since)) if g == seen => {
+                if self.settings.window != Some(g) && since.elapsed() >= Duration::from_secs(1) {
+                    self.settings.window = Some(g);
+                } else if self.settings.window != Some(g) {
+                    ctx.request_repaint_after(Duration::from_secs(1));
+                }
+            }
+            _ => {
+                self.view.window_seen = Some((seen, Instant::now()));
+                if self.settings.window != Some(seen) {
+                    ctx.request_repaint_after(Duration::from_secs(1));
+                }
+            }
+        }
+    }
+
+    /// The move list's rows shown whole on screen last frame: (first, last), from 0.
+    pub fn move_list_rows_shown(&self) -> Option<(usize, usize)> {
+        self.view.move_list_rows
+    }
+
+    /// Saves the settings when they changed this frame.
+    fn save_settings_if_changed(&mut self) {
+        if let Some((path, saved)) = &mut self.settings_file
+            && *saved != self.settings
+        {
+            *saved = self.settings.clone();
+            if let Err(e) = saved.save(path) {
+                self.error = Some(format!(
+                    "Could not save the settings to {}: {e}",
+                    path.display()
+                ));
+            }
+        }
+    }
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}

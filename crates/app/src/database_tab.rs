@@ -1,0 +1,361 @@
+//! The side panel's "Database" tab drawn: the next moves of the position with their games
+//! and values, the filters and the games list, the player's folders of games.
+
+use crate::app::App;
+use crate::command::Command;
+use crate::database_panel::*;
+use eframe::egui;
+use okapi_core::board::{Position, Square};
+use okapi_core::db::{Answer, Database, PlayerSide};
+use okapi_core::game::occasion;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl App {
+    /// The database's folders of games: chosen, typed, added.
+    pub(crate) fn apply_database(&mut self, command: Command) {
+        match command {
+            Command::ChooseDbFolder => {
+                if let Some(path) = self.dialogs.pick_folder() {
+                    self.apply(Command::AddDbFolder(path));
+                }
+            }
+            Command::AddDbFolder(path) if path.is_dir() => {
+                self.change_setting(crate::settings::Setting::AddDbFolder(path));
+                self.database.folder_text.clear();
+            }
+            Command::AddDbFolder(path) => {
+                self.error = Some(format!("{} is not a folder", path.display()));
+            }
+            other => unreachable!("not a database command: {other:?}"),
+        }
+    }
+
+    /// The contents of the side panel's "Database" tab (it scrolls its own lists).
+    pub(crate) fn database_contents(&mut self, ui: &mut egui::Ui) {
+        self.database.poll();
+        if matches!(self.database.load, Load::NotStarted)
+            || (self.database.database().is_some()
+                && self.database.loaded_folders != self.settings.db_folders)
+        {
+            let folders = self.settings.db_folders.clone();
+            self.database.start_loading(folders, ui.ctx());
+        }
+        match &self.database.load {
+            Load::NotStarted | Load::Loading(_) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Loading the games database…");
+                });
+                ui.ctx().request_repaint_after(Duration::from_millis(100));
+                return;
+            }
+            Load::Failed(e) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("The games database could not be read: {e}"),
+                );
+                if ui.button("Try again").clicked() {
+                    self.database.load = Load::NotStarted;
+                }
+                return;
+            }
+            Load::Ready(_) => {}
+        }
+        let Some(db) = self.database.database().cloned() else {
+            return;
+        };
+        egui::ScrollArea::vertical()
+            .id_salt("db_tab")
+            .show(ui, |ui| self.database_ready(ui, &db));
+    }
+
+    /// The tab once the database is loaded.
+    fn database_ready(&mut self, ui: &mut egui::Ui, db: &Arc<Database>) {
+        let position = self.game().position();
+        let answer = self.database.answer_for(db, &position).clone();
+        let reaching = answer.games.len();
+        ui.label(format!(
+            "{} of {} games reach this position",
+            thousands(reaching),
+            thousands(db.len())
+        ));
+        if let Some(name) = opening_name(&position) {
+            ui.label(format!("Opening: {name}"));
+        }
+        self.database_moves(ui, &position, &answer);
+        ui.separator();
+        self.database_filters(ui);
+        ui.separator();
+        self.database_games(ui, db, &position);
+        ui.separator();
+        self.database_folders(ui);
+    }
+
+    /// The next moves' rows: games, Black %, average, book, engine.
+    fn database_moves(&mut self, ui: &mut egui::Ui, position: &Position, answer: &Answer) {
+        if answer.moves.is_empty() {
+            ui.weak("No game continues from here.");
+            return;
+        }
+        let book = okapi_core::book::shipped().moves(&position.board());
+        let mut play = None;
+        // Both ways: a row with a long opening name ("g5 Bent Ganglion") scrolls inside
+        // the tab instead of widening the side panel under the board (at 800x600 the
+        // tab's left part was hidden behind it).
+        egui::ScrollArea::both()
+            .id_salt("db_moves_scroll")
+            .max_height(170.0)
+            .show(ui, |ui| {
+                egui::Grid::new("db_moves")
+                    .striped(true)
+                    .num_columns(6)
+                    .spacing([8.0, 2.0])
+                    .show(ui, |ui| {
+                        for title in ["Move", "Games", "Black %", "Avg", "Book", "Engine"] {
+                            ui.strong(title);
+                        }
+                        ui.end_row();
+                        for m in &answer.moves {
+                            let mut after = *position;
+                            let name = after.play(m.square).ok().and_then(|_| opening_name(&after));
+                            let hover = format!(
+                                "{}{}: {} games, Black {} wins, {} draws, {} losses",
+                                m.square,
+                                name.map_or(String::new(), |n| format!(" ({n})")),
+                                m.games,
+                                m.black_wins,
+                                m.draws,
+                                m.black_losses
+                            );
+                            let label = match name {
+                                Some(n) => format!("{} {n}", m.square),
+                                None => m.square.to_string(),
+                            };
+                            let button = ui.button(label);
+                            // Its own accessible name: the board's square is already "f5".
+                            button.widget_info(|| {
+                                egui::WidgetInfo::labeled(
+                                    egui::Role::Button,
+                                    true,
+                                    format!("Database move {}", m.square),
+                                )
+                            });
+                            if button.on_hover_text(&hover).clicked() && position.is_legal(m.square)
+                            {
+                                play = Some(m.square);
+                            }
+                            ui.label(thousands(m.games as usize)).on_hover_text(&hover);
+                            ui.label(format!("{:.1}", m.black_win_percent()))
+                                .on_hover_text(&hover);
+                            ui.label(signed_tenths(m.average_black_score()));
+                            match book.iter().find(|b| b.square == m.square) {
+                                Some(b) => ui.label(signed_tenths(b.discs())),
+                                None => ui.weak("–"),
+                            };
+                            match self.move_evals().get(&m.square) {
+                                // With its source, as in the values list: a proof
+                                // reads as one.
+                                Some(e) => ui.label(format!("{} ({})", e.label(), e.source)),
+                                None => ui.weak("–"),
+                            };
+                            ui.end_row();
+                        }
+                    });
+            });
+        ui.weak("Black %: Black's score (a draw is half); Avg: Black's final disc difference; Book and Engine: the value for the side to move.");
+        if let Some(sq) = play {
+            self.commands.push(Command::Play(sq));
+        }
+    }
+
+    fn database_filters(&mut self, ui: &mut egui::Ui) {
+        let view = &mut self.database;
+        egui::Grid::new("db_filters")
+            .num_columns(2)
+            .spacing([6.0, 4.0])
+            .show(ui, |ui| {
+                let player = ui.label("Player");
+                ui.add(
+                    egui::TextEdit::singleline(&mut view.filter.player)
+                        .hint_text("any")
+                        .desired_width(150.0),
+                )
+                .labelled_by(player.id);
+                ui.end_row();
+                ui.label("");
+                ui.horizontal(|ui| {
+                    for (side, name) in [
+                        (PlayerSide::Either, "either"),
+                        (PlayerSide::Black, "as Black"),
+                        (PlayerSide::White, "as White"),
+                    ] {
+                        ui.radio_value(&mut view.filter.side, side, name);
+                    }
+                });
+                ui.end_row();
+                let tournament = ui.label("Tournament");
+                ui.add(
+                    egui::TextEdit::singleline(&mut view.filter.tournament)
+                        .hint_text("any")
+                        .desired_width(150.0),
+                )
+                .labelled_by(tournament.id);
+                ui.end_row();
+                ui.label("Years");
+                ui.horizontal(|ui| {
+                    let from = ui.add(
+                        egui::TextEdit::singleline(&mut view.from_year)
+                            .hint_text("from")
+                            .desired_width(50.0),
+                    );
+                    ui.label("to");
+                    let to = ui.add(
+                        egui::TextEdit::singleline(&mut view.to_year)
+                            .hint_text("to")
+                            .desired_width(50.0),
+                    );
+                    let _ = (from, to);
+                });
+                ui.end_row();
+            });
+        let year = |text: &str| text.trim().parse::<u16>().ok();
+        view.filter.from_year = year(&view.from_year);
+        view.filter.to_year = year(&view.to_year);
+        let bad_year = |text: &str| !text.trim().is_empty() && year(text).is_none();
+        if bad_year(&view.from_year) || bad_year(&view.to_year) {
+            ui.colored_label(ui.visuals().warn_fg_color, "A year is a number, e.g. 1998.");
+        }
+    }
+
+    fn database_games(&mut self, ui: &mut egui::Ui, db: &Arc<Database>, position: &Position) {
+        let view = &mut self.database;
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Sort:");
+            for by in GameSort::ALL {
+                let selected = view.sort.0 == by;
+                let arrow = match (selected, view.sort.1) {
+                    (true, true) => " ^",
+                    (true, false) => " v",
+                    _ => "",
+                };
+                if ui
+                    .selectable_label(selected, format!("{}{arrow}", by.title()))
+                    .clicked()
+                {
+                    view.sort = if selected {
+                        (by, !view.sort.1)
+                    } else {
+                        // Years newest first, results best for Black first, names A to Z.
+                        (by, !matches!(by, GameSort::Year | GameSort::Result))
+                    };
+                    sort_games(db, &mut view.sorted, view.sort);
+                }
+            }
+        });
+        let mut open = None;
+        let row_height = ui.text_style_height(&egui::TextStyle::Body)
+            + ui.text_style_height(&egui::TextStyle::Small)
+            + 10.0;
+        egui::ScrollArea::vertical()
+            .id_salt("db_games_scroll")
+            .max_height(320.0)
+            .auto_shrink([false, true])
+            .show_rows(ui, row_height, view.sorted.len(), |ui, rows| {
+                for hit in &view.sorted[rows] {
+                    let g = db.game(hit.id as usize);
+                    let theoretical = g
+                        .theoretical
+                        .map_or(String::new(), |t| format!(" · perfect {:+}", t.black_score));
+                    let next = hit
+                        .next
+                        .map_or("end".to_string(), |s: Square| s.to_string());
+                    let first = format!(
+                        "{} – {}   {}",
+                        db.player(g.black),
+                        db.player(g.white),
+                        g.result_text(),
+                    );
+                    let second = format!(
+                        "{} · next {next}{theoretical}",
+                        occasion(db.tournament(g.tournament), &year_text(g.year)),
+                    );
+                    if game_row(ui, row_height, &first, &second).clicked() {
+                        open = Some(*hit);
+                    }
+                }
+            });
+        if let Some(hit) = open {
+            let game = game_at_position(db, &hit, position);
+            let info = db.game(hit.id as usize);
+            let notice = format!(
+                "Opened {} – {}, {}, from the games database.",
+                db.player(info.black),
+                db.player(info.white),
+                occasion(db.tournament(info.tournament), &year_text(info.year)),
+            );
+            // Through the command, so that a game with unsaved changes asks first, as
+            // File › Open does.
+            self.commands.push(Command::OpenDatabaseGame {
+                game: Box::new(game),
+                notice,
+            });
+        }
+    }
+
+    fn database_folders(&mut self, ui: &mut egui::Ui) {
+        ui.collapsing("Your folders of games", |ui| {
+            ui.weak(
+                ".wtb (with WTHOR.JOU/.TRN), .pgn, .ggf and saved games; read with the database.",
+            );
+            let mut remove = None;
+            for (i, f) in self.settings.db_folders.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    if ui.small_button("Remove").clicked() {
+                        remove = Some(i);
+                    }
+                    ui.label(f.display().to_string());
+                });
+            }
+            if let Some(i) = remove {
+                let folder = self.settings.db_folders[i].clone();
+                self.commands
+                    .push(Command::Set(crate::settings::Setting::RemoveDbFolder(
+                        folder,
+                    )));
+            }
+            ui.horizontal(|ui| {
+                let field = ui.add(
+                    egui::TextEdit::singleline(&mut self.database.folder_text)
+                        .hint_text("a folder's path")
+                        .desired_width(150.0),
+                );
+                let add = ui.button("Add folder").clicked()
+                    || (field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+                if ui.button("Choose…").clicked() {
+                    self.commands.push(Command::ChooseDbFolder);
+                }
+                let typed = add
+                    .then(|| self.database.folder_text.trim().to_string())
+                    .filter(|t| !t.is_empty())
+                    .map(PathBuf::from);
+                if let Some(path) = typed {
+                    self.commands.push(Command::AddDbFolder(path));
+                }
+            });
+            if let Some(t) = self.database.load_time {
+                ui.weak(format!("Read in {:.2} s.", t.as_secs_f64()));
+            }
+            if self.database.skipped_games > 0 {
+                ui.weak(format!(
+                    "{} games in your files did not replay and were skipped.",
+                    self.database.skipped_games
+                ));
+            }
+            for bad in &self.database.bad_files {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("Skipped {bad}"));
+            }
+        });
+    }
+}

@@ -1,0 +1,70 @@
+use super::*;
+
+fn frame() -> Frame {
+    Frame {
+        rect: Rect::from_min_max(pos2(0.0, 0.0), pos2(600.0, 128.0)),
+        len: 60.0,
+        range: GRAPH_RANGE,
+    }
+}
+
+/// The scale is fixed and symmetric: zero in the middle, ±32 at the edges, values
+/// beyond held at the edge.
+#[test]
+fn the_scale_is_fixed_and_symmetric() {
+    let f = frame();
+    assert_eq!(f.y(0.0), 64.0);
+    assert_eq!(f.y(32.0), 0.0);
+    assert_eq!(f.y(-32.0), 128.0);
+    assert_eq!(f.y(16.0), 32.0);
+    assert_eq!(f.y(50.0), f.y(32.0));
+    assert_eq!(f.y(-64.0), f.y(-32.0));
+    assert_eq!(f.x(30.0), 300.0);
+    assert_eq!(f.ply_at(303.0, 60), 30);
+    assert_eq!(f.ply_at(599.0, 40), 40);
+    assert_eq!(f.ply_at(-5.0, 40), 0);
+}
+
+/// The shading changes colour where the line crosses zero, not at a point: a move
+/// from +8 to -8 shades Black's colour to the crossing and White's after it.
+#[test]
+fn the_shading_splits_where_the_line_crosses_zero() {
+    let f = frame();
+    let mesh = shade(&f, &[(10.0, 8.0), (11.0, -8.0), (12.0, -4.0)]);
+    // Two quads for the crossing segment, one for the next.
+    assert_eq!(mesh.vertices.len(), 12);
+    let colors: Vec<Color32> = mesh.vertices.iter().map(|v| v.color).collect();
+    assert!(colors[..4].iter().all(|&c| c == BLACK_AREA));
+    assert!(colors[4..].iter().all(|&c| c == WHITE_AREA));
+    // The crossing is half way.
+    assert_eq!(mesh.vertices[3].pos.x, f.x(10.5));
+    assert_eq!(mesh.vertices[3].pos.y, f.y(0.0));
+}
+
+/// A value is turned to Black's view by its mover; a solver's value is proven, a
+/// search's is not, and a win/draw/loss proof is drawn at a win's least margin.
+#[test]
+fn points_take_black_view_and_say_what_is_proven() {
+    let exact = Eval {
+        value: 6,
+        source: EvalSource::Exact,
+    };
+    let p = GraphPoint::new(3, exact, Color::White, None);
+    assert_eq!((p.black, p.proven, p.wld), (-6, true, false));
+    let searched = Eval {
+        value: 3,
+        source: EvalSource::Midgame {
+            depth: 18,
+            confidence: 95,
+        },
+    };
+    let p = GraphPoint::new(4, searched, Color::Black, Some(Severity::Mistake));
+    assert_eq!((p.black, p.proven), (3, false));
+    let wld = Eval {
+        value: -1,
+        source: EvalSource::Wld,
+    };
+    let p = GraphPoint::new(5, wld, Color::Black, None);
+    assert!(p.proven && p.wld);
+    assert_eq!(p.discs(), -2.0);
+}

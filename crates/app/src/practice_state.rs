@@ -1,0 +1,154 @@
+//! What the practice window holds: where its cards are kept, the collection under way,
+//! the round and the card on the board. Drawn and driven by `windows/practice/`.
+
+use okapi_core::board::{Color, Move, Position, Square};
+use okapi_core::practice::{self, AnalysedMove, Day, Judgement, Store};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+
+/// Where the mistakes are collected from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Source {
+    #[default]
+    ThisGame,
+    Folder,
+    Database,
+}
+
+/// What the window's engine is doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Asking {
+    #[default]
+    Nothing,
+    /// The game analysis of a game being collected.
+    Games,
+    /// The values of every move of the position shown.
+    Values,
+    /// The best line after the best move.
+    Line,
+}
+
+/// The practice window's state.
+pub(crate) struct Practice {
+    pub(crate) open: bool,
+    /// Where the cards are kept (none: only for this run).
+    pub(crate) file: Option<PathBuf>,
+    /// The cards, read from the file the first time the window opens.
+    pub(crate) store: Option<Store>,
+    /// False when the file could not be read or set aside: it is not written over.
+    pub(crate) writable: bool,
+    /// What the person must know: a damaged file set aside, a save that failed.
+    pub(crate) notice: Option<String>,
+    /// The day taken as today (`None`: the clock's).
+    pub(crate) day: Option<Day>,
+    pub(crate) source: Source,
+    /// This game's side to collect.
+    pub(crate) side: Color,
+    /// The player, for a folder or the database.
+    pub(crate) name: String,
+    pub(crate) folder: String,
+    pub(crate) min_loss: i32,
+    pub(crate) asking: Asking,
+    /// Reading a folder or searching the database, on a thread of its own.
+    pub(crate) finding: Option<Receiver<Result<practice::FolderGames, String>>>,
+    /// Collecting from the database once it is loaded.
+    pub(crate) waiting_for_database: bool,
+    pub(crate) collecting: Option<Collecting>,
+    /// What the last collection found.
+    pub(crate) summary: Option<String>,
+    pub(crate) round: Option<Round>,
+}
+
+impl Default for Practice {
+    fn default() -> Self {
+        Practice {
+            open: false,
+            file: None,
+            store: None,
+            writable: true,
+            notice: None,
+            day: None,
+            source: Source::default(),
+            side: Color::Black,
+            name: String::new(),
+            folder: String::new(),
+            min_loss: practice::DEFAULT_MIN_LOSS,
+            asking: Asking::Nothing,
+            finding: None,
+            waiting_for_database: false,
+            collecting: None,
+            summary: None,
+            round: None,
+        }
+    }
+}
+
+/// A game to collect from: the player's moves, those already analysed and the others.
+pub(crate) struct Pending {
+    /// Marks the game as collected (none for the game on the board, which may go on).
+    pub(crate) key: Option<String>,
+    pub(crate) side: Color,
+    pub(crate) player: String,
+    pub(crate) label: String,
+    /// The player's moves: ply, position before, move.
+    pub(crate) plies: Vec<(usize, Position, Square)>,
+    /// The moves valued so far (the board's game analysis, then the engine's).
+    pub(crate) analysed: Vec<AnalysedMove>,
+    /// From the game on the board: what the engine finds goes to its analysis too.
+    pub(crate) on_board: bool,
+}
+
+/// A collection under way.
+pub(crate) struct Collecting {
+    pub(crate) queue: VecDeque<Pending>,
+    pub(crate) current: Option<Pending>,
+    pub(crate) total: usize,
+    pub(crate) done: usize,
+    pub(crate) new: usize,
+    pub(crate) known: usize,
+    /// Games already collected before, not analysed again.
+    pub(crate) skipped: usize,
+    pub(crate) problems: Vec<String>,
+    /// Said before the games: how many were read, files that could not be.
+    pub(crate) preface: String,
+}
+
+/// A round of practice: the cards due, in order.
+pub(crate) struct Round {
+    pub(crate) queue: Vec<usize>,
+    pub(crate) at: usize,
+    pub(crate) right: usize,
+    pub(crate) missed: usize,
+    pub(crate) shown: Option<Shown>,
+}
+
+/// The card on the board.
+pub(crate) struct Shown {
+    pub(crate) card: usize,
+    /// Every value is in (the engine's analysis finished).
+    pub(crate) valued: bool,
+    /// The solver's proven line, where it solved the position.
+    pub(crate) proven_line: Option<Vec<Move>>,
+    pub(crate) answer: Option<Square>,
+    pub(crate) judgement: Option<Judgement>,
+    /// Days until the card comes back.
+    pub(crate) next_in: Option<u32>,
+    pub(crate) best_line: Option<Vec<Move>>,
+    /// The best line was asked for and is on its way.
+    pub(crate) line_asked: bool,
+}
+
+impl Practice {
+    pub(crate) fn shown(&self) -> Option<&Shown> {
+        self.round.as_ref()?.shown.as_ref()
+    }
+
+    /// What the board shows while practising: the card's position, the move answered and
+    /// whether it is judged (then every move's known value shows).
+    pub(crate) fn board(&self) -> Option<(Position, Option<Square>, bool)> {
+        let s = self.shown()?;
+        let card = self.store.as_ref()?.cards.get(s.card)?;
+        Some((card.position, s.answer, s.judgement.is_some()))
+    }
+}

@@ -1,0 +1,267 @@
+//! Starting the app: the window opened with the first renderer that can draw it, and the
+//! plain sentences said when none can or no display is there.
+
+use crate::app::App;
+use crate::command::Command;
+use crate::dialogs::NativeDialogs;
+use crate::script;
+use crate::settings::{self, MIN_WINDOW, Settings};
+use eframe::egui;
+use std::path::PathBuf;
+
+/// Opens the app window, optionally with a game file; returns when it closes.
+pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
+    if let Some(problem) = missing_display(|name| std::env::var_os(name)) {
+        anyhow::bail!("{problem}");
+    }
+    // The window comes back where and as large as it was ([`Settings::window`]).
+    let saved = Settings::paths().map(|(settings, _)| Settings::load(&settings));
+    let mut viewport = viewport(saved.as_ref().and_then(|s| s.window));
+    // The icon is compiled in and checked by a test: a failure here is a bad build, and the
+    // window still opens with the system's default icon.
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON_PNG) {
+        viewport = viewport.with_icon(std::sync::Arc::new(icon));
+    }
+    let mut failures = Vec::new();
+    for (i, &renderer) in RENDERERS.iter().enumerate() {
+        let options = eframe::NativeOptions {
+            viewport: viewport.clone(),
+            renderer,
+            ..Default::default()
+        };
+        match eframe::run_native("Okapi", options, app_creator(open.clone())) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                let graphics = is_graphics_failure(&e);
+                let said = e.to_string();
+                if graphics && i + 1 < RENDERERS.len() {
+                    // Logged for whoever looks; the player sees the window of the next.
+                    eprintln!(
+                        "okapi: {renderer:?} could not draw the window ({said}); trying {:?}",
+                        RENDERERS[i + 1]
+                    );
+                }
+                failures.push(said);
+                if !graphics {
+                    break;
+                }
+            }
+        }
+    }
+    let last = failures.pop().unwrap_or_default();
+    anyhow::bail!("{}", window_failure(&last))
+}
+
+/// The ways to draw the window, tried in order until one works. OpenGL (glow) first: it
+/// starts fastest and works on nearly every desktop. On Windows, wgpu next, on Direct3D 12
+/// (with its software adapter where no graphics driver is: virtual machines, remote
+/// desktops) or Vulkan, for machines whose OpenGL driver is missing or broken.
+#[cfg(windows)]
+const RENDERERS: &[eframe::Renderer] = &[eframe::Renderer::Glow, eframe::Renderer::Wgpu];
+#[cfg(not(windows))]
+const RENDERERS: &[eframe::Renderer] = &[eframe::Renderer::Glow];
+
+/// Did the window fail for want of a working graphics API (another renderer may do)?
+fn is_graphics_failure(e: &eframe::Error) -> bool {
+    match e {
+        eframe::Error::Glutin(_)
+        | eframe::Error::NoGlutinConfigs(..)
+        | eframe::Error::OpenGL(_) => true,
+        #[cfg(windows)]
+        eframe::Error::Wgpu(_) => true,
+        _ => false,
+    }
+}
+
+/// Builds the app once the window is there: opens `open` (a game or a script), else the
+/// game in progress of the last run.
+fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
+    Box::new(move |cc| {
+        let ctx = cc.egui_ctx.clone();
+        let mut app = App::new(Box::new(NativeDialogs::default()), move || {
+            ctx.request_repaint()
+        });
+        let paths = Settings::paths();
+        if let Some((settings_path, _)) = &paths {
+            app.use_settings_file(settings_path);
+        }
+        app.keep_practice_at(
+            paths
+                .as_ref()
+                .map(|(_, game)| game.with_file_name(okapi_core::practice::STORE_FILE)),
+        );
+        let autosave = paths.map(|(_, game)| game);
+        match (open, &autosave) {
+            (Some(path), _) if script::is_script_path(&path) => {
+                app.apply(Command::OpenScriptPath(path))
+            }
+            (Some(path), _) => app.apply(Command::OpenPath(path)),
+            // The game in progress comes back with its players.
+            (None, Some(saved)) if saved.exists() => app.restore_game_in_progress(saved),
+            _ => {}
+        }
+        app.position_changed();
+        app.autosave = autosave;
+        app.view.fit_window = true;
+        Ok(Box::new(app))
+    })
+}
+
+/// Says why the app did not start: on standard error, and where nobody reads that (a
+/// program started from the Start menu or Finder), in a message box too.
+pub fn report_start_failure(message: &str) {
+    eprintln!("okapi: {message}");
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        rfd::MessageDialog::new()
+            .set_level(rfd::MessageLevel::Error)
+            .set_title("Okapi could not start")
+            .set_description(message)
+            .set_buttons(rfd::MessageButtons::Ok)
+            .show();
+    }
+}
+
+/// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one
+/// `okapi install-desktop` puts beside the desktop entry.
+pub const ICON_PNG: &[u8] = include_bytes!("../../../assets/okapi.png");
+
+/// How to run the app where no display is, in one line.
+const RUN_WITHOUT_DISPLAY: &str = "run Okapi on a desktop, or without one under Xvfb: `Xvfb :99 & DISPLAY=:99 okapi` (the command line needs no display: okapi --help)";
+
+/// What to do when no graphics API can draw the window, in one sentence for the platform.
+const NO_GRAPHICS_ADVICE: &str = if cfg!(windows) {
+    "neither OpenGL nor Direct3D 12 or Vulkan could draw the window: update the graphics driver (from the maker of the graphics card, or Windows Update); the command line works without them (okapi --help)"
+} else if cfg!(target_os = "macos") {
+    "OpenGL could not draw the window"
+} else {
+    "OpenGL could not draw the window: install the Mesa drivers (libgl1-mesa-dri, libegl1), or under Xvfb set LIBGL_ALWAYS_SOFTWARE=1; the command line needs no display (okapi --help)"
+};
+
+/// On Linux and the BSDs, a window needs an X11 or Wayland display: without one, the
+/// sentence saying so and how to run the app instead of winit's raw error. `var` reads
+/// the environment (tests give their own).
+pub fn missing_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<String> {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return None;
+    }
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    (!set("DISPLAY") && !set("WAYLAND_DISPLAY")).then(|| {
+        format!("no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): {RUN_WITHOUT_DISPLAY}")
+    })
+}
+
+/// The window could not be opened: winit's or the renderer's error, in one plain line;
+/// on Linux and the BSDs, about the display (a DISPLAY naming no running server) with how
+/// to run the app, and about OpenGL with what to install.
+pub fn window_failure(error: &str) -> String {
+    let lower = error.to_lowercase();
+    let first_line = error.lines().next().unwrap_or("").trim();
+    let about_graphics = [
+        "glutin", "opengl", "egl", "glx", "wgpu", "adapter", "surface",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    if about_graphics {
+        return format!("cannot draw the window ({first_line}): {NO_GRAPHICS_ADVICE}");
+    }
+    let about_display = ["display", "backend", "wayland", "x11", "xopen", "x server"]
+        .iter()
+        .any(|w| lower.contains(w));
+    if about_display && !cfg!(any(target_os = "windows", target_os = "macos")) {
+        format!("cannot open the window: no display answers ({first_line}); {RUN_WITHOUT_DISPLAY}")
+    } else {
+        format!("the app window failed: {first_line}")
+    }
+}
+
+/// The main window: the size and place saved last time, else 1000x720 wherever the
+/// desktop puts it.
+pub fn viewport(saved: Option<settings::WindowGeometry>) -> egui::ViewportBuilder {
+    let builder = egui::ViewportBuilder::default()
+        .with_title("Okapi")
+        .with_app_id("okapi")
+        .with_min_inner_size(MIN_WINDOW);
+    match saved.filter(|g| g.is_usable()) {
+        Some(g) => {
+            let builder = builder.with_inner_size([g.width, g.height]);
+            match g.position {
+                Some([x, y]) => builder.with_position([x, y]),
+                None => builder,
+            }
+        }
+        None => builder.with_inner_size([1000.0, 720.0]),
+    }
+}
+
+#[cfg(test)]
+mod first_contact_tests {
+    use super::*;
+
+    #[test]
+    fn without_a_display_one_plain_line_says_how_to_run() {
+        let none = |_: &str| None;
+        if cfg!(any(target_os = "windows", target_os = "macos")) {
+            assert_eq!(missing_display(none), None);
+            return;
+        }
+        let said = missing_display(none).unwrap();
+        assert!(said.contains("Xvfb :99 & DISPLAY=:99 okapi"), "{said}");
+        assert!(!said.contains('\n'));
+        let x11 = |n: &str| (n == "DISPLAY").then(|| ":0".into());
+        assert_eq!(missing_display(x11), None);
+        let wayland = |n: &str| (n == "WAYLAND_DISPLAY").then(|| "wayland-0".into());
+        assert_eq!(missing_display(wayland), None);
+        let empty = |n: &str| (n == "DISPLAY").then(|| "".into());
+        assert!(missing_display(empty).is_some());
+    }
+
+    #[test]
+    fn a_display_error_is_one_plain_line() {
+        let winit = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set.\nmore";
+        let said = window_failure(winit);
+        if cfg!(any(target_os = "windows", target_os = "macos")) {
+            // No X11 or Wayland there: no advice about them.
+            assert!(!said.contains("Xvfb") && !said.contains('\n'), "{said}");
+            return;
+        }
+        assert!(
+            said.starts_with("cannot open the window: no display answers"),
+            "{said}"
+        );
+        assert!(said.contains("Xvfb"), "{said}");
+        assert!(!said.contains('\n'), "{said}");
+        let no_server = "winit EventLoopError: os error at src/platform_impl/linux/mod.rs:788: Failed to open connection to X server";
+        assert!(
+            window_failure(no_server).starts_with("cannot open the window: no display answers")
+        );
+        assert_eq!(
+            window_failure("out of memory"),
+            "the app window failed: out of memory"
+        );
+    }
+
+    #[test]
+    fn no_opengl_says_what_is_missing_for_the_platform() {
+        let glutin = "Found no glutin configs matching the template: ConfigTemplate { .. }. Error: Error { raw_code: None, raw_os_message: None, kind: NotFound }";
+        let said = window_failure(glutin);
+        assert!(
+            said.starts_with("cannot draw the window (Found no glutin configs"),
+            "{said}"
+        );
+        assert!(!said.contains('\n'));
+        if cfg!(windows) {
+            assert!(
+                said.contains("graphics driver") && !said.contains("Xvfb"),
+                "{said}"
+            );
+        } else if !cfg!(target_os = "macos") {
+            assert!(said.contains("LIBGL_ALWAYS_SOFTWARE=1"), "{said}");
+        }
+    }
+
+    #[test]
+    fn the_icon_is_a_square_png() {
+        let icon = eframe::icon_data::from_png_bytes(ICON_PNG).unwrap();
+        assert_eq!((icon.width, icon.height), (256, 256));
+    }
+}
