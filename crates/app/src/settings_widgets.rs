@@ -8,6 +8,7 @@ use crate::command::Command;
 use crate::level_picker::level_picker;
 use crate::settings::{
     BoardColors, EvalsFor, HASH_BITS, MAX_ENGINE_MOVE_PAUSE, MAX_SOLVE_LIMIT, Setting, Settings,
+    table_megabytes,
 };
 use eframe::egui;
 use okapi_core::search::SolveMode;
@@ -231,11 +232,8 @@ impl SettingsUi<'_> {
                     "Memory for the engines' tables, shared by the board's, a script's \
                      and practice's engines; drag or type a size in MB",
                 );
-            if let Some(cap) = self.settings.engine_config().capped() {
-                ui.label(format!(
-                    "({} used: half the memory available)",
-                    table_megabytes(cap.used)
-                ));
+            if self.settings.engine_config().capped().is_some() {
+                ui.label(format!("({})", self.settings.table_size_text()));
             }
             if r.changed() {
                 self.set(Setting::HashBits(v));
@@ -358,18 +356,6 @@ impl SettingsUi<'_> {
         {
             self.set(Setting::ForgetRecentFiles);
         }
-    }
-}
-
-/// A table of `2^bits` entries of 16 bytes in MB as players count them: `16 MB`,
-/// `0.25 MB`, `0.016 MB` below one.
-pub(crate) fn table_megabytes(bits: u32) -> String {
-    let bytes = okapi_engine::config::table_bytes(bits);
-    if bytes >= 1 << 20 {
-        format!("{} MB", bytes >> 20)
-    } else {
-        let text = format!("{:.3}", bytes as f64 / f64::from(1 << 20));
-        format!("{} MB", text.trim_end_matches('0').trim_end_matches('.'))
     }
 }
 

@@ -312,14 +312,14 @@ impl Settings {
         }
     }
 
-    /// The table's size as the menus show it: `16 MiB`, or what is used when this
+    /// The table's size as the menus show it: `16 MB`, or what is used when this
     /// machine's memory cannot hold the size asked for.
     pub fn table_size_text(&self) -> String {
-        let asked = okapi_engine::config::size(okapi_engine::config::table_bytes(self.hash_bits));
+        let asked = table_megabytes(self.hash_bits);
         match self.engine_config().capped() {
             Some(cap) => format!(
                 "{asked} asked; {} used (half the memory available)",
-                okapi_engine::config::size(okapi_engine::config::table_bytes(cap.used))
+                table_megabytes(cap.used)
             ),
             None => asked,
         }
@@ -477,6 +477,18 @@ impl Settings {
         if folder.is_some() {
             self.last_folder = folder;
         }
+    }
+}
+
+/// A table of `2^bits` entries of 16 bytes in MB as players count them: `16 MB`,
+/// `0.25 MB`, `0.016 MB` below one.
+pub fn table_megabytes(bits: u32) -> String {
+    let bytes = okapi_engine::config::table_bytes(bits);
+    if bytes >= 1 << 20 {
+        format!("{} MB", bytes >> 20)
+    } else {
+        let text = format!("{:.3}", bytes as f64 / f64::from(1 << 20));
+        format!("{} MB", text.trim_end_matches('0').trim_end_matches('.'))
     }
 }
 
