@@ -32,7 +32,7 @@
 //! | 1, 1, 1 | search depth, exact empties, ProbCut level (5: none) |
 //! | 1, 1 | the positions labelled: fewest and most empties |
 //! | 4, 8 | the source's number of games and its checksum ([`Source::checksum`]) |
-//! | 8 | the fingerprint of the evaluation that searched ([`fingerprint`]) |
+//! | 8 | the fingerprint of the evaluation that searched, and of the ProbCut model if it cut ([`search_print`]) |
 //! | 4, 4 | shard index (0-based), shard count |
 //! | 4 | games of the shard labelled so far |
 //! | per game | its number of positions `n` (1 byte), then `n` labels (i8) |
@@ -190,6 +190,19 @@ impl Default for LabelSearch {
     }
 }
 
+/// The fingerprint a label file keeps of what searched: the evaluation's
+/// ([`fingerprint`]), and with ProbCut the error model's too (its cuts change values).
+pub fn search_print(eval: &Evaluator, search: &LabelSearch) -> u64 {
+    let print = fingerprint(eval);
+    if search.selectivity >= NO_CUT {
+        return print;
+    }
+    let m = okapi_core::search::probcut::ProbCutModel::default();
+    [m.k, m.a, m.b, m.c]
+        .iter()
+        .fold(print, |h, x| fnv1a(h, &x.to_le_bytes()))
+}
+
 /// What a label file says about itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelHeader {
@@ -198,7 +211,7 @@ pub struct LabelHeader {
     pub source_games: u32,
     pub source_checksum: u64,
     pub search: LabelSearch,
-    /// [`fingerprint`] of the evaluation that searched.
+    /// [`search_print`]: the evaluation that searched, and the ProbCut model if it cut.
     pub eval_print: u64,
     pub shard: Shard,
     /// Games of the shard labelled so far.
@@ -468,7 +481,7 @@ pub fn label_shard(
         source_games: source.games.len() as u32,
         source_checksum: source.checksum,
         search,
-        eval_print: fingerprint(eval),
+        eval_print: search_print(eval, &search),
         shard: options.shard,
         done: 0,
     };
@@ -782,6 +795,15 @@ mod tests {
         // Missing shards leave their games unlabelled.
         let some = read_label_set(&parts[..1], &source).unwrap();
         assert_eq!(some.labelled_games(), 2);
+    }
+
+    #[test]
+    fn the_probcut_model_is_part_of_a_selective_labelling() {
+        let e = Evaluator::shipped();
+        let mut search = options(Shard::WHOLE).search;
+        assert_eq!(search_print(&e, &search), fingerprint(&e));
+        search.selectivity = 2;
+        assert_ne!(search_print(&e, &search), fingerprint(&e));
     }
 
     #[test]
