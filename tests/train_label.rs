@@ -91,3 +91,20 @@ fn shards_of_a_store_are_its_exact_labels_and_a_bad_file_is_named() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("other settings"), "{err}");
 }
+
+/// Like the other commands that read the game records, `train label` reads them only
+/// from `--data` (or `OKAPI_DATA`), and without either asks for it, writing nothing.
+#[test]
+fn label_needs_its_games_to_be_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
+        .args(["train", "label", "--out", "x.okl"])
+        .env_remove("OKAPI_DATA")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--data DIR or --selfplay STORE"), "{err}");
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+}
