@@ -10,14 +10,10 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug, Clone)]
 pub struct LabelArgs {
     /// Folder of the game records `okapi train eval` reads (wthor/, logistello/).
-    #[arg(
-        long,
-        value_name = "DIR",
-        env = "OKAPI_DATA",
-        conflicts_with = "selfplay"
-    )]
+    #[arg(long, value_name = "DIR", env = "OKAPI_DATA")]
     pub data: Option<PathBuf>,
-    /// A self-play store (`okapi train selfplay`) to label instead of the game records.
+    /// A self-play store (`okapi train selfplay`) to label instead of the game records
+    /// (`--data` and `OKAPI_DATA` are then not read).
     #[arg(long, value_name = "STORE")]
     pub selfplay: Option<PathBuf>,
     /// The label file of this shard (created, or continued after its last chunk).
