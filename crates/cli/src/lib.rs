@@ -66,6 +66,7 @@ pub mod perft;
 pub mod script_run;
 pub mod script_shards;
 pub mod train;
+pub mod train_label;
 pub mod units;
 
 use clap::{Parser, Subcommand};

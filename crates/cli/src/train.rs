@@ -19,6 +19,9 @@ pub enum TrainCommand {
     /// Append the parts of a self-play run split with `train selfplay --shard K/N` to a
     /// store, in game order: the bytes the whole run writes.
     MergeStores(MergeStoresArgs),
+    /// Label the positions of the game records or of a self-play store with Okapi's own
+    /// searches, a byte a position, in resumable shards (`--shard K/N`).
+    Label(crate::train_label::LabelArgs),
 }
 
 /// Runs a `train` subcommand.
@@ -28,6 +31,7 @@ pub fn run(command: TrainCommand) -> anyhow::Result<()> {
         TrainCommand::Probcut(a) => run_probcut(&a),
         TrainCommand::Selfplay(a) => run_selfplay(&a),
         TrainCommand::MergeStores(a) => run_merge_stores(&a),
+        TrainCommand::Label(a) => crate::train_label::run(&a),
     }
 }
 
@@ -131,6 +135,19 @@ pub struct TrainArgs {
     /// Threads searching the labels (default: every core).
     #[arg(long, value_name = "N", value_parser = super::units::parse_threads)]
     pub threads: Option<usize>,
+    /// Label files of the game records (`okapi train label --data`, any shards of one
+    /// labelling): their search values replace the game labels of the positions they
+    /// label (blended by --search-blend), and the report measures the held-out error
+    /// against them too.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub label_files: Vec<PathBuf>,
+    /// Only the labels of positions with this many empties (LO-HI) are used.
+    #[arg(long, value_parser = parse_range, default_value = "0-60")]
+    pub label_empties: (u32, u32),
+    /// Train only on the games the label files label (with --search-blend 0: their game
+    /// labels, to compare both kinds of label on the same games).
+    #[arg(long, requires = "label_files")]
+    pub labelled_games_only: bool,
     /// Fit the patterns alone, without the count terms (mobility and potential mobility
     /// of each side as tables over the count, and parity) fitted jointly with them.
     #[arg(long)]
@@ -141,7 +158,7 @@ pub struct TrainArgs {
     pub board_terms: bool,
 }
 
-fn parse_range(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_range(s: &str) -> Result<(u32, u32), String> {
     let (lo, hi) = s
         .split_once('-')
         .ok_or_else(|| format!("expected LO-HI, such as 14-44, not {s:?}"))?;
@@ -185,6 +202,9 @@ impl TrainArgs {
                     .unwrap_or_else(okapi_core::search::available_threads)
                     .max(1),
             },
+            label_files: self.label_files.clone(),
+            label_empties: self.label_empties,
+            labelled_games_only: self.labelled_games_only,
             terms: !self.no_terms,
             board_terms: self.board_terms,
         }

@@ -7,6 +7,7 @@ use okapi_core::board::Board;
 use okapi_core::formats::records::{GamePosition, GameRecord, RecordSet, logbook, pgn, wthor};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::path::Path;
 
 pub(super) fn canonical(b: &Board) -> Board {
     okapi_core::board::symmetry::canonical(b).0
@@ -34,7 +35,11 @@ pub(super) fn view(black_to_move: bool, black_score: i32) -> i32 {
 
 pub(super) struct Corpus {
     pub(super) train: Vec<GameRecord>,
+    /// Each training game's number in the record source ([`read_record_files`]'s order).
+    pub(super) train_ids: Vec<u32>,
     pub(super) held_out: Vec<GameRecord>,
+    /// Each held-out game's number in the record source.
+    pub(super) held_ids: Vec<u32>,
     pub(super) log: String,
 }
 
@@ -50,57 +55,108 @@ pub(super) fn summarize(log: &mut String, name: &str, set: &RecordSet) {
     }
 }
 
+/// Which part of the fit a file of the record source feeds, in the report's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RecordGroup {
+    WthorTrain,
+    WthorHeld,
+    PgnTrain,
+    PgnHeld,
+    Logbook,
+}
+
+impl RecordGroup {
+    const ALL: [RecordGroup; 5] = [
+        RecordGroup::WthorTrain,
+        RecordGroup::WthorHeld,
+        RecordGroup::PgnTrain,
+        RecordGroup::PgnHeld,
+        RecordGroup::Logbook,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            RecordGroup::WthorTrain => "WTHOR 1977-2016 (training)",
+            RecordGroup::WthorHeld => "WTHOR 2017-2018 (held out)",
+            RecordGroup::PgnTrain => "WTHOR PGN 2019-2023 (training)",
+            RecordGroup::PgnHeld => "WTHOR PGN 2024-2025 (held out)",
+            RecordGroup::Logbook => "Logistello logbook (training)",
+        }
+    }
+
+    pub(crate) fn held_out(self) -> bool {
+        matches!(self, RecordGroup::WthorHeld | RecordGroup::PgnHeld)
+    }
+}
+
+/// The record source's files in the order its games are numbered (label files key their
+/// games by that number): WTHOR `.wtb` 1977–2018, WTHOR PGN 2019–2025, then Logistello's
+/// book games.
+pub(crate) fn read_record_files(data: &Path) -> Result<Vec<(RecordGroup, RecordSet)>> {
+    let mut files = Vec::new();
+    for year in 1977..=2018 {
+        let path = data.join(format!("wthor/WTH_{year}.wtb"));
+        let (_, set) =
+            wthor::read_file(&path).with_context(|| format!("reading {}", path.display()))?;
+        let group = if year >= 2017 {
+            RecordGroup::WthorHeld
+        } else {
+            RecordGroup::WthorTrain
+        };
+        files.push((group, set));
+    }
+    for year in 2019..=2025 {
+        let path = data.join(format!("wthor/pgn/WTH_{year}.pgn"));
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let group = if year >= 2024 {
+            RecordGroup::PgnHeld
+        } else {
+            RecordGroup::PgnTrain
+        };
+        files.push((group, pgn::parse(&text)));
+    }
+    let path = data.join("logistello/logbook.gam.gz");
+    files.push((RecordGroup::Logbook, logbook::read_file(&path)?));
+    Ok(files)
+}
+
 pub(super) fn load_corpus(args: &EvalFitOptions) -> Result<Corpus> {
     let mut log = String::new();
-    let mut train = Vec::new();
-    let mut held_out = Vec::new();
-    let limit = |mut set: RecordSet| {
+    let mut groups: Vec<(RecordSet, Vec<u32>)> = vec![Default::default(); RecordGroup::ALL.len()];
+    let mut first = 0u32;
+    for (group, mut set) in read_record_files(&args.data)? {
+        let whole = set.games.len() as u32;
         if let Some(n) = args.max_games {
             set.games.truncate(n);
         }
-        set
-    };
-    let mut wthor_all = RecordSet::default();
-    let mut wthor_held = RecordSet::default();
-    for year in 1977..=2018 {
-        let path = args.data.join(format!("wthor/WTH_{year}.wtb"));
-        let (_, set) =
-            wthor::read_file(&path).with_context(|| format!("reading {}", path.display()))?;
-        let set = limit(set);
-        if year >= 2017 {
-            wthor_held.extend(set)
+        let g = RecordGroup::ALL
+            .iter()
+            .position(|&x| x == group)
+            .expect("a group");
+        groups[g].1.extend(first..first + set.games.len() as u32);
+        groups[g].0.extend(set);
+        first += whole;
+    }
+    let mut train = Vec::new();
+    let mut train_ids = Vec::new();
+    let mut held_out = Vec::new();
+    let mut held_ids = Vec::new();
+    for (group, (set, ids)) in RecordGroup::ALL.iter().zip(groups) {
+        summarize(&mut log, group.name(), &set);
+        if group.held_out() {
+            held_out.extend(set.games);
+            held_ids.extend(ids);
         } else {
-            wthor_all.extend(set)
+            train.extend(set.games);
+            train_ids.extend(ids);
         }
     }
-    summarize(&mut log, "WTHOR 1977-2016 (training)", &wthor_all);
-    summarize(&mut log, "WTHOR 2017-2018 (held out)", &wthor_held);
-    train.extend(wthor_all.games);
-    held_out.extend(wthor_held.games);
-    let mut pgn_train = RecordSet::default();
-    let mut pgn_held = RecordSet::default();
-    for year in 2019..=2025 {
-        let path = args.data.join(format!("wthor/pgn/WTH_{year}.pgn"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        let set = limit(pgn::parse(&text));
-        if year >= 2024 {
-            pgn_held.extend(set)
-        } else {
-            pgn_train.extend(set)
-        }
-    }
-    summarize(&mut log, "WTHOR PGN 2019-2023 (training)", &pgn_train);
-    summarize(&mut log, "WTHOR PGN 2024-2025 (held out)", &pgn_held);
-    train.extend(pgn_train.games);
-    held_out.extend(pgn_held.games);
-    let path = args.data.join("logistello/logbook.gam.gz");
-    let logbook = limit(logbook::read_file(&path)?);
-    summarize(&mut log, "Logistello logbook (training)", &logbook);
-    train.extend(logbook.games);
     Ok(Corpus {
         train,
+        train_ids,
         held_out,
+        held_ids,
         log,
     })
 }

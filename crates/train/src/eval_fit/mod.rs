@@ -24,6 +24,17 @@ mod report;
 
 pub use report::measure_speed;
 
+/// The games of the record source in `data` in the order label files number them
+/// ([`crate::label_files::Source::records`]), held-out years included.
+pub fn record_games(
+    data: &std::path::Path,
+) -> Result<Vec<okapi_core::formats::records::GameRecord>> {
+    Ok(corpus::read_record_files(data)?
+        .into_iter()
+        .flat_map(|(_, set)| set.games)
+        .collect())
+}
+
 use crate::search_labels::{self, SearchLabelOptions};
 use anyhow::{Context, Result};
 use corpus::{GameTree, HeldOut, load_corpus};
@@ -88,6 +99,15 @@ pub struct EvalFitOptions {
     pub selfplay_weight: u32,
     /// Training positions relabelled by Okapi's own search ([`search_labels`]).
     pub search: SearchLabelOptions,
+    /// Label files of the record source (`okapi train label`): their search values
+    /// replace the game labels of the training positions they label (blended by
+    /// `search.blend`), and the held-out positions they label are measured against them.
+    pub label_files: Vec<PathBuf>,
+    /// Only the labels of positions with this many empties are used.
+    pub label_empties: (u32, u32),
+    /// Train only on the games the label files label (to compare game and search
+    /// labels on the same games).
+    pub labelled_games_only: bool,
     /// Fit the count terms ([`okapi_core::eval::terms`]: mobility, potential mobility,
     /// parity) jointly with the patterns (`--no-terms`: patterns alone, as before).
     pub terms: bool,
@@ -226,7 +246,31 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         "reading game records from {}",
         args.data.display()
     ));
-    let corpus = load_corpus(args)?;
+    let mut corpus = load_corpus(args)?;
+    let label_set = if args.label_files.is_empty() {
+        None
+    } else {
+        progress("reading the label files");
+        let source = crate::label_files::Source::records(&args.data)?;
+        let set = crate::label_files::read_label_set(&args.label_files, &source)?;
+        if args.labelled_games_only {
+            let keep: Vec<bool> = corpus
+                .train_ids
+                .iter()
+                .map(|&id| set.games[id as usize].is_some())
+                .collect();
+            let mut it = keep.iter();
+            corpus.train.retain(|_| *it.next().expect("one a game"));
+            let mut it = keep.iter();
+            corpus.train_ids.retain(|_| *it.next().expect("one a game"));
+            let _ = writeln!(
+                corpus.log,
+                "- trained on the {} training games the label files label",
+                corpus.train.len()
+            );
+        }
+        Some(set)
+    };
     let _ = writeln!(report, "## Data\n\n{}", corpus.log);
     progress(corpus.log.trim_end_matches('\n'));
 
@@ -241,6 +285,9 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
     };
     if args.search.depth > 0 {
         apply_search_labels(args, &tree, &mut labels, &mut report, progress)?;
+    }
+    if let Some(set) = &label_set {
+        apply_label_files(args, &corpus, &tree, set, &mut labels, &mut report);
     }
     let exact_nodes = tree.exact.iter().filter(|&&e| e != i8::MIN).count();
     let _ = writeln!(
@@ -273,6 +320,18 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
 
     let errors = measure_held_out(args, phases, &eval, &feature_eval, &held)?;
     report_held_out(args, phases, &corpus, &held, &errors, &mut report);
+    if let Some(set) = &label_set {
+        let searched = held_out_searched(args, &corpus, &tree, set);
+        report::report_against_labels(
+            args,
+            phases,
+            &eval,
+            &feature_eval,
+            &searched,
+            &set.search,
+            &mut report,
+        );
+    }
 
     // Speed of the shipped evaluator.
     let boards: Vec<Board> = held.held.iter().map(|s| s.board).collect();
@@ -358,6 +417,86 @@ fn apply_search_labels(
         1.0 - blend
     );
     Ok(())
+}
+
+/// Replaces the game labels of the training positions the label files label (within
+/// `--label-empties`, exact scores kept) by their search values, blended.
+fn apply_label_files(
+    args: &EvalFitOptions,
+    corpus: &corpus::Corpus,
+    tree: &GameTree,
+    set: &crate::label_files::LabelSet,
+    labels: &mut [f32],
+    report: &mut String,
+) {
+    let (lo, hi) = args.label_empties;
+    let blend = args.search.blend.clamp(0.0, 1.0);
+    let mut done = vec![false; tree.boards.len()];
+    let (mut relabelled, mut gap, mut games) = (0usize, 0f64, 0usize);
+    for (game, &id) in corpus.train.iter().zip(&corpus.train_ids) {
+        let Some(values) = &set.games[id as usize] else {
+            continue;
+        };
+        games += 1;
+        for (p, &v) in game.positions().iter().zip(values) {
+            if v == crate::label_files::UNLABELLED || !(lo..=hi).contains(&p.board.empty_count()) {
+                continue;
+            }
+            let c = corpus::canonical(&p.board);
+            let node = tree.ids[&(c.player, c.opponent)] as usize;
+            if done[node] || tree.exact[node] != i8::MIN {
+                continue;
+            }
+            done[node] = true;
+            relabelled += 1;
+            gap += (v as f32 - labels[node]).abs() as f64;
+            labels[node] = (1.0 - blend) * labels[node] + blend * v as f32;
+        }
+    }
+    let s = &set.search;
+    let _ = writeln!(
+        report,
+        "Label files: {} (depth {}, exact from {} empties, ProbCut level {}); {games} of {} training games labelled; \
+         {relabelled} training positions of {lo}-{hi} empties relabelled, mean gap to their game labels {:.2} discs; \
+         label = {blend} x search + {} x game.\n",
+        args.label_files.len(),
+        s.depth,
+        s.exact_empties,
+        s.selectivity,
+        corpus.train.len(),
+        gap / relabelled.max(1) as f64,
+        1.0 - blend
+    );
+}
+
+/// The held-out positions not seen in training that the label files label, with their
+/// search values.
+fn held_out_searched(
+    args: &EvalFitOptions,
+    corpus: &corpus::Corpus,
+    tree: &GameTree,
+    set: &crate::label_files::LabelSet,
+) -> Vec<Sample> {
+    let (lo, hi) = args.label_empties;
+    let mut out = Vec::new();
+    for (game, &id) in corpus.held_out.iter().zip(&corpus.held_ids) {
+        let Some(values) = &set.games[id as usize] else {
+            continue;
+        };
+        for (p, &v) in game.positions().iter().zip(values) {
+            let c = corpus::canonical(&p.board);
+            if v != crate::label_files::UNLABELLED
+                && (lo..=hi).contains(&p.board.empty_count())
+                && !tree.ids.contains_key(&(c.player, c.opponent))
+            {
+                out.push(Sample {
+                    board: p.board,
+                    label: v as f32,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The training samples by empties: the game tree's positions with their labels, and the

@@ -199,6 +199,23 @@ pub(super) fn describe(args: &EvalFitOptions) -> String {
     if !args.terms {
         s.push_str(" --no-terms");
     }
+    if !args.label_files.is_empty() {
+        s.push_str(" --label-files");
+        for f in &args.label_files {
+            let _ = write!(s, " {}", f.display());
+        }
+        let _ = write!(
+            s,
+            " --label-empties {}-{}",
+            args.label_empties.0, args.label_empties.1
+        );
+        if args.labelled_games_only {
+            s.push_str(" --labelled-games-only");
+        }
+        if args.search.depth == 0 && args.search.blend < 1.0 {
+            let _ = write!(s, " --search-blend {}", args.search.blend);
+        }
+    }
     let search = &args.search;
     if search.depth > 0 {
         let _ = write!(
@@ -365,6 +382,49 @@ pub(super) fn terms_tables(file: &WeightFile) -> String {
         }
     }
     out
+}
+
+/// The held-out error against the label files' search values, by phase.
+pub(super) fn report_against_labels(
+    args: &EvalFitOptions,
+    phases: usize,
+    eval: &Evaluator,
+    feature_eval: &FeatureEval,
+    samples: &[Sample],
+    search: &crate::label_files::LabelSearch,
+    report: &mut String,
+) {
+    let mut by_phase = vec![Mae::default(); phases];
+    let mut total = Mae::default();
+    for s in samples {
+        let pe = eval.evaluate(&s.board) as f64 / SCALE as f64;
+        let fe = feature_eval.evaluate(s.board.player, s.board.opponent);
+        by_phase[eval.phase(s.board.empty_count())].add(s.label as f64, pe, fe);
+        total.add(s.label as f64, pe, fe);
+    }
+    let _ = writeln!(
+        report,
+        "### Against the search labels, by phase\n\nThe held-out positions not seen in training that the label files value \
+         (depth {}, exact from {} empties): mean absolute error in discs.\n",
+        search.depth, search.exact_empties
+    );
+    let _ = writeln!(
+        report,
+        "| empties | positions | pattern eval | feature eval | zero |\n|---|---|---|---|---|"
+    );
+    for (p, m) in by_phase.iter().enumerate() {
+        if m.n == 0 {
+            continue;
+        }
+        let lo = p as u32 * args.phase_width;
+        let hi = if p + 1 == phases {
+            60
+        } else {
+            ((p as u32 + 1) * args.phase_width - 1).min(60)
+        };
+        let _ = writeln!(report, "| {lo}-{hi} | {} |", m.row());
+    }
+    let _ = writeln!(report, "| all | {} |\n", total.row());
 }
 
 #[cfg(test)]
