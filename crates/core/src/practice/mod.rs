@@ -20,7 +20,8 @@
 mod schedule;
 mod store;
 
-pub use schedule::{Day, INTERVALS, Schedule};
+pub use crate::calendar::Day;
+pub use schedule::{INTERVALS, Schedule};
 pub use store::{Added, Opened, STORE_FILE, Store};
 
 use crate::board::{Color, Move, Position, Square};
