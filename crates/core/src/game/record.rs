@@ -791,5 +791,6 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+mod proofs;
 #[cfg(test)]
 mod tests;
