@@ -660,6 +660,15 @@ impl App {
                     .map(PathBuf::from);
                 if let Some(path) = chosen.or(typed) {
                     if path.is_dir() {
+                        if path.to_str().is_none() {
+                            // The settings file is JSON: the folder is read this run only.
+                            self.error = Some(format!(
+                                "{} is read now, but its name is not UTF-8 text, which the \
+                                 settings file cannot keep: rename it to keep it for the next \
+                                 start",
+                                path.display()
+                            ));
+                        }
                         if !self.settings.db_folders.contains(&path) {
                             self.settings.db_folders.push(path);
                         }
