@@ -1,4 +1,4 @@
-//! The opening book: built from the repository's sample records (no ../shared needed),
+//! The opening book: built from the repository's sample records (nothing outside it needed),
 //! its lookups under symmetry, its negamax, its file format, and its use by `okapi book`
 //! and `okapi nboard`.
 

@@ -1,7 +1,7 @@
 //! The games database against a direct count over the game files: for the start position
 //! and after f5 d6 c3, the games reaching the position (under the 8 symmetries, by any move
 //! order) and the games per next move equal what replaying every game of the files finds.
-//! Uses the WTHOR samples in `tests/data` (no `../shared` needed); the shipped database is
+//! Uses the WTHOR samples in `tests/data` (nothing outside the repository needed); the shipped database is
 //! checked for the start position (every game reaches it).
 
 use okapi::board::symmetry::{Symmetry, transform};

@@ -3,7 +3,9 @@
 //! values, best moves and node counts as the from-scratch search.
 //!
 //! `OKAPI_RECORD=1 cargo test --release --test midgame_incremental -- --nocapture` prints
-//! the table of expected figures (it was recorded with the search of before the change).
+//! the table of expected figures anew, from the from-scratch search, once the incremental
+//! search has found the same ones (it was first recorded with the search of before the
+//! change).
 
 use okapi::board::random::random_positions;
 use okapi::board::{Board, Position};
@@ -96,21 +98,41 @@ fn analyze<E: Evaluate + Clone>(e: &E, b: Board) -> (Vec<MoveValue>, Option<Move
     (seen, among, s.nodes())
 }
 
+/// The rows of [`EXPECTED`]: the first positions of midgame36.scr, each at these
+/// (depth, selectivity) pairs.
+const RECORDED_POSITIONS: usize = 4;
+const RECORDED_SETTINGS: [(u32, usize); 6] = [(5, 5), (8, 5), (10, 5), (8, 2), (12, 2), (14, 2)];
+
 #[test]
 fn fixed_depth_results_are_those_of_the_old_search() {
     let eval = Evaluator::shipped();
     let boards = midgame36();
-    let record = std::env::var_os("OKAPI_RECORD").is_some();
-    if record {
-        for (i, &board) in boards.iter().enumerate().take(4) {
-            for (depth, sel) in [(5, 5), (8, 5), (10, 5), (8, 2), (12, 2), (14, 2)] {
-                let (v, mv, nodes) = search(&FromScratch(eval.clone()), board, depth, sel);
-                println!("    ({i}, {depth}, {sel}, {v}, \"{mv}\", {nodes}),");
-            }
+    let rows: Vec<(usize, u32, usize)> = (0..RECORDED_POSITIONS)
+        .flat_map(|i| RECORDED_SETTINGS.map(|(depth, sel)| (i, depth, sel)))
+        .collect();
+    let expected_rows: Vec<(usize, u32, usize)> = EXPECTED
+        .iter()
+        .map(|&(i, depth, sel, ..)| (i, depth, sel))
+        .collect();
+    assert_eq!(
+        expected_rows, rows,
+        "the table has a row for each recorded setting"
+    );
+    if std::env::var_os("OKAPI_RECORD").is_some() {
+        // A new table, recorded with the from-scratch search; the incremental search must
+        // find the same figures before they are printed, or the table would record a
+        // difference between the two.
+        for (i, depth, sel) in rows {
+            let (v, mv, nodes) = search(&FromScratch(eval.clone()), boards[i], depth, sel);
+            assert_eq!(
+                search(&eval, boards[i], depth, sel),
+                (v, mv.clone(), nodes),
+                "position {i} depth {depth} selectivity {sel}: the incremental search differs"
+            );
+            println!("    ({i}, {depth}, {sel}, {v}, \"{mv}\", {nodes}),");
         }
         return;
     }
-    assert!(!EXPECTED.is_empty());
     for &(i, depth, sel, value, mv, nodes) in EXPECTED {
         let got = search(&eval, boards[i], depth, sel);
         assert_eq!(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The reference values of src/cli/match_sprt.rs's tests: the GSPRT log-likelihood ratio
+# The reference values of crates/cli/src/matches/sprt.rs's tests: the GSPRT log-likelihood ratio
 # of `okapi match --sprt`, computed independently in 40-digit arithmetic (mpmath): the
 # multinomial's maximum-likelihood distribution under each hypothesis' mean, by bisection
 # on the Lagrange multiplier (M. Van den Bergh's construction, as fishtest uses it).

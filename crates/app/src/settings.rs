@@ -415,7 +415,7 @@ impl Settings {
         let named = okapi_core::level::Level::parse(&self.level.name());
         if named.as_ref() != Ok(&self.level) {
             let why = match named {
-                Err(e) => e,
+                Err(e) => e.to_string(),
                 Ok(_) => format!("not a level Okapi offers ({})", level_figures(&self.level)),
             };
             problems.push(format!(

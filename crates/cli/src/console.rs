@@ -664,7 +664,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         }
         None => okapi_core::eval::Evaluator::shipped(),
     };
-    let level = Level::parse(&args.level)?;
+    let level = Level::parse(&args.level).map_err(|e| e.to_string())?;
     let config = super::engine_flags::engine_config(
         "hash bits",
         okapi_core::search::DEFAULT_HASH_BITS,

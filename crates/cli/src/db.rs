@@ -18,7 +18,8 @@ pub enum DbCommand {
     /// Reads WTH_*.wtb (named by WTHOR.JOU and WTHOR.TRN) and the PGN exports in pgn/,
     /// each in name order. A damaged folder (a file cut short or refused, the names
     /// missing) is refused unless --accept-damaged. The shipped file is made by
-    /// `okapi db build --wthor ../shared/data/wthor -o data/wthor.okdb`.
+    /// `okapi db build --wthor DIR/wthor -o data/wthor.okdb`, DIR the records' folder of
+    /// the README.
     Build(BuildArgs),
     /// Each next move from a position: games, Black's wins/draws/losses and win %, the
     /// average final disc difference, and the book's value.

@@ -81,8 +81,6 @@ pub mod engine_flags;
 #[cfg(all(feature = "gui", unix, not(target_os = "macos")))]
 pub mod install;
 pub mod ladder;
-pub mod match_players;
-pub mod match_sprt;
 pub mod matches;
 pub mod midbench;
 pub mod nboard;

@@ -110,6 +110,7 @@
 pub mod binary;
 pub mod board;
 pub mod book;
+pub mod calendar;
 pub mod db;
 pub mod eval;
 pub mod formats;

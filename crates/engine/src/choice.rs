@@ -2,7 +2,7 @@
 //! opening book, the level (random, greedy, a search to a depth or for a time, weakened
 //! by a temperature), the game clock's time, and the engine's one seeded generator.
 
-use super::{Line, worker::eval_of};
+use super::Line;
 use okapi_core::board::{Move, Position};
 use okapi_core::book::BookMove;
 use okapi_core::eval::Evaluator;
@@ -71,7 +71,7 @@ pub(super) fn line_of(v: &MoveValue, confidence: u32) -> Line {
             v.pv.clone()
         },
         discs: v.value as f64 / SCALE as f64,
-        eval: eval_of(v, confidence),
+        eval: Eval::of_search(v, confidence),
     }
 }
 
@@ -129,7 +129,7 @@ pub(super) fn choose(
             let r = search.best_move(board, s.limits, |v| on_line(line_of(v, confidence)))?;
             Ok(Chosen {
                 mv: r.best.mv,
-                eval: Some(eval_of(&r.best, confidence)),
+                eval: Some(Eval::of_search(&r.best, confidence)),
                 discs: Some(r.best.value as f64 / SCALE as f64),
                 pv: r.best.pv.clone(),
                 book: None,
@@ -144,7 +144,7 @@ pub(super) fn choose(
                 _ => SearchSource::Midgame { depth: 0 },
             };
             let eval = |value: i32| {
-                eval_of(
+                Eval::of_search(
                     &MoveValue {
                         mv: c.mv,
                         value,

@@ -377,7 +377,7 @@ impl Worker {
                 let Move::Play(square) = v.mv else { return };
                 out.send(Event::MoveValue {
                     square,
-                    eval: eval_of(v, confidence),
+                    eval: Eval::of_search(v, confidence),
                 });
                 if best_here.as_ref().is_none_or(|b| v.value > b.value) {
                     best_here = Some(v.clone());
@@ -471,8 +471,8 @@ impl Worker {
                             Move::Pass => played,
                         };
                         (
-                            eval_of(played_value, confidence),
-                            eval_of(best, confidence),
+                            Eval::of_search(played_value, confidence),
+                            Eval::of_search(best, confidence),
                             best_move,
                         )
                     })
@@ -700,7 +700,7 @@ impl Worker {
             };
             match value {
                 Ok(r) => {
-                    let mut eval = eval_of(&r.best, confidence);
+                    let mut eval = Eval::of_search(&r.best, confidence);
                     eval.value *= sign;
                     out.send(Event::PositionValue {
                         index,
@@ -714,27 +714,6 @@ impl Worker {
                 }
             }
         }
-    }
-}
-
-/// A search value as the app shows and keeps it: discs (rounded) or W/D/L, with its source.
-pub(super) fn eval_of(v: &MoveValue, confidence: u32) -> Eval {
-    match v.source {
-        SearchSource::Exact => Eval {
-            value: v.value / SCALE,
-            source: EvalSource::Exact,
-        },
-        SearchSource::Wld => Eval {
-            value: v.value.signum(),
-            source: EvalSource::Wld,
-        },
-        SearchSource::Midgame { depth } => Eval {
-            value: (v.value as f64 / SCALE as f64).round() as i32,
-            source: EvalSource::Midgame {
-                depth: depth.min(255) as u8,
-                confidence: confidence.min(100) as u8,
-            },
-        },
     }
 }
 

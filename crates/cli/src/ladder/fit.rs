@@ -53,7 +53,7 @@ pub enum FitError {
     },
     /// An anchor that `Level::parse` does not read, and why.
     #[error("level '{0}' is not a level: {1}")]
-    BadLevel(String, String),
+    BadLevel(String, okapi_core::level::LevelError),
     /// A level that no chain of pairings ties to the anchor.
     #[error("no pairing ties level {0} to the anchor {1}: the ladder needs a game between them")]
     Disconnected(String, String),

@@ -1,9 +1,10 @@
 //! The Elo scale, in one place for every command that rates (`okapi match`, its SPRT,
 //! `okapi ladder-fit`): the logistic model, in which a side `d` Elo stronger scores
-//! 1 / (1 + 10^(-d/400)) on average; and A's tally over a match with the Elo difference it
-//! gives and its interval.
+//! 1 / (1 + 10^(-d/400)) on average; and A's tally over a match (its games, and its pairs
+//! of games by points for the sequential test) with the Elo difference it gives and its
+//! interval.
 
-use super::super::match_sprt::Pentanomial;
+use std::fmt;
 use std::time::Duration;
 
 /// A's results over the match.
@@ -97,6 +98,29 @@ pub(super) fn points(a_discs: u32, b_discs: u32) -> f64 {
     }
 }
 
+/// How many game pairs A scored 0, ½, 1, 1½ and 2 points in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u64; 5]);
+
+impl Pentanomial {
+    /// Counts a pair from A's score in each of its two games (0, ½ or 1 each).
+    pub fn add(&mut self, first: f64, second: f64) {
+        let half_points = ((first + second) * 2.0).round() as usize;
+        self.0[half_points.min(4)] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+impl fmt::Display for Pentanomial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c, d, e] = self.0;
+        write!(f, "0: {a}, 1/2: {b}, 1: {c}, 3/2: {d}, 2: {e}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +152,19 @@ mod tests {
         let (e, lo, hi) = elo_interval(&all);
         assert_eq!((e, hi), (f64::INFINITY, f64::INFINITY));
         assert!((lo - elo(0.7)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn pairs_are_counted_by_their_points() {
+        let mut p = Pentanomial::default();
+        p.add(1.0, 1.0);
+        p.add(1.0, 0.0);
+        p.add(0.5, 0.5);
+        p.add(0.5, 0.0);
+        p.add(0.0, 0.0);
+        p.add(1.0, 0.5);
+        assert_eq!(p.0, [1, 1, 2, 1, 1]);
+        assert_eq!(p.pairs(), 6);
+        assert_eq!(p.to_string(), "0: 1, 1/2: 1, 1: 2, 3/2: 1, 2: 1");
     }
 }

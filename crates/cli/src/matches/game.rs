@@ -1,6 +1,6 @@
 //! One game between two contestants, through a session.
 
-use super::players::Contestant;
+use super::contestant::Contestant;
 use anyhow::{Context, anyhow};
 use okapi_core::board::{Color, Move};
 use okapi_core::game::{Game, Seat, Session};

@@ -18,18 +18,21 @@
 //! `--concurrency K` plays K games at once, each on its own pair of engines (K of each
 //! side); results are told in game order all the same.
 
+mod contestant;
 mod elo;
+pub mod external;
 mod game;
 mod openings;
 mod players;
 mod report;
+pub mod sprt;
 
-pub use elo::{ELO_PER_LOGIT, Tally, elo, elo_interval, expected_score};
+pub use contestant::Contestant;
+pub use elo::{ELO_PER_LOGIT, Pentanomial, Tally, elo, elo_interval, expected_score};
 pub use game::{GameResult, play_game};
 pub use openings::{balanced_openings, parse_transcript, read_openings};
-pub use players::{Contestant, OkapiContestant};
+pub use players::OkapiContestant;
 
-use super::match_sprt::{Sprt, SprtParseError, Verdict};
 use anyhow::{Context, anyhow, bail};
 use crossbeam_channel::unbounded;
 use game::play_game_unless;
@@ -37,6 +40,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use okapi_core::board::Move;
 use players::{Player, Side};
 use report::{Scoreboard, print_summary, print_test};
+use sprt::{Sprt, SprtParseError, Verdict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;

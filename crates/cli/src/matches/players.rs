@@ -1,8 +1,9 @@
-//! The match's players: the [`Contestant`] each side is, an Okapi level on its own
-//! engine ([`OkapiContestant`]), and the sides as the arguments give them.
+//! The match's players: an Okapi level on its own engine ([`OkapiContestant`]), and the
+//! sides as the arguments give them.
 
-use super::super::match_players::{ExternalPlayer, OkapiBinaryPlayer};
 use super::MatchArgs;
+use super::contestant::Contestant;
+use super::external::{ExternalPlayer, OkapiBinaryPlayer};
 use anyhow::{Context, anyhow, bail};
 use okapi_core::board::Move;
 use okapi_core::eval::Evaluator;
@@ -12,13 +13,6 @@ use okapi_engine::{Engine, EngineConfig, EngineOptions, Event, Request};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// One side of a match.
-pub trait Contestant {
-    fn name(&self) -> String;
-    /// The move to play at the cursor of `game` (the side to move has a legal move).
-    fn choose(&mut self, game: &Game) -> anyhow::Result<Move>;
-}
 
 /// An Okapi level, played by its own engine (own table, own seeded generator, own
 /// evaluation) through the engine API every front end uses.

@@ -1,10 +1,10 @@
 //! What the match prints and saves: a line per game in game order, the summary, the
 //! test's verdict, the games in a GGF file.
 
-use super::super::match_sprt::{Sprt, Verdict};
 use super::MatchArgs;
 use super::elo::{Tally, elo_interval, elo_text, points};
 use super::game::GameResult;
+use super::sprt::{Sprt, Verdict};
 use anyhow::Context;
 use indicatif::ProgressBar;
 use okapi_core::board::Move;

@@ -213,6 +213,38 @@ macro_rules! fast_copies {
 }
 pub(crate) use fast_copies;
 
+/// The token for a test that compares the fast copies with the portable ones: the AVX2
+/// copies (`avx512: false`) or every copy this CPU runs (`avx512: true`). Where the CPU
+/// lacks a copy's features the test checks less, and says so on standard error, past the
+/// test harness's capture and once per test, so that a green run on such a CPU is not
+/// read as a check of that copy. `OKAPI_TEST_CPU=portable` (or `avx2`) takes the CPU
+/// for one without AVX2 (or without AVX-512), to see the tests skip.
+#[cfg(test)]
+pub(crate) fn detect_for_test(test: &str, avx512: bool) -> Option<Avx2> {
+    use std::io::Write as _;
+    use std::sync::Mutex;
+    static TOLD: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let found = match std::env::var("OKAPI_TEST_CPU").as_deref() {
+        Ok("portable") => None,
+        Ok("avx2") => Avx2::detect().map(Avx2::without_avx512),
+        _ => Avx2::detect(),
+    };
+    let missing = match found {
+        None if avx512 => Some("AVX2 and AVX-512 copies: this CPU has no AVX2"),
+        None => Some("AVX2 copies: this CPU has no AVX2"),
+        Some(t) if avx512 && !t.avx512 => Some("AVX-512 copies: this CPU has no AVX-512"),
+        Some(_) => None,
+    };
+    if let Some(missing) = missing {
+        let mut told = TOLD.lock().unwrap_or_else(|e| e.into_inner());
+        if !told.iter().any(|t| t == test) {
+            told.push(test.to_string());
+            let _ = writeln!(std::io::stderr(), "{test}: skipped the {missing}");
+        }
+    }
+    found
+}
+
 /// Which copies of the search functions ran, counted per thread in the tests: proof that
 /// a search with the token stays in the fast copies (the AVX-512 ones where the token
 /// says so) and one without stays out of them.

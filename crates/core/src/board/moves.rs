@@ -466,7 +466,8 @@ mod tests {
         #[test]
         #[cfg(target_arch = "x86_64")]
         fn avx2_flips_match((p, o) in board(), sq in 0u32..64) {
-            if std::arch::is_x86_feature_detected!("avx2") && (p | o) >> sq & 1 == 0 {
+            let avx2 = crate::board::cpu::detect_for_test("avx2_flips_match", false);
+            if avx2.is_some() && (p | o) >> sq & 1 == 0 {
                 // SAFETY: the CPU has AVX2.
                 prop_assert_eq!(unsafe { flips_avx2(p, o, sq) }, flips_slow(p, o, sq));
             }
@@ -476,7 +477,8 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         fn avx512_flips_match((p, o) in board(), sq in 0u32..64) {
             // The features the search's AVX-512 copy asks for, checked where it checks them.
-            let avx512 = crate::board::cpu::Avx2::detect().and_then(|t| t.avx512());
+            let avx512 = crate::board::cpu::detect_for_test("avx512_flips_match", true)
+                .and_then(|t| t.avx512());
             if avx512.is_some() && (p | o) >> sq & 1 == 0 {
                 // SAFETY: the CPU has AVX2 and AVX-512 F, VL and CD.
                 prop_assert_eq!(unsafe { flips_avx512(p, o, sq) }, flips_slow(p, o, sq));
@@ -486,7 +488,7 @@ mod tests {
         #[test]
         #[cfg(target_arch = "x86_64")]
         fn avx2_moves_match((p, o) in board()) {
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if crate::board::cpu::detect_for_test("avx2_moves_match", false).is_some() {
                 // SAFETY: the CPU has AVX2.
                 prop_assert_eq!(unsafe { moves_avx2(p, o) }, moves(p, o));
             }

@@ -4,7 +4,7 @@
 //! [`crate::formats`]; a game that does not replay is skipped and counted, a file that is
 //! not a game file at all is reported by name and skipped, and neither stops the rest.
 
-use super::{Builder, GameNames};
+use super::{Builder, DbError, GameNames};
 use crate::board::{Move, Position};
 use crate::formats::records::{GameRecord, pgn, wthor};
 use crate::formats::{MAX_GAME_FILE, MAX_RECORD_FILE, ggf, read_capped, read_game};
@@ -192,7 +192,7 @@ pub fn add_wthor_file(
             ),
         ));
     }
-    for g in &set.games {
+    add_games(builder, path, &set.games, &mut report, |builder, g| {
         let black = names.player(g.black);
         let white = names.player(g.white);
         let tournament = names.tournament(g.tournament);
@@ -202,14 +202,8 @@ pub fn add_wthor_file(
             tournament: &tournament,
             source,
         };
-        if builder.add(&g.record, names).is_err() {
-            report
-                .bad_files
-                .push((path.into(), "too many games".into()));
-            return report;
-        }
-        report.games += 1;
-    }
+        builder.add(&g.record, names)
+    });
     report
 }
 
@@ -237,22 +231,36 @@ pub fn add_pgn_file(builder: &mut Builder, path: &Path, source: &str) -> Report 
     report
         .skipped_games
         .extend(skipped.iter().map(|s| format!("{shown}: {s}")));
-    for g in &games {
+    add_games(builder, path, &games, &mut report, |builder, g| {
         let names = GameNames {
             black: &g.black,
             white: &g.white,
             tournament: &g.event,
             source,
         };
-        if builder.add(&g.record, names).is_err() {
+        builder.add(&g.record, names)
+    });
+    report
+}
+
+/// The one loop that adds a file's games to the database, counting them in `report`; once
+/// the database is full the rest of the file is left out and the file is reported.
+fn add_games<G>(
+    builder: &mut Builder,
+    path: &Path,
+    games: &[G],
+    report: &mut Report,
+    mut add: impl FnMut(&mut Builder, &G) -> Result<(), DbError>,
+) {
+    for g in games {
+        if add(builder, g).is_err() {
             report
                 .bad_files
                 .push((path.into(), "too many games".into()));
-            return report;
+            return;
         }
         report.games += 1;
     }
-    report
 }
 
 /// A game of Okapi's or a GGF file as a record: the main line from the standard start,
@@ -327,34 +335,15 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
     } else {
         vec![read_game(&text).map_err(|e| e.to_string())]
     };
-    let mut added = 0;
+    let mut read = Vec::new();
     let mut errors = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
         match g.and_then(|g| record_of_game(&g).map(|r| (g, r))) {
-            Ok((g, (record, finished))) => {
-                let names = GameNames {
-                    black: &g.black,
-                    white: &g.white,
-                    tournament: &g.event,
-                    source,
-                };
-                let put = if finished {
-                    builder.add(&record, names)
-                } else {
-                    builder.add_unfinished(&record, names)
-                };
-                if put.is_err() {
-                    report
-                        .bad_files
-                        .push((path.into(), "too many games".into()));
-                    return report;
-                }
-                added += 1;
-            }
+            Ok(game) => read.push(game),
             Err(e) => errors.push(format!("{}: game {}: {e}", path.display(), i + 1)),
         }
     }
-    if added == 0 {
+    if read.is_empty() {
         let why = errors
             .first()
             .map_or("no game in it".to_string(), |e| e.clone());
@@ -362,8 +351,20 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
         return report;
     }
     report.files = 1;
-    report.games = added;
     report.skipped_games = errors;
+    add_games(builder, path, &read, &mut report, |builder, (g, (record, finished))| {
+        let names = GameNames {
+            black: &g.black,
+            white: &g.white,
+            tournament: &g.event,
+            source,
+        };
+        if *finished {
+            builder.add(record, names)
+        } else {
+            builder.add_unfinished(record, names)
+        }
+    });
     report
 }
 

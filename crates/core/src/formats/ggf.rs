@@ -29,6 +29,7 @@
 
 use super::{TextPos, comment_with_opening, comment_without_opening};
 use crate::board::{Color, Move, Position, Square};
+use crate::calendar;
 use crate::game::Game;
 use std::time::Duration;
 
@@ -461,17 +462,10 @@ pub fn write_record(record: &GgfRecord) -> String {
 
 /// The current UTC time as GGF dates it (`2026.11.22_06:30:00.GMT`).
 pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
-    let (y, m, d) = crate::game::record::civil_from_days(days);
-    format!(
-        "{y:04}.{m:02}.{d:02}_{:02}:{:02}:{:02}.GMT",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    let seconds = calendar::seconds_now();
+    let (y, m, d) = calendar::day_of(seconds).date();
+    let (hours, minutes, seconds) = calendar::time_of_day(seconds);
+    format!("{y:04}.{m:02}.{d:02}_{hours:02}:{minutes:02}:{seconds:02}.GMT")
 }
 
 #[cfg(test)]

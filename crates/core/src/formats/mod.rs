@@ -203,6 +203,22 @@ impl Format {
         self == Format::OkapiJson
     }
 
+    /// The format's name in messages ("GGF keeps one line").
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ggf => "GGF",
+            Format::Transcript => "a transcript",
+            Format::OkapiJson => "Okapi JSON",
+        }
+    }
+
+    /// Does the file name say Okapi JSON in so many words (`.json`, in any case)? Unlike
+    /// [`Format::of_path`], a name without an ending is not taken as JSON.
+    pub fn is_json(path: &Path) -> bool {
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    }
+
     /// The format a file name asks for: `.ggf`, `.txt`/`.trn` transcripts, anything else
     /// Okapi JSON.
     pub fn of_path(path: &Path) -> Format {
@@ -634,6 +650,20 @@ impl Drop for AtomicFile {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_format_is_named_and_json_is_told_by_its_ending() {
+        use super::Format;
+        use std::path::Path;
+        assert_eq!(Format::Ggf.name(), "GGF");
+        assert_eq!(Format::Transcript.name(), "a transcript");
+        assert_eq!(Format::OkapiJson.name(), "Okapi JSON");
+        assert!(Format::is_json(Path::new("games/a.JSON")));
+        assert!(Format::is_json(Path::new("a.json")));
+        assert!(!Format::is_json(Path::new("a")), "no ending is not JSON");
+        assert!(!Format::is_json(Path::new("a.ggf")));
+        assert_eq!(Format::of_path(Path::new("a")), Format::OkapiJson);
+    }
+
     #[test]
     fn text_files_get_the_platform_line_end() {
         assert_eq!(with_line_ends("a\nb\n", "\r\n"), "a\r\nb\r\n");

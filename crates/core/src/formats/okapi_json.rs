@@ -354,9 +354,9 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
             PlayerEntry::Full { name, seat } => (name, seat),
         };
         if let Some(seat) = seat {
-            game.seats[i] = Seat::parse(&seat).map_err(|reason| JsonError::Bad {
+            game.seats[i] = Seat::parse(&seat).map_err(|e| JsonError::Bad {
                 place: format!("{place}.seat"),
-                reason,
+                reason: e.to_string(),
             })?;
         }
         if i == 0 {

@@ -8,6 +8,8 @@ pub(crate) mod record;
 mod session;
 mod value;
 
-pub use record::{Game, NewMove, NodeId, Seat, numbered_line, occasion, today, transcript_of};
+pub use record::{
+    Game, NewMove, NodeId, Seat, SeatError, numbered_line, occasion, today, transcript_of,
+};
 pub use session::{Next, ProvenLine, Session, SessionError, seat_name};
 pub use value::{Eval, EvalSource};

@@ -26,7 +26,7 @@
 
 use super::value::Eval;
 use crate::board::{Move, PlayError, Position, Square};
-use crate::level::Level;
+use crate::level::{Level, LevelError};
 
 /// A node of the move tree; [`Game::root`] is the start position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -99,6 +99,17 @@ pub enum Seat {
     Engine(Level),
 }
 
+/// Why a seat's text was not read (see [`Seat::parse`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SeatError {
+    /// Neither `human` nor `okapi:` and a level.
+    #[error("'{0}' is not a player: 'human' or 'okapi:' with a level (okapi:8)")]
+    Unknown(String),
+    /// `okapi:` with a text that is not a level.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+}
+
 impl Seat {
     /// `human`, or `okapi:` and the level as [`Level::parse`] reads it (`okapi:8`,
     /// `okapi:greedy`, `okapi:12t1.5`, `okapi:5s`).
@@ -111,16 +122,14 @@ impl Seat {
 
     /// Reads what [`Seat::label`] writes (`human`, case-insensitive, or `okapi:` and a level);
     /// the error says what it expected.
-    pub fn parse(text: &str) -> Result<Seat, String> {
+    pub fn parse(text: &str) -> Result<Seat, SeatError> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
         }
         match t.strip_prefix("okapi:") {
-            Some(level) => Level::parse(level).map(Seat::Engine),
-            None => Err(format!(
-                "'{t}' is not a player: 'human' or 'okapi:' with a level (okapi:8)"
-            )),
+            Some(level) => Ok(Seat::Engine(Level::parse(level)?)),
+            None => Err(SeatError::Unknown(t.to_string())),
         }
     }
 
@@ -770,25 +779,7 @@ pub fn occasion(event: &str, date: &str) -> String {
 
 /// Today's date (UTC) as `YYYY-MM-DD`.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Days since 1970-01-01 to a Gregorian date (the well-known era-based conversion).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    crate::calendar::Day::today().to_string()
 }
 
 mod proofs;

@@ -4,7 +4,7 @@
 //! produces them, the front ends show them.
 
 use crate::board::Color;
-use crate::search::SolveMode;
+use crate::search::{MoveValue, SCALE, SearchSource, SolveMode};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -84,6 +84,29 @@ impl Eval {
         }
     }
 
+    /// A search's value as it is shown and kept: the exact disc difference, the
+    /// win/draw/loss sign, or the midgame estimate rounded to whole discs with its depth
+    /// and the search's ProbCut `confidence` (percent, 100: full width).
+    pub fn of_search(v: &MoveValue, confidence: u32) -> Eval {
+        match v.source {
+            SearchSource::Exact => Eval {
+                value: v.value / SCALE,
+                source: EvalSource::Exact,
+            },
+            SearchSource::Wld => Eval {
+                value: v.value.signum(),
+                source: EvalSource::Wld,
+            },
+            SearchSource::Midgame { depth } => Eval {
+                value: (v.value as f64 / SCALE as f64).round() as i32,
+                source: EvalSource::Midgame {
+                    depth: depth.min(255) as u8,
+                    confidence: confidence.min(100) as u8,
+                },
+            },
+        }
+    }
+
     /// What the value says of the game for `mover`, whose value it is, as players say
     /// it: "Black wins by 18", "White wins", "a draw" for a proof; an estimate is its
     /// label for the mover ("Black +3").
@@ -143,5 +166,32 @@ mod tests {
         };
         assert_eq!(guess.verdict(Color::Black), "Black -3");
         assert!(!guess.is_proven() && exact(0).is_proven());
+    }
+
+    #[test]
+    fn a_search_value_is_kept_in_whole_discs_with_its_source() {
+        let value = |value, source| MoveValue {
+            mv: crate::board::Move::Pass,
+            value,
+            source,
+            pv: vec![],
+        };
+        let exact = Eval::of_search(&value(-6 * SCALE, SearchSource::Exact), 100);
+        assert_eq!((exact.value, exact.source), (-6, EvalSource::Exact));
+        let wld = Eval::of_search(&value(3 * SCALE, SearchSource::Wld), 100);
+        assert_eq!((wld.value, wld.source), (1, EvalSource::Wld));
+        let guess = Eval::of_search(
+            &value(5 * SCALE / 2, SearchSource::Midgame { depth: 300 }),
+            120,
+        );
+        assert_eq!(guess.value, 3, "2.5 discs round away from zero");
+        assert_eq!(
+            guess.source,
+            EvalSource::Midgame {
+                depth: 255,
+                confidence: 100
+            },
+            "depth and confidence are clamped to what a record keeps"
+        );
     }
 }

@@ -10,6 +10,36 @@ use crate::search::probcut::{LEVELS, MIN_DEPTH, NO_CUT};
 use crate::search::{Evaluate, Limits, MidgameSearch, MoveValue, SCALE, Stopped};
 use std::time::Duration;
 
+/// Why a level's text was not read (see [`Level::parse`]); each says the text it read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LevelError {
+    /// The confidence after `@` is not one of the search's.
+    #[error("'{0}': the confidence after @ is one of 73, 87, 95, 99, 100 or full")]
+    Confidence(String),
+    /// A confidence on a level that does not search (`random@95`).
+    #[error("'{0}': only search levels have a confidence")]
+    ConfidenceOfNoSearch(String),
+    /// A time that is not a number (`xs`).
+    #[error("bad time '{0}'")]
+    Time(String),
+    /// A time too short to search or too long to wait for.
+    #[error("bad time '{0}': give {min} s to 1000000 s a move", min = MIN_MOVE_TIME.as_secs_f64())]
+    TimeRange(String),
+    /// Nothing a level is made of.
+    #[error("'{0}' is not a level (random, greedy, a depth like 12, 12t1.5, or a time like 5s)")]
+    Unknown(String),
+    /// A depth outside 1 to 60.
+    #[error("level depth must be 1..60, not {0}")]
+    Depth(u32),
+    /// A temperature that is not a number (`8tx`).
+    #[error("bad temperature in '{0}'")]
+    Temperature(String),
+    /// A temperature below 0, infinite or not a number: the level's text, then the
+    /// temperature's.
+    #[error("temperature in '{0}' must be a number of discs, 0 or more (not {1})")]
+    TemperatureRange(String, String),
+}
+
 /// A playing level.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Level {
@@ -90,7 +120,7 @@ impl Level {
     /// 1.5 discs), or `5s` (five seconds a move); a search level may end with `@C`, the
     /// ProbCut confidence instead of the level's own (`8@99`, `0.1s@95`: C one of 73, 87,
     /// 95, 99, 100) or `@full` for a full-width search.
-    pub fn parse(text: &str) -> Result<Level, String> {
+    pub fn parse(text: &str) -> Result<Level, LevelError> {
         let lower = text.trim().to_ascii_lowercase();
         let Some((t, confidence)) = lower.split_once('@') else {
             return Level::parse_plain(text, &lower);
@@ -100,35 +130,31 @@ impl Level {
             c => LEVELS
                 .iter()
                 .position(|l| c.parse() == Ok(l.1))
-                .ok_or_else(|| {
-                    format!(
-                        "'{text}': the confidence after @ is one of 73, 87, 95, 99, 100 or full"
-                    )
-                })?,
+                .ok_or_else(|| LevelError::Confidence(text.to_string()))?,
         };
         match Level::parse_plain(text, t)? {
             Level::Search(mut s) => {
                 s.selectivity = selectivity;
                 Ok(Level::Search(s))
             }
-            _ => Err(format!("'{text}': only search levels have a confidence")),
+            _ => Err(LevelError::ConfidenceOfNoSearch(text.to_string())),
         }
     }
 
-    fn parse_plain(text: &str, t: &str) -> Result<Level, String> {
+    fn parse_plain(text: &str, t: &str) -> Result<Level, LevelError> {
         match t {
             "random" => return Ok(Level::Random),
             "greedy" => return Ok(Level::Greedy),
             _ => {}
         }
         if let Some(secs) = t.strip_suffix('s') {
-            let s: f64 = secs.parse().map_err(|_| format!("bad time '{text}'"))?;
+            let s: f64 = secs
+                .parse()
+                .map_err(|_| LevelError::Time(text.to_string()))?;
             let min = MIN_MOVE_TIME.as_secs_f64();
             if !(s >= min && s < 1e6) {
                 // 1e-300 s was a zero duration: shown as "0s", then every move "stopped".
-                return Err(format!(
-                    "bad time '{text}': give {min} s to 1000000 s a move"
-                ));
+                return Err(LevelError::TimeRange(text.to_string()));
             }
             return Ok(Level::timed(Duration::from_secs_f64(s)));
         }
@@ -136,20 +162,23 @@ impl Level {
             Some((d, tmp)) => (d, Some(tmp)),
             None => (t, None),
         };
-        let n: u32 = depth.parse().map_err(|_| format!("'{text}' is not a level (random, greedy, a depth like 12, 12t1.5, or a time like 5s)"))?;
+        let n: u32 = depth
+            .parse()
+            .map_err(|_| LevelError::Unknown(text.to_string()))?;
         if n == 0 || n > 60 {
-            return Err(format!("level depth must be 1..60, not {n}"));
+            return Err(LevelError::Depth(n));
         }
         let mut level = Level::numbered(n);
         if let (Some(tmp), Level::Search(s)) = (temp, &mut level) {
             let temperature: f64 = tmp
                 .parse()
-                .map_err(|_| format!("bad temperature in '{text}'"))?;
+                .map_err(|_| LevelError::Temperature(text.to_string()))?;
             // NaN and infinity parse as numbers; a negative temperature was dropped
             // silently (it played as 0).
             if !(temperature.is_finite() && temperature >= 0.0) {
-                return Err(format!(
-                    "temperature in '{text}' must be a number of discs, 0 or more (not {tmp})"
+                return Err(LevelError::TemperatureRange(
+                    text.to_string(),
+                    tmp.to_string(),
                 ));
             }
             s.temperature = temperature;
@@ -480,12 +509,13 @@ mod tests {
     fn level_times_under_a_millisecond_are_refused() {
         for bad in ["1e-300s", "0s", "0.0009s", "-1s", "nans", "infs", "1e6s"] {
             let e = Level::parse(bad).unwrap_err();
+            assert_eq!(e, LevelError::TimeRange(bad.to_string()));
             assert!(
-                e.contains("give 0.001 s to 1000000 s a move") || e.starts_with("bad time"),
+                e.to_string().ends_with("give 0.001 s to 1000000 s a move"),
                 "{bad}: {e}"
             );
         }
-        assert!(Level::parse("1e-300s").unwrap_err().contains("0.001 s"));
+        assert_eq!(Level::parse("xs").unwrap_err().to_string(), "bad time 'xs'");
         assert_eq!(Level::parse("0.001s").unwrap().name(), "0.001s");
     }
 
@@ -502,11 +532,15 @@ mod tests {
         ] {
             let err = Level::parse(bad).expect_err(bad);
             assert!(
-                err.contains("temperature") && err.contains("0 or more"),
+                matches!(err, LevelError::TemperatureRange(..)),
                 "{bad}: {err}"
             );
+            assert!(err.to_string().contains("0 or more"), "{bad}: {err}");
         }
-        assert!(Level::parse("8tx").unwrap_err().contains("temperature"));
+        assert_eq!(
+            Level::parse("8tx").unwrap_err(),
+            LevelError::Temperature("8tx".into())
+        );
     }
 
     #[test]

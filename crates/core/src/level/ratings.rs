@@ -57,7 +57,7 @@ pub struct LevelRatings {
 pub enum RatingsError {
     /// A table's level that `Level::parse` does not read, and why.
     #[error("level '{0}' is not a level: {1}")]
-    BadLevel(String, String),
+    BadLevel(String, super::LevelError),
     /// The table's JSON, with the parser's message.
     #[error("the ratings table is not valid JSON: {0}")]
     Json(String),

@@ -20,7 +20,8 @@
 mod schedule;
 mod store;
 
-pub use schedule::{Day, INTERVALS, Schedule};
+pub use crate::calendar::Day;
+pub use schedule::{INTERVALS, Schedule};
 pub use store::{Added, FileStamp, MAX_STORE_FILE, Opened, STORE_FILE, Store, StoreError};
 
 use crate::board::{Color, Move, Position, Square};

@@ -1,65 +1,7 @@
 //! When a practice position comes back: days on the calendar, and the spaced-repetition
 //! ladder a position climbs when it is answered right and falls down when it is missed.
 
-use std::fmt;
-
-/// A calendar day, counted from 1970-01-01 (UTC): due dates compare as numbers and read
-/// as `2026-11-28` in the practice file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Day(pub i64);
-
-impl Day {
-    /// Today, by the system clock (UTC).
-    pub fn today() -> Day {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        Day((secs / 86_400) as i64)
-    }
-
-    /// The day `days` later.
-    pub fn plus(self, days: u32) -> Day {
-        Day(self.0 + i64::from(days))
-    }
-
-    /// Days from `self` to `later` (negative when `later` is earlier).
-    pub fn until(self, later: Day) -> i64 {
-        later.0 - self.0
-    }
-
-    /// Reads `YYYY-MM-DD`; `None` for anything else or a date that does not exist.
-    pub fn parse(text: &str) -> Option<Day> {
-        let mut parts = text.trim().splitn(3, '-');
-        let y: i64 = parts.next()?.parse().ok()?;
-        let m: u32 = parts.next()?.parse().ok()?;
-        let d: u32 = parts.next()?.parse().ok()?;
-        if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || d == 0 {
-            return None;
-        }
-        let day = Day(days_from_civil(y, m, d));
-        // 2026-02-30 does not exist: it would come back as another date.
-        (crate::game::record::civil_from_days(day.0) == (y, m, d)).then_some(day)
-    }
-}
-
-impl fmt::Display for Day {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (y, m, d) = crate::game::record::civil_from_days(self.0);
-        write!(f, "{y:04}-{m:02}-{d:02}")
-    }
-}
-
-/// A Gregorian date to days since 1970-01-01 (the inverse of
-/// [`civil_from_days`](crate::game::record::civil_from_days)).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = i64::from((m + 9) % 12);
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+use crate::calendar::Day;
 
 /// The days a position waits before it comes back, one rung per right answer in a row: a
 /// position missed comes back the next day, then after 3, 7, 14 days... A right answer
@@ -120,34 +62,6 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn days_read_and_print_as_dates() {
-        assert_eq!(Day(0).to_string(), "1970-01-01");
-        assert_eq!(Day::parse("1970-01-01"), Some(Day(0)));
-        for text in ["2026-11-27", "2000-02-29", "1999-12-31", "2100-03-01"] {
-            let day = Day::parse(text).unwrap();
-            assert_eq!(day.to_string(), text);
-            assert_eq!(Day::parse(&day.plus(1).to_string()), Some(day.plus(1)));
-        }
-        assert_eq!(
-            Day::parse("2026-11-27")
-                .unwrap()
-                .until(Day::parse("2027-01-03").unwrap()),
-            37
-        );
-        for bad in [
-            "",
-            "2026",
-            "2026-13-01",
-            "2026-02-30",
-            "2100-02-29",
-            "x-1-1",
-            "2026-1-0",
-        ] {
-            assert_eq!(Day::parse(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn misses_come_back_tomorrow_and_right_answers_move_out() {

@@ -30,13 +30,6 @@ fn numbered_lines_count_discs_and_skip_passes() {
 }
 
 #[test]
-fn dates() {
-    assert_eq!(civil_from_days(0), (1970, 1, 1));
-    assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-    assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-}
-
-#[test]
 fn undo_redo_and_variations() {
     let mut g = Game::default();
     g.play(mv("f5"), None).unwrap();

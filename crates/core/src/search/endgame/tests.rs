@@ -45,7 +45,8 @@ fn replay(b: Board, line: &[Move]) -> Board {
 fn agrees_with_negamax_and_lines_are_optimal() {
     // Every copy of the search functions: portable, and the fast ones this CPU can run
     // (AVX2 alone, and with AVX-512 where it has it).
-    let fast = Avx2::detect();
+    let fast =
+        crate::board::cpu::detect_for_test("agrees_with_negamax_and_lines_are_optimal", true);
     for fast_path in [None, fast.map(Avx2::without_avx512), fast] {
         let mut solver = EndgameSolver::new(16, Some(crate::eval::Evaluator::shipped()));
         solver.fast_path = fast_path;
@@ -193,14 +194,16 @@ fn selective_passes_leave_exact_results_unchanged() {
 
 #[test]
 fn portable_and_fast_paths_search_the_same_tree() {
-    if Avx2::detect().is_none() {
+    let test = "portable_and_fast_paths_search_the_same_tree";
+    let Some(cpu) = crate::board::cpu::detect_for_test(test, true) else {
         return;
-    }
+    };
     for empties in [12, 16, 19] {
         for b in random_positions(empties as u64 * 31, 3, empties) {
             let mut fast = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
+            fast.fast_path = Some(cpu);
             let mut avx2 = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
-            avx2.fast_path = fast.fast_path.map(Avx2::without_avx512);
+            avx2.fast_path = Some(cpu.without_avx512());
             let mut portable = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));
             portable.fast_path = None;
             let f = fast.solve(b, SolveMode::Exact, true).unwrap();
@@ -234,7 +237,8 @@ fn the_fast_copies_are_the_ones_taken_where_the_cpu_has_them() {
     let (fast, slow) = probe::take();
     assert_eq!(fast, 0, "a portable solve entered the fast copies");
     assert!(slow > 1000, "the portable copies ran {slow} times");
-    if Avx2::detect().is_none() {
+    let test = "the_fast_copies_are_the_ones_taken_where_the_cpu_has_them";
+    if crate::board::cpu::detect_for_test(test, true).is_none() {
         return;
     }
     let mut solver = EndgameSolver::new(18, Some(crate::eval::Evaluator::shipped()));

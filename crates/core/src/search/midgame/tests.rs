@@ -2,7 +2,6 @@
 
 use super::state::INF;
 use super::*;
-use crate::board::cpu::Avx2;
 use crate::board::{Board, Move};
 use crate::eval::{Evaluate, SCALE};
 use crate::search::endgame::{EndgameSolver, Stopped};
@@ -334,7 +333,8 @@ fn analysis_reports_every_move_at_every_depth_then_exact() {
 
 #[test]
 fn portable_and_fast_copies_search_the_same_tree() {
-    let Some(avx2) = Avx2::detect() else {
+    let test = "portable_and_fast_copies_search_the_same_tree";
+    let Some(avx2) = crate::board::cpu::detect_for_test(test, true) else {
         return;
     };
     let eval = crate::eval::Evaluator::shipped();

@@ -9,7 +9,7 @@
 //! engine as `okapi match` does for an Okapi level, without the book: so both sides of a
 //! match against an older version play the same level by the same code.
 
-use super::matches::Contestant;
+use super::contestant::Contestant;
 use anyhow::{Context, anyhow, bail};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use okapi_core::board::Move;

@@ -12,7 +12,7 @@
 //! constraint: p_i = p̂_i / (1 + x (a_i − s)), x the root of Σ p̂_i (a_i − s) / (1 + x (a_i − s))
 //! = 0; M. Van den Bergh, "Support for the MLE of a multinomial under a linear constraint").
 
-use crate::matches::expected_score;
+use super::elo::{Pentanomial, expected_score};
 use std::fmt;
 
 /// What a count of zero is taken as (fishtest's regularisation): it keeps every
@@ -199,29 +199,6 @@ impl fmt::Display for Sprt {
     }
 }
 
-/// How many game pairs A scored 0, ½, 1, 1½ and 2 points in.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Pentanomial(pub [u64; 5]);
-
-impl Pentanomial {
-    /// Counts a pair from A's score in each of its two games (0, ½ or 1 each).
-    pub fn add(&mut self, first: f64, second: f64) {
-        let half_points = ((first + second) * 2.0).round() as usize;
-        self.0[half_points.min(4)] += 1;
-    }
-
-    pub fn pairs(&self) -> u64 {
-        self.0.iter().sum()
-    }
-}
-
-impl fmt::Display for Pentanomial {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [a, b, c, d, e] = self.0;
-        write!(f, "0: {a}, 1/2: {b}, 1: {c}, 3/2: {d}, 2: {e}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,19 +318,5 @@ mod tests {
             Sprt::parse("0,10,0.05,0.5"),
             Err(SprtParseError::Rate(..))
         ));
-    }
-
-    #[test]
-    fn pairs_are_counted_by_their_points() {
-        let mut p = Pentanomial::default();
-        p.add(1.0, 1.0);
-        p.add(1.0, 0.0);
-        p.add(0.5, 0.5);
-        p.add(0.5, 0.0);
-        p.add(0.0, 0.0);
-        p.add(1.0, 0.5);
-        assert_eq!(p.0, [1, 1, 2, 1, 1]);
-        assert_eq!(p.pairs(), 6);
-        assert_eq!(p.to_string(), "0: 1, 1/2: 1, 1: 2, 3/2: 1, 2: 1");
     }
 }
