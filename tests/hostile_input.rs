@@ -751,3 +751,16 @@ fn a_solve_stopped_by_sigterm_leaves_no_stale_temporary_file() {
     let partial = std::fs::read_to_string(dir.path().join("out.txt.partial")).unwrap();
     assert!(partial.lines().count() >= 2, "{partial}");
 }
+
+/// `match --openings /dev/zero` grew to 2 GB before it died: read capped.
+#[cfg(unix)]
+#[test]
+fn match_reads_an_endless_openings_file_capped() {
+    let o = finishes_within(
+        okapi().args(["match", "1", "1", "--openings", "/dev/zero", "--games", "2"]),
+        Duration::from_secs(60),
+        "match --openings /dev/zero",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("file too large"), "{}", stderr(&o));
+}

@@ -352,19 +352,25 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
     }
     report.files = 1;
     report.skipped_games = errors;
-    add_games(builder, path, &read, &mut report, |builder, (g, (record, finished))| {
-        let names = GameNames {
-            black: &g.black,
-            white: &g.white,
-            tournament: &g.event,
-            source,
-        };
-        if *finished {
-            builder.add(record, names)
-        } else {
-            builder.add_unfinished(record, names)
-        }
-    });
+    add_games(
+        builder,
+        path,
+        &read,
+        &mut report,
+        |builder, (g, (record, finished))| {
+            let names = GameNames {
+                black: &g.black,
+                white: &g.white,
+                tournament: &g.event,
+                source,
+            };
+            if *finished {
+                builder.add(record, names)
+            } else {
+                builder.add_unfinished(record, names)
+            }
+        },
+    );
     report
 }
 
