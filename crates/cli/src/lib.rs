@@ -333,7 +333,10 @@ pub fn main(args: Vec<OsString>) -> Run {
             });
         }
     };
-    Run::Exit(finish_stdout(match cli.command {
+    // A conversation with a host (a GUI, a person) ends when the host goes: its closed
+    // output is the end, not a failure.
+    let conversation = matches!(cli.command, CliCommand::Console(_) | CliCommand::Nboard(_));
+    let code = match cli.command {
         CliCommand::App { file } => return Run::App(file),
         CliCommand::Solve(a) => solve(a),
         CliCommand::Perft(a) => {
@@ -357,7 +360,12 @@ pub fn main(args: Vec<OsString>) -> Run {
         CliCommand::LadderFit(a) => report(ladder::run(&a)),
         #[cfg(all(feature = "gui", unix, not(target_os = "macos")))]
         CliCommand::InstallDesktop(a) => report(install::run(a)),
-    }))
+    };
+    Run::Exit(if conversation {
+        code
+    } else {
+        finish_stdout(code)
+    })
 }
 
 fn solve(a: SolveArgs) -> ExitCode {
