@@ -2,25 +2,17 @@
 //! with lines, every line legal and, move by move, optimal (exact) or keeping the
 //! outcome (WLD); the scrZebra form and `okapi solve` writing identical files.
 
+mod common;
+
+use common::process::run_in;
 use okapi::board::{Color, Move, Position};
 use okapi::formats::script::{Outcome, format_moves, replay};
 use okapi::search::{EndgameSolver, SolveMode};
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-const INPUT: &str = "% Here's a bunch of lopsided positions
-XO---XXX-OOO-OOO-OOOOOO---OOXO---OOXOOO-OOXOOOOOXXXXX---XXXXXX-- X % Comment for position 1
-OOOOOOOOOOOOOOOXOXOXXXX-OOOOXX-OOOOOXX--OOXXO---OX--XO--X------- X % Do close positions exist in Othello?
---XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O % Ah! This one is closer.
-% End of the endgame script
-";
-
-const EXACT: &str = "% Here's a bunch of lopsided positions
-63 -  1      % Comment for position 1
- 4 - 60      % Do close positions exist in Othello?
-38 - 26      % Ah! This one is closer.
-% End of the endgame script
-";
+/// The example of the script specification, and its exact result.
+const INPUT: &str = include_str!("data/script-spec.scr");
+const EXACT: &str = include_str!("data/script-spec-exact.txt");
 
 const WLD: &str = "% Here's a bunch of lopsided positions
 Black win      % Comment for position 1
@@ -38,21 +30,6 @@ fn workdir(name: &str) -> PathBuf {
     dir
 }
 
-fn okapi(dir: &PathBuf, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_okapi"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "okapi {args:?} failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 fn read(dir: &std::path::Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
@@ -60,22 +37,22 @@ fn read(dir: &std::path::Path, name: &str) -> String {
 #[test]
 fn exact_and_wld_byte_for_byte() {
     let dir = workdir("plain");
-    okapi(&dir, &["-script", "in.scr", "out.txt", "-e", "0"]);
+    run_in(&dir, &["-script", "in.scr", "out.txt", "-e", "0"]);
     assert_eq!(read(&dir, "out.txt"), EXACT);
-    okapi(
+    run_in(
         &dir,
         &["-wld", "1", "-e", "0", "-script", "in.scr", "wld.txt"],
     );
     assert_eq!(read(&dir, "wld.txt"), WLD);
     // To standard output when no output file is given.
-    let out = okapi(&dir, &["solve", "in.scr", "--wld", "--quiet"]);
+    let out = run_in(&dir, &["solve", "in.scr", "--wld", "--quiet"]);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), WLD);
 }
 
 #[test]
 fn echo_prints_boards_and_the_summary() {
     let dir = workdir("echo");
-    let out = okapi(
+    let out = run_in(
         &dir,
         &[
             "-script", "in.scr", "out.txt", "-h", "16", "-b", "1", "-wld", "1",
@@ -195,7 +172,7 @@ fn check_lines(output: &str, mode: SolveMode) {
 #[test]
 fn exact_lines_are_optimal() {
     let dir = workdir("lines");
-    okapi(
+    run_in(
         &dir,
         &["-script", "in.scr", "out.txt", "-line", "1", "-e", "0"],
     );
@@ -215,7 +192,7 @@ fn exact_lines_are_optimal() {
     assert_eq!(stripped, EXACT);
     check_lines(&out, SolveMode::Exact);
     // `okapi solve` writes the same file.
-    okapi(
+    run_in(
         &dir,
         &["solve", "in.scr", "--line", "-o", "solve.txt", "--quiet"],
     );
@@ -225,7 +202,7 @@ fn exact_lines_are_optimal() {
 #[test]
 fn wld_lines_keep_the_outcome() {
     let dir = workdir("wld-lines");
-    okapi(
+    run_in(
         &dir,
         &[
             "-script", "in.scr", "out.txt", "-line", "1", "-wld", "1", "-e", "0",
@@ -233,7 +210,7 @@ fn wld_lines_keep_the_outcome() {
     );
     let out = read(&dir, "out.txt");
     check_lines(&out, SolveMode::Wld);
-    okapi(
+    run_in(
         &dir,
         &[
             "solve",

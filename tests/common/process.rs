@@ -17,6 +17,23 @@ pub fn run(args: &[&str]) -> Output {
     okapi().args(args).output().expect("okapi runs")
 }
 
+/// `okapi ARGS` run to its end in the folder `dir`, which must succeed (the failure says
+/// its standard error).
+pub fn run_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    let out = okapi()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("okapi runs");
+    assert!(
+        out.status.success(),
+        "okapi {args:?} failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// `okapi ARGS` run to its end with `input` on standard input (closed after it), as a
 /// player types at a console.
 pub fn run_with_input(args: &[&str], input: &str) -> Output {

@@ -457,6 +457,15 @@ impl TranspositionTable {
             (score, score)
         };
         let date = self.date.load(Relaxed);
+        let entry = Entry {
+            key,
+            lower: lower as i16,
+            upper: upper as i16,
+            best,
+            depth,
+            selectivity,
+            date,
+        };
         let bucket = &self.bucket(key).0;
         // Same position: refine (same depth) or replace (deeper or surer).
         for slot in bucket {
@@ -481,15 +490,7 @@ impl TranspositionTable {
                 if (depth, selectivity) >= (e.depth, e.selectivity) {
                     // A search that found no best move keeps the one known before.
                     let best = if best == NO_MOVE { e.best } else { best };
-                    slot.write(&Entry {
-                        key,
-                        lower: lower as i16,
-                        upper: upper as i16,
-                        best,
-                        depth,
-                        selectivity,
-                        date,
-                    });
+                    slot.write(&Entry { best, ..entry });
                 } else if e.best == NO_MOVE {
                     e.best = best;
                     slot.write(&e);
@@ -513,15 +514,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        bucket[victim].write(&Entry {
-            key,
-            lower: lower as i16,
-            upper: upper as i16,
-            best,
-            depth,
-            selectivity,
-            date,
-        });
+        bucket[victim].write(&entry);
     }
 }
 

@@ -10,6 +10,16 @@ use crate::board::stability::stable_discs_at_least;
 use crate::board::{Board, NEIGHBOURS, last_flip_count};
 use crate::search::ordering::MOVES_UNKNOWN;
 
+/// Takes a child's value `v` into a null-window search's `best`: true when it beats
+/// `alpha`, which ends the search (the window's upper side is `alpha + 1`).
+#[inline(always)]
+fn raises(v: i32, best: &mut i32, alpha: i32) -> bool {
+    if v > *best {
+        *best = v;
+    }
+    v > alpha
+}
+
 pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// X-squares and C-squares: usually the worst moves.
 pub(super) const XC_SQUARES: u64 = 0x42C3_0000_0000_C342;
@@ -154,11 +164,8 @@ impl EndgameSolver {
                     parity ^ QUADRANT_BIT[sq as usize],
                     MOVES_UNKNOWN,
                 );
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        return v;
-                    }
+                if raises(v, &mut best, alpha) {
+                    return v;
                 }
             }
         }
@@ -215,11 +222,8 @@ impl EndgameSolver {
             let f = flips_near(cpu, b.player, b.opponent, x);
             if f != 0 {
                 let v = -self.solve3(cpu, b.after(x, f), -alpha - 1, r[0], r[1], r[2]);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        return v;
-                    }
+                if raises(v, &mut best, alpha) {
+                    return v;
                 }
             }
         }
@@ -252,11 +256,8 @@ impl EndgameSolver {
             let f = flips_near(cpu, b.player, b.opponent, x);
             if f != 0 {
                 let v = -self.solve2(cpu, b.after(x, f), -alpha - 1, y, z);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        return v;
-                    }
+                if raises(v, &mut best, alpha) {
+                    return v;
                 }
             }
         }

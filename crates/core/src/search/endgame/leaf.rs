@@ -26,6 +26,20 @@ pub(super) trait LeafValue {
     }
 }
 
+/// Takes a child's value `v` into a fail-soft search's `best` and `alpha`: true when it
+/// reaches `beta` and the other moves need no search.
+#[inline(always)]
+fn cuts(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
+}
+
 /// Leaves valued by a function of the board alone.
 pub(super) struct ByBoard<F: FnMut(Board) -> i32>(pub(super) F);
 
@@ -217,14 +231,8 @@ impl<L: LeafValue, P: LeafPoll> LeafSearch<'_, L, P> {
                 self.leaf.undo(sq, f);
                 v
             };
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            if cuts(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best
@@ -263,14 +271,8 @@ impl<L: LeafValue, P: LeafPoll> LeafSearch<'_, L, P> {
             self.leaf.play(c.sq, c.flipped);
             let v = -self.search(cpu, b.after(c.sq, c.flipped), depth - 1, -beta, -alpha);
             self.leaf.undo(c.sq, c.flipped);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            if cuts(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best

@@ -1,0 +1,150 @@
+//! What every build of the program must do alike, whatever it runs on: the version, the
+//! script solver byte for byte (with the platform's line ends), `solve` to standard
+//! output, `perft`, an NBoard session, a console session and the games database.
+//!
+//! They run with the rest of the suite, and `.ci/windows` runs them on the Windows build
+//! under Wine (cargo's runner for `x86_64-pc-windows-gnu`, `.cargo/config.toml`). There they
+//! check too what only Windows has (`windows` below): the program's header and resources,
+//! the installer (given as `OKAPI_SETUP_EXE`: install, the installed program, uninstall),
+//! the app's window (with OpenGL, and without it when `OKAPI_TEST_NO_OPENGL=1`) and the
+//! portable mode.
+//!
+//! The expected texts were the Linux build's output, which the Windows build matched byte
+//! for byte once its CRLF line ends became LF.
+
+mod common;
+
+use common::process::{run, run_in, run_nboard, run_with_input, stdout};
+use okapi::formats::LINE_END;
+use std::path::PathBuf;
+
+/// The script specification's example, its result, and its result with lines (`-line 1`).
+const SPEC: &str = include_str!("data/script-spec.scr");
+const SPEC_EXACT: &str = include_str!("data/script-spec-exact.txt");
+const SPEC_LINES: &str = include_str!("data/script-spec-lines.txt");
+
+/// The first five positions of `tests/data/ffo40-59.scr` solved exactly.
+const FFO_40_44: &str = include_str!("data/ffo40-44-exact.txt");
+
+/// A fresh folder for one test.
+fn workdir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("platform-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `text` with the platform's line ends.
+fn with_line_ends(text: &str) -> String {
+    text.replace('\n', LINE_END)
+}
+
+/// Solves `script` with `args` and checks the result file byte for byte.
+fn script_gives(name: &str, script: &str, args: &[&str], expected: &str) {
+    assert!(!expected.is_empty(), "{name}: no expected result");
+    let dir = workdir(name);
+    std::fs::write(dir.join("in.scr"), script).unwrap();
+    let mut all = vec!["-script", "in.scr", "out.txt"];
+    all.extend(args);
+    all.extend(["-e", "0"]);
+    run_in(&dir, &all);
+    let got = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    assert_eq!(got, with_line_ends(expected), "{name}");
+}
+
+#[test]
+fn version_is_the_packages() {
+    let out = run(&["--version"]);
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out).trim_end(),
+        format!("okapi {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn the_specifications_example_byte_for_byte() {
+    script_gives("spec", SPEC, &[], SPEC_EXACT);
+}
+
+#[test]
+fn the_specifications_example_with_lines() {
+    script_gives("spec-lines", SPEC, &["-line", "1"], SPEC_LINES);
+}
+
+#[test]
+fn ffo_40_to_44_exact() {
+    let ffo = include_str!("data/ffo40-59.scr");
+    let first: String = ffo.lines().take(5).map(|l| format!("{l}\n")).collect();
+    script_gives("ffo", &first, &[], FFO_40_44);
+}
+
+#[test]
+fn solve_prints_a_board_strings_value() {
+    let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = run(&["solve", "--quiet", board]);
+    assert!(out.status.success(), "{}", common::process::stderr(&out));
+    assert_eq!(
+        stdout(&out).trim_end(),
+        "g8 +18 (Black to move): Black wins by 18, 41-23"
+    );
+}
+
+#[test]
+fn perft_8() {
+    let out = run(&["perft", "8"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let depth_8: Vec<&str> = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("8"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    assert_eq!(depth_8.get(1), Some(&"390216"), "{text}");
+}
+
+#[test]
+fn an_nboard_session_answers_ping_and_go() {
+    let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[0:00]TY[8]\
+                BO[8 ---------------------------O*------*O--------------------------- *]\
+                B[F5]W[F6];)";
+    let input = format!("nboard 2\nset depth 4\nset game {game}\nping 1\ngo\n");
+    let (status, out, err) = run_nboard(&["--no-book"], &input);
+    assert!(status.success(), "{out}\n{err}");
+    assert!(out.lines().any(|l| l == "pong 1"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("=== ")), "{out}");
+}
+
+#[test]
+fn a_console_session_plays_hints_and_undoes() {
+    let out = run_with_input(
+        &["console", "--level", "2"],
+        "f5\nhint\nundo\nmoves\nquit\n",
+    );
+    assert!(out.status.success(), "{}", common::process::stderr(&out));
+    let text = stdout(&out);
+    for said in ["White plays", "legal moves: d3 c4 f5 e6", "hint: "] {
+        assert!(text.contains(said), "no '{said}' in:\n{text}");
+    }
+}
+
+#[test]
+fn the_shipped_database_answers_stats() {
+    let out = run(&["db", "stats", "f5d6"]);
+    assert!(out.status.success(), "{}", common::process::stderr(&out));
+    let text = stdout(&out);
+    assert!(text.to_lowercase().contains("games"), "{text}");
+    // The three most played replies to f5 d6 are there.
+    for mv in ["c3", "c5", "c4"] {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().next() == Some(mv)),
+            "no {mv} in:\n{text}"
+        );
+    }
+}
+
+/// What only the Windows build has.
+#[cfg(windows)]
+#[path = "platform/windows.rs"]
+mod windows;
