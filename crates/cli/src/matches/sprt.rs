@@ -295,8 +295,8 @@ mod tests {
         let said = Sprt::parse("0,1e308").unwrap_err().to_string();
         assert!(said.contains("got 0 and 1e308"), "{said}");
         assert!(said.len() < 200, "{said}");
-        let said = Sprt::parse("0,10,1e-300,0.05").unwrap_err().to_string();
-        assert!(said.contains("alpha 1e-300, beta 0.05"), "{said}");
+        let said = Sprt::parse("0,10,1e300,0.05").unwrap_err().to_string();
+        assert!(said.contains("alpha 1e300, beta 0.05"), "{said}");
     }
 
     #[test]
