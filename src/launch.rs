@@ -13,6 +13,9 @@ pub enum Launch {
     /// The command line (`okapi_cli::main`); `okapi app [FILE]` is parsed there and
     /// comes back as [`okapi_cli::Run::App`].
     CommandLine,
+    /// A lone argument that names a file to open (a path, a game file's name) but no file
+    /// is there: what is wrong, in a sentence (clap said "unrecognized subcommand").
+    NotAFile(String),
 }
 
 /// Picks the front end from the arguments (the program's name first, as
@@ -21,6 +24,13 @@ pub enum Launch {
 /// use, and a desktop entry's `%f`); anything else is the command line.
 pub fn choose(args: &[OsString]) -> Launch {
     choose_with(args, |p| p.is_file())
+}
+
+/// Does a word look like a file's name rather than a command: a folder in it, or an
+/// extension (`game.ggf`)?
+fn looks_like_a_path(word: &std::ffi::OsStr) -> bool {
+    let path = Path::new(word);
+    path.components().count() > 1 || path.extension().is_some() || path.is_absolute()
 }
 
 /// [`choose`], with `is_file` telling which paths are existing files (tests give their
@@ -34,8 +44,28 @@ fn choose_with(args: &[OsString], is_file: impl Fn(&Path) -> bool) -> Launch {
             let command_like = only
                 .to_str()
                 .is_some_and(|t| t.starts_with('-') || okapi_cli::is_command_name(t));
-            if !command_like && is_file(path) {
+            if command_like {
+                Launch::CommandLine
+            } else if is_file(path) {
                 Launch::App(Some(path.to_path_buf()))
+            } else if path.is_dir() {
+                Launch::NotAFile(format!(
+                    "{} is a folder: open a game or script file in it (okapi FILE), or see \
+                     okapi --help",
+                    path.display()
+                ))
+            } else if looks_like_a_path(only) {
+                Launch::NotAFile(match std::fs::metadata(path) {
+                    Ok(_) => format!(
+                        "{} is not a regular file (a FIFO, a device or a socket): it is not \
+                         opened",
+                        path.display()
+                    ),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        format!("{}: no such file", path.display())
+                    }
+                    Err(e) => format!("cannot open {}: {e}", path.display()),
+                })
             } else {
                 Launch::CommandLine
             }
@@ -68,18 +98,37 @@ mod tests {
             choose(&os(&["okapi", arg])),
             Launch::App(Some(game.clone()))
         );
-        // A missing file, two arguments, a folder: the command line, which says what is
-        // wrong with them.
-        let missing = dir.path().join("missing.ggf");
-        assert_eq!(
-            choose(&os(&["okapi", missing.to_str().unwrap()])),
-            Launch::CommandLine
-        );
+        // Two arguments: the command line, which says what is wrong with them.
         assert_eq!(choose(&os(&["okapi", arg, arg])), Launch::CommandLine);
-        assert_eq!(
-            choose(&os(&["okapi", dir.path().to_str().unwrap()])),
-            Launch::CommandLine
-        );
+    }
+
+    /// `okapi /missing/game.ggf` and `okapi DIR` said "unrecognized subcommand" (and from
+    /// a file manager nothing at all): the file is missing, or is a folder.
+    #[test]
+    fn a_lone_missing_file_or_folder_is_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.ggf");
+        let Launch::NotAFile(said) = choose(&os(&["okapi", missing.to_str().unwrap()])) else {
+            panic!("a missing file is not a command");
+        };
+        assert!(said.ends_with("missing.ggf: no such file"), "{said}");
+        let Launch::NotAFile(said) = choose(&os(&["okapi", "game.ggf"])) else {
+            panic!("a missing file is not a command");
+        };
+        assert_eq!(said, "game.ggf: no such file");
+        let Launch::NotAFile(said) = choose(&os(&["okapi", dir.path().to_str().unwrap()])) else {
+            panic!("a folder is not a command");
+        };
+        assert!(said.contains("is a folder"), "{said}");
+        #[cfg(unix)]
+        {
+            let Launch::NotAFile(said) = choose(&os(&["okapi", "/dev/null"])) else {
+                panic!("a device is not a command");
+            };
+            assert!(said.contains("not a regular file"), "{said}");
+        }
+        // A word that is neither a command nor a path is the command line's to refuse.
+        assert_eq!(choose(&os(&["okapi", "slove"])), Launch::CommandLine);
     }
 
     #[test]

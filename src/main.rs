@@ -15,6 +15,10 @@ fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     match choose(&args) {
         Launch::App(file) => run_app(file),
+        Launch::NotAFile(why) => {
+            report_not_a_file(&why);
+            ExitCode::from(2)
+        }
         Launch::CommandLine => {
             #[cfg(windows)]
             okapi::windows_console::attach(okapi::cli::is_interactive(&args));
@@ -35,6 +39,18 @@ fn run_app(file: Option<PathBuf>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A file to open that is not there: said on standard error, and in a message box where
+/// the program was started from a file manager (Windows, macOS) and no terminal shows it.
+#[cfg(feature = "gui")]
+fn report_not_a_file(why: &str) {
+    okapi::app::report_start_failure(why);
+}
+
+#[cfg(not(feature = "gui"))]
+fn report_not_a_file(why: &str) {
+    eprintln!("okapi: {why}");
 }
 
 #[cfg(not(feature = "gui"))]

@@ -99,3 +99,105 @@ fn a_failing_autosave_is_said_once() {
     app.apply(Command::Play(Square::parse("d6").unwrap()));
     assert!(app.error.is_none());
 }
+
+/// Fails the test run (rather than hanging it) if `what` has not finished within a minute.
+fn watchdog(what: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        if !seen.load(std::sync::atomic::Ordering::SeqCst) {
+            eprintln!("{what}: still blocked after 60 s");
+            std::process::exit(1);
+        }
+    });
+    done
+}
+
+#[cfg(unix)]
+fn fifo(path: &std::path::Path) {
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+}
+
+/// FIFOs in place of `settings.json`, `current-game.json`, `practice.json` and a game
+/// opened (`okapi app fifo.ggf`) hung the app for ever (no window, a black one, a freeze
+/// when "Practise mistakes" opened): each is refused unopened and said.
+#[cfg(unix)]
+#[test]
+fn fifos_in_place_of_the_apps_files_never_hang() {
+    let done = watchdog("a FIFO in place of the app's files");
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    for name in [
+        "settings.json",
+        "current-game.json",
+        "practice.json",
+        "fifo.ggf",
+    ] {
+        fifo(&path(name));
+    }
+    let mut app = app();
+    app.use_settings_file(&path("settings.json"));
+    let err = app.error.take().expect("a message about the settings");
+    assert!(err.contains("not a regular file"), "{err}");
+    app.restore_game_in_progress(&path("current-game.json"));
+    let err = app.error.take().expect("a message about the kept game");
+    assert!(err.contains("not a regular file"), "{err}");
+    app.apply(Command::OpenPath(path("fifo.ggf")));
+    let err = app.error.take().expect("a message about the game");
+    assert!(err.contains("not a regular file"), "{err}");
+    app.keep_practice_at(Some(path("practice.json")));
+    app.apply(Command::ShowPractice);
+    assert_eq!(app.practice_store().map(|s| s.cards.len()), Some(0));
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A settings file kept as a symbolic link (in a dotfiles folder) was replaced by a plain
+/// file at the first save: the link stays, the file it points to gets the settings.
+#[cfg(unix)]
+#[test]
+fn a_linked_settings_file_stays_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("dotfiles-settings.json");
+    std::fs::write(&real, "{}").unwrap();
+    let link = dir.path().join("settings.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let mut settings = okapi_app::settings::Settings::load(&link);
+    settings.flipped = !settings.flipped;
+    settings.save(&link).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(okapi_app::settings::Settings::load(&real), settings);
+}
+
+/// `okapi "$(printf 'bad\xff.txt')"`: the settings could not hold the name and the app
+/// panicked on its first frame ("settings serialise: path contains invalid UTF-8").
+/// The game opens; the name is kept out of the settings, which save.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_never_panics() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join(std::ffi::OsStr::from_bytes(b"bad\xff.txt"));
+    std::fs::write(&bad, "f5d6c3").unwrap();
+    let mut app = app();
+    app.apply(Command::OpenPath(bad.clone()));
+    assert_eq!(app.error, None);
+    assert_eq!(app.session.game().len(), 3);
+    let settings_path = dir.path().join("settings.json");
+    app.settings.save(&settings_path).unwrap();
+    let back = okapi_app::settings::Settings::load(&settings_path);
+    assert!(back.recent.iter().all(|p| p.to_str().is_some()));
+    // And a folder of that name in the recent list of a settings value built by hand.
+    let mut s = okapi_app::settings::Settings::default();
+    s.recent.push(bad.clone());
+    s.db_folders.push(bad.clone());
+    s.last_folder = Some(bad);
+    s.save(&settings_path).unwrap();
+}

@@ -108,6 +108,40 @@ fn ffo_49_solved_shows_its_proof_everywhere_and_keeps_it() {
         "the move list marks it as proven (no ~)"
     );
 
+    // White to move after e1: the solve proved the position -16 for White. No move's
+    // value may beat the proof (g6 showed -14, a search, in the gold "best" frame): a
+    // searched value above it reads "≤-16", and the frame is only on proven best moves.
+    let after_e1 = h.state().game().position();
+    step_until(&mut h, "searched values of White's moves", |app| {
+        app.move_evals()
+            .values()
+            .filter(|e| matches!(e.source, EvalSource::Midgame { depth, .. } if depth >= 6))
+            .count()
+            >= 2
+    });
+    let values: Vec<(Square, Eval)> = h
+        .state()
+        .move_evals()
+        .iter()
+        .map(|(s, e)| (*s, *e))
+        .collect();
+    assert!(
+        values.iter().all(|(_, e)| e.value <= -16),
+        "a value above the proof: {values:?}"
+    );
+    for sq in after_e1.legal_moves().iter() {
+        let said = h.get_by_label(&sq.to_string()).value().unwrap_or_default();
+        if said.ends_with(", best") {
+            assert!(said.contains("(exact)"), "{sq}: {said}");
+        }
+        if let Some(e) = h.state().move_evals().get(&sq)
+            && e.source != EvalSource::Exact
+            && e.value == -16
+        {
+            assert!(said.contains("≤-16"), "{sq}: {said}");
+        }
+    }
+
     // A step away and back: the proof is still there at once.
     h.state_mut().apply(Command::GoTo(0));
     h.run_steps(2);

@@ -100,9 +100,14 @@ fn closed_pipes_in_the_db_commands_panic_no_more() {
         &["db", "stats", "f5", "--format", "json"],
         &["bench", "--db", "--runs", "1"],
     ] {
+        // Not a panic, and not a silent 0 either: the output is gone, and the status says so.
         let (code, said) = with_closed(args, true);
-        assert_eq!(code, Some(0), "{args:?}: {said}");
+        assert_eq!(code, Some(2), "{args:?}: {said}");
         assert!(!said.contains("panicked"), "{args:?}: {said}");
+        assert!(
+            said.contains("cannot write to standard output"),
+            "{args:?}: {said}"
+        );
     }
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("ladder.csv");
@@ -112,7 +117,8 @@ fn closed_pipes_in_the_db_commands_panic_no_more() {
     )
     .unwrap();
     let (code, said) = with_closed(&["ladder-fit", results.to_str().unwrap()], true);
-    assert_eq!(code, Some(0), "ladder-fit: {said}");
+    assert_eq!(code, Some(2), "ladder-fit: {said}");
+    assert!(said.contains("cannot write to standard output"), "{said}");
     // With standard error closed `db build` wrote nothing; `db stats --folder` panicked.
     let wthor = dir.path().join("wthor");
     std::fs::create_dir(&wthor).unwrap();
@@ -528,4 +534,233 @@ fn still_open_options_and_values_at_their_edges() {
             stderr(&o)
         );
     }
+}
+
+/// A results file for `ladder-fit`: two pairings of three levels.
+fn ladder_results(dir: &Path) -> PathBuf {
+    let results = dir.join("ladder.csv");
+    std::fs::write(
+        &results,
+        "random,greedy,0,100,80,0,20,0.0001,0.0001\ngreedy,1,0,100,30,0,70,0.0001,0.001\n",
+    )
+    .unwrap();
+    results
+}
+
+/// Output to a full disk (`/dev/full`) was cut mid-record with exit 0 by `perft`, `book
+/// show`, `db stats`, `db games` and `ladder-fit`: now the error and status 2, as `solve`.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_to_a_full_disk_is_an_error_not_a_cut_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = ladder_results(dir.path());
+    for args in [
+        &["perft", "4"][..],
+        &["book", "show"],
+        &["db", "stats"],
+        &["db", "games", "--format", "json"],
+        &["ladder-fit", results.to_str().unwrap()],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = okapi()
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to standard output: No space left on device"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// `ladder-fit /dev/zero` grew to 2 GB before it died: read capped like every reader.
+#[cfg(unix)]
+#[test]
+fn ladder_fit_reads_an_endless_file_capped() {
+    let o = finishes_within(
+        okapi().args(["ladder-fit", "/dev/zero"]),
+        Duration::from_secs(60),
+        "ladder-fit /dev/zero",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("file too large"), "{}", stderr(&o));
+}
+
+/// `ladder-fit one.csv --out one.csv` wrote the table over the games it was fitted on.
+#[test]
+fn ladder_fit_refuses_to_write_over_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = ladder_results(dir.path());
+    let before = std::fs::read(&results).unwrap();
+    let o = run(&[
+        "ladder-fit",
+        results.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is the results file"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&results).unwrap(), before);
+}
+
+/// `--out` a device node or a symbolic link: written through, never replaced by a plain
+/// file (as root, `ladder-fit --out /dev/full` made /dev/full a file).
+#[cfg(unix)]
+#[test]
+fn writers_keep_devices_and_links() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let results = ladder_results(dir.path());
+    let o = run(&[
+        "ladder-fit",
+        results.to_str().unwrap(),
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    let o = run(&[
+        "ladder-fit",
+        results.to_str().unwrap(),
+        "--out",
+        "/dev/full",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("No space left"), "{}", stderr(&o));
+    // A link: the file it points to gets the table, the link stays a link.
+    let real = dir.path().join("real.json");
+    let link = dir.path().join("levels.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = run(&[
+        "ladder-fit",
+        results.to_str().unwrap(),
+        "--out",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("\"levels\"")
+    );
+}
+
+/// `perft --position missing.txt` said "a board has 64 squares, this has 20".
+#[test]
+fn a_missing_position_file_is_said_missing() {
+    let o = run(&["perft", "1", "--position", "missing.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no such file as missing.txt"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// "cannot read the script D: cannot read D: Is a directory": the path once.
+#[test]
+fn a_message_names_its_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = run(&["solve", d, "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).matches(d).count(), 1, "{}", stderr(&o));
+}
+
+/// `okapi /missing/game.ggf` and `okapi DIR` said "unrecognized subcommand".
+#[test]
+fn a_lone_missing_file_or_folder_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("game.ggf");
+    let o = run(&[missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("game.ggf: no such file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a folder"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("unrecognized"), "{}", stderr(&o));
+}
+
+/// A `solve -o` stopped by SIGTERM left `.out.txt.PID.tmp` behind, named for a process
+/// that is gone: its lines go to `out.txt.partial`, said, and no temporary file is left.
+#[cfg(unix)]
+#[test]
+fn a_solve_stopped_by_sigterm_leaves_no_stale_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = include_str!("data/ffo1-39.scr");
+    let slow = include_str!("data/ffo40-59.scr");
+    let boards = |text: &'static str, n| {
+        text.lines()
+            .filter(|l| !l.starts_with('%') && l.len() > 64)
+            .take(n)
+            .collect::<Vec<_>>()
+    };
+    let mut script = boards(quick, 2);
+    script.extend(boards(slow, 5));
+    let input = dir.path().join("in.scr");
+    std::fs::write(&input, script.join("\n") + "\n").unwrap();
+    let out = dir.path().join("out.txt");
+    std::fs::write(&out, "previous\n").unwrap();
+    let child = okapi()
+        .args(["solve", "-q", "--threads", "1"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = KillOnDrop(child);
+    let temporary = dir.path().join(format!(".out.txt.{}.tmp", child.0.id()));
+    let start = Instant::now();
+    while std::fs::read_to_string(&temporary).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no line written");
+        assert!(child.0.try_wait().unwrap().is_none(), "the run ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: signals our own child, still running.
+    unsafe { libc::kill(child.0.id() as i32, libc::SIGTERM) };
+    let status = child.0.wait().unwrap();
+    assert!(!status.success());
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.0.stderr.take().unwrap(), &mut said).unwrap();
+    assert!(said.contains("out.txt.partial"), "{said}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous\n");
+    assert!(!temporary.exists(), "a stale temporary file");
+    let partial = std::fs::read_to_string(dir.path().join("out.txt.partial")).unwrap();
+    assert!(partial.lines().count() >= 2, "{partial}");
+}
+
+/// `match --openings /dev/zero` grew to 2 GB before it died: read capped.
+#[cfg(unix)]
+#[test]
+fn match_reads_an_endless_openings_file_capped() {
+    let o = finishes_within(
+        okapi().args(["match", "1", "1", "--openings", "/dev/zero", "--games", "2"]),
+        Duration::from_secs(60),
+        "match --openings /dev/zero",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("file too large"), "{}", stderr(&o));
 }

@@ -124,6 +124,8 @@ pub fn random_game(seed: u64) -> Game {
             g.set_eval_of(node, Some(e));
         }
     }
+    // Random proofs the moves refute are not kept by the readers: a game they keep.
+    g.drop_refuted_proofs();
     g.black = random_name(&mut rng);
     g.white = random_name(&mut rng);
     g.comment = random_name(&mut rng);

@@ -104,12 +104,37 @@ pub fn best_eval(evals: &HashMap<Square, Eval>) -> Option<Eval> {
         .copied()
 }
 
+/// Is `e` a search's value that a proven best bounds: an estimate at the proof's value
+/// (where the known values keep it, [`crate::known_values`]) says only that the move is
+/// worth at most that, not that it is as good.
+pub fn bounded_by_proof(e: Eval, best: Option<Eval>) -> bool {
+    best.is_some_and(|b| {
+        b.source == EvalSource::Exact
+            && !matches!(e.source, EvalSource::Exact | EvalSource::Wld)
+            && e.value >= b.value
+    })
+}
+
+/// A value as the views write it beside the best shown: "≤-16" for a search a proof
+/// bounds ([`bounded_by_proof`]), else the value's own label.
+pub fn value_label(e: Eval, best: Option<Eval>) -> String {
+    if bounded_by_proof(e, best) {
+        format!("≤{:+}", e.value)
+    } else {
+        e.label()
+    }
+}
+
 /// Compares a value with the best shown ([`best_eval`]): only a value equal to it is
-/// the best; WLD values (1/0/-1) compare by result, others by discs.
+/// the best (a search a proof bounds never is); WLD values (1/0/-1) compare by result,
+/// others by discs.
 pub fn value_class(e: Eval, best: Option<Eval>) -> ValueClass {
     let Some(best) = best else {
         return ValueClass::Best;
     };
+    if bounded_by_proof(e, Some(best)) {
+        return ValueClass::Close;
+    }
     let wld = e.source == EvalSource::Wld || best.source == EvalSource::Wld;
     let loss = if wld {
         best.value.signum() - e.value.signum()
@@ -148,7 +173,8 @@ fn shown_values(
 
 /// A move's value on its square: a large number in its class's colour on a dark shadow,
 /// the source in a dark tag below, a frame around the best.
-fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, class: ValueClass) {
+fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, best: Option<Eval>) {
+    let class = value_class(*e, best);
     let cell = rect.width();
     let color = class.color();
     if class == ValueClass::Best {
@@ -159,9 +185,9 @@ fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, class: ValueClass)
             egui::StrokeKind::Inside,
         );
     }
-    let label = e.label();
+    let label = value_label(*e, best);
     // WLD words are longer than numbers: a smaller size keeps them inside the square.
-    let size = if label.len() > 3 {
+    let size = if label.chars().count() > 3 {
         cell * 0.32
     } else {
         cell * 0.42
@@ -417,7 +443,7 @@ fn paint_square(painter: &egui::Painter, view: &BoardView, square: &Cell) {
             }
         }
         None if view.position.legal_moves().contains(sq) => match square.eval {
-            Some(e) => paint_value(painter, rect, &e, value_class(e, square.best)),
+            Some(e) => paint_value(painter, rect, &e, square.best),
             None if view.show_legal => {
                 paint_legal_mark(painter, center, cell, view.position.side_to_move())
             }
@@ -455,7 +481,7 @@ fn square_ui(
         None => match eval {
             Some(e) => format!(
                 "legal move, {} ({}), {}",
-                e.label(),
+                value_label(e, best),
                 e.source,
                 value_class(e, best).name()
             ),

@@ -22,6 +22,15 @@ impl App {
                 }
             }
             Command::AddDbFolder(path) if path.is_dir() => {
+                if path.to_str().is_none() {
+                    // The settings file is JSON: the folder is read this run only.
+                    self.error = Some(format!(
+                        "{} is read now, but its name is not UTF-8 text, which the \
+                         settings file cannot keep: rename it to keep it for the next \
+                         start",
+                        path.display()
+                    ));
+                }
                 self.change_setting(crate::settings::Setting::AddDbFolder(path));
                 self.database.folder_text.clear();
             }

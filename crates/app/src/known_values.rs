@@ -8,6 +8,11 @@
 //! which beats the book, which beats any live search), a deeper search beats a shallower
 //! one. A value offered that is weaker than the one known is dropped: stepping away and
 //! back, a re-analysis or a shallower search of the same position never downgrades it.
+//!
+//! A solve also proves what its positions are worth: no move there is worth more. A
+//! searched value above that is kept at the proof's value (the views say "≤ −16": the
+//! search only bounds it), so no estimate outshines the proof; after a win/draw/loss
+//! proof, no move of a lost position shows a draw or better, none of a drawn one a win.
 
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::{Eval, EvalSource};
@@ -26,14 +31,22 @@ const MOST_POSITIONS: usize = 200_000;
 #[derive(Default)]
 pub(crate) struct KnownValues {
     by_position: HashMap<Position, MoveValues>,
+    /// What a solve proved positions worth, for their side to move.
+    proven: HashMap<Position, Eval>,
 }
 
 impl KnownValues {
     /// Offers a value of `square` in `position`; kept unless a stronger one is known.
     /// True when it was kept.
-    pub(crate) fn offer(&mut self, position: Position, square: Square, eval: Eval) -> bool {
+    pub(crate) fn offer(&mut self, position: Position, square: Square, mut eval: Eval) -> bool {
         if self.by_position.len() >= MOST_POSITIONS && !self.by_position.contains_key(&position) {
             self.by_position.clear();
+            self.proven.clear();
+        }
+        if let Some(ceiling) = self.ceiling(&position)
+            && !eval.is_proven()
+        {
+            eval.value = eval.value.min(ceiling);
         }
         let moves = self.by_position.entry(position).or_default();
         match moves.get(&square) {
@@ -56,6 +69,9 @@ impl KnownValues {
     ) {
         let mut here = position;
         let mut value = score;
+        if line.is_empty() {
+            self.prove(position, Eval::proven(mode, score));
+        }
         for &mv in line {
             let before = here;
             if here.play_move(mv).is_err() {
@@ -63,10 +79,49 @@ impl KnownValues {
                 // came before is proven, the rest is not trusted.
                 return;
             }
+            let proven = Eval::proven(mode, value);
+            // Each position of the proven line is worth its best move's value.
+            self.prove(before, proven);
             if let Move::Play(square) = mv {
-                self.offer(before, square, Eval::proven(mode, value));
+                self.offer(before, square, proven);
             }
             value = -value;
+        }
+    }
+
+    /// Takes a proof of what `position` is worth for its side to move: the searched values
+    /// of its moves above it come down to it.
+    fn prove(&mut self, position: Position, eval: Eval) {
+        if self
+            .proven
+            .get(&position)
+            .is_some_and(|known| !eval.replaces(known))
+        {
+            return;
+        }
+        self.proven.insert(position, eval);
+        if let Some(ceiling) = self.ceiling(&position)
+            && let Some(moves) = self.by_position.get_mut(&position)
+        {
+            for e in moves.values_mut().filter(|e| !e.is_proven()) {
+                e.value = e.value.min(ceiling);
+            }
+        }
+    }
+
+    /// The most a move of `position` can be worth by a solve's proof: its exact value;
+    /// after a win/draw/loss proof, -2 in a lost position (scores are even) and 0 in a
+    /// drawn one.
+    pub(crate) fn ceiling(&self, position: &Position) -> Option<i32> {
+        let proof = self.proven.get(position)?;
+        match proof.source {
+            EvalSource::Exact => Some(proof.value),
+            EvalSource::Wld => match proof.value.signum() {
+                -1 => Some(-2),
+                0 => Some(0),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -190,6 +245,49 @@ mod tests {
         let mut bad = KnownValues::default();
         bad.offer_proven_line(start, SolveMode::Exact, 2, &[Move::Play(sq("a1"))]);
         assert_eq!(bad.get(&start, sq("a1")), None);
+    }
+
+    /// FFO #49 solved, e1 played: g6 searched at -14 beside h4 proven -16 wore the
+    /// "best" frame. A proof of the position bounds every searched value of its moves.
+    #[test]
+    fn a_proof_of_the_position_bounds_its_searched_values() {
+        let mut known = KnownValues::default();
+        let p = Position::start();
+        known.offer(p, sq("d3"), searched(-14, 20));
+        known.offer_proven_line(p, SolveMode::Exact, -16, &[Move::Play(sq("f5"))]);
+        assert_eq!(known.ceiling(&p), Some(-16));
+        assert_eq!(
+            known.get(&p, sq("d3")),
+            Some(searched(-16, 20)),
+            "brought down"
+        );
+        known.offer(p, sq("c4"), searched(3, 24));
+        assert_eq!(
+            known.get(&p, sq("c4")),
+            Some(searched(-16, 24)),
+            "kept down"
+        );
+        known.offer(p, sq("e6"), searched(-30, 24));
+        assert_eq!(
+            known.get(&p, sq("e6")),
+            Some(searched(-30, 24)),
+            "below: as it is"
+        );
+        assert_eq!(known.proven_best(&p), Some((sq("f5"), exact(-16))));
+        // A lost position (win/draw/loss): no move shows a draw or better.
+        let mut wld = KnownValues::default();
+        wld.offer(p, sq("d3"), searched(1, 20));
+        wld.offer_proven_line(p, SolveMode::Wld, -1, &[Move::Play(sq("f5"))]);
+        assert_eq!(wld.get(&p, sq("d3")), Some(searched(-2, 20)));
+        // A drawn one: no win; a won one: no bound.
+        let mut draw = KnownValues::default();
+        draw.offer_proven_line(p, SolveMode::Wld, 0, &[Move::Play(sq("f5"))]);
+        draw.offer(p, sq("d3"), searched(5, 20));
+        assert_eq!(draw.get(&p, sq("d3")), Some(searched(0, 20)));
+        let mut win = KnownValues::default();
+        win.offer_proven_line(p, SolveMode::Wld, 1, &[Move::Play(sq("f5"))]);
+        win.offer(p, sq("d3"), searched(5, 20));
+        assert_eq!(win.get(&p, sq("d3")), Some(searched(5, 20)));
     }
 
     #[test]

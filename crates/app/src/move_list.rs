@@ -77,6 +77,11 @@ impl App {
         {
             a.played = known;
         }
+        if let Some(known) = self.known.get(&position, a.best_move)
+            && known.source > a.best.source
+        {
+            a.best = known;
+        }
         if let Some((sq, best)) = self.known.proven_best(&position)
             && best.source > a.best.source
             && best.value >= a.played.value
@@ -84,12 +89,21 @@ impl App {
             a.best = best;
             a.best_move = sq;
         }
-        // The move played is at least as good as itself: never a negative loss.
-        if let Move::Play(sq) = played
-            && a.played.value > a.best.value
-        {
-            a.best = a.played;
-            a.best_move = sq;
+        if let Move::Play(sq) = played {
+            if a.best_move == sq {
+                // One move, one value: "h3 ~+35 ~-1 h3" had it lose a disc... against
+                // itself, two searches of one move side by side. The stronger stands.
+                let one = if a.best.replaces(&a.played) {
+                    a.best
+                } else {
+                    a.played
+                };
+                (a.played, a.best) = (one, one);
+            } else if a.played.value > a.best.value {
+                // The move played is at least as good as itself: never a negative loss.
+                a.best = a.played;
+                a.best_move = sq;
+            }
         }
         a
     }
@@ -538,5 +552,54 @@ mod tests {
             (points[0].ply, points[0].black, points[0].proven),
             (0, 16, true)
         );
+    }
+
+    /// "h3 ~+35 ~-1 h3": after a deeper search the move played and the best move, one
+    /// and the same, had two values and the row said it lost against itself.
+    #[test]
+    fn a_move_never_loses_against_itself() {
+        let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+        let start = Position::start();
+        let f5 = Square::parse("f5").unwrap();
+        let mut game = Game::new(start);
+        game.play(Move::Play(f5), None).unwrap();
+        app.session = Session::new(game, [Seat::Human; 2]);
+        let deeper = Eval {
+            value: 2,
+            source: EvalSource::Midgame {
+                depth: 20,
+                confidence: 95,
+            },
+        };
+        // Two values of one move in the analysis itself: one stands, no loss.
+        app.game_analysis.insert(
+            0,
+            PlyAnalysis {
+                key: (start, Move::Play(f5)),
+                played: searched(-1),
+                best: searched(35),
+                best_move: f5,
+            },
+        );
+        let a = app.analysis_of(0).unwrap();
+        assert_eq!((a.played, a.loss()), (a.best, 0));
+        // A deeper search of it since: that value, on both sides.
+        app.known.offer(start, f5, deeper);
+        let a = app.analysis_of(0).unwrap();
+        assert_eq!((a.played, a.best, a.loss()), (deeper, deeper, 0));
+        // With the best move another one, a deeper value of it is taken as well.
+        let d3 = Square::parse("d3").unwrap();
+        app.game_analysis.insert(
+            0,
+            PlyAnalysis {
+                key: (start, Move::Play(f5)),
+                played: searched(0),
+                best: searched(5),
+                best_move: d3,
+            },
+        );
+        app.known.offer(start, d3, Eval { value: 3, ..deeper });
+        let a = app.analysis_of(0).unwrap();
+        assert_eq!((a.best_move, a.best.value, a.loss()), (d3, 3, 1));
     }
 }

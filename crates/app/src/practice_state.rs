@@ -38,6 +38,9 @@ pub(crate) struct Practice {
     pub(crate) store: Option<Store>,
     /// False when the file could not be read or set aside: it is not written over.
     pub(crate) writable: bool,
+    /// The file as last read or written here: a save takes in what another window saved
+    /// since.
+    pub(crate) stamp: practice::FileStamp,
     /// What the person must know: a damaged file set aside, a save that failed.
     pub(crate) notice: Option<String>,
     /// The day taken as today (`None`: the clock's).
@@ -67,6 +70,7 @@ impl Default for Practice {
             file: None,
             store: None,
             writable: true,
+            stamp: practice::FileStamp::default(),
             notice: None,
             day: None,
             source: Source::default(),

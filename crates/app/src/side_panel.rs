@@ -404,8 +404,13 @@ impl App {
                 evals.sort_by_key(|(s, e)| {
                     (std::cmp::Reverse(e.source), std::cmp::Reverse(e.value), *s)
                 });
+                let best = crate::board_view::best_eval(self.move_evals());
                 for (sq, e) in evals {
-                    ui.label(format!("{sq}: {} ({})", e.label(), e.source));
+                    ui.label(format!(
+                        "{sq}: {} ({})",
+                        crate::board_view::value_label(e, best),
+                        e.source
+                    ));
                 }
             });
     }

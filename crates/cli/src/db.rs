@@ -272,6 +272,7 @@ pub fn stats_text(
                     serde_json::json!({
                         "move": m.square.to_string(),
                         "games": m.games,
+                        "unfinished": m.unfinished,
                         "black_wins": m.black_wins,
                         "draws": m.draws,
                         "black_losses": m.black_losses,
@@ -292,11 +293,11 @@ pub fn stats_text(
         }
         OutputFormat::Csv => {
             let mut out = String::from(
-                "move,games,black_wins,draws,black_losses,black_win_percent,average_black_score,book_value\n",
+                "move,games,black_wins,draws,black_losses,black_win_percent,average_black_score,book_value,unfinished\n",
             );
             for m in &answer.moves {
                 out += &format!(
-                    "{},{},{},{},{},{:.1},{:.2},{}\n",
+                    "{},{},{},{},{},{:.1},{:.2},{},{}\n",
                     m.square,
                     m.games,
                     m.black_wins,
@@ -304,7 +305,8 @@ pub fn stats_text(
                     m.black_losses,
                     m.black_win_percent(),
                     m.average_black_score(),
-                    book_of(m.square).map_or(String::new(), |v| format!("{v:.2}"))
+                    book_of(m.square).map_or(String::new(), |v| format!("{v:.2}")),
+                    m.unfinished
                 );
             }
             out
@@ -332,6 +334,13 @@ pub fn stats_text(
                     m.black_losses,
                     m.average_black_score(),
                     book_of(m.square).map_or("-".to_string(), |v| format!("{v:+.1}"))
+                );
+            }
+            let unfinished: u32 = answer.moves.iter().map(|m| m.unfinished).sum();
+            if unfinished > 0 {
+                out += &format!(
+                    "{unfinished} of the games stop before their end: counted in games, not in \
+                     Black%, wins, draws, losses or avg Black\n"
                 );
             }
             out

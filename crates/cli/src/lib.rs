@@ -12,12 +12,14 @@
 /// `println!` that never panics: a closed standard output (`okapi bench | head`) makes
 /// writes fail with a broken pipe, which `println!` turns into a panic (exit 101, and a
 /// script run cut short). The line is dropped instead and [`stdout_closed`] says so, for
-/// the commands whose only output is standard output to stop early.
+/// the commands whose only output is standard output to stop early; the command then
+/// ends with the error and a failure status ([`finish_stdout`]), never 0 with its output
+/// cut (a full disk, `> /dev/full`, a closed standard output).
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            $crate::STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            $crate::stdout_failed(e);
         }
     }};
 }
@@ -26,8 +28,8 @@ macro_rules! outln {
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if write!(std::io::stdout(), $($arg)*).is_err() {
-            $crate::STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+            $crate::stdout_failed(e);
         }
     }};
 }
@@ -40,12 +42,34 @@ macro_rules! errln {
     }};
 }
 
-/// Set when a write to standard output failed (its reader is gone).
-pub static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The first error writing to standard output (its reader is gone, the disk is full).
+static STDOUT_ERROR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Notes that a write to standard output failed, and why.
+pub fn stdout_failed(e: std::io::Error) {
+    let _ = STDOUT_ERROR.set(e.to_string());
+}
 
 /// Has a write to standard output failed?
 pub fn stdout_closed() -> bool {
-    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+    STDOUT_ERROR.get().is_some()
+}
+
+/// The end of a command that printed: what is still buffered is written, and an output
+/// that failed on the way turns a success into a failure with a message, as a solve's
+/// failed output does (a script of results cut short is worse than none).
+pub fn finish_stdout(code: ExitCode) -> ExitCode {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().flush() {
+        stdout_failed(e);
+    }
+    match STDOUT_ERROR.get() {
+        Some(why) if code == ExitCode::SUCCESS => {
+            errln!("okapi: cannot write to standard output: {why}");
+            ExitCode::from(2)
+        }
+        _ => code,
+    }
 }
 
 pub mod bench;
@@ -310,7 +334,10 @@ pub fn main(args: Vec<OsString>) -> Run {
             });
         }
     };
-    Run::Exit(match cli.command {
+    // A conversation with a host (a GUI, a person) ends when the host goes: its closed
+    // output is the end, not a failure.
+    let conversation = matches!(cli.command, CliCommand::Console(_) | CliCommand::Nboard(_));
+    let code = match cli.command {
         CliCommand::App { file } => return Run::App(file),
         CliCommand::Solve(a) => solve(a),
         CliCommand::Perft(a) => {
@@ -334,6 +361,11 @@ pub fn main(args: Vec<OsString>) -> Run {
         CliCommand::LadderFit(a) => report(ladder::run(&a)),
         #[cfg(all(feature = "gui", unix, not(target_os = "macos")))]
         CliCommand::InstallDesktop(a) => report(install::run(a)),
+    };
+    Run::Exit(if conversation {
+        code
+    } else {
+        finish_stdout(code)
     })
 }
 
@@ -652,8 +684,19 @@ pub fn position_arg(arg: &str) -> Result<Position, String> {
             .map_err(|e| e.to_string())?;
         okapi_core::formats::board_text::read(&String::from_utf8_lossy(&bytes))
             .map_err(|e| format!("{}: {e}", path.display()))
+    } else if arg.len() < 64 && path.is_dir() {
+        Err(format!(
+            "{arg} is a folder, not a position or a file holding one"
+        ))
     } else {
-        okapi_core::formats::board_text::read(arg).map_err(|e| e.to_string())
+        okapi_core::formats::board_text::read(arg).map_err(|e| {
+            // Shorter than a board's 64 squares: meant as a file's name.
+            if arg.len() < 64 {
+                format!("no such file as {arg} (nor is it a board: {e})")
+            } else {
+                e.to_string()
+            }
+        })
     }
 }
 

@@ -13,7 +13,6 @@ use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
 use okapi_core::shard::Shard;
 use okapi_engine::script_solve::{self, ScriptRunError, ScriptSettings, ScriptSolution};
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -115,8 +114,8 @@ pub fn run_script(
     output: Option<&Path>,
     opts: &ScriptOptions,
 ) -> anyhow::Result<RunStats> {
-    let bytes = okapi_core::formats::read_capped(input, okapi_core::formats::MAX_SCRIPT_FILE)
-        .with_context(|| format!("cannot read the script {}", input.display()))?;
+    // The error names the file once ("cannot read D: Is a directory").
+    let bytes = okapi_core::formats::read_capped(input, okapi_core::formats::MAX_SCRIPT_FILE)?;
     if let Some(path) = output {
         // Creating the output truncates it: an output that is the input under another
         // name (a hard link, `./x`) would be emptied before it is solved.
@@ -465,14 +464,13 @@ impl LineWriter<'_> {
 /// half-way, or failing on a full disk, leaves the previous result whole (a rerun of a
 /// long script cut it at the first line, as scrZebra does). What an interrupted run
 /// solved is in the temporary file `.OUT.PID.tmp`. An output that is no regular file (a
-/// device, a FIFO: `-o /dev/stdout`) is written in place.
+/// device, a FIFO: `-o /dev/stdout`) is written in place ([`AtomicFile`] does both).
 enum Output<'a> {
     File {
         file: AtomicFile,
         /// Bytes of the whole lines written.
         whole: u64,
     },
-    Device(File),
     Stdout(io::StdoutLock<'a>),
 }
 
@@ -481,18 +479,14 @@ impl Output<'_> {
     fn open(path: Option<&Path>) -> anyhow::Result<Self> {
         let cannot = |path: &Path| format!("cannot create the output file {}", path.display());
         Ok(match path {
-            Some(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
-                Output::Device(
-                    std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(path)
-                        .with_context(|| cannot(path))?,
-                )
+            Some(path) => {
+                let file = AtomicFile::create(path).with_context(|| cannot(path))?;
+                #[cfg(unix)]
+                if file.temporary_path() != path {
+                    stopped::keep_partial(file.temporary_path(), path);
+                }
+                Output::File { file, whole: 0 }
             }
-            Some(path) => Output::File {
-                file: AtomicFile::create(path).with_context(|| cannot(path))?,
-                whole: 0,
-            },
             None => Output::Stdout(io::stdout().lock()),
         })
     }
@@ -507,14 +501,13 @@ impl Output<'_> {
                         Ok(())
                     }
                     Err(e) => {
-                        // Drop the part of the line that got through; the error is reported
-                        // either way.
+                        // Drop the part of the line that got through (a device cannot be
+                        // cut back); the error is reported either way.
                         let _ = file.file().set_len(*whole);
                         Err(e)
                     }
                 }
             }
-            Output::Device(file) => file.write_all(bytes).and_then(|_| file.flush()),
             Output::Stdout(out) => out.write_all(bytes).and_then(|_| out.flush()),
         }
     }
@@ -522,8 +515,12 @@ impl Output<'_> {
     /// The run is done: a file takes its place.
     fn finish(self) -> io::Result<()> {
         match self {
-            Output::File { file, .. } => file.commit(),
-            Output::Device(_) | Output::Stdout(_) => Ok(()),
+            Output::File { file, .. } => {
+                #[cfg(unix)]
+                stopped::done();
+                file.commit()
+            }
+            Output::Stdout(_) => Ok(()),
         }
     }
 }
@@ -575,5 +572,74 @@ impl RunStats {
             fmt_rate(self.nodes, self.total_time)
         ));
         s
+    }
+}
+
+/// A run stopped by a signal (SIGTERM from a job scheduler, Ctrl+C, a closed terminal)
+/// left its temporary file `.OUT.PID.tmp` behind, named for a process that is gone. Its
+/// lines are moved to `OUT.partial` instead (one name: the next stopped run replaces it)
+/// and the run says so; `OUT` stays as it was. Only a SIGKILL, which no program sees,
+/// leaves the temporary file.
+#[cfg(unix)]
+mod stopped {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+    static TEMPORARY: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+    static PARTIAL: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+    static MESSAGE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+    static MESSAGE_LEN: AtomicUsize = AtomicUsize::new(0);
+
+    /// On a stopping signal, `temporary` becomes `OUT.partial` beside `out`.
+    pub fn keep_partial(temporary: &Path, out: &Path) {
+        let mut partial = out.as_os_str().to_owned();
+        partial.push(".partial");
+        let message = format!(
+            "okapi: stopped; {} is as it was, the lines solved are in {}\n",
+            out.display(),
+            Path::new(&partial).display()
+        );
+        let (Ok(temporary), Ok(partial)) = (
+            CString::new(temporary.as_os_str().as_bytes()),
+            CString::new(partial.as_bytes()),
+        ) else {
+            return;
+        };
+        // Leaked on purpose: the handler may read them at any moment of the run.
+        let message = Box::leak(message.into_bytes().into_boxed_slice());
+        MESSAGE_LEN.store(message.len(), Ordering::SeqCst);
+        MESSAGE.store(message.as_mut_ptr(), Ordering::SeqCst);
+        PARTIAL.store(partial.into_raw(), Ordering::SeqCst);
+        TEMPORARY.store(temporary.into_raw(), Ordering::SeqCst);
+        for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+            // SAFETY: the handler only calls async-signal-safe functions (rename, write,
+            // signal, raise) on data set before it was installed.
+            unsafe {
+                libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+            }
+        }
+    }
+
+    /// The run is done: its file takes its place, nothing to move on a signal.
+    pub fn done() {
+        TEMPORARY.store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        let temporary = TEMPORARY.swap(std::ptr::null_mut(), Ordering::SeqCst);
+        // SAFETY: pointers set by `keep_partial` and never freed; only async-signal-safe
+        // calls.
+        unsafe {
+            if !temporary.is_null() && libc::rename(temporary, PARTIAL.load(Ordering::SeqCst)) == 0
+            {
+                let message = MESSAGE.load(Ordering::SeqCst);
+                libc::write(2, message.cast(), MESSAGE_LEN.load(Ordering::SeqCst));
+            }
+            // Ends as the signal would have ended it (the status says which).
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
     }
 }

@@ -363,8 +363,11 @@ impl Settings {
         let name = path.display();
         let mut problems = Vec::new();
         // Settings are a few hundred bytes; the cap keeps a damaged or odd file (a
-        // device) from filling memory at every start.
-        let mut s = match okapi_core::formats::read_capped(path, 1 << 20) {
+        // device) from filling memory at every start, and a FIFO is never opened (the
+        // window never came).
+        let read = okapi_core::formats::check_not_a_pipe(path)
+            .and_then(|()| okapi_core::formats::read_capped(path, 1 << 20));
+        let mut s = match read {
             Err(okapi_core::formats::ReadError::Io { reason, .. })
                 if reason.kind() == std::io::ErrorKind::NotFound =>
             {
@@ -450,16 +453,27 @@ impl Settings {
         problems
     }
 
+    /// Writes the settings (a symbolic link stays one: the file it points to is written).
+    /// A path JSON cannot hold (a name that is not UTF-8) is left out of the file rather
+    /// than stop the save: it panicked the app on its first frame.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let text = serde_json::to_string_pretty(self).expect("settings serialise");
+        let mut kept = self.clone();
+        kept.recent.retain(|p| storable(p));
+        kept.db_folders.retain(|p| storable(p));
+        kept.last_folder = kept.last_folder.filter(|p| storable(p));
+        let text = serde_json::to_string_pretty(&kept).map_err(std::io::Error::other)?;
         okapi_core::formats::write_atomic(path, text.as_bytes())
     }
 
-    /// Puts `path` first in the recent files; its folder is where the dialogs start.
+    /// Puts `path` first in the recent files; its folder is where the dialogs start. A
+    /// name the settings file cannot hold (not UTF-8) is not remembered.
     pub fn remember(&mut self, path: &Path) {
+        if !storable(path) {
+            return;
+        }
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(MAX_RECENT);
@@ -470,6 +484,9 @@ impl Settings {
     /// kept as an absolute path: a bare file name's folder is the current one, which
     /// the next start of Okapi may not share.
     pub fn remember_folder(&mut self, path: &Path) {
+        if !storable(path) {
+            return;
+        }
         let folder = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => std::path::absolute(p).ok(),
             _ => std::env::current_dir().ok(),
@@ -494,3 +511,8 @@ pub fn table_megabytes(bits: u32) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Can the settings file (JSON, UTF-8) hold this path as it is?
+fn storable(path: &Path) -> bool {
+    path.to_str().is_some()
+}

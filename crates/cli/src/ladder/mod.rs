@@ -6,6 +6,7 @@ mod fit;
 pub use fit::{FitError, PairingResult, fit, read_results};
 
 use anyhow::Context;
+use okapi_core::formats::{MAX_SCRIPT_FILE, read_capped, same_file};
 use okapi_core::level::ratings::LevelRatings;
 use std::path::PathBuf;
 
@@ -31,9 +32,21 @@ pub fn run(a: &LadderFitArgs) -> anyhow::Result<()> {
     // The commands that make the table again: each results file's ladder (with the solve
     // setting its lines were played at), then this fit.
     let mut command = Vec::new();
+    if let Some(out) = &a.out
+        && let Some(input) = a.results.iter().find(|r| same_file(r, out))
+    {
+        // Writing the table over a results file would lose the games it was fitted on.
+        anyhow::bail!(
+            "the output file {} is the results file {}",
+            out.display(),
+            input.display()
+        );
+    }
     for path in &a.results {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        // Capped as every reader of a person's file is (`ladder-fit /dev/zero`).
+        let bytes = read_capped(path, MAX_SCRIPT_FILE)?;
+        let text = String::from_utf8(bytes)
+            .with_context(|| format!("{} is not a text file", path.display()))?;
         let file = read_results(&text, &path.display().to_string())?;
         if let Some(first) = file.first() {
             command.push(format!(

@@ -15,8 +15,11 @@ use std::sync::atomic::AtomicBool;
 
 /// Reads transcripts (`f5d6c3`, `F5-D6-C3`, `f5 d6 c3`), one opening per line.
 pub fn read_openings(path: &Path) -> anyhow::Result<Vec<Vec<Move>>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the openings file {}", path.display()))?;
+    // Capped as every reader of a person's file is (`--openings /dev/zero` grew to 2 GB);
+    // the error names the file.
+    let bytes = okapi_core::formats::read_capped(path, okapi_core::formats::MAX_SCRIPT_FILE)?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("the openings file {} is not text", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();

@@ -85,14 +85,29 @@ pub enum SprtParseError {
     Shape(String),
     #[error("'{0}' in --sprt is not a number")]
     Number(String),
-    #[error("--sprt needs ELO0 < ELO1, both finite (got {0} and {1})")]
+    #[error("--sprt needs ELO0 < ELO1, both finite (got {} and {})", figure(*.0), figure(*.1))]
     Order(f64, f64),
-    #[error("--sprt's error rates must lie strictly between 0 and 0.5 (got alpha {0}, beta {1})")]
+    #[error(
+        "--sprt's error rates must lie strictly between 0 and 0.5 (got alpha {}, beta {})",
+        figure(*.0),
+        figure(*.1)
+    )]
     Rate(f64, f64),
     #[error(
-        "--sprt's Elo values must lie from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO} (got {0} and {1}): beyond, one side scores all but every game and the test never decides"
+        "--sprt's Elo values must lie from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO} (got {} and {}): beyond, one side scores all but every game and the test never decides",
+        figure(*.0),
+        figure(*.1)
     )]
     Range(f64, f64),
+}
+
+/// A number as a person reads it back: `1e308`, not its 309 digits.
+fn figure(x: f64) -> String {
+    if x != 0.0 && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
 }
 
 /// The largest Elo difference `--sprt` takes: 1000 Elo is a score of 99.7%; at 1e308 the
@@ -272,6 +287,16 @@ mod tests {
         let a = llr(&counts, 0.0, 20.0);
         let b = llr(&mirrored, -20.0, 0.0);
         assert!((a + b).abs() < 1e-9, "{a} {b}");
+    }
+
+    /// `--sprt 0,1e308` printed the 309 digits of 1e308 in its error.
+    #[test]
+    fn an_sprt_error_writes_huge_numbers_short() {
+        let said = Sprt::parse("0,1e308").unwrap_err().to_string();
+        assert!(said.contains("got 0 and 1e308"), "{said}");
+        assert!(said.len() < 200, "{said}");
+        let said = Sprt::parse("0,10,1e300,0.05").unwrap_err().to_string();
+        assert!(said.contains("alpha 1e300, beta 0.05"), "{said}");
     }
 
     #[test]

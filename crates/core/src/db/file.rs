@@ -292,6 +292,8 @@ impl Columns<'_> {
                 year: le_u16(self.years, 2 * i),
                 black_score: score(self.scores[i], "score", i)?,
                 theoretical,
+                // The file has no column for it: a game in it counts as finished.
+                finished: true,
             });
         }
         Ok((games, starts))

@@ -99,6 +99,10 @@ pub struct GameInfo {
     pub black_score: i8,
     /// WTHOR's perfect-play score, where the file has one.
     pub theoretical: Option<TheoreticalScore>,
+    /// The game was played to its end: `black_score` is its result. An unfinished game
+    /// (a saved game stopped half-way) has the disc difference where it stops, which is
+    /// no result: it is left out of the win and score figures.
+    pub finished: bool,
 }
 
 impl GameInfo {
@@ -200,11 +204,21 @@ impl Builder {
             year: record.year,
             black_score: record.black_score,
             theoretical: record.theoretical,
+            finished: true,
         };
         self.games.push(info);
         self.moves
             .extend(record.moves.iter().take(60).map(|s| s.index() as u8));
         self.starts.push(self.moves.len() as u32);
+        Ok(())
+    }
+
+    /// Adds a game that stops before its end ([`GameInfo::finished`]).
+    pub fn add_unfinished(&mut self, record: &GameRecord, names: GameNames) -> Result<(), DbError> {
+        self.add(record, names)?;
+        if let Some(last) = self.games.last_mut() {
+            last.finished = false;
+        }
         Ok(())
     }
 
@@ -237,6 +251,9 @@ impl Builder {
                     source: db.source(g.source),
                 },
             )?;
+            if let Some(last) = self.games.last_mut() {
+                last.finished = g.finished;
+            }
         }
         Ok(())
     }
@@ -326,23 +343,30 @@ pub struct MoveStats {
     pub black_losses: u32,
     /// Sum of Black's final disc differences.
     pub black_score_sum: i64,
+    /// Of the games, those not played to their end: in `games`, in no result.
+    pub unfinished: u32,
 }
 
 impl MoveStats {
-    /// Black's score in per cent, a draw counting half.
-    pub fn black_win_percent(&self) -> f64 {
-        if self.games == 0 {
-            return 0.0;
-        }
-        100.0 * (self.black_wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+    /// The games with a result (played to their end).
+    pub fn finished(&self) -> u32 {
+        self.games - self.unfinished
     }
 
-    /// Black's average final disc difference.
-    pub fn average_black_score(&self) -> f64 {
-        if self.games == 0 {
+    /// Black's score in per cent over the finished games, a draw counting half.
+    pub fn black_win_percent(&self) -> f64 {
+        if self.finished() == 0 {
             return 0.0;
         }
-        self.black_score_sum as f64 / self.games as f64
+        100.0 * (self.black_wins as f64 + 0.5 * self.draws as f64) / self.finished() as f64
+    }
+
+    /// Black's average final disc difference over the finished games.
+    pub fn average_black_score(&self) -> f64 {
+        if self.finished() == 0 {
+            return 0.0;
+        }
+        self.black_score_sum as f64 / self.finished() as f64
     }
 }
 
@@ -558,11 +582,19 @@ impl Database {
                     draws: 0,
                     black_losses: 0,
                     black_score_sum: 0,
+                    unfinished: 0,
                 },
                 [0; 64],
             ));
             let info = &self.games[id];
             stats.games += 1;
+            if !info.finished {
+                // Where it stopped is no result (short games moved Black's score from
+                // 48% to 67%).
+                stats.unfinished += 1;
+                seen[sq.index() as usize] += 1;
+                continue;
+            }
             match info.black_score.signum() {
                 1 => stats.black_wins += 1,
                 0 => stats.draws += 1,

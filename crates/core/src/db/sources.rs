@@ -263,10 +263,11 @@ fn add_games<G>(
     }
 }
 
-/// A game of Okapi's or a GGF file as a record: the main line from the standard start.
-/// Black's score is the final score if the game is over, else the disc difference where it
-/// stops.
-pub fn record_of_game(game: &Game) -> Result<GameRecord, String> {
+/// A game of Okapi's or a GGF file as a record: the main line from the standard start,
+/// and whether it is played to its end. Black's score is the final score if the game is
+/// over, else the disc difference where it stops (no result: such a game counts in no
+/// win figure, [`crate::db::GameInfo::finished`]).
+pub fn record_of_game(game: &Game) -> Result<(GameRecord, bool), String> {
     if game.start() != Position::start() {
         return Err("the game does not start from the standard position".into());
     }
@@ -298,12 +299,15 @@ pub fn record_of_game(game: &Game) -> Result<GameRecord, String> {
         black - white
     };
     let year = game.date.get(..4).and_then(|y| y.parse().ok()).unwrap_or(0);
-    Ok(GameRecord {
-        moves,
-        black_score: black_score as i8,
-        theoretical: None,
-        year,
-    })
+    Ok((
+        GameRecord {
+            moves,
+            black_score: black_score as i8,
+            theoretical: None,
+            year,
+        },
+        p.is_game_over(),
+    ))
 }
 
 /// Adds the games of a GGF file (one or more `(;...;)` records) or of one saved game
@@ -348,15 +352,25 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
     }
     report.files = 1;
     report.skipped_games = errors;
-    add_games(builder, path, &read, &mut report, |builder, (g, record)| {
-        let names = GameNames {
-            black: &g.black,
-            white: &g.white,
-            tournament: &g.event,
-            source,
-        };
-        builder.add(record, names)
-    });
+    add_games(
+        builder,
+        path,
+        &read,
+        &mut report,
+        |builder, (g, (record, finished))| {
+            let names = GameNames {
+                black: &g.black,
+                white: &g.white,
+                tournament: &g.event,
+                source,
+            };
+            if *finished {
+                builder.add(record, names)
+            } else {
+                builder.add_unfinished(record, names)
+            }
+        },
+    );
     report
 }
 
@@ -457,6 +471,53 @@ mod tests {
             year,
         };
         wthor::write(&[game], year, 22)
+    }
+
+    /// One GGF of short games moved Black's score at the start from 48% to 67%: a game
+    /// stopped half-way counts in the games, never as a result.
+    #[test]
+    fn unfinished_games_count_in_no_result() {
+        let dir = tempfile::tempdir().unwrap();
+        // A game played to its end (each side's first legal move), then two stopped early
+        // with Black ahead on discs.
+        let mut ended = Game::new(Position::start());
+        loop {
+            let p = ended.position();
+            if p.is_game_over() {
+                break;
+            }
+            let mv = p.legal_moves().iter().next().map_or(Move::Pass, Move::Play);
+            ended.play(mv, None).unwrap();
+        }
+        let (b, w) = ended.result().unwrap();
+        crate::formats::save_game(&ended, &dir.path().join("ended.json")).unwrap();
+        for (name, moves) in [("a.txt", "f5d6c3d3c4"), ("b.txt", "f5f6e6")] {
+            std::fs::write(dir.path().join(name), moves).unwrap();
+        }
+        let mut builder = Builder::new();
+        let report = add_folder(&mut builder, dir.path());
+        assert_eq!(report.games, 3);
+        let db = builder.build().unwrap();
+        let answer = db.query(&Position::start(), &crate::db::Filter::default());
+        let f5 = answer
+            .moves
+            .iter()
+            .find(|m| m.square.to_string() == "f5")
+            .unwrap();
+        assert_eq!((f5.games, f5.unfinished, f5.finished()), (3, 2, 1));
+        let black_won = b > w;
+        assert_eq!(f5.black_wins, u32::from(black_won));
+        assert_eq!(
+            f5.black_win_percent(),
+            if black_won {
+                100.0
+            } else if b == w {
+                50.0
+            } else {
+                0.0
+            }
+        );
+        assert_eq!(f5.average_black_score(), f64::from(b as i32 - w as i32));
     }
 
     /// Runs `f` on a thread and fails if it has not finished in 20 s (a FIFO opened for

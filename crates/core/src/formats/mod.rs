@@ -146,13 +146,15 @@ pub enum ReadError {
 }
 
 /// Reads at most `limit` bytes of `path`; a longer file (or an endless one such as
-/// `/dev/zero`) is refused after reading just past the limit.
+/// `/dev/zero`) is refused after reading just past the limit. A FIFO no program writes
+/// to reads as empty at once rather than waiting for a writer for ever (a pipe given as
+/// `<(command)` is read as it comes).
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     let io = |reason| ReadError::Io {
         path: path.into(),
         reason,
     };
-    let file = std::fs::File::open(path).map_err(io)?;
+    let file = open_without_waiting(path, false).map_err(io)?;
     read_capped_from(file, limit).map_err(|e| match e {
         CapError::Io(reason) => io(reason),
         CapError::TooLarge => ReadError::TooLarge {
@@ -368,8 +370,10 @@ pub fn read_game(text: &str) -> Result<Game, GameFileError> {
     read_any(text).map(Contents::into_game)
 }
 
-/// Reads a game or board file (at most [`MAX_GAME_FILE`]); see [`read_any`].
+/// Reads a game or board file (at most [`MAX_GAME_FILE`]); see [`read_any`]. A FIFO or
+/// a socket is refused unread ([`check_not_a_pipe`]).
 pub fn load_any(path: &Path) -> Result<Contents, GameFileError> {
+    check_not_a_pipe(path)?;
     let bytes = read_capped(path, MAX_GAME_FILE)?;
     read_any(&String::from_utf8_lossy(&bytes))
 }
@@ -458,17 +462,123 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// killed half-way (or failing on a full disk) leaves the previous complete file, and
 /// what it had written is in the temporary file (a failure, noticed, removes it).
 ///
+/// A symbolic link is kept: the file it points to is the one replaced. A `path` that is
+/// no regular file (a device such as `/dev/null` or `/dev/full`, a FIFO, `/dev/stdout`)
+/// is written in place, never replaced; a FIFO no program reads is refused at once
+/// rather than waited on.
+///
 /// The one way Okapi writes a file: saved games, settings, the databases and books, and
 /// a script's results.
 pub struct AtomicFile {
+    /// The file replaced (the link's target when `path` is a symbolic link).
     path: PathBuf,
-    tmp: PathBuf,
+    /// The temporary file; `None` when `path` is written in place (no regular file).
+    tmp: Option<PathBuf>,
     file: Option<std::fs::File>,
 }
 
+/// What a chain of symbolic links at `path` ends on (`path` itself when it is no link); a
+/// link to a missing file ends on the name the file will have.
+pub fn link_target(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    // As many links as the system follows itself.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&at) {
+                Ok(target) => {
+                    at = match at.parent() {
+                        Some(dir) if target.is_relative() => dir.join(target),
+                        _ => target,
+                    }
+                }
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    at
+}
+
+/// Is `path` there and neither a regular file nor a folder (a device, a FIFO, a socket),
+/// links followed?
+pub fn is_special_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Refuses a FIFO or a socket where a file of Okapi's is read (a game, the settings, the
+/// autosave): opening one waits for a writer, and what comes through is no file.
+pub fn check_not_a_pipe(path: &Path) -> Result<(), ReadError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if let Ok(m) = std::fs::metadata(path)
+            && (m.file_type().is_fifo() || m.file_type().is_socket())
+        {
+            return Err(ReadError::Io {
+                path: path.into(),
+                reason: std::io::Error::other("not a regular file (a FIFO or a socket)"),
+            });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Opens `path` for reading, or for writing in place, without waiting on a FIFO: one
+/// with no writer reads as empty; one with no reader is refused for writing (opening it
+/// plainly would wait for the other end for ever).
+fn open_without_waiting(path: &Path, write: bool) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(!write).write(write);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path);
+    #[cfg(unix)]
+    let file = file.map_err(|e| {
+        if write && e.raw_os_error() == Some(libc::ENXIO) {
+            std::io::Error::other(format!(
+                "{} is a FIFO that no program is reading",
+                path.display()
+            ))
+        } else {
+            e
+        }
+    });
+    let file = file?;
+    #[cfg(unix)]
+    {
+        // Reads and writes wait again as they should (a pipe with nothing yet, or full,
+        // is not an error).
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns, with flags it read.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+            }
+        }
+    }
+    Ok(file)
+}
+
 impl AtomicFile {
-    /// Creates the temporary file beside `path`.
+    /// Creates the temporary file beside `path` (beside the file a link points to), or
+    /// opens `path` in place when it is no regular file.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let path = link_target(path);
+        if is_special_file(&path) {
+            let file = open_without_waiting(&path, true)?;
+            return Ok(AtomicFile {
+                path,
+                tmp: None,
+                file: Some(file),
+            });
+        }
         let dir = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -482,15 +592,16 @@ impl AtomicFile {
         let tmp = dir.join(tmp_name);
         let file = std::fs::File::create(&tmp)?;
         Ok(AtomicFile {
-            path: path.to_path_buf(),
-            tmp,
+            path,
+            tmp: Some(tmp),
             file: Some(file),
         })
     }
 
-    /// The temporary file being written.
+    /// The file being written: the temporary file, or the file itself when it is written
+    /// in place.
     pub fn temporary_path(&self) -> &Path {
-        &self.tmp
+        self.tmp.as_deref().unwrap_or(&self.path)
     }
 
     /// The open temporary file (to cut back a line that failed half-way, say).
@@ -501,12 +612,16 @@ impl AtomicFile {
     /// Syncs the file and puts it in the place of `path`.
     pub fn commit(mut self) -> std::io::Result<()> {
         let file = self.file.take().expect("open until committed");
+        let Some(tmp) = self.tmp.take() else {
+            // Written in place: a device has nothing to sync or rename.
+            return Ok(());
+        };
         let result = file.sync_all().and_then(|()| {
             drop(file);
-            std::fs::rename(&self.tmp, &self.path)
+            std::fs::rename(&tmp, &self.path)
         });
         if result.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
+            let _ = std::fs::remove_file(&tmp);
         }
         result
     }
@@ -525,8 +640,10 @@ impl Write for AtomicFile {
 impl Drop for AtomicFile {
     /// Not committed (an error on the way): the temporary file goes, `path` stays.
     fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
+        if self.file.take().is_some()
+            && let Some(tmp) = &self.tmp
+        {
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }
@@ -596,6 +713,81 @@ mod tests {
         assert!(start.elapsed().as_secs() < 5);
         let err = read_capped(Path::new("/nonexistent/x"), 10).unwrap_err();
         assert!(err.to_string().contains("cannot read"), "{err}");
+    }
+
+    /// A symbolic link (a settings file kept in a dotfiles folder) stays a link: the file
+    /// it points to is replaced, the link is not.
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_write_keeps_a_symbolic_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real").join("settings.json");
+        std::fs::create_dir(real.parent().unwrap()).unwrap();
+        std::fs::write(&real, "old").unwrap();
+        let link = tmp.path().join("settings.json");
+        std::os::unix::fs::symlink("real/settings.json", &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        // A link to a file not there yet makes the file where it points.
+        let dangling = tmp.path().join("later.json");
+        std::os::unix::fs::symlink("real/later.json", &dangling).unwrap();
+        write_atomic(&dangling, b"made").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            std::fs::read_to_string(tmp.path().join("real/later.json")).unwrap(),
+            "made"
+        );
+    }
+
+    /// A device or a FIFO named as the output is written in place, never replaced by a
+    /// plain file (as root that turned `/dev/full` into one), and a FIFO nobody reads is
+    /// refused at once.
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_write_writes_through_devices_and_fifos() {
+        use std::os::unix::fs::FileTypeExt;
+        write_atomic(Path::new("/dev/null"), b"gone").unwrap();
+        assert!(
+            std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+        let err = write_atomic(Path::new("/dev/full"), b"x").unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOSPC), "{err}");
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("out");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a path in a fresh folder.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let start = std::time::Instant::now();
+        let err = write_atomic(&fifo, b"x").unwrap_err().to_string();
+        assert!(err.contains("no program is reading"), "{err}");
+        assert!(start.elapsed().as_secs() < 5);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+        };
+        // The reader opens the FIFO when its thread runs: try until it has.
+        let mut tries = 0;
+        while let Err(e) = write_atomic(&fifo, b"through") {
+            tries += 1;
+            assert!(tries < 500, "{e}");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(reader.join().unwrap(), "through");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     }
 
     #[test]

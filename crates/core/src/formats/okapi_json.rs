@@ -381,6 +381,8 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
     game.date = file.date;
     game.comment = file.comment;
     game.event = file.event;
+    // Proofs the moves refute (a damaged or hostile file) go; the engine proves anew.
+    game.drop_refuted_proofs();
     Ok(game)
 }
 
@@ -463,6 +465,72 @@ mod tests {
 
     fn mv(s: &str) -> Move {
         Move::parse(s).unwrap()
+    }
+
+    /// A file claiming "exact +64" on every move of a game that ends otherwise: its
+    /// proofs are not kept (the engine proves anew), the game is.
+    #[test]
+    fn proofs_the_board_refutes_are_not_read() {
+        let mut g = transcript::read("f5d6c3d3c4f4f6f3e6e7").unwrap();
+        for i in 0..g.len() {
+            let black = g.position_at(i).side_to_move() == crate::board::Color::Black;
+            g.set_eval(
+                i,
+                Eval {
+                    value: if black { 64 } else { -64 },
+                    source: EvalSource::Exact,
+                },
+            );
+        }
+        // Not a game's end: the odd value and the reply valued above its position go.
+        g.set_eval(
+            0,
+            Eval {
+                value: 63,
+                source: EvalSource::Exact,
+            },
+        );
+        let text = write(&g);
+        let back = read(&text).unwrap();
+        assert_eq!(back.moves(), g.moves());
+        assert_eq!(back.eval_at(0), None, "odd");
+        // "Black wins by 64" from each mover's side agrees with itself while the game
+        // has no end to refute it.
+        assert!((1..g.len()).all(|i| back.eval_at(i) == g.eval_at(i)));
+        // The same game played to a wipeout-free end refutes every proof.
+        let mut ended = g.clone();
+        ended.go_to(ended.len());
+        loop {
+            let p = ended.position();
+            if p.is_game_over() {
+                break;
+            }
+            let mv = match p.legal_moves().iter().next() {
+                Some(sq) => Move::Play(sq),
+                None => Move::Pass,
+            };
+            ended.play(mv, None).unwrap();
+        }
+        let (b, w) = ended.result().unwrap();
+        assert_ne!(b.abs_diff(w), 64);
+        for i in 0..ended.len() {
+            let black = ended.position_at(i).side_to_move() == crate::board::Color::Black;
+            ended.set_eval(
+                i,
+                Eval {
+                    value: if black { 64 } else { -64 },
+                    source: EvalSource::Exact,
+                },
+            );
+        }
+        let back = read(&write(&ended)).unwrap();
+        assert!(
+            (0..back.len()).all(|i| back
+                .eval_at(i)
+                .is_none_or(|e| e.source != EvalSource::Exact)),
+            "{:?}",
+            back.evals()
+        );
     }
 
     #[test]

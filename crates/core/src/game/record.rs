@@ -782,5 +782,6 @@ pub fn today() -> String {
     crate::calendar::Day::today().to_string()
 }
 
+mod proofs;
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@ mod store;
 
 pub use crate::calendar::Day;
 pub use schedule::{INTERVALS, Schedule};
-pub use store::{Added, Opened, STORE_FILE, Store};
+pub use store::{Added, FileStamp, MAX_STORE_FILE, Opened, STORE_FILE, Store, StoreError};
 
 use crate::board::{Color, Move, Position, Square};
 use crate::db::{Database, Filter, PlayerSide};

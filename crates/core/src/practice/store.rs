@@ -1,21 +1,25 @@
 //! The practice file: every card with its schedule, and the games already collected, as
-//! JSON in the data folder. Written whole and atomically ([`write_atomic`]); a file that
-//! cannot be read is set aside under another name, with a notice, and practice goes on
-//! (with the cards that could be read, when only some could not).
+//! JSON in the data folder. Written whole and atomically ([`write_atomic`]), merged with
+//! what is on disk first ([`Store::save_merged`]: two windows on one data folder keep
+//! each other's answers); a file that cannot be read is set aside under another name,
+//! with a notice, and practice goes on (with the cards that could be read, saved at once,
+//! when only some could not).
 
 use super::{Card, Day, Origin, Schedule};
 use crate::board::{Position, Square};
 use crate::formats::{ReadError, read_capped, write_atomic};
 use crate::game::Eval;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The practice file's name in the data folder.
 pub const STORE_FILE: &str = "practice.json";
 
-/// The most a practice file may hold (a card is about 400 bytes: 80,000 cards).
-const MAX_STORE_FILE: u64 = 32 << 20;
+/// The most a practice file may hold: a card is about 1 KB as written, so some 250,000
+/// cards, far more than a player collects. [`Store::save`] refuses to write more than this,
+/// so a file Okapi writes is always one it reads back.
+pub const MAX_STORE_FILE: u64 = 256 << 20;
 
 /// What the file says it is, so another program's JSON is not taken for cards.
 const FORMAT: &str = "okapi-practice";
@@ -50,21 +54,92 @@ pub struct Opened {
     /// False when the file is there but could not be read or set aside: saving over it
     /// would lose it, so progress is not saved there this time.
     pub writable: bool,
+    /// The file as it was read, for [`Store::save_merged`] to tell whether another window
+    /// saved since.
+    pub stamp: FileStamp,
+}
+
+/// A file's modification time and size: whether it changed since it was read or written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileStamp(Option<(std::time::SystemTime, u64)>);
+
+impl FileStamp {
+    /// The file at `path` as it is now (none: not there).
+    pub fn of(path: &Path) -> FileStamp {
+        FileStamp(
+            std::fs::metadata(path)
+                .ok()
+                .and_then(|m| Some((m.modified().ok()?, m.len()))),
+        )
+    }
+}
+
+/// Why a text is not a practice file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Not JSON of the practice file's shape.
+    #[error("not a practice file ({0})")]
+    NotJson(#[from] serde_json::Error),
+    /// JSON of another program.
+    #[error("not a practice file (its format is \"{0}\", not \"{FORMAT}\")")]
+    OtherFormat(String),
+    /// A later version of the file.
+    #[error("written by a later Okapi (version {0}; this one reads version {VERSION})")]
+    LaterVersion(u32),
+}
+
+/// A position as a key: the same discs and the same side to move.
+fn key(p: &Position) -> (u64, u64, bool) {
+    (
+        p.black(),
+        p.white(),
+        p.side_to_move() == crate::board::Color::Black,
+    )
+}
+
+/// How many times a card was answered: of two copies of one card, the one answered more
+/// often is the later.
+fn answers(card: &Card) -> u32 {
+    card.schedule.right.saturating_add(card.schedule.missed)
 }
 
 impl Store {
     /// Adds cards; a position already practised keeps its schedule and origin.
     pub fn add(&mut self, cards: Vec<Card>) -> Added {
         let mut added = Added::default();
+        // A set, not a search of the list for each card: loading 100,000 cards took
+        // seconds of a frozen window.
+        let mut known: HashSet<_> = self.cards.iter().map(|c| key(&c.position)).collect();
         for card in cards {
-            if self.cards.iter().any(|c| c.position == card.position) {
-                added.known += 1;
-            } else {
+            if known.insert(key(&card.position)) {
                 self.cards.push(card);
                 added.new += 1;
+            } else {
+                added.known += 1;
             }
         }
         added
+    }
+
+    /// Takes in what another copy of the practice file holds (another window's, saved
+    /// since this one read it): its new cards and games, and its copy of a card where it
+    /// was answered more often. Cards keep their places (a card being practised stays the
+    /// same card); new ones come after.
+    pub fn merge(&mut self, other: Store) {
+        let at: HashMap<_, usize> = self
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (key(&c.position), i))
+            .collect();
+        for card in other.cards {
+            match at.get(&key(&card.position)) {
+                Some(&i) if answers(&card) > answers(&self.cards[i]) => self.cards[i] = card,
+                Some(_) => {}
+                None => self.cards.push(card),
+            }
+        }
+        self.games.extend(other.games);
     }
 
     /// Has this game (and side) been collected already?
@@ -125,37 +200,30 @@ impl Store {
 
     /// Reads the file's text: the store and the cards that could not be read (card
     /// number from 1 and why). An error when the text is not a practice file at all.
-    pub fn from_json(text: &str) -> Result<(Store, Vec<String>), String> {
-        let file: StoreFile =
-            serde_json::from_str(text).map_err(|e| format!("not a practice file ({e})"))?;
+    pub fn from_json(text: &str) -> Result<(Store, Vec<String>), StoreError> {
+        let file: StoreFile = serde_json::from_str(text)?;
         if file.format != FORMAT {
-            return Err(format!(
-                "not a practice file (its format is \"{}\", not \"{FORMAT}\")",
-                file.format
-            ));
+            return Err(StoreError::OtherFormat(file.format));
         }
         if file.version > VERSION {
-            return Err(format!(
-                "written by a later Okapi (version {}; this one reads version {VERSION})",
-                file.version
-            ));
+            return Err(StoreError::LaterVersion(file.version));
         }
         let mut store = Store {
             cards: Vec::new(),
             games: file.games.into_iter().collect(),
         };
         let mut skipped = Vec::new();
+        let mut cards = Vec::with_capacity(file.cards.len());
         for (i, value) in file.cards.into_iter().enumerate() {
             let card = serde_json::from_value::<CardRecord>(value)
                 .map_err(|e| e.to_string())
                 .and_then(CardRecord::card);
             match card {
-                Ok(card) => {
-                    store.add(vec![card]);
-                }
+                Ok(card) => cards.push(card),
                 Err(e) => skipped.push(format!("card {}: {e}", i + 1)),
             }
         }
+        store.add(cards);
         Ok((store, skipped))
     }
 
@@ -165,6 +233,21 @@ impl Store {
     /// cards that could be read are kept and saved anew. A file that cannot be read at
     /// all (no permission) is left alone and not written over.
     pub fn open(path: &Path) -> Opened {
+        if crate::formats::is_special_file(path) {
+            // A FIFO would wait for a writer for ever, a device would be read as cards.
+            return Opened {
+                store: Store::default(),
+                notice: Some(format!(
+                    "The practice file {} is not a regular file (a FIFO, a device or a \
+                     socket): it is not read, and your progress is not saved there until it \
+                     is replaced by a file or removed.",
+                    path.display()
+                )),
+                writable: false,
+                stamp: FileStamp::default(),
+            };
+        }
+        let stamp = FileStamp::of(path);
         let bytes = match read_capped(path, MAX_STORE_FILE) {
             Ok(bytes) => bytes,
             Err(ReadError::Io { reason, .. }) if reason.kind() == std::io::ErrorKind::NotFound => {
@@ -172,6 +255,7 @@ impl Store {
                     store: Store::default(),
                     notice: None,
                     writable: true,
+                    stamp,
                 };
             }
             Err(e @ ReadError::TooLarge { .. }) => {
@@ -185,6 +269,7 @@ impl Store {
                          there until it can be."
                     )),
                     writable: false,
+                    stamp,
                 };
             }
         };
@@ -197,6 +282,7 @@ impl Store {
                 store,
                 notice: None,
                 writable: true,
+                stamp,
             },
             Ok((store, skipped)) => {
                 let why = format!(
@@ -206,26 +292,77 @@ impl Store {
                 );
                 set_aside(path, store, &why)
             }
-            Err(e) => set_aside(path, Store::default(), &e),
+            Err(e) => set_aside(path, Store::default(), &e.to_string()),
         }
     }
 
-    /// Writes the store to `path` atomically, making its folder if need be.
+    /// Writes the store to `path` atomically, making its folder if need be. A store too
+    /// large to be read back ([`MAX_STORE_FILE`]) is refused with the reason, and the file
+    /// on disk stays as it was.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        self.save_within(path, MAX_STORE_FILE)
+    }
+
+    /// [`Store::save`], refusing a file over `limit` bytes.
+    pub(super) fn save_within(&self, path: &Path, limit: u64) -> std::io::Result<()> {
+        let text = self.to_json();
+        if text.len() as u64 > limit {
+            return Err(std::io::Error::other(format!(
+                "{} cards make a file of {} MB, over the {} MB Okapi reads back; the file \
+                 keeps its previous cards",
+                self.cards.len(),
+                text.len() >> 20,
+                limit >> 20
+            )));
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        write_atomic(path, self.to_json().as_bytes())
+        write_atomic(path, text.as_bytes())
+    }
+
+    /// Takes in what the file at `path` holds now when it changed since `stamp` (when this
+    /// store read or last wrote it: another window saved there; [`Store::merge`]), then
+    /// saves and moves `stamp` on. A file that cannot be read as a practice file is written
+    /// over as [`Store::save`] would.
+    pub fn save_merged(&mut self, path: &Path, stamp: &mut FileStamp) -> std::io::Result<()> {
+        if FileStamp::of(path) != *stamp
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+            && let Ok(bytes) = read_capped(path, MAX_STORE_FILE)
+            && let Ok(text) = std::str::from_utf8(&bytes)
+            && let Ok((on_disk, _)) = Store::from_json(text)
+        {
+            self.merge(on_disk);
+        }
+        self.save(path)?;
+        *stamp = FileStamp::of(path);
+        Ok(())
     }
 }
 
 /// Renames the damaged file at `path` out of the way and says so; `store` holds what
-/// could be read of it.
+/// could be read of it, saved at once in its place (the damaged file is the backup).
 fn set_aside(path: &Path, store: Store, why: &str) -> Opened {
     let kept = store.cards.len();
     let aside = aside_name(path);
     let (moved, writable) = match std::fs::rename(path, &aside) {
-        Ok(()) => (format!("it was kept as {}", aside.display()), true),
+        Ok(()) if kept == 0 => (format!("it was kept as {}", aside.display()), true),
+        Ok(()) => match store.save(path) {
+            Ok(()) => (
+                format!(
+                    "it was kept as {} and the cards read from it are saved in its place",
+                    aside.display()
+                ),
+                true,
+            ),
+            Err(e) => (
+                format!(
+                    "it was kept as {}, but the cards read from it could not be saved ({e})",
+                    aside.display()
+                ),
+                true,
+            ),
+        },
         Err(e) => (
             format!(
                 "it could not be moved aside ({e}), so your progress is not saved there until \
@@ -246,6 +383,7 @@ fn set_aside(path: &Path, store: Store, why: &str) -> Opened {
             path.display()
         )),
         writable,
+        stamp: FileStamp::of(path),
     }
 }
 

@@ -464,4 +464,167 @@ fn an_endless_file_is_refused_not_read() {
     assert!(opened.writable);
 }
 
-const MAX_STORE_TEST: u64 = 32 << 20;
+const MAX_STORE_TEST: u64 = super::MAX_STORE_FILE;
+
+/// `n` distinct positions of random games (a fixed seed), each with a legal move.
+fn many_cards(n: usize, today: Day) -> Vec<Card> {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut cards = Vec::with_capacity(n);
+    while cards.len() < n {
+        let mut p = Position::start();
+        while !p.is_game_over() && cards.len() < n {
+            if p.must_pass() {
+                p.force_pass();
+                continue;
+            }
+            let moves: Vec<Square> = p.legal_moves().iter().collect();
+            let m = moves[(next() % moves.len() as u64) as usize];
+            if seen.insert((p.black(), p.white(), p.side_to_move())) {
+                let mut c = card(p, "a1", "a1", 3, today);
+                (c.played, c.best) = (m, m);
+                // As a real card names its game: players, tournament, round, file.
+                c.origin.game = format!(
+                    "Alice Example - Bob Example, Paris Open 2026, round {}, games/{}.ggf",
+                    cards.len() % 9,
+                    cards.len()
+                );
+                cards.push(c);
+            }
+            p.play(m).unwrap();
+        }
+    }
+    cards
+}
+
+/// Some 57,000 cards made a 58.7 MB file that the next start refused as "too large" (over
+/// the 32 MB it read):
+/// what the store writes, it reads back.
+#[test]
+fn a_large_practice_file_written_is_read_back() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let mut store = Store::default();
+    store.add(many_cards(70_000, today));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(STORE_FILE);
+    store.save(&path).unwrap();
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size > 32 << 20, "{size} bytes");
+    let opened = Store::open(&path);
+    assert_eq!(opened.notice, None);
+    assert_eq!(opened.store.cards.len(), 70_000);
+    // A store that would outgrow what is read back is not written: the file keeps its
+    // cards and the error says why.
+    let err = store.save_within(&path, 1 << 20).unwrap_err().to_string();
+    assert!(err.contains("70000 cards make a file of"), "{err}");
+    assert_eq!(Store::open(&path).store.cards.len(), 70_000);
+}
+
+/// "The 3 cards that could be read are kept", then a restart found none: they are saved
+/// in the damaged file's place at once, the damaged file kept beside it.
+#[test]
+fn the_cards_read_from_a_damaged_file_are_saved_at_once() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let store = sample_store(today);
+    let mut file: serde_json::Value = serde_json::from_str(&store.to_json()).unwrap();
+    file["cards"].as_array_mut().unwrap()[0]["played"] = "a1".into();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(STORE_FILE);
+    std::fs::write(&path, file.to_string()).unwrap();
+    let opened = Store::open(&path);
+    let notice = opened.notice.unwrap();
+    assert!(notice.contains("saved in its place"), "{notice}");
+    // The next start (nothing saved in between) finds the two good cards, no notice.
+    let again = Store::open(&path);
+    assert_eq!(again.notice, None);
+    assert_eq!(again.store.cards, store.cards[1..]);
+    assert!(dir.path().join("practice.json.unreadable").exists());
+}
+
+/// Two windows on one data folder: the second's save keeps the first's answers and cards.
+#[test]
+fn a_save_merges_what_another_window_saved() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(STORE_FILE);
+    sample_store(today).save(&path).unwrap();
+    let (mut first, mut first_stamp) = {
+        let o = Store::open(&path);
+        (o.store, o.stamp)
+    };
+    let (mut second, mut second_stamp) = {
+        let o = Store::open(&path);
+        (o.store, o.stamp)
+    };
+    // The first answers card 0 and collects a new card, and saves.
+    first.answer(0, true, today);
+    first.add(vec![card(opening()[3].1, "d3", "d3", 5, today)]);
+    first.mark_game("B:first".into());
+    // Modification times of a fast file system may tie: the sizes tell the saves apart.
+    first.save_merged(&path, &mut first_stamp).unwrap();
+    // The second, read before, answers card 1 and saves.
+    second.answer(1, false, today);
+    second.save_merged(&path, &mut second_stamp).unwrap();
+    let on_disk = Store::open(&path).store;
+    assert_eq!(on_disk.cards.len(), 4);
+    assert_eq!(
+        on_disk.cards[0].schedule.right, 1,
+        "the first window's answer"
+    );
+    assert_eq!(
+        on_disk.cards[1].schedule.missed, 1,
+        "the second window's answer"
+    );
+    assert!(on_disk.has_game("B:first"));
+    // The second window's copy took in the first's too.
+    assert_eq!(second, on_disk);
+}
+
+/// A FIFO in place of the practice file froze the window that opened it: it is refused
+/// unopened, said, and not written over.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_the_practice_file_is_never_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(STORE_FILE);
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path in a fresh folder.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(Store::open(&path)).unwrap());
+    let opened = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("still opening after 20 s: blocked on the FIFO");
+    assert!(opened.notice.unwrap().contains("not a regular file"));
+    assert!(!opened.writable);
+}
+
+/// Adding checks duplicates with a set: a store of 100,000 cards is read whole, each
+/// position once.
+#[test]
+fn many_cards_and_their_duplicates_are_told_apart() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let cards = many_cards(100_000, today);
+    let mut store = Store::default();
+    assert_eq!(
+        store.add(cards[..60_000].to_vec()),
+        Added {
+            new: 60_000,
+            known: 0
+        }
+    );
+    assert_eq!(
+        store.add(cards[50_000..].to_vec()),
+        Added {
+            new: 40_000,
+            known: 10_000
+        }
+    );
+    assert_eq!(store.cards, cards);
+}

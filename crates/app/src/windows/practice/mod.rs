@@ -118,23 +118,26 @@ impl App {
                     "There is no data folder here: your practice lasts until Okapi closes.".into(),
                 ),
                 writable: false,
+                stamp: practice::FileStamp::default(),
             },
         };
         self.practice.store = Some(opened.store);
         self.practice.writable = opened.writable;
+        self.practice.stamp = opened.stamp;
         self.practice.notice = opened.notice;
     }
 
-    /// Writes the cards to the practice file; a failure is said, and practice goes on.
+    /// Writes the cards to the practice file, with what another window saved there since
+    /// (its answers are kept, not written over); a failure is said, and practice goes on.
     fn save_practice(&mut self) {
         let p = &mut self.practice;
-        let (Some(path), Some(store)) = (&p.file, &p.store) else {
+        let (Some(path), Some(store)) = (&p.file, &mut p.store) else {
             return;
         };
         if !p.writable {
             return;
         }
-        if let Err(e) = store.save(path) {
+        if let Err(e) = store.save_merged(path, &mut p.stamp) {
             p.notice = Some(format!(
                 "Your practice could not be saved to {} ({e}); it goes on for this run.",
                 path.display()
