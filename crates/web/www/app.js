@@ -320,6 +320,7 @@ async function start() {
   });
   resize();
   advance();
+  window.okapi.readyMs = performance.now();
   document.body.dataset.ready = 'yes';
 }
 
