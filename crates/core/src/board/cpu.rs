@@ -3,7 +3,7 @@
 //! are on the hot path, and one that also has AVX-512's F, VL and CD (AMD since Zen 4,
 //! Intel's servers and some desktops), whose leading-zero count finds the flips towards
 //! the lower squares in one step where AVX2 needs four (FFO 40-49: 0.9 of the AVX2
-//! copy's time). In the browser (wasm32) the fast copy is [`Simd128`]'s: wasm has no
+//! copy's time). In the browser (wasm32) the fast copy is `Simd128`'s: wasm has no
 //! run-time feature detection (a module with SIMD instructions does not load where they
 //! are missing), so it is the module built with `+simd128` that has one.
 //!
@@ -220,7 +220,7 @@ pub(crate) fn prefetch<T>(p: *const T) {
 /// - `wide(&mut self, Avx512, args)`: `body(cpu, args)` compiled with AVX-512 F, VL and CD
 ///   besides;
 /// - on wasm32, `fast(&mut self, Simd128, args)` instead of the last two: `body(cpu, args)`
-///   (the whole module is compiled with or without SIMD128), entered with a [`Simd128`].
+///   (the whole module is compiled with or without SIMD128), entered with a `Simd128`.
 ///
 /// The body, `#[inline(always)]`, is inlined into each copy; attributes given before `fn`
 /// go on every copy.
