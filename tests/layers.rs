@@ -92,6 +92,12 @@ const CRATES: &[(&str, &[&str], &[&str])] = &[
         &["okapi-core", "okapi-engine", "okapi-train"],
         &["okapi-app", "eframe", "egui", "rfd"],
     ),
+    // The browser's module: the rules and the engine's searches, no desktop crate.
+    (
+        "web",
+        &["okapi-core"],
+        &["clap", "indicatif", "anyhow", "eframe", "egui", "rfd"],
+    ),
 ];
 
 struct Graph {

@@ -3,7 +3,9 @@
 //! are on the hot path, and one that also has AVX-512's F, VL and CD (AMD since Zen 4,
 //! Intel's servers and some desktops), whose leading-zero count finds the flips towards
 //! the lower squares in one step where AVX2 needs four (FFO 40-49: 0.9 of the AVX2
-//! copy's time).
+//! copy's time). In the browser (wasm32) the fast copy is `Simd128`'s: wasm has no
+//! run-time feature detection (a module with SIMD instructions does not load where they
+//! are missing), so it is the module built with `+simd128` that has one.
 //!
 //! A search function is written once, generic over [`Cpu`], and [`fast_copies!`] compiles
 //! it three times: [`Portable`], [`Avx2`] and [`Avx512`], the last two inside
@@ -14,6 +16,58 @@
 use super::moves::{flips, moves};
 #[cfg(target_arch = "x86_64")]
 use super::moves::{flips_avx2, flips_avx512, moves_avx2};
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use super::moves::{flips_simd128, moves_simd128};
+
+/// The token of this target's fast copy, which the searches hold when they may run it.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type Fast = Avx2;
+/// The token of this target's fast copy, which the searches hold when they may run it.
+#[cfg(target_arch = "wasm32")]
+pub(crate) type Fast = Simd128;
+
+/// Proof that the module was built with wasm's 128-bit SIMD: only [`Simd128::detect`]
+/// makes one.
+#[cfg(target_arch = "wasm32")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Simd128 {
+    _checked: (),
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Simd128 {
+    /// The token, if this module was compiled with SIMD128 (checked at build time: the
+    /// browser refuses the whole module where it lacks them).
+    pub(crate) fn detect() -> Option<Simd128> {
+        cfg!(target_feature = "simd128").then_some(Simd128 { _checked: () })
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Cpu for Simd128 {
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        None
+    }
+    #[inline(always)]
+    fn simd128(self) -> Option<Simd128> {
+        Some(self)
+    }
+    #[inline(always)]
+    fn moves(self, p: u64, o: u64) -> u64 {
+        #[cfg(target_feature = "simd128")]
+        return moves_simd128(p, o);
+        #[cfg(not(target_feature = "simd128"))]
+        moves(p, o)
+    }
+    #[inline(always)]
+    fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
+        #[cfg(target_feature = "simd128")]
+        return flips_simd128(p, o, sq);
+        #[cfg(not(target_feature = "simd128"))]
+        flips(p, o, sq)
+    }
+}
 
 /// Proof that this CPU has POPCNT, LZCNT and AVX2: only [`Avx2::detect`] makes one. It
 /// says too whether the CPU has AVX-512 (F, VL and CD), and then the search runs the
@@ -25,6 +79,7 @@ pub(crate) struct Avx2 {
 
 impl Avx2 {
     /// The token, if this CPU has the features the fast copies are compiled for.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(crate) fn detect() -> Option<Avx2> {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt")
@@ -70,6 +125,12 @@ pub(crate) trait Cpu: Copy {
     /// The token when this is a fast copy (asked on x86_64 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn avx2(self) -> Option<Avx2>;
+    /// The token when this is the SIMD128 copy (wasm32 only).
+    #[cfg(target_arch = "wasm32")]
+    #[inline(always)]
+    fn simd128(self) -> Option<Simd128> {
+        None
+    }
     /// Legal moves of the player `p` against `o`.
     fn moves(self, p: u64, o: u64) -> u64;
     /// Discs of `o` that `p` flips by playing `sq`.
@@ -157,7 +218,9 @@ pub(crate) fn prefetch<T>(p: *const T) {
 /// - `portable(&mut self, args)`: `body(Portable, args)`;
 /// - `fast(&mut self, Avx2, args)`: `body(cpu, args)` compiled with POPCNT, LZCNT and AVX2;
 /// - `wide(&mut self, Avx512, args)`: `body(cpu, args)` compiled with AVX-512 F, VL and CD
-///   besides.
+///   besides;
+/// - on wasm32, `fast(&mut self, Simd128, args)` instead of the last two: `body(cpu, args)`
+///   (the whole module is compiled with or without SIMD128), entered with a `Simd128`.
 ///
 /// The body, `#[inline(always)]`, is inlined into each copy; attributes given before `fn`
 /// go on every copy.
@@ -179,8 +242,12 @@ macro_rules! fast_copies {
                     None => unsafe { self.$fast(avx2, $($arg),*) },
                 };
             }
-            // Off x86_64 there is no fast copy: the token is never looked at.
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "wasm32")]
+            if let Some(simd128) = $crate::board::cpu::Cpu::simd128(cpu) {
+                return self.$fast(simd128, $($arg),*);
+            }
+            // Elsewhere there is no fast copy: the token is never looked at.
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "wasm32")))]
             let _ = cpu;
             #[cfg(test)]
             $crate::board::cpu::probe::entered_portable();
@@ -207,6 +274,12 @@ macro_rules! fast_copies {
         fn $wide(&mut self, cpu: $crate::board::cpu::Avx512, $($arg: $ty),*) -> $ret {
             #[cfg(test)]
             $crate::board::cpu::probe::entered_wide();
+            self.$body(cpu, $($arg),*)
+        }
+
+        $(#[$attr])*
+        #[cfg(target_arch = "wasm32")]
+        fn $fast(&mut self, cpu: $crate::board::cpu::Simd128, $($arg: $ty),*) -> $ret {
             self.$body(cpu, $($arg),*)
         }
     )*};

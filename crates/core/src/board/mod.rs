@@ -32,6 +32,8 @@ pub use bitboard::BitBoard;
 pub use moves::{NEIGHBOURS, adjacent_empties, flips, last_flip_count, moves, potential_moves};
 #[cfg(target_arch = "x86_64")]
 pub use moves::{flips_avx2, moves_avx2};
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub use moves::{flips_simd128, moves_simd128};
 pub use position::{Color, Move, ParseBoardError, PlayError, Position};
 pub use square::{ParseSquareError, Square};
 

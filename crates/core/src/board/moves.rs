@@ -6,7 +6,8 @@
 //! opponent disc is found with one bit scan; if it holds a player disc, the squares
 //! between are flipped. Branch-free apart from the fixed 8-ray loop, which unrolls.
 //! The endgame solver's fast path uses AVX2 copies of both ([`moves_avx2`],
-//! [`flips_avx2`]), 4 directions to a register.
+//! [`flips_avx2`]), 4 directions to a register, and in the browser wasm SIMD128 copies
+//! (`moves_simd128`, `flips_simd128`), 2 to a register.
 
 /// Columns b..g: stops horizontal and diagonal shifts from wrapping around the board.
 const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -303,6 +304,88 @@ fn or_lanes(all: std::arch::x86_64::__m256i) -> u64 {
     );
     let both = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
     _mm_cvtsi128_si64(both) as u64
+}
+
+/// [`moves`] on wasm's 128-bit SIMD: the board in lane 0 and the board mirrored top to
+/// bottom in lane 1 (one byte shuffle), so one flood towards higher squares covers two
+/// directions: shifting lane 1 up by 8, 7 or 9 moves the board down by 8, 9 or 7. The
+/// six vertical and diagonal directions take three floods of two lanes; the horizontal
+/// pair stays scalar.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub fn moves_simd128(p: u64, o: u64) -> u64 {
+    use std::arch::wasm32::*;
+    let inner = o & INNER_COLS;
+    let pp = mirror_lane1(u64x2_splat(p));
+    let oo = mirror_lane1(u64x2_splat(o));
+    let ii = mirror_lane1(u64x2_splat(inner));
+    let all = v128_or(
+        flood_up(pp, oo, 8),
+        v128_or(flood_up(pp, ii, 7), flood_up(pp, ii, 9)),
+    );
+    let all = mirror_lane1(all);
+    let vertical_diagonal = u64x2_extract_lane::<0>(all) | u64x2_extract_lane::<1>(all);
+    (vertical_diagonal | line_moves(p, inner, 1)) & !(p | o)
+}
+
+/// Lane 1's bytes reversed (the board mirrored top to bottom), lane 0 as it is.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn mirror_lane1(v: std::arch::wasm32::v128) -> std::arch::wasm32::v128 {
+    std::arch::wasm32::i8x16_shuffle::<0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8>(v, v)
+}
+
+/// The half of [`line_moves`] towards higher squares, in both lanes: the moves `p` has
+/// over runs of `mask` discs in direction `d`.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn flood_up(
+    p: std::arch::wasm32::v128,
+    mask: std::arch::wasm32::v128,
+    d: u32,
+) -> std::arch::wasm32::v128 {
+    use std::arch::wasm32::*;
+    let mut f = v128_and(mask, i64x2_shl(p, d));
+    f = v128_or(f, v128_and(mask, i64x2_shl(f, d)));
+    let pre = v128_and(mask, i64x2_shl(mask, d));
+    f = v128_or(f, v128_and(pre, i64x2_shl(f, 2 * d)));
+    f = v128_or(f, v128_and(pre, i64x2_shl(f, 2 * d)));
+    i64x2_shl(f, d)
+}
+
+/// [`flips`] with the 4 upward rays in two registers of two lanes, where `x & -x` finds
+/// the first non-opponent square of both lanes at once. Downward the first such square
+/// is the highest bit, and wasm's SIMD has no per-lane bit scan, so those 4 rays stay
+/// scalar (one `i64.clz` each).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub fn flips_simd128(p: u64, o: u64, sq: u32) -> u64 {
+    use std::arch::wasm32::*;
+    let rays = &RAYS[sq as usize];
+    let pp = u64x2_splat(p);
+    let oo = u64x2_splat(o);
+    let zero = u64x2_splat(0);
+    let mut up = zero;
+    for pair in 0..2 {
+        // SAFETY: `rays` is 8 u64s and `pair` < 2, so the 16 bytes read are inside it;
+        // wasm's loads need no alignment.
+        let ray = unsafe { v128_load(rays.as_ptr().add(2 * pair) as *const v128) };
+        let blockers = v128_andnot(ray, oo);
+        let first = v128_and(blockers, i64x2_sub(zero, blockers));
+        let outflank = v128_and(first, pp);
+        let none = i64x2_eq(outflank, zero);
+        let flipped = v128_and(i64x2_sub(outflank, u64x2_splat(1)), ray);
+        up = v128_or(up, v128_andnot(flipped, none));
+    }
+    let mut f = u64x2_extract_lane::<0>(up) | u64x2_extract_lane::<1>(up);
+    for ray in &rays[4..] {
+        let blockers = ray & !o;
+        // With no blocker the shift wraps to h8, which no downward ray contains.
+        let first = 0x8000_0000_0000_0000u64.wrapping_shr(blockers.leading_zeros());
+        let outflank = first & p & ray;
+        f |= (outflank << 1).wrapping_neg() & ray;
+    }
+    f
 }
 
 /// `LAST_FLIP_COUNT[pos][line]`: the discs flipped along one line of 8 squares when the

@@ -2,11 +2,11 @@
 //! to order moves at high empties, to guess the score and to test ProbCut's cuts.
 
 use crate::board::Board;
-use crate::board::cpu::{Avx2, Cpu, Portable, fast_copies};
+use crate::board::cpu::{Cpu, Fast, Portable, fast_copies};
 use crate::eval::{EvalState, Evaluator};
 use crate::search::ordering::{Candidate, MoveList, pick_best};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 /// The values at the leaves of [`leaf_search`], told of every move on the way down so
 /// that an evaluation can keep its state up to date instead of starting from scratch.
@@ -151,12 +151,12 @@ struct LeafSearch<'a, L, P> {
 }
 
 /// Alpha-beta to `depth` plies on the values `leaf` gives; a finished game is worth its
-/// final score times `end_scale`. Counts its nodes in `nodes`. Takes the AVX2 copy when
+/// final score times `end_scale`. Counts its nodes in `nodes`. Takes the fast copy when
 /// `fast_path` holds the token.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn leaf_search<L: LeafValue, P: LeafPoll>(
-    fast_path: Option<Avx2>,
+    fast_path: Option<Fast>,
     b: Board,
     depth: u32,
     alpha: i32,

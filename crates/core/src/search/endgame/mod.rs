@@ -51,7 +51,7 @@ use order::fill_endgame;
 use parallel::ChildSearch;
 pub(crate) use state::INF;
 pub use state::{EndgameSolver, Solution, SolveMode, Stopped};
-use std::time::Instant;
+use web_time::Instant;
 
 /// From this many empties up, [`EndgameSolver::solve`] runs selective passes first.
 const SELECTIVE_PASSES_EMPTIES: u32 = 18;

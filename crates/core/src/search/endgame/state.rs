@@ -3,12 +3,13 @@
 
 use super::split_point::{Pool, SplitPoint};
 use crate::board::Move;
-use crate::board::cpu::Avx2;
+use crate::board::cpu::Fast;
 use crate::search::probcut::{NO_CUT, ProbCutModel};
 use crate::search::tt::{NO_SELECTIVITY, TranspositionTable};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 100;
@@ -89,7 +90,7 @@ pub struct EndgameSolver {
     pub(super) probcut: ProbCutModel,
     /// The token for the fast copy of the search functions, if this CPU has what it is
     /// compiled for.
-    pub(super) fast_path: Option<Avx2>,
+    pub(super) fast_path: Option<Fast>,
     /// Threads a solve may use (1: the deterministic one-thread search).
     pub(super) threads: usize,
     /// Lines (and the best move) try moves in an order that depends on the position alone.
@@ -136,7 +137,7 @@ impl EndgameSolver {
             endcut: NO_CUT,
             tag: NO_SELECTIVITY,
             probcut: ProbCutModel::default(),
-            fast_path: Avx2::detect(),
+            fast_path: Fast::detect(),
             threads: 1,
             canonical_lines: false,
             pool: None,
@@ -184,6 +185,13 @@ impl EndgameSolver {
     /// same nodes and lines on every run.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// Runs the portable copy of the search even where this machine has a fast one (the
+    /// AVX2 or AVX-512 copy, SIMD128 in the browser): both search the same tree, the
+    /// same nodes, which the browser build's check compares.
+    pub fn use_portable_copy(&mut self) {
+        self.fast_path = None;
     }
 
     /// How many threads a solve may use.

@@ -9,7 +9,7 @@ use crate::search::endgame::{Solution, SolveMode, Stopped};
 use crate::search::tt::NO_MOVE;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 /// From this depth up, a search with several threads allowed runs helpers (lazy SMP);
 /// shallower ones end before threads would pay for their start.

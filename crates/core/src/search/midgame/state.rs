@@ -1,7 +1,7 @@
 //! The midgame search's state and its answer types, the static values it keeps move by
 //! move, and the stop flag and deadline.
 
-use crate::board::cpu::{Avx2, Cpu};
+use crate::board::cpu::{Cpu, Fast};
 use crate::board::{Board, Move};
 use crate::eval::{EvalState, Evaluate, SCALE};
 use crate::search::endgame::EndgameSolver;
@@ -9,7 +9,8 @@ use crate::search::probcut::{self, NO_CUT, ProbCutModel};
 use crate::search::tt::NO_SELECTIVITY;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Beyond any value.
 pub(super) const INF: i32 = 65 * SCALE;
@@ -99,7 +100,7 @@ pub struct MidgameSearch<E: Evaluate + Clone> {
     pub(super) selectivity: usize,
     pub(super) probcut: ProbCutModel,
     /// The token for the fast copy of the search, if this CPU has what it is compiled for.
-    pub(super) fast_path: Option<Avx2>,
+    pub(super) fast_path: Option<Fast>,
     /// Empties and depth of the root of the iteration being searched: the one node
     /// with both (a pass keeps them, but the root is never searched with no move).
     pub(super) root: (u32, u32),
@@ -133,7 +134,7 @@ impl<E: Evaluate + Clone> MidgameSearch<E> {
             poll_countdown: 0,
             selectivity: NO_CUT,
             probcut: ProbCutModel::default(),
-            fast_path: Avx2::detect(),
+            fast_path: Fast::detect(),
             root: (0, 0),
             root_partial: None,
             root_values: [NO_VALUE; 64],

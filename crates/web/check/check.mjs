@@ -1,0 +1,269 @@
+// The browser build's checks, in headless Chromium driven by playwright-core:
+//   node check.mjs check URL SHOTS_DIR     the page's checks (.ci/web)
+//   node check.mjs bench URL RUNS FFO_FILE  FFO positions solved in the page, one thread,
+//                                           RUNS times each: the medians
+// Each check prints PASS or FAIL with its time; the last line counts them. Exit 1 if any
+// failed.
+import { chromium } from 'playwright-core';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
+import { join } from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const FFO40 = 'O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X';
+
+// --- PNG: the distinct colours of a screenshot and its share of green --------------------
+function pixels(png) {
+  let pos = 8;
+  let width = 0, height = 0, type = 0;
+  const idat = [];
+  while (pos < png.length) {
+    const len = png.readUInt32BE(pos);
+    const kind = png.toString('ascii', pos + 4, pos + 8);
+    const data = png.subarray(pos + 8, pos + 8 + len);
+    if (kind === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error('only 8-bit non-interlaced PNGs');
+      type = data[9];
+    } else if (kind === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const bpp = { 2: 3, 6: 4 }[type];
+  if (!bpp) throw new Error(`PNG colour type ${type} not read here`);
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const out = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? out[y * stride + x - bpp] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y > 0 ? out[(y - 1) * stride + x - bpp] : 0;
+      let v = line[x];
+      if (f === 1) v += a;
+      else if (f === 2) v += b;
+      else if (f === 3) v += (a + b) >> 1;
+      else if (f === 4) {
+        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[y * stride + x] = v & 255;
+    }
+  }
+  return { width, height, bpp, out };
+}
+
+function colours(png) {
+  const { width, height, bpp, out } = pixels(png);
+  const seen = new Set();
+  let green = 0;
+  for (let i = 0; i < width * height; i++) {
+    const r = out[i * bpp], g = out[i * bpp + 1], b = out[i * bpp + 2];
+    seen.add((r << 16) | (g << 8) | b);
+    if (g > r + 30 && g > b + 20) green++;
+  }
+  return { count: seen.size, green: green / (width * height) };
+}
+
+// --- Checks -------------------------------------------------------------------------------
+const results = [];
+async function check(name, body) {
+  const t = Date.now();
+  let ok = false, detail = '';
+  try {
+    detail = (await body()) || '';
+    ok = true;
+  } catch (err) {
+    detail = err.message.split('\n')[0];
+  }
+  const secs = ((Date.now() - t) / 1000).toFixed(1);
+  results.push(ok);
+  console.log(`  ${ok ? 'PASS' : 'FAIL'} ${name.padEnd(48)} ${secs.padStart(5)}s  ${detail}`);
+}
+
+function must(cond, what) {
+  if (!cond) throw new Error(what);
+}
+
+async function open(browser, url, viewport, errors) {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('worker', (w) => w.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); }));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="yes"]', { timeout: 20_000 });
+  return page;
+}
+
+// The centre of a square on the page, from the board's geometry in app.js.
+async function squareCentre(page, sq) {
+  const box = await page.locator('#board').boundingBox();
+  const margin = box.width * 0.055;
+  const cell = (box.width - 2 * margin) / 8;
+  const col = sq.charCodeAt(0) - 97, row = sq.charCodeAt(1) - 49;
+  return [box.x + margin + (col + 0.5) * cell, box.y + margin + (row + 0.5) * cell];
+}
+
+async function checks(url, shots) {
+  mkdirSync(shots, { recursive: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const errors = [];
+  let page;
+  await check('the page loads and shows its first board', async () => {
+    page = await open(browser, url, { width: 1280, height: 900 }, errors);
+    // From the navigation's start to the first board drawn, by the page's own clock.
+    const ms = Math.round(await page.evaluate(() => okapi.readyMs));
+    must(ms < 3000, `first board after ${ms} ms (over 3 s)`);
+    return `${ms} ms`;
+  });
+  if (!page) {
+    await browser.close();
+    console.log('0 passed, 1 failed (the page did not load: no further check can run)');
+    return false;
+  }
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('body[data-ready="yes"]');
+  await check('the board is drawn (> 200 colours, green)', async () => {
+    const shot = await page.screenshot({ path: join(shots, 'first-1280x900.png') });
+    const c = colours(shot);
+    must(c.count > 200, `${c.count} colours`);
+    must(c.green > 0.15, `${(c.green * 100).toFixed(0)}% green`);
+    return `${c.count} colours, ${(c.green * 100).toFixed(0)}% green`;
+  });
+  await check('the engine runs SIMD128 and it matches the portable code', async () => {
+    must(await page.evaluate(() => okapi.call('simd128')), 'the module has no SIMD128 copy');
+    const n = await page.evaluate(() => okapi.call('check_simd128', { count: 300 }));
+    return `moves and flips equal on ${n} positions`;
+  });
+  await check('a click plays a move and the engine answers', async () => {
+    const [x, y] = await squareCentre(page, 'f5');
+    await page.mouse.click(x, y);
+    await page.waitForFunction(() => okapi.moves().length >= 2, null, { timeout: 30_000 });
+    const moves = await page.evaluate(() => okapi.moves());
+    must(moves[0] === 'f5', `the first move is ${moves[0]}, not the f5 clicked`);
+    await page.screenshot({ path: join(shots, 'game-1280x900.png') });
+    return `f5, then the engine's ${moves[1]}`;
+  });
+  await check('FFO #40 solved: a2 +38, frames go on meanwhile', async () => {
+    await page.fill('#position', FFO40);
+    // The longest gap between frames while the worker solves: the page never waits on it.
+    // (Measured from the first frame on, with ten frames gone before the click.)
+    await page.evaluate(() => new Promise((started) => {
+      window.frameGap = 0;
+      window.solved = false;
+      let last = null;
+      let frames = 0;
+      const tick = (t) => {
+        if (last !== null) window.frameGap = Math.max(window.frameGap, t - last);
+        last = t;
+        if (++frames === 10) { window.frameGap = 0; started(); }
+        if (!window.solved) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }));
+    await page.click('#solve');
+    await page.waitForFunction(() => !document.querySelector('#solution').textContent.startsWith('Solv'), null, { timeout: 60_000 });
+    const text = await page.textContent('#solution');
+    const gap = await page.evaluate(() => { window.solved = true; return window.frameGap; });
+    await page.screenshot({ path: join(shots, 'solve-1280x900.png') });
+    must(text.startsWith('a2 +38'), `the page says "${text}"`);
+    // (A solve on the page's thread stops the frames for its whole time, over a second
+    // here; 500 ms leaves room for a busy machine.)
+    must(gap < 500, `a frame waited ${gap.toFixed(0)} ms`);
+    return `"${text.trim()}", longest frame gap ${gap.toFixed(0)} ms`;
+  });
+  await check('FFO #40: the SIMD128 and portable copies search the same nodes', async () => {
+    const [fast, portable] = await page.evaluate(async (b) => [
+      await okapi.call('solve', { board: b }),
+      await okapi.call('solve', { board: b, portable: true }),
+    ], FFO40);
+    must(fast.nodes === portable.nodes, `${fast.nodes} nodes against ${portable.nodes}`);
+    must(fast.score === 38 && portable.score === 38, `scores ${fast.score}, ${portable.score}`);
+    return `${fast.nodes} nodes both; ${fast.ms.toFixed(0)} ms against ${portable.ms.toFixed(0)} ms`;
+  });
+  await check('a reload keeps the game', async () => {
+    const before = await page.evaluate(() => okapi.moves());
+    await page.reload();
+    await page.waitForSelector('body[data-ready="yes"]');
+    const after = await page.evaluate(() => okapi.moves());
+    must(before.length >= 2, `only ${before.length} moves before the reload`);
+    must(JSON.stringify(after) === JSON.stringify(before), `${after.join(' ')} after, ${before.join(' ')} before`);
+    return after.join(' ');
+  });
+  await check('screenshots at 390x844 and 1280x900', async () => {
+    const sizes = [];
+    for (const [w, h] of [[390, 844], [1280, 900]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.waitForTimeout(300);
+      const shot = await page.screenshot({ path: join(shots, `${w}x${h}.png`) });
+      const c = colours(shot);
+      must(c.count > 200, `${w}x${h}: ${c.count} colours`);
+      const box = await page.locator('#board').boundingBox();
+      must(box.x >= 0 && box.x + box.width <= w + 1, `${w}x${h}: the board does not fit across`);
+      sizes.push(`${w}x${h} board ${Math.round(box.width)} px`);
+    }
+    return sizes.join(', ');
+  });
+  await check('no console error', async () => {
+    must(errors.length === 0, `${errors.length}: ${errors[0]}`);
+    return '';
+  });
+  await browser.close();
+  const failed = results.filter((r) => !r).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  return failed === 0;
+}
+
+// --- FFO in the page ------------------------------------------------------------------------
+async function bench(url, runs, file) {
+  const positions = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => /ffo#4[0-4]\b/.test(l))
+    .map((l) => ({ board: l.slice(0, 66), number: l.match(/ffo#(\d+)/)[1] }));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const errors = [];
+  const page = await open(browser, url, { width: 1280, height: 900 }, errors);
+  const portable = process.env.PORTABLE === '1';
+  const totals = [];
+  const rows = [];
+  for (let r = 0; r < runs; r++) {
+    let total = 0;
+    for (const p of positions) {
+      const s = await page.evaluate(([b, portable]) => okapi.call('solve', { board: b, portable }), [p.board, portable]);
+      total += s.ms;
+      rows.push({ number: p.number, ...s });
+    }
+    totals.push(total);
+    console.log(`run ${r + 1}: ${(total / 1000).toFixed(2)} s`);
+  }
+  for (const p of positions) {
+    const mine = rows.filter((x) => x.number === p.number);
+    const ms = mine.map((x) => x.ms).sort((a, b) => a - b);
+    console.log(`#${p.number} ${mine[0].best} ${mine[0].score} ${mine[0].nodes} nodes, median ${(ms[ms.length >> 1] / 1000).toFixed(3)} s`);
+  }
+  totals.sort((a, b) => a - b);
+  console.log(`FFO ${positions[0].number}-${positions[positions.length - 1].number}${portable ? ' (portable copy)' : ''}: median ${(totals[totals.length >> 1] / 1000).toFixed(2)} s of ${runs} runs (min ${(totals[0] / 1000).toFixed(2)}, max ${(totals[totals.length - 1] / 1000).toFixed(2)})`);
+  await browser.close();
+}
+
+const [mode, url, a, b] = process.argv.slice(2);
+if (mode === 'check') {
+  process.exit((await checks(url, a)) ? 0 : 1);
+} else if (mode === 'bench') {
+  await bench(url, Number(a) || 3, b);
+} else {
+  console.error('usage: node check.mjs check URL SHOTS_DIR | bench URL RUNS FFO_FILE');
+  process.exit(2);
+}
