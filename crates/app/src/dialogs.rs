@@ -332,22 +332,6 @@ impl FileDialogs for ScriptedDialogs {
     }
 }
 
-/// A one-line format's name in messages.
-pub(crate) fn format_name(format: okapi_core::formats::Format) -> &'static str {
-    use okapi_core::formats::Format;
-    match format {
-        Format::Ggf => "GGF",
-        Format::Transcript => "a transcript",
-        Format::OkapiJson => "Okapi JSON",
-    }
-}
-
-/// Does the file name end in `.json` (in any case)?
-pub(crate) fn is_json(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

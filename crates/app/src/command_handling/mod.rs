@@ -140,7 +140,7 @@ impl App {
         match Format::of_path(path) {
             format if !format.keeps_variations() => format!(
                 "{what} in no file: {shown} holds one line ({} keeps no variations).",
-                crate::dialogs::format_name(format)
+                format.name()
             ),
             _ => format!("{what} not in {shown}."),
         }
@@ -234,7 +234,7 @@ impl App {
                 self.mark_saved();
             }
             Command::Save => match self.file.clone() {
-                Some(path) if crate::dialogs::is_json(&path) => self.apply(Command::SaveTo(path)),
+                Some(path) if okapi_core::formats::Format::is_json(&path) => self.apply(Command::SaveTo(path)),
                 _ => self.apply(Command::SaveAs),
             },
             Command::SaveAs => {
@@ -500,7 +500,7 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
     if format.keeps_variations() {
         return format!("Saved {shown}");
     }
-    let name = crate::dialogs::format_name(format);
+    let name = format.name();
     let plies = game.len();
     let result = match game.result() {
         Some((b, w)) => format!(", result {b}-{w}"),

@@ -5,7 +5,6 @@
 
 use crate::app::App;
 use crate::command::Command;
-use crate::dialogs::format_name;
 use eframe::egui;
 
 impl App {
@@ -22,13 +21,13 @@ impl App {
         let mut answer = None;
         let modal = egui::Modal::new(egui::Id::unique("one-line-saved")).show(ctx, |ui| {
             ui.set_max_width(440.0);
-            ui.heading(format!("{} keeps one line", format_name(saved.format)));
+            ui.heading(format!("{} keeps one line", saved.format.name()));
             ui.label(format!(
                 "{} holds the line on the board. The other lines' {} are not in it: {} \
                  has no variations. Okapi JSON keeps every line, with the moves' values.",
                 saved.path.display(),
                 moves(saved.left_out),
-                format_name(saved.format),
+                saved.format.name(),
             ));
             ui.horizontal(|ui| {
                 if ui
