@@ -428,3 +428,118 @@ fn collecting_from_the_database_waits_for_it_to_load() {
         "{summary}"
     );
 }
+
+/// Every text on the screen: each node's accessible name and value.
+fn every_text(h: &egui_kittest::Harness<'static, okapi_app::App>) -> Vec<String> {
+    use egui_kittest::kittest::NodeT;
+    h.root()
+        .children_recursive()
+        .flat_map(|n| {
+            let node = n.accesskit_node();
+            [node.label(), node.value()]
+        })
+        .flatten()
+        .collect()
+}
+
+/// The texts that tell a card's answer: the best move named anywhere but on its own
+/// square of the board and in the move list's cells of the moves played, the loss as a
+/// mark (`-12`) or in discs, the best move's value.
+fn telling_texts(
+    h: &egui_kittest::Harness<'static, okapi_app::App>,
+    best: &[Square],
+    m: &Mistake,
+) -> Vec<String> {
+    let game = h.state().game();
+    let played: Vec<String> = (0..game.len())
+        .filter_map(|i| match game.move_at(i) {
+            Some(Move::Play(sq)) => Some(format!(". {sq}")),
+            _ => None,
+        })
+        .collect();
+    let loss = [format!("-{} ", m.loss), format!("{} disc", m.loss)];
+    let value = format!("{:+}", m.best_value);
+    every_text(h)
+        .into_iter()
+        .filter(|text| {
+            let named = best.iter().any(|sq| {
+                let name = sq.to_string();
+                let rest = played.iter().fold(text.clone(), |t, p| t.replace(p, ""));
+                *text != name && rest.contains(&name)
+            });
+            named || loss.iter().any(|l| text.contains(l)) || text.contains(&value)
+        })
+        .collect()
+}
+
+#[test]
+fn a_card_never_shows_its_answer_until_it_is_judged() {
+    let dir = temp_dir("practice-hidden");
+    let (game, mistakes) = game_with_mistakes();
+    let game_path = dir.path().join("alice-bob.json");
+    game.save(&game_path).unwrap();
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut()
+        .keep_practice_at(Some(dir.path().join("data").join(STORE_FILE)));
+    h.state_mut().set_practice_day(practice_day());
+    h.state_mut().apply(okapi_app::Command::OpenPath(game_path));
+    h.run_steps(2);
+    h.click_label("Practise mistakes");
+    h.run_steps(2);
+    h.click_label("Collect");
+    step_until(&mut h, "the game collected", |app| {
+        !app.practice_collecting()
+    });
+    // The first card is the larger loss; the game goes to its position, where every move
+    // is valued on the board and in the lists, as a player reviewing the game would see it.
+    let m = mistakes.iter().max_by_key(|m| m.loss).unwrap();
+    let ply = (0..game.len())
+        .find(|&i| game.position_at(i) == m.position)
+        .unwrap();
+    h.state_mut().apply(okapi_app::Command::GoTo(ply));
+    let mut solver = EndgameSolver::new(18, None);
+    let values = exact_values(&mut solver, &m.position);
+    let best: Vec<Square> = values
+        .iter()
+        .filter(|v| v.1 == m.best_value)
+        .map(|v| v.0)
+        .collect();
+    let evals: Vec<(Square, okapi_core::game::Eval)> = values
+        .iter()
+        .map(|&(sq, v)| (sq, okapi_core::game::Eval::proven(SolveMode::Exact, v)))
+        .collect();
+    h.state_mut().show_values(&evals);
+    h.run_steps(2);
+    let before = telling_texts(&h, &best, m);
+    assert!(
+        !before.is_empty(),
+        "before practice the screen tells the loss and the best move"
+    );
+
+    h.click_label("Start practice (2)");
+    step_until_valued(&mut h, "the card valued");
+    assert_eq!(h.state().practice_position().unwrap().0, m.position);
+    let open = telling_texts(&h, &best, m);
+    assert!(open.is_empty(), "the open card's answer shows: {open:#?}");
+    // Answered but not judged yet is the same.
+    h.click_label(&m.played.to_string());
+    step_until(&mut h, "the answer judged", |app| app.practice_judged());
+    let judged = telling_texts(&h, &best, m);
+    let verdict = label_with(&h, "Missed:");
+    assert!(
+        verdict.contains(&format!("loses {} discs", m.loss))
+            && best.iter().any(|sq| verdict.contains(&sq.to_string())),
+        "{verdict}"
+    );
+    // Everything shows again: the move list's mark, the values on the squares.
+    assert!(
+        judged.iter().any(|t| t.contains(&format!("-{} ", m.loss))),
+        "the move list marks the loss again: {judged:#?}"
+    );
+    assert!(
+        judged
+            .iter()
+            .any(|t| t.starts_with("legal move") && t.contains(&format!("{:+}", m.best_value))),
+        "the squares show their values again: {judged:#?}"
+    );
+}

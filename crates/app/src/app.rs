@@ -111,6 +111,7 @@ impl App {
     pub fn move_evals(&self) -> &HashMap<Square, Eval> {
         let here = self.game().position();
         match self.values_shown_for {
+            _ if self.practice.hides_answer() => self.known.of_nothing(),
             Some(p) if p == here => self.known.of(&here),
             _ => self.known.of_nothing(),
         }

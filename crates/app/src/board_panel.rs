@@ -33,19 +33,20 @@ impl App {
             let evals = self.move_evals().clone();
             // Practising: the card's position, its values once answered.
             let practice = self.practice.board();
+            let hide_answer = self.practice.hides_answer();
             let view = BoardView {
                 position: match practice {
                     Some((position, ..)) => position,
                     None => self.view.setup.unwrap_or_else(|| self.game().position()),
                 },
                 last_move: match practice {
-                    Some((_, answer, _)) => answer,
+                    Some((_, answer)) => answer,
                     None if setup => None,
                     None => self.game().last_move(),
                 },
                 evals: match practice {
-                    Some((position, _, true)) => self.known.of(&position),
-                    Some(_) => self.known.of_nothing(),
+                    _ if hide_answer => self.known.of_nothing(),
+                    Some((position, ..)) => self.known.of(&position),
                     None => &evals,
                 },
                 show_legal: !setup,
@@ -54,6 +55,7 @@ impl App {
                     || (!setup && !self.session.seat_to_move().is_engine()),
                 engine_to_move: engine_to_move && practice.is_none(),
                 setup,
+                hide_answer,
                 flipping: if setup { None } else { flipping },
                 best_only: self.settings.best_only,
                 coordinates: self.settings.coordinates,

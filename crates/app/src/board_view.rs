@@ -23,6 +23,8 @@ pub struct BoardView<'a> {
     pub engine_to_move: bool,
     /// Board set-up: every square takes clicks.
     pub setup: bool,
+    /// A practice card waits for its answer: where a move leads is not said either.
+    pub hide_answer: bool,
     /// Discs turning over and how far (0..1); None when not animating.
     pub flipping: Option<(u64, f32)>,
     /// Values only on the best this many moves (ties included); 0: on every move.
@@ -491,7 +493,7 @@ fn square_ui(
     };
     // Where the move goes among the named openings: on hover, and in the square's
     // accessible value when it makes a named position.
-    let leads = (is_legal && !view.setup)
+    let leads = (is_legal && !view.setup && !view.hide_answer)
         .then(|| openings::leads_to(&view.position, sq))
         .flatten();
     let value = match &leads {

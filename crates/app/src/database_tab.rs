@@ -108,7 +108,12 @@ impl App {
             ui.weak("No game continues from here.");
             return;
         }
-        let book = okapi_core::book::shipped().moves(&position.board());
+        // A practice card waiting for its answer: no book value, no opening name.
+        let hide_answer = self.practice.hides_answer();
+        let book = match hide_answer {
+            true => Vec::new(),
+            false => okapi_core::book::shipped().moves(&position.board()),
+        };
         let mut play = None;
         // Both ways: a row with a long opening name ("g5 Bent Ganglion") scrolls inside
         // the tab instead of widening the side panel under the board (at 800x600 the
@@ -128,7 +133,11 @@ impl App {
                         ui.end_row();
                         for m in &answer.moves {
                             let mut after = *position;
-                            let name = after.play(m.square).ok().and_then(|_| opening_name(&after));
+                            let name = after
+                                .play(m.square)
+                                .ok()
+                                .filter(|_| !hide_answer)
+                                .and_then(|_| opening_name(&after));
                             let hover = format!(
                                 "{}{}: {} games, Black {} wins, {} draws, {} losses",
                                 m.square,

@@ -62,6 +62,9 @@ impl App {
     /// The analysis of ply `i` if it still describes the game, with the best values known
     /// since: a proof found after the analysis (a solve) replaces its estimates.
     pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        if self.practice.hides_answer() {
+            return None;
+        }
         let a = self.game_analysis.get(&i)?;
         let game = self.game();
         (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
@@ -229,7 +232,7 @@ impl App {
             // A branch: other moves were tried here (see "Variations").
             rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
         }
-        if let Some(e) = game.eval_at(i) {
+        if let Some(e) = game.eval_at(i).filter(|_| !self.practice.hides_answer()) {
             // A proof in the proof colour; the search's estimates marked `~`, as the
             // analysis marks its losses.
             let (label, color) = if e.is_proven() {

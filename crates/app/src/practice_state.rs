@@ -148,11 +148,18 @@ impl Practice {
         self.round.as_ref()?.shown.as_ref()
     }
 
-    /// What the board shows while practising: the card's position, the move answered and
-    /// whether it is judged (then every move's known value shows).
-    pub(crate) fn board(&self) -> Option<(Position, Option<Square>, bool)> {
+    /// A card waits for its answer: until it is judged, no view tells a move's value, a
+    /// loss, a best move, a book value or where a move leads (the move list, the graph
+    /// and the loss chart, the squares, the database, the status line all ask here).
+    pub(crate) fn hides_answer(&self) -> bool {
+        self.shown().is_some_and(|s| s.judgement.is_none())
+    }
+
+    /// What the board shows while practising: the card's position and the move answered
+    /// (every move's known value shows too once it is judged: [`Practice::hides_answer`]).
+    pub(crate) fn board(&self) -> Option<(Position, Option<Square>)> {
         let s = self.shown()?;
         let card = self.store.as_ref()?.cards.get(s.card)?;
-        Some((card.position, s.answer, s.judgement.is_some()))
+        Some((card.position, s.answer))
     }
 }

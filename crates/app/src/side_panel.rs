@@ -340,7 +340,11 @@ impl App {
     /// The proven result and line of this position, in three lines that are always
     /// there (empty until a solve), so nothing below moves when a solve ends.
     fn solved_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        let solved = self.session.proven_here().cloned();
+        let solved = self
+            .session
+            .proven_here()
+            .filter(|_| !self.practice.hides_answer())
+            .cloned();
         let Some(s) = solved else {
             ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
             ui.label("");
@@ -448,7 +452,8 @@ impl App {
             .engine_lines
             .as_ref()
             .filter(|lines| {
-                ply > 0
+                !self.practice.hides_answer()
+                    && ply > 0
                     && self.game().position_at(ply - 1) == lines.position
                     && self.game().moves()[ply - 1] == lines.played
                     && !lines.candidates.is_empty()

@@ -91,7 +91,10 @@ impl App {
     }
 
     fn engine_status_text(&self) -> String {
-        if self.engines.board.task == Task::Idle {
+        if self.practice.hides_answer() {
+            // The board's engine rests through a round; what it said last may be the card's.
+            "Engine: resting while you practise.".into()
+        } else if self.engines.board.task == Task::Idle {
             format!("Engine idle. {}", self.engines.board.status)
         } else {
             format!(

@@ -349,6 +349,14 @@ impl App {
             .default_size(default)
             .min_size(104.0)
             .show(ui, |ui| {
+                if self.practice.hides_answer() {
+                    // The line would show the loss, the chart the mistake: the panel stays,
+                    // empty, so the board does not move.
+                    ui.centered_and_justified(|ui| {
+                        ui.weak("The graph and the losses show once your answer is judged.")
+                    });
+                    return;
+                }
                 let losses = self.loss_bars();
                 let size = ui.available_size();
                 let graph_width = if losses.is_empty() {
