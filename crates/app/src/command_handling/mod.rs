@@ -234,7 +234,7 @@ impl App {
                 self.mark_saved();
             }
             Command::Save => match self.file.clone() {
-                Some(path) if okapi_core::formats::Format::is_json(&path) => self.apply(Command::SaveTo(path)),
+                Some(path) if Format::is_json(&path) => self.apply(Command::SaveTo(path)),
                 _ => self.apply(Command::SaveAs),
             },
             Command::SaveAs => {

@@ -83,7 +83,9 @@ impl App {
                 // Saved in full (Okapi JSON keeps every line), then the command goes on.
                 self.view.after_save = Some(pending);
                 self.commands.push(match &self.file {
-                    Some(path) if okapi_core::formats::Format::is_json(path) => Command::SaveTo(path.clone()),
+                    Some(path) if okapi_core::formats::Format::is_json(path) => {
+                        Command::SaveTo(path.clone())
+                    }
                     _ => Command::SaveAs,
                 });
             }
