@@ -117,7 +117,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0, value_parser = crate::units::number_in(0u32, 30, "a depth"))]
     pub search_depth: u32,
     /// Positions with this many empties (LO-HI) and no exact score are searched.
-    #[arg(long, value_parser = parse_range, default_value = "14-44")]
+    #[arg(long, value_parser = crate::units::parse_empties_range, default_value = "14-44")]
     pub search_empties: (u32, u32),
     /// Searched positions with at most this many empties are solved exactly instead.
     #[arg(long, default_value_t = 14, value_parser = crate::units::number_in(0u32, 24, "a number of empties"))]
@@ -142,7 +142,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub label_files: Vec<PathBuf>,
     /// Only the labels of positions with this many empties (LO-HI) are used.
-    #[arg(long, value_parser = parse_range, default_value = "0-60")]
+    #[arg(long, value_parser = crate::units::parse_empties_range, default_value = "0-60")]
     pub label_empties: (u32, u32),
     /// Train only on the games the label files label (with --search-blend 0: their game
     /// labels, to compare both kinds of label on the same games).
@@ -156,18 +156,6 @@ pub struct TrainArgs {
     /// discs, as tables over the count (not with `--no-terms`).
     #[arg(long, conflicts_with = "no_terms")]
     pub board_terms: bool,
-}
-
-pub(crate) fn parse_range(s: &str) -> Result<(u32, u32), String> {
-    let (lo, hi) = s
-        .split_once('-')
-        .ok_or_else(|| format!("expected LO-HI, such as 14-44, not {s:?}"))?;
-    let lo: u32 = lo.trim().parse().map_err(|e| format!("{lo:?}: {e}"))?;
-    let hi: u32 = hi.trim().parse().map_err(|e| format!("{hi:?}: {e}"))?;
-    if lo > hi || hi > 60 {
-        return Err(format!("expected 0 <= LO <= HI <= 60, not {s:?}"));
-    }
-    Ok((lo, hi))
 }
 
 impl TrainArgs {

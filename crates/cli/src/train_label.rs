@@ -30,7 +30,7 @@ pub struct LabelArgs {
     #[arg(long, default_value_t = 2, value_parser = crate::units::number_in(0usize, 5, "a ProbCut level"))]
     pub selectivity: usize,
     /// Only positions with this many empties (LO-HI) are labelled.
-    #[arg(long, value_parser = crate::train::parse_range, default_value = "0-60")]
+    #[arg(long, value_parser = crate::units::parse_empties_range, default_value = "0-60")]
     pub empties: (u32, u32),
     /// Weight file of the evaluation that searches (default: the shipped one).
     #[arg(long)]

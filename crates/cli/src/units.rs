@@ -101,6 +101,19 @@ pub fn parse_hash_bits(text: &str) -> Result<u32, String> {
     okapi_engine::config::check_hash_bits(n).map_err(|e| format!("'{text}': {e}"))
 }
 
+/// A range of empty squares, `LO-HI` with 0 <= LO <= HI <= 60 (`--empties 14-44`).
+pub fn parse_empties_range(s: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = s
+        .split_once('-')
+        .ok_or_else(|| format!("expected LO-HI, such as 14-44, not {s:?}"))?;
+    let lo: u32 = lo.trim().parse().map_err(|e| format!("{lo:?}: {e}"))?;
+    let hi: u32 = hi.trim().parse().map_err(|e| format!("{hi:?}: {e}"))?;
+    if lo > hi || hi > 60 {
+        return Err(format!("expected 0 <= LO <= HI <= 60, not {s:?}"));
+    }
+    Ok((lo, hi))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -126,7 +126,7 @@ impl Source {
     /// The game records of `data` (WTHOR `.wtb` 1977–2018, PGN 2019–2025, Logistello's
     /// book games), numbered in that order, held-out years included.
     pub fn records(data: &Path) -> Result<Source> {
-        let games = crate::eval_fit::record_games(data)?
+        let games = crate::records::record_games(data)?
             .iter()
             .map(|g| {
                 let mut pos: Vec<Board> = g.positions().iter().map(|p| p.board).collect();

@@ -8,6 +8,8 @@
 //! - [`probcut_fit`]: the Multi-ProbCut error model (`coeffs/probcut.json`);
 //! - [`selfplay`]: self-play games labelled by Okapi's searches, a store the fitter can
 //!   read alongside the game records;
+//! - [`records`]: the game records of `--data DIR`, in the one order every command
+//!   numbers them;
 //! - [`label_files`]: the games' positions valued by Okapi's own searches, a byte each,
 //!   kept beside the games in shards (`okapi train label`);
 //! - [`search_labels`]: training positions valued by Okapi's own search, kept in a
@@ -16,5 +18,6 @@
 pub mod eval_fit;
 pub mod label_files;
 pub mod probcut_fit;
+pub mod records;
 pub mod search_labels;
 pub mod selfplay;

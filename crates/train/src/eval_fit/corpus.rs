@@ -2,9 +2,10 @@
 //! the tree of training games that labels their positions, and the held-out samples.
 
 use super::{EvalFitOptions, Sample};
+use crate::records::{RecordGroup, read_record_files};
 use anyhow::{Context, Result};
 use okapi_core::board::Board;
-use okapi_core::formats::records::{GamePosition, GameRecord, RecordSet, logbook, pgn, wthor};
+use okapi_core::formats::records::{GamePosition, GameRecord, RecordSet};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -35,7 +36,7 @@ pub(super) fn view(black_to_move: bool, black_score: i32) -> i32 {
 
 pub(super) struct Corpus {
     pub(super) train: Vec<GameRecord>,
-    /// Each training game's number in the record source ([`read_record_files`]'s order).
+    /// Each training game's number in the record source ([`read_record_files`]' order).
     pub(super) train_ids: Vec<u32>,
     pub(super) held_out: Vec<GameRecord>,
     /// Each held-out game's number in the record source.
@@ -53,72 +54,6 @@ pub(super) fn summarize(log: &mut String, name: &str, set: &RecordSet) {
     for s in set.skipped.iter().take(3) {
         let _ = writeln!(log, "  - skipped game {}: {}", s.number, s.reason);
     }
-}
-
-/// Which part of the fit a file of the record source feeds, in the report's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RecordGroup {
-    WthorTrain,
-    WthorHeld,
-    PgnTrain,
-    PgnHeld,
-    Logbook,
-}
-
-impl RecordGroup {
-    const ALL: [RecordGroup; 5] = [
-        RecordGroup::WthorTrain,
-        RecordGroup::WthorHeld,
-        RecordGroup::PgnTrain,
-        RecordGroup::PgnHeld,
-        RecordGroup::Logbook,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            RecordGroup::WthorTrain => "WTHOR 1977-2016 (training)",
-            RecordGroup::WthorHeld => "WTHOR 2017-2018 (held out)",
-            RecordGroup::PgnTrain => "WTHOR PGN 2019-2023 (training)",
-            RecordGroup::PgnHeld => "WTHOR PGN 2024-2025 (held out)",
-            RecordGroup::Logbook => "Logistello logbook (training)",
-        }
-    }
-
-    pub(crate) fn held_out(self) -> bool {
-        matches!(self, RecordGroup::WthorHeld | RecordGroup::PgnHeld)
-    }
-}
-
-/// The record source's files in the order its games are numbered (label files key their
-/// games by that number): WTHOR `.wtb` 1977–2018, WTHOR PGN 2019–2025, then Logistello's
-/// book games.
-pub(crate) fn read_record_files(data: &Path) -> Result<Vec<(RecordGroup, RecordSet)>> {
-    let mut files = Vec::new();
-    for year in 1977..=2018 {
-        let path = data.join(format!("wthor/WTH_{year}.wtb"));
-        let (_, set) =
-            wthor::read_file(&path).with_context(|| format!("reading {}", path.display()))?;
-        let group = if year >= 2017 {
-            RecordGroup::WthorHeld
-        } else {
-            RecordGroup::WthorTrain
-        };
-        files.push((group, set));
-    }
-    for year in 2019..=2025 {
-        let path = data.join(format!("wthor/pgn/WTH_{year}.pgn"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        let group = if year >= 2024 {
-            RecordGroup::PgnHeld
-        } else {
-            RecordGroup::PgnTrain
-        };
-        files.push((group, pgn::parse(&text)));
-    }
-    let path = data.join("logistello/logbook.gam.gz");
-    files.push((RecordGroup::Logbook, logbook::read_file(&path)?));
-    Ok(files)
 }
 
 pub(super) fn load_corpus(args: &EvalFitOptions) -> Result<Corpus> {

@@ -24,17 +24,6 @@ mod report;
 
 pub use report::measure_speed;
 
-/// The games of the record source in `data` in the order label files number them
-/// ([`crate::label_files::Source::records`]), held-out years included.
-pub fn record_games(
-    data: &std::path::Path,
-) -> Result<Vec<okapi_core::formats::records::GameRecord>> {
-    Ok(corpus::read_record_files(data)?
-        .into_iter()
-        .flat_map(|(_, set)| set.games)
-        .collect())
-}
-
 use crate::search_labels::{self, SearchLabelOptions};
 use anyhow::{Context, Result};
 use corpus::{GameTree, HeldOut, load_corpus};

@@ -1,0 +1,113 @@
+use super::*;
+use crate::ScriptedDialogs;
+use okapi_core::board::{Position, Square};
+use okapi_core::game::{Eval, Game, Seat, Session};
+use okapi_core::search::SolveMode;
+
+fn searched(value: i32) -> Eval {
+    Eval {
+        value,
+        source: EvalSource::Midgame {
+            depth: 12,
+            confidence: 95,
+        },
+    }
+}
+
+/// The game analysis' estimates give way to a proof found afterwards: the move played
+/// and the best move take the proven values, and the loss follows.
+#[test]
+fn a_proof_found_after_the_analysis_replaces_its_estimates() {
+    let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+    // FFO #49: e1 wins by 16.
+    let start =
+        Position::parse("--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X")
+            .unwrap();
+    let (e1, b1) = (Square::parse("e1").unwrap(), Square::parse("b1").unwrap());
+    let mut game = Game::new(start);
+    game.play(Move::Play(e1), None).unwrap();
+    app.session = Session::new(game, [Seat::Human; 2]);
+    // The analysis (12 plies deep) thought b1 better by two discs.
+    app.game_analysis.insert(
+        0,
+        PlyAnalysis {
+            key: (start, Move::Play(e1)),
+            played: searched(13),
+            best: searched(15),
+            best_move: b1,
+        },
+    );
+    assert_eq!(app.analysis_of(0).unwrap().loss(), 2);
+    // The solve proves e1 +16.
+    app.known
+        .offer_proven_line(start, SolveMode::Exact, 16, &[Move::Play(e1)]);
+    let a = app.analysis_of(0).unwrap();
+    let proven = Eval {
+        value: 16,
+        source: EvalSource::Exact,
+    };
+    assert_eq!(
+        (a.played, a.best, a.best_move, a.loss()),
+        (proven, proven, e1, 0)
+    );
+    // A shallower estimate offered later changes nothing.
+    app.known.offer(start, e1, searched(20));
+    assert_eq!(app.analysis_of(0).unwrap().played, proven);
+    // The graph's point for the move is proven; an estimate's is not.
+    app.record_known_values();
+    let points = app.graph_points();
+    assert_eq!(points.len(), 1);
+    assert_eq!(
+        (points[0].ply, points[0].black, points[0].proven),
+        (0, 16, true)
+    );
+}
+
+/// "h3 ~+35 ~-1 h3": after a deeper search the move played and the best move, one
+/// and the same, had two values and the row said it lost against itself.
+#[test]
+fn a_move_never_loses_against_itself() {
+    let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+    let start = Position::start();
+    let f5 = Square::parse("f5").unwrap();
+    let mut game = Game::new(start);
+    game.play(Move::Play(f5), None).unwrap();
+    app.session = Session::new(game, [Seat::Human; 2]);
+    let deeper = Eval {
+        value: 2,
+        source: EvalSource::Midgame {
+            depth: 20,
+            confidence: 95,
+        },
+    };
+    // Two values of one move in the analysis itself: one stands, no loss.
+    app.game_analysis.insert(
+        0,
+        PlyAnalysis {
+            key: (start, Move::Play(f5)),
+            played: searched(-1),
+            best: searched(35),
+            best_move: f5,
+        },
+    );
+    let a = app.analysis_of(0).unwrap();
+    assert_eq!((a.played, a.loss()), (a.best, 0));
+    // A deeper search of it since: that value, on both sides.
+    app.known.offer(start, f5, deeper);
+    let a = app.analysis_of(0).unwrap();
+    assert_eq!((a.played, a.best, a.loss()), (deeper, deeper, 0));
+    // With the best move another one, a deeper value of it is taken as well.
+    let d3 = Square::parse("d3").unwrap();
+    app.game_analysis.insert(
+        0,
+        PlyAnalysis {
+            key: (start, Move::Play(f5)),
+            played: searched(0),
+            best: searched(5),
+            best_move: d3,
+        },
+    );
+    app.known.offer(start, d3, Eval { value: 3, ..deeper });
+    let a = app.analysis_of(0).unwrap();
+    assert_eq!((a.best_move, a.best.value, a.loss()), (d3, 3, 1));
+}
