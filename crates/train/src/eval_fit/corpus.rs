@@ -3,12 +3,11 @@
 
 use super::{EvalFitOptions, Sample};
 use crate::records::{RecordGroup, read_record_files};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use okapi_core::board::Board;
 use okapi_core::formats::records::{GamePosition, GameRecord, RecordSet};
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
 pub(super) fn canonical(b: &Board) -> Board {
     okapi_core::board::symmetry::canonical(b).0
