@@ -668,28 +668,13 @@ mod tests {
 
     /// A few games along fixed move choices, whole (60 moves or until no one can move).
     fn source() -> Source {
-        let mut games = Vec::new();
-        for game in 0..7u32 {
-            let mut b = Board::START;
-            let mut positions = Vec::new();
-            let mut ply = 0u32;
-            while !b.is_game_over() {
-                let moves = b.moves();
-                if moves == 0 {
-                    b = b.passed();
-                    continue;
-                }
-                positions.push(b);
-                let k = (ply * 5 + game * 3) % moves.count_ones();
-                let mut m = moves;
-                for _ in 0..k {
-                    m &= m - 1;
-                }
-                b = b.play(m.trailing_zeros()).unwrap();
-                ply += 1;
-            }
-            games.push(positions);
-        }
+        let games = (0..7u32)
+            .map(|game| {
+                let mut boards = crate::test_games::fixed_game(game);
+                boards.retain(|b| b.moves() != 0);
+                boards
+            })
+            .collect();
         Source::new(SourceKind::SelfPlay, games)
     }
 

@@ -21,3 +21,5 @@ pub mod probcut_fit;
 pub mod records;
 pub mod search_labels;
 pub mod selfplay;
+#[cfg(test)]
+mod test_games;

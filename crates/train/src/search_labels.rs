@@ -299,29 +299,14 @@ mod tests {
 
     /// Boards along a few fixed games, 20 to 40 empties.
     fn boards() -> Vec<Board> {
-        let mut out = Vec::new();
-        for game in 0..6u32 {
-            let mut b = Board::START;
-            let mut ply = 0u32;
-            while !b.is_game_over() && b.empty_count() >= 20 {
-                if b.empty_count() <= 40 {
-                    out.push(b);
-                }
-                let moves = b.moves();
-                if moves == 0 {
-                    b = b.passed();
-                    continue;
-                }
-                let k = (ply * 5 + game * 3) % moves.count_ones();
-                let mut m = moves;
-                for _ in 0..k {
-                    m &= m - 1;
-                }
-                b = b.play(m.trailing_zeros()).unwrap();
-                ply += 1;
-            }
-        }
-        out
+        (0..6u32)
+            .flat_map(|game| {
+                crate::test_games::fixed_game(game)
+                    .into_iter()
+                    .take_while(|b| b.empty_count() >= 20)
+                    .filter(|b| b.empty_count() <= 40)
+            })
+            .collect()
     }
 
     fn options(cache: Option<PathBuf>, threads: usize) -> SearchLabelOptions {
