@@ -7,6 +7,7 @@ use crate::dialogs::FileDialogs;
 use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats, Task};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
+use crate::parts::Parts;
 use crate::practice_state::Practice;
 use crate::script::{self, ScriptJob};
 use crate::settings::{Settings, WindowGeometry};
@@ -69,6 +70,10 @@ pub struct App {
     pub database: DatabaseView,
     /// Practising one's mistakes (Game › Practise your mistakes).
     pub(crate) practice: Practice,
+    /// The parts that own their state and draw themselves from a [`FrameView`].
+    ///
+    /// [`FrameView`]: crate::part::FrameView
+    pub(crate) parts: Parts,
 }
 
 impl App {
@@ -101,6 +106,7 @@ impl App {
             metrics: Metrics::default(),
             database: DatabaseView::default(),
             practice: Practice::default(),
+            parts: Parts::default(),
         };
         app.position_changed();
         app
@@ -176,7 +182,12 @@ impl App {
         self.side_panel(ui);
         self.graph_panel(ui);
         self.board_panel(ui);
-        self.windows(ui);
+        let ctx = ui.ctx().clone();
+        let (view, parts, commands) = self.split();
+        parts.windows.show(&ctx, &view, commands);
+        self.practice_window(&ctx);
+        let (view, parts, commands) = self.split();
+        parts.windows.show_questions(&ctx, &view, commands);
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
             // The window's close button: asks first when the game has unsaved changes.
             ui.ctx()
@@ -212,9 +223,7 @@ impl App {
         // button just clicked keeps the focus too) they are the game's.
         let typing = ui.ctx().text_edit_focused();
         // Escape answers an open question (closes it) rather than stopping the engine.
-        let asking = self.view.unsaved_prompt.is_some()
-            || self.view.confirm_solve.is_some()
-            || self.view.one_line_saved.is_some();
+        let asking = self.parts.windows.asking();
         for c in Command::WITH_SHORTCUTS {
             if asking && c == Command::Stop {
                 continue;

@@ -51,6 +51,8 @@ mod level_picker;
 mod menu_bar;
 mod metrics;
 mod move_list;
+mod part;
+mod parts;
 mod players;
 mod practice_state;
 pub mod screen;

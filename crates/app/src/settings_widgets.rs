@@ -30,6 +30,13 @@ impl App {
     }
 }
 
+impl<'a> SettingsUi<'a> {
+    /// The widgets over `settings`, their changes queued in `commands`.
+    pub(crate) fn new(settings: &'a Settings, commands: &'a mut Vec<Command>) -> SettingsUi<'a> {
+        SettingsUi { settings, commands }
+    }
+}
+
 impl SettingsUi<'_> {
     fn set(&mut self, setting: Setting) {
         self.commands.push(Command::Set(setting));

@@ -60,55 +60,9 @@ const MOVE_LIST_MAX: f32 = 480.0;
 
 impl App {
     /// The analysis of ply `i` if it still describes the game, with the best values known
-    /// since: a proof found after the analysis (a solve) replaces its estimates.
+    /// since ([`FrameView::analysis_of`]).
     pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
-        if self.practice.hides_answer() {
-            return None;
-        }
-        let a = self.game_analysis.get(&i)?;
-        let game = self.game();
-        (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
-            .then(|| self.with_known_values(*a))
-    }
-
-    /// A ply's analysis with the stronger known values of its move and of the best move.
-    fn with_known_values(&self, mut a: PlyAnalysis) -> PlyAnalysis {
-        let (position, played) = a.key;
-        if let Move::Play(sq) = played
-            && let Some(known) = self.known.get(&position, sq)
-            && known.source > a.played.source
-        {
-            a.played = known;
-        }
-        if let Some(known) = self.known.get(&position, a.best_move)
-            && known.source > a.best.source
-        {
-            a.best = known;
-        }
-        if let Some((sq, best)) = self.known.proven_best(&position)
-            && best.source > a.best.source
-            && best.value >= a.played.value
-        {
-            a.best = best;
-            a.best_move = sq;
-        }
-        if let Move::Play(sq) = played {
-            if a.best_move == sq {
-                // One move, one value: "h3 ~+35 ~-1 h3" had it lose a disc... against
-                // itself, two searches of one move side by side. The stronger stands.
-                let one = if a.best.replaces(&a.played) {
-                    a.best
-                } else {
-                    a.played
-                };
-                (a.played, a.best) = (one, one);
-            } else if a.played.value > a.best.value {
-                // The move played is at least as good as itself: never a negative loss.
-                a.best = a.played;
-                a.best_move = sq;
-            }
-        }
-        a
+        self.frame_view().analysis_of(i)
     }
 
     /// What the game analysis found, per colour: every move that lost discs, proven or

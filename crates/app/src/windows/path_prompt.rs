@@ -3,6 +3,7 @@
 
 use crate::app::App;
 use crate::dialogs::{FileDialogs, PathPrompt};
+use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
 use std::path::PathBuf;
 
@@ -40,24 +41,33 @@ impl App {
                 " (installing xdg-desktop-portal or zenity brings the dialog back)"
             }
         ));
-        self.view.path_prompt = Some(PathPrompt {
+        self.parts.windows.path_prompt = Some(PathPrompt {
             kind: f.kind,
             text: text.display().to_string(),
             focused: false,
         });
         true
     }
+}
 
-    /// The path field standing in for a file dialog.
-    pub(crate) fn path_prompt_window(&mut self, ctx: &egui::Context) {
-        let Some(prompt) = &mut self.view.path_prompt else {
-            return;
-        };
-        let mut open = true;
+/// The path field standing in for a file dialog.
+impl Window for PathPrompt {
+    fn title(&self) -> &'static str {
+        "Path"
+    }
+
+    fn show(
+        &mut self,
+        ctx: &egui::Context,
+        open: &mut bool,
+        _: &FrameView,
+        commands: &mut Commands,
+    ) {
+        let prompt = self;
         let mut done = None;
         egui::Window::new(format!("{}: path", prompt.kind.title()))
             .id(egui::Id::unique("path-prompt"))
-            .open(&mut open)
+            .open(open)
             .collapsible(false)
             .resizable(false)
             .default_pos([200.0, 120.0])
@@ -89,11 +99,9 @@ impl App {
             });
         if let Some(answer) = done {
             if let Some(path) = answer {
-                self.commands.push(prompt.kind.command(path));
+                commands.push(prompt.kind.command(path));
             }
-            self.view.path_prompt = None;
-        } else if !open {
-            self.view.path_prompt = None;
+            *open = false;
         }
     }
 }

@@ -1,0 +1,12 @@
+//! The app's parts, each owning its own state: the windows so far (the panels draw from
+//! the app's state through `impl App` until each has its part).
+
+use crate::windows::Windows;
+
+/// Every part of the app, lent beside the [`FrameView`](crate::part::FrameView) so a part
+/// draws while the game is borrowed.
+#[derive(Default)]
+pub(crate) struct Parts {
+    /// The windows (one file each) and the questions.
+    pub(crate) windows: Windows,
+}
