@@ -7,6 +7,7 @@ use crate::dialogs::FileDialogs;
 use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats, Task};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
+use crate::part::Part;
 use crate::parts::Parts;
 use crate::practice_state::Practice;
 use crate::script::{self, ScriptJob};
@@ -180,7 +181,8 @@ impl App {
         // The side panel first, the whole height beside the menu and status bars: the
         // graph goes under the board only, so the move list keeps its rows.
         self.side_panel(ui);
-        self.graph_panel(ui);
+        let (view, parts, commands) = self.split();
+        parts.graph.show(ui, &view, commands);
         self.board_panel(ui);
         let ctx = ui.ctx().clone();
         let (view, parts, commands) = self.split();

@@ -1,6 +1,7 @@
 //! The app's parts, each owning its own state: the windows so far (the panels draw from
 //! the app's state through `impl App` until each has its part).
 
+use crate::graph::Graph;
 use crate::windows::Windows;
 
 /// Every part of the app, lent beside the [`FrameView`](crate::part::FrameView) so a part
@@ -9,4 +10,6 @@ use crate::windows::Windows;
 pub(crate) struct Parts {
     /// The windows (one file each) and the questions.
     pub(crate) windows: Windows,
+    /// The evaluation graph and the loss chart under the board.
+    pub(crate) graph: Graph,
 }

@@ -28,7 +28,7 @@ impl App {
     pub(super) fn side_panel(&mut self, ui: &mut egui::Ui) {
         // The graph goes under the board (drawn after this panel): the board is sized to
         // the height above it.
-        let graph = self.graph_height(ui.ctx());
+        let graph = self.parts.graph.height(ui.ctx());
         let avail = ui.available_size();
         let board = board_side(egui::vec2(avail.x, avail.y - graph));
         let width = (avail.x - board).max(MIN_SIDE_WIDTH.min(avail.x));

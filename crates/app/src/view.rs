@@ -10,9 +10,6 @@ use std::time::Instant;
 /// What the view shows besides the game.
 #[derive(Default)]
 pub(crate) struct ViewState {
-    /// The graph panel's height as drawn last frame (the player may drag it): the board
-    /// beside the side panel is sized to the height above it.
-    pub(crate) graph_height: Option<f32>,
     /// The menu of the bar open last frame (an index of `menu_bar::MENUS`).
     pub(crate) open_menu: Option<usize>,
     /// A menu key taken this frame, for the menu bar to act on.
