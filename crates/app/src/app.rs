@@ -317,7 +317,7 @@ impl App {
 
     /// The move list's rows shown whole on screen last frame: (first, last), from 0.
     pub fn move_list_rows_shown(&self) -> Option<(usize, usize)> {
-        self.view.move_list_rows
+        self.parts.move_list.rows
     }
 
     /// Saves the settings when they changed this frame.

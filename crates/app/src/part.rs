@@ -36,6 +36,8 @@ pub(crate) struct FrameView<'a> {
     pub(crate) autosave: Option<&'a Path>,
     /// Minutes per side of the last new game (0: no clock).
     pub(crate) timing_minutes: u32,
+    /// The game's file (none: never saved or opened).
+    pub(crate) file: Option<&'a Path>,
     /// Game analysis: for each ply, the move played against the best.
     pub(crate) game_analysis: &'a HashMap<usize, PlyAnalysis>,
     /// A practice card is on the board, not yet answered: nothing may give the answer
@@ -54,6 +56,7 @@ macro_rules! frame_view {
             settings_file: $app.settings_file.as_ref().map(|(p, _)| p.as_path()),
             autosave: $app.autosave.as_deref(),
             timing_minutes: $app.timing_minutes,
+            file: $app.file.as_deref(),
             game_analysis: &$app.game_analysis,
             hides_answer: $app.practice.hides_answer(),
         }
@@ -150,6 +153,12 @@ impl App {
     /// queue their commands go to, lent at once.
     pub(crate) fn split(&mut self) -> (FrameView<'_>, &mut Parts, &mut Commands) {
         (frame_view!(self), &mut self.parts, &mut self.commands)
+    }
+
+    /// The analysis of ply `i` if it still describes the game, with the best values known
+    /// since ([`FrameView::analysis_of`]).
+    pub(crate) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        self.frame_view().analysis_of(i)
     }
 
     /// The view of the game the parts read, alone.

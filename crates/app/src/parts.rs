@@ -2,6 +2,7 @@
 //! the app's state through `impl App` until each has its part).
 
 use crate::graph::Graph;
+use crate::move_list::MoveList;
 use crate::windows::Windows;
 
 /// Every part of the app, lent beside the [`FrameView`](crate::part::FrameView) so a part
@@ -12,4 +13,6 @@ pub(crate) struct Parts {
     pub(crate) windows: Windows,
     /// The evaluation graph and the loss chart under the board.
     pub(crate) graph: Graph,
+    /// The move list and the game analysis' summary in the side panel.
+    pub(crate) move_list: MoveList,
 }

@@ -9,6 +9,7 @@ use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::Task;
 use crate::level_picker::level_summary;
+use crate::part::Part;
 use crate::view::SideTab;
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
@@ -439,8 +440,8 @@ impl App {
                 self.commands.push(Command::ShowPractice);
             }
         });
-        self.move_list(ui);
-        self.analysis_summary(ui);
+        let (view, parts, commands) = self.split();
+        parts.move_list.show(ui, &view, commands);
     }
 
     /// Practice: the weakened engine's candidates for its last move, on request. The

@@ -25,11 +25,6 @@ pub(crate) struct ViewState {
     /// Set-up: the board string field's text, and what is wrong with it.
     pub(crate) setup_text: String,
     pub(crate) setup_text_error: Option<String>,
-    /// The ply the move list last scrolled to (it scrolls only when the ply changes, so
-    /// the wheel can move it).
-    pub(crate) move_list_scrolled: Option<usize>,
-    /// The move list's rows shown whole on screen last frame (first, last), for tests.
-    pub(crate) move_list_rows: Option<(usize, usize)>,
     /// The window's size and place, and since when unchanged (saved once it settles).
     pub(crate) window_seen: Option<(WindowGeometry, Instant)>,
     /// Which tab of the side panel shows.

@@ -1,5 +1,6 @@
 use super::*;
 use crate::ScriptedDialogs;
+use crate::app::App;
 use okapi_core::board::{Position, Square};
 use okapi_core::game::{Eval, Game, Seat, Session};
 use okapi_core::search::SolveMode;
