@@ -177,7 +177,8 @@ impl App {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
         }
         self.menu_bar(ui);
-        self.status_bar(ui);
+        let (view, parts, commands) = self.split();
+        parts.status_bar.show(ui, &view, commands);
         // The side panel first, the whole height beside the menu and status bars: the
         // graph goes under the board only, so the move list keeps its rows.
         self.side_panel(ui);

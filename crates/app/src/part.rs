@@ -10,8 +10,9 @@
 
 use crate::app::App;
 use crate::command::Command;
-use crate::engine_hub::PlyAnalysis;
+use crate::engine_hub::{EngineHub, PlyAnalysis};
 use crate::known_values::KnownValues;
+use crate::metrics::Metrics;
 use crate::parts::Parts;
 use crate::settings::Settings;
 use eframe::egui;
@@ -38,6 +39,13 @@ pub(crate) struct FrameView<'a> {
     pub(crate) timing_minutes: u32,
     /// The game's file (none: never saved or opened).
     pub(crate) file: Option<&'a Path>,
+    /// The engines and what they are doing.
+    pub(crate) engines: &'a EngineHub,
+    /// Responsiveness figures.
+    pub(crate) metrics: &'a Metrics,
+    /// The error to show until dismissed, and the last notice.
+    pub(crate) error: Option<&'a str>,
+    pub(crate) notice: Option<&'a str>,
     /// Game analysis: for each ply, the move played against the best.
     pub(crate) game_analysis: &'a HashMap<usize, PlyAnalysis>,
     /// A practice card is on the board, not yet answered: nothing may give the answer
@@ -57,6 +65,10 @@ macro_rules! frame_view {
             autosave: $app.autosave.as_deref(),
             timing_minutes: $app.timing_minutes,
             file: $app.file.as_deref(),
+            engines: &$app.engines,
+            metrics: &$app.metrics,
+            error: $app.error.as_deref(),
+            notice: $app.notice.as_deref(),
             game_analysis: &$app.game_analysis,
             hides_answer: $app.practice.hides_answer(),
         }

@@ -3,6 +3,7 @@
 
 use crate::graph::Graph;
 use crate::move_list::MoveList;
+use crate::status_bar::StatusBar;
 use crate::windows::Windows;
 
 /// Every part of the app, lent beside the [`FrameView`](crate::part::FrameView) so a part
@@ -15,4 +16,6 @@ pub(crate) struct Parts {
     pub(crate) graph: Graph,
     /// The move list and the game analysis' summary in the side panel.
     pub(crate) move_list: MoveList,
+    /// The message line and the engine's state at the bottom.
+    pub(crate) status_bar: StatusBar,
 }
