@@ -162,7 +162,7 @@ impl App {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
         self.poll_script_engine();
-        self.take_menu_keys(ui.ctx());
+        self.parts.menu_bar.take_keys(ui.ctx());
         self.queue_input_commands(ui);
         // What the last frame copied: the platform puts it on the system clipboard.
         if let Some(text) = self.clipboard_out.take() {
@@ -176,7 +176,8 @@ impl App {
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
         }
-        self.menu_bar(ui);
+        let (view, parts, commands) = self.split();
+        parts.menu_bar.show(ui, &view, commands);
         let (view, parts, commands) = self.split();
         parts.status_bar.show(ui, &view, commands);
         // The side panel first, the whole height beside the menu and status bars: the
@@ -249,7 +250,7 @@ impl App {
             let presses = ui.input_mut(|i| i.count_and_consume_key(k.modifiers, k.logical_key));
             for _ in 0..presses {
                 match c {
-                    Command::Solve(mode) => self.request_solve(mode),
+                    Command::Solve(mode) => self.commands.push(Command::SolveAfterWarning(mode)),
                     ref c => self.commands.push(c.clone()),
                 }
             }

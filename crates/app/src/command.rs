@@ -176,6 +176,8 @@ pub enum Command {
     Practice(PracticeStep),
     /// Closes the app (after asking, when the game has unsaved changes).
     Quit,
+    /// Solves this position, after a warning with an estimate when it will take long.
+    SolveAfterWarning(SolveMode),
 }
 
 impl Command {

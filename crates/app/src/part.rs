@@ -46,6 +46,12 @@ pub(crate) struct FrameView<'a> {
     /// The error to show until dismissed, and the last notice.
     pub(crate) error: Option<&'a str>,
     pub(crate) notice: Option<&'a str>,
+    /// The next move played is added as a variation.
+    pub(crate) next_as_variation: bool,
+    /// A position is being set up.
+    pub(crate) setting_up: bool,
+    /// A script is open but hidden (File › Show the script shows it).
+    pub(crate) script_hidden: bool,
     /// Game analysis: for each ply, the move played against the best.
     pub(crate) game_analysis: &'a HashMap<usize, PlyAnalysis>,
     /// A practice card is on the board, not yet answered: nothing may give the answer
@@ -69,6 +75,9 @@ macro_rules! frame_view {
             metrics: &$app.metrics,
             error: $app.error.as_deref(),
             notice: $app.notice.as_deref(),
+            next_as_variation: $app.view.next_as_variation,
+            setting_up: $app.view.setup.is_some(),
+            script_hidden: $app.script.as_ref().is_some_and(|j| !j.open),
             game_analysis: &$app.game_analysis,
             hides_answer: $app.practice.hides_answer(),
         }

@@ -2,6 +2,7 @@
 //! the app's state through `impl App` until each has its part).
 
 use crate::graph::Graph;
+use crate::menu_bar::MenuBar;
 use crate::move_list::MoveList;
 use crate::status_bar::StatusBar;
 use crate::windows::Windows;
@@ -18,4 +19,6 @@ pub(crate) struct Parts {
     pub(crate) move_list: MoveList,
     /// The message line and the engine's state at the bottom.
     pub(crate) status_bar: StatusBar,
+    /// File, Edit, Game, Engine, View, Help.
+    pub(crate) menu_bar: MenuBar,
 }

@@ -267,7 +267,7 @@ impl App {
                     b = b.on_hover_text(w);
                 }
                 if b.clicked() {
-                    self.request_solve(mode);
+                    self.commands.push(Command::SolveAfterWarning(mode));
                 }
             }
             if ui

@@ -10,12 +10,6 @@ use std::time::Instant;
 /// What the view shows besides the game.
 #[derive(Default)]
 pub(crate) struct ViewState {
-    /// The menu of the bar open last frame (an index of `menu_bar::MENUS`).
-    pub(crate) open_menu: Option<usize>,
-    /// A menu key taken this frame, for the menu bar to act on.
-    pub(crate) menu_key: Option<MenuKey>,
-    /// A menu opened from the keyboard: its first item takes the focus.
-    pub(crate) focus_first_item: bool,
     /// The window is still to be fitted to its screen (the real window's first frames).
     pub(crate) fit_window: bool,
     /// The discs turned by the last move and when, for the flip animation.

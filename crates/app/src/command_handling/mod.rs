@@ -99,16 +99,17 @@ impl App {
             | Command::PracticeAnswer(_)
             | Command::Practice(_)) => self.apply_practice(c),
             Command::Quit => self.view.close_now = true,
+            Command::SolveAfterWarning(mode) => self.request_solve(mode),
         }
     }
 
     /// Solves this position, after a warning with an estimate when it will take long.
-    pub(crate) fn request_solve(&mut self, mode: okapi_core::search::SolveMode) {
+    fn request_solve(&mut self, mode: okapi_core::search::SolveMode) {
         let empties = self.game().position().empty_count();
         if crate::status_bar::long_solve_warning(empties, mode).is_some() {
             self.parts.windows.confirm_solve = Some(ConfirmSolve { mode });
         } else {
-            self.commands.push(Command::Solve(mode));
+            self.apply(Command::Solve(mode));
         }
     }
 
