@@ -5,15 +5,13 @@
 //! A part owns its own state (a window's fields, a panel's scroll or filter) and reads
 //! the game, its values and the settings through the view; it changes nothing shared: it
 //! pushes [`Command`]s, applied once per frame after every part is drawn. The app lends
-//! the view and its parts at once ([`App::split`]), so a part draws while the view is
+//! the view and its parts at once (`App::split`), so a part draws while the view is
 //! borrowed.
 
-use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::{EngineHub, PlyAnalysis};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
-use crate::parts::Parts;
 use crate::settings::Settings;
 use eframe::egui;
 use okapi_core::board::Move;
@@ -57,31 +55,6 @@ pub(crate) struct FrameView<'a> {
     /// A practice card is on the board, not yet answered: nothing may give the answer
     /// away ([`Practice::hides_answer`](crate::practice_state::Practice::hides_answer)).
     pub(crate) hides_answer: bool,
-}
-
-/// The [`FrameView`] of an app, as an expression of its fields (so the parts can be
-/// borrowed beside it).
-macro_rules! frame_view {
-    ($app:expr) => {
-        FrameView {
-            session: &$app.session,
-            known: &$app.known,
-            settings: &$app.settings,
-            settings_file: $app.settings_file.as_ref().map(|(p, _)| p.as_path()),
-            autosave: $app.autosave.as_deref(),
-            timing_minutes: $app.timing_minutes,
-            file: $app.file.as_deref(),
-            engines: &$app.engines,
-            metrics: &$app.metrics,
-            error: $app.error.as_deref(),
-            notice: $app.notice.as_deref(),
-            next_as_variation: $app.view.next_as_variation,
-            setting_up: $app.view.setup.is_some(),
-            script_hidden: $app.script.as_ref().is_some_and(|j| !j.open),
-            game_analysis: &$app.game_analysis,
-            hides_answer: $app.practice.hides_answer(),
-        }
-    };
 }
 
 impl FrameView<'_> {
@@ -167,29 +140,4 @@ pub(crate) trait Window {
         view: &FrameView,
         commands: &mut Commands,
     );
-}
-
-impl App {
-    /// The view of the game the parts read this frame, the parts themselves and the
-    /// queue their commands go to, lent at once.
-    pub(crate) fn split(&mut self) -> (FrameView<'_>, &mut Parts, &mut Commands) {
-        (frame_view!(self), &mut self.parts, &mut self.commands)
-    }
-
-    /// The analysis of ply `i` if it still describes the game, with the best values known
-    /// since ([`FrameView::analysis_of`]).
-    pub(crate) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
-        self.frame_view().analysis_of(i)
-    }
-
-    /// The view of the game the parts read, alone.
-    pub(crate) fn frame_view(&self) -> FrameView<'_> {
-        frame_view!(self)
-    }
-
-    /// Opens the window of this title (see [`Window::title`]).
-    pub(crate) fn open_window(&mut self, title: &str) {
-        let (view, parts, _) = self.split();
-        parts.windows.open(title, &view);
-    }
 }

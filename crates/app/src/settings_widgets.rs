@@ -3,7 +3,6 @@
 //! [`Command::Set`], applied with every other command after the frame is drawn, where a
 //! change that alters the analysis asks for it again ([`Setting::changes_analysis`]).
 
-use crate::app::App;
 use crate::command::Command;
 use crate::level_picker::level_picker;
 use crate::settings::{
@@ -18,16 +17,6 @@ use okapi_core::search::SolveMode;
 pub(crate) struct SettingsUi<'a> {
     settings: &'a Settings,
     commands: &'a mut Vec<Command>,
-}
-
-impl App {
-    /// The settings' widgets, for this frame.
-    pub(crate) fn settings_ui(&mut self) -> SettingsUi<'_> {
-        SettingsUi {
-            settings: &self.settings,
-            commands: &mut self.commands,
-        }
-    }
 }
 
 impl<'a> SettingsUi<'a> {

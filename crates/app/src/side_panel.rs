@@ -9,6 +9,7 @@ use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::Task;
 use crate::level_picker::level_summary;
+use crate::move_list::discs;
 use crate::part::Part;
 use crate::view::SideTab;
 use eframe::egui;
@@ -503,12 +504,4 @@ impl App {
 /// and graph bars): the height, leaving the side area at least [`MIN_SIDE_WIDTH`].
 pub(crate) fn board_side(avail: egui::Vec2) -> f32 {
     avail.y.min(avail.x - MIN_SIDE_WIDTH).max(160.0)
-}
-
-pub(super) fn discs(n: u32) -> String {
-    if n == 1 {
-        "1 disc".into()
-    } else {
-        format!("{n} discs")
-    }
 }

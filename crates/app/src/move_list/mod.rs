@@ -467,6 +467,11 @@ fn fitted_label(ui: &mut egui::Ui, text: egui::RichText, right: f32) -> egui::Re
 }
 
 /// `1 move`, `2 moves`, `1 inaccuracy`, `3 inaccuracies`.
+/// "1 disc", "4 discs".
+pub(crate) fn discs(n: u32) -> String {
+    plural(n as usize, "disc")
+}
+
 fn plural(n: usize, word: &str) -> String {
     match (n, word.strip_suffix('y')) {
         (1, _) => format!("1 {word}"),
