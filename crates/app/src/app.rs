@@ -252,8 +252,15 @@ impl App {
                 .send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.commands.push(Command::Quit);
         }
+        let solve_asked = self.parts.windows.confirm_solve.is_some();
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
+        }
+        if !solve_asked && self.parts.windows.confirm_solve.is_some() {
+            // A long solve asked for this frame (a menu, a button, a key): its question is
+            // drawn now, as the windows are, so it shows on the next frame.
+            let (view, parts, commands) = self.split();
+            parts.windows.show_confirm_solve(&ctx, &view, commands);
         }
         if self.view.close_now {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

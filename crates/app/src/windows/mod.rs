@@ -95,6 +95,16 @@ impl Windows {
         }
     }
 
+    /// The long solve's question alone (asked while the commands were applied).
+    pub(crate) fn show_confirm_solve(
+        &mut self,
+        ctx: &egui::Context,
+        view: &FrameView,
+        commands: &mut Commands,
+    ) {
+        show_while_open(&mut self.confirm_solve, ctx, view, commands);
+    }
+
     /// The questions waiting for an answer, over every window.
     pub(crate) fn show_questions(
         &mut self,
