@@ -3,13 +3,16 @@
 
 use crate::command::Command;
 use crate::database_panel::DatabaseView;
-use crate::dialogs::FileDialogs;
+use crate::dialogs::{FileDialogs, PathPrompt};
 use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats, Task};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
+use crate::part::{Commands, FrameView, Part};
+use crate::parts::Parts;
 use crate::practice_state::Practice;
 use crate::script::{self, ScriptJob};
 use crate::settings::{Settings, WindowGeometry};
+use crate::settings_widgets::SettingsUi;
 use crate::view::ViewState;
 use eframe::egui;
 use okapi_core::board::{Position, Square};
@@ -69,9 +72,66 @@ pub struct App {
     pub database: DatabaseView,
     /// Practising one's mistakes (Game › Practise your mistakes).
     pub(crate) practice: Practice,
+    /// The parts that own their state and draw themselves from a [`FrameView`].
+    ///
+    /// [`FrameView`]: crate::part::FrameView
+    pub(crate) parts: Parts,
+}
+
+/// The [`FrameView`] of an app, as an expression of its fields (so the parts can be
+/// borrowed beside it).
+macro_rules! frame_view {
+    ($app:expr) => {
+        FrameView {
+            session: &$app.session,
+            known: &$app.known,
+            settings: &$app.settings,
+            settings_file: $app.settings_file.as_ref().map(|(p, _)| p.as_path()),
+            autosave: $app.autosave.as_deref(),
+            timing_minutes: $app.timing_minutes,
+            file: $app.file.as_deref(),
+            engines: &$app.engines,
+            metrics: &$app.metrics,
+            error: $app.error.as_deref(),
+            notice: $app.notice.as_deref(),
+            next_as_variation: $app.view.next_as_variation,
+            setting_up: $app.view.setup.is_some(),
+            script_hidden: $app.script.as_ref().is_some_and(|j| !j.open),
+            game_analysis: &$app.game_analysis,
+            hides_answer: $app.practice.hides_answer(),
+        }
+    };
 }
 
 impl App {
+    /// The view of the game the parts read this frame, the parts themselves and the
+    /// queue their commands go to, lent at once.
+    pub(crate) fn split(&mut self) -> (FrameView<'_>, &mut Parts, &mut Commands) {
+        (frame_view!(self), &mut self.parts, &mut self.commands)
+    }
+
+    /// The view of the game the parts read, alone.
+    pub(crate) fn frame_view(&self) -> FrameView<'_> {
+        frame_view!(self)
+    }
+
+    /// The analysis of ply `i` if it still describes the game, with the best values known
+    /// since ([`FrameView::analysis_of`]).
+    pub(crate) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        self.frame_view().analysis_of(i)
+    }
+
+    /// The settings' widgets, for this frame.
+    pub(crate) fn settings_ui(&mut self) -> SettingsUi<'_> {
+        SettingsUi::new(&self.settings, &mut self.commands)
+    }
+
+    /// Opens the window of this title (see [`Window::title`](crate::part::Window::title)).
+    pub(crate) fn open_window(&mut self, title: &str) {
+        let (view, parts, _) = self.split();
+        parts.windows.open(title, &view);
+    }
+
     /// A new app with a new game; `notify` wakes the UI when the engine has news.
     pub fn new(dialogs: Box<dyn FileDialogs>, notify: impl Fn() + Send + 'static) -> App {
         let settings = Settings::default();
@@ -101,6 +161,7 @@ impl App {
             metrics: Metrics::default(),
             database: DatabaseView::default(),
             practice: Practice::default(),
+            parts: Parts::default(),
         };
         app.position_changed();
         app
@@ -155,7 +216,7 @@ impl App {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
         self.poll_script_engine();
-        self.take_menu_keys(ui.ctx());
+        self.parts.menu_bar.take_keys(ui.ctx());
         self.queue_input_commands(ui);
         // What the last frame copied: the platform puts it on the system clipboard.
         if let Some(text) = self.clipboard_out.take() {
@@ -169,22 +230,37 @@ impl App {
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
         }
-        self.menu_bar(ui);
-        self.status_bar(ui);
+        let (view, parts, commands) = self.split();
+        parts.menu_bar.show(ui, &view, commands);
+        let (view, parts, commands) = self.split();
+        parts.status_bar.show(ui, &view, commands);
         // The side panel first, the whole height beside the menu and status bars: the
         // graph goes under the board only, so the move list keeps its rows.
         self.side_panel(ui);
-        self.graph_panel(ui);
+        let (view, parts, commands) = self.split();
+        parts.graph.show(ui, &view, commands);
         self.board_panel(ui);
-        self.windows(ui);
+        let ctx = ui.ctx().clone();
+        let (view, parts, commands) = self.split();
+        parts.windows.show(&ctx, &view, commands);
+        self.practice_window(&ctx);
+        let (view, parts, commands) = self.split();
+        parts.windows.show_questions(&ctx, &view, commands);
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
             // The window's close button: asks first when the game has unsaved changes.
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.commands.push(Command::Quit);
         }
+        let solve_asked = self.parts.windows.confirm_solve.is_some();
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
+        }
+        if !solve_asked && self.parts.windows.confirm_solve.is_some() {
+            // A long solve asked for this frame (a menu, a button, a key): its question is
+            // drawn now, as the windows are, so it shows on the next frame.
+            let (view, parts, commands) = self.split();
+            parts.windows.show_confirm_solve(&ctx, &view, commands);
         }
         if self.view.close_now {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
@@ -212,9 +288,7 @@ impl App {
         // button just clicked keeps the focus too) they are the game's.
         let typing = ui.ctx().text_edit_focused();
         // Escape answers an open question (closes it) rather than stopping the engine.
-        let asking = self.view.unsaved_prompt.is_some()
-            || self.view.confirm_solve.is_some()
-            || self.view.one_line_saved.is_some();
+        let asking = self.parts.windows.asking();
         for c in Command::WITH_SHORTCUTS {
             if asking && c == Command::Stop {
                 continue;
@@ -237,7 +311,7 @@ impl App {
             let presses = ui.input_mut(|i| i.count_and_consume_key(k.modifiers, k.logical_key));
             for _ in 0..presses {
                 match c {
-                    Command::Solve(mode) => self.request_solve(mode),
+                    Command::Solve(mode) => self.commands.push(Command::SolveAfterWarning(mode)),
                     ref c => self.commands.push(c.clone()),
                 }
             }
@@ -261,6 +335,47 @@ impl App {
             });
         }
     }
+    /// The file dialogs, told to start in the folder last used (kept in the settings).
+    pub(crate) fn file_dialogs(&mut self) -> &mut dyn FileDialogs {
+        let folder = self.settings.last_folder.as_deref().filter(|d| d.is_dir());
+        self.dialogs.start_in(folder);
+        self.dialogs.as_mut()
+    }
+
+    /// After a dialog that could not be shown: opens the path field and says so.
+    /// Returns true when it did.
+    pub(crate) fn take_dialog_failure(&mut self) -> bool {
+        let Some(f) = self.dialogs.take_failure() else {
+            return false;
+        };
+        let dir = match &self.settings.last_folder {
+            Some(dir) if dir.is_dir() => dir.clone(),
+            _ => std::env::current_dir().unwrap_or_default(),
+        };
+        let text = match &f.suggested_name {
+            Some(name) => dir.join(name),
+            None => dir.join(""),
+        };
+        // The reason is a raw D-Bus or portal error ("org.freedesktop.DBus.Error..."),
+        // which tells a player nothing: it goes to standard error for whoever sets up
+        // the desktop, and the player reads what happened and what to do.
+        eprintln!("okapi: the file dialog failed: {}", f.reason);
+        self.notice = Some(format!(
+            "No file dialog could be shown: type the path in the window instead{}.",
+            if cfg!(any(target_os = "windows", target_os = "macos")) {
+                ""
+            } else {
+                " (installing xdg-desktop-portal or zenity brings the dialog back)"
+            }
+        ));
+        self.parts.windows.path_prompt = Some(PathPrompt {
+            kind: f.kind,
+            text: text.display().to_string(),
+            focused: false,
+        });
+        true
+    }
+
     /// Where the game in progress is kept for the next start (`None`: nowhere).
     pub fn keep_game_at(&mut self, path: Option<PathBuf>) {
         self.autosave = path;
@@ -306,7 +421,7 @@ impl App {
 
     /// The move list's rows shown whole on screen last frame: (first, last), from 0.
     pub fn move_list_rows_shown(&self) -> Option<(usize, usize)> {
-        self.view.move_list_rows
+        self.parts.move_list.rows
     }
 
     /// Saves the settings when they changed this frame.

@@ -58,6 +58,23 @@ pub enum Command {
     },
     Open,
     OpenPath(PathBuf),
+    /// "Save" to the unsaved-changes question: the game is saved in full, then this
+    /// command goes on.
+    SaveThen(Box<Command>),
+    /// "Discard" to the unsaved-changes question: this command goes on unasked.
+    DiscardThen(Box<Command>),
+    /// After a one-line save: every line saved as Okapi JSON at `json` (asked where when
+    /// a file of that name is there), then what waited for the save.
+    SaveEveryLine {
+        json: PathBuf,
+        then: Option<Box<Command>>,
+    },
+    /// After a one-line save of `path`: the line is enough, the game counts as saved;
+    /// then what waited for the save.
+    KeepOneLine {
+        path: PathBuf,
+        then: Option<Box<Command>>,
+    },
     /// Opens a game of the games database (a click in the Database tab), already placed
     /// at the position on the board; the notice names its players and tournament.
     OpenDatabaseGame {
@@ -159,6 +176,8 @@ pub enum Command {
     Practice(PracticeStep),
     /// Closes the app (after asking, when the game has unsaved changes).
     Quit,
+    /// Solves this position, after a warning with an estimate when it will take long.
+    SolveAfterWarning(SolveMode),
 }
 
 impl Command {

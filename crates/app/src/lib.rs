@@ -16,19 +16,27 @@
 //! | every change a click makes ([`Command`]) | `command.rs` |
 //! | the engines under one budget, and what they report | `engine_hub.rs` |
 //! | the best known value of each move, which every view reads | `known_values.rs` |
-//! | the bars', panels' and windows' state | `view.rs`, `practice_state.rs` |
+//! | the board's and the side panel's state, the practice round | `view.rs`, `practice_state.rs` |
 //! | the settings kept between runs | `settings/` |
 //! | endgame scripts, the games database, file dialogs | `script/`, `database_panel/`, `dialogs.rs` |
 //!
-//! The parts, each drawing itself from the state and pushing commands:
+//! The parts, in the style of egui's demo: each owns its own state, reads the game through
+//! a read-only `FrameView` and pushes commands (`part.rs`: the `Part` trait of the panels,
+//! the `Window` trait of the windows; `parts.rs`: `Parts`, lent beside the view by
+//! `App::split`):
 //!
-//! | part | files |
-//! | --- | --- |
-//! | the board | `board_panel.rs`, `board_view.rs` |
-//! | the menu bar and the status bar | `menu_bar.rs`, `status_bar.rs` |
-//! | the side panel and its tabs | `side_panel.rs`, `move_list.rs`, `database_tab.rs`, `level_picker.rs`, `players.rs`, `settings_widgets.rs` |
-//! | the graph under the board | `graph/` |
-//! | the windows, one file each (new game, settings, practice, help...) | `windows/` |
+//! | part | owns | files |
+//! | --- | --- | --- |
+//! | the menu bar | the open menu, the menu keys | `menu_bar.rs` |
+//! | the status bar | nothing | `status_bar.rs` |
+//! | the graph under the board | its height | `graph/` |
+//! | the move list and the analysis' summary | its scroll, its rows shown | `move_list/` |
+//! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
+//!
+//! Still drawn by `impl App` from the app's state: the board (`board_panel.rs`,
+//! `board_view.rs`), the side panel and its tabs (`side_panel.rs`, `database_tab.rs`,
+//! `players.rs`, `level_picker.rs`, `settings_widgets.rs`), the practice window
+//! (`windows/practice/`) and the script tab (`windows/script.rs`).
 //!
 //! And what acts: the commands applied once per frame (`command_handling/`), the game's
 //! moves (`session_actions.rs`), the engines' requests and events (`engine_events.rs`),
@@ -51,6 +59,8 @@ mod level_picker;
 mod menu_bar;
 mod metrics;
 mod move_list;
+mod part;
+mod parts;
 mod players;
 mod practice_state;
 pub mod screen;

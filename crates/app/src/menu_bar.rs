@@ -3,27 +3,76 @@
 //! neighbouring menus, Up and Down (and Tab) move between items, Enter picks one, Escape
 //! closes.
 
-use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::Task;
+use crate::part::{Commands, FrameView, Part};
+use crate::settings_widgets::SettingsUi;
 use crate::view::MenuKey;
 use eframe::egui;
 use okapi_core::search::SolveMode;
 
-impl App {
-    pub(super) fn menu_item(
-        &mut self,
-        ui: &mut egui::Ui,
-        label: &str,
-        enabled: bool,
-        command: Command,
-    ) {
+/// The menu bar: owns which menu is open and what the keyboard asked of it.
+#[derive(Default)]
+pub(crate) struct MenuBar {
+    /// The menu of the bar open last frame (an index of [`MENUS`]).
+    open_menu: Option<usize>,
+    /// A menu key taken this frame, for the menu bar to act on.
+    menu_key: Option<MenuKey>,
+    /// A menu opened from the keyboard: its first item takes the focus.
+    focus_first_item: bool,
+}
+
+impl Part for MenuBar {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        MenuDraw {
+            state: self,
+            view,
+            commands,
+        }
+        .menu_bar(ui);
+    }
+}
+
+impl MenuBar {
+    /// Takes the menu bar's keys from this frame's input (before the game's shortcuts:
+    /// Left and Right belong to an open menu, not to the move list).
+    pub(crate) fn take_keys(&mut self, ctx: &egui::Context) {
+        if ctx.text_edit_focused() && self.open_menu.is_none() {
+            return;
+        }
+        let key = ctx.input_mut(|i| {
+            let mut pressed = |m: egui::Modifiers, k: egui::Key| i.consume_key(m, k);
+            menu_key(self.open_menu, &mut pressed)
+        });
+        if key.is_some() {
+            self.menu_key = key;
+        }
+    }
+}
+
+/// One frame's drawing of the menu bar: its state, what it reads, where clicks go.
+struct MenuDraw<'a> {
+    state: &'a mut MenuBar,
+    view: &'a FrameView<'a>,
+    commands: &'a mut Commands,
+}
+
+impl MenuDraw<'_> {
+    fn game(&self) -> &okapi_core::game::Game {
+        self.view.game()
+    }
+
+    fn settings_ui(&mut self) -> SettingsUi<'_> {
+        SettingsUi::new(self.view.settings, self.commands)
+    }
+
+    fn menu_item(&mut self, ui: &mut egui::Ui, label: &str, enabled: bool, command: Command) {
         let mut button = egui::Button::new(label);
         if let Some(k) = command.shortcut() {
             button = button.shortcut_text(ui.ctx().format_shortcut(&k));
         }
         let response = ui.add_enabled(enabled, button);
-        if enabled && std::mem::take(&mut self.view.focus_first_item) {
+        if enabled && std::mem::take(&mut self.state.focus_first_item) {
             response.request_focus();
         }
         if response.clicked() {
@@ -32,9 +81,9 @@ impl App {
         }
     }
 
-    pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        let open_before = self.view.open_menu;
+        let open_before = self.state.open_menu;
         let mut open_now = None;
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
@@ -48,13 +97,13 @@ impl App {
                         _ => self.help_menu(ui),
                     });
                     let popup = egui::Popup::default_response_id(&menu.response);
-                    if let Some(MenuKey::Open(k)) = self.view.menu_key
+                    if let Some(MenuKey::Open(k)) = self.state.menu_key
                         && k == i
                     {
                         egui::Popup::open_id(&ctx, popup);
                         // The first item takes the focus next frame: Up, Down and Enter
                         // work from there.
-                        self.view.focus_first_item = true;
+                        self.state.focus_first_item = true;
                     }
                     if egui::Popup::is_id_open(&ctx, popup) {
                         open_now = Some(i);
@@ -62,39 +111,24 @@ impl App {
                 }
             });
         });
-        if self.view.menu_key.take() == Some(MenuKey::Close) {
+        if self.state.menu_key.take() == Some(MenuKey::Close) {
             egui::Popup::close_all(&ctx);
             open_now = None;
         }
         if open_now.is_none() {
-            self.view.focus_first_item = false;
+            self.state.focus_first_item = false;
         }
         if open_now != open_before {
             ctx.request_repaint();
         }
-        self.view.open_menu = open_now;
-    }
-
-    /// Takes the menu bar's keys from this frame's input (before the game's shortcuts:
-    /// Left and Right belong to an open menu, not to the move list).
-    pub(super) fn take_menu_keys(&mut self, ctx: &egui::Context) {
-        if ctx.text_edit_focused() && self.view.open_menu.is_none() {
-            return;
-        }
-        let key = ctx.input_mut(|i| {
-            let mut pressed = |m: egui::Modifiers, k: egui::Key| i.consume_key(m, k);
-            menu_key(self.view.open_menu, &mut pressed)
-        });
-        if key.is_some() {
-            self.view.menu_key = key;
-        }
+        self.state.open_menu = open_now;
     }
 
     /// The File menu: games in and out, scripts, quitting.
     fn file_menu(&mut self, ui: &mut egui::Ui) {
         self.menu_item(ui, "New game...", true, Command::ShowNewGame);
         self.menu_item(ui, "Open...", true, Command::Open);
-        let recent = self.settings.recent.clone();
+        let recent = self.view.settings.recent.clone();
         ui.add_enabled_ui(!recent.is_empty(), |ui| {
             ui.menu_button("Open recent", |ui| {
                 for path in recent {
@@ -109,7 +143,7 @@ impl App {
         self.menu_item(ui, "Save as...", true, Command::SaveAs);
         ui.separator();
         self.menu_item(ui, "Open script...", true, Command::OpenScript);
-        if self.script.as_ref().is_some_and(|j| !j.open) && ui.button("Show the script").clicked() {
+        if self.view.script_hidden && ui.button("Show the script").clicked() {
             self.commands.push(Command::ShowScript);
             ui.close();
         }
@@ -154,7 +188,7 @@ impl App {
         self.menu_item(
             ui,
             "Set up a position...",
-            self.view.setup.is_none(),
+            !self.view.setting_up,
             Command::EnterSetup,
         );
         ui.separator();
@@ -174,14 +208,14 @@ impl App {
                 button = button.shortcut_text(ui.ctx().format_shortcut(&k));
             }
             if ui.add_enabled(open, button).clicked() {
-                self.request_solve(mode);
+                self.commands.push(Command::SolveAfterWarning(mode));
                 ui.close();
             }
         }
         self.menu_item(
             ui,
             "Stop",
-            self.engines.board.task != Task::Idle,
+            self.view.engines.board.task != Task::Idle,
             Command::Stop,
         );
         self.menu_item(
@@ -221,7 +255,7 @@ impl App {
         self.menu_item(ui, "About Okapi", true, Command::ShowAbout);
         ui.separator();
         self.settings_ui().debug(ui);
-        if self.settings.debug {
+        if self.view.settings.debug {
             self.menu_item(
                 ui,
                 "Test the engine's error report",

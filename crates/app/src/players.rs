@@ -33,7 +33,7 @@ impl App {
                     egui::RichText::new(format!(
                         "{}: {}",
                         [Color::Black, Color::White][i].name(),
-                        super::side_panel::discs(n)
+                        crate::move_list::discs(n)
                     ))
                     .strong(),
                 );

@@ -52,7 +52,7 @@ impl App {
         };
         self.engine_lines = None;
         self.file = None;
-        self.view.new_game = None;
+        self.parts.windows.close(crate::windows::NEW_GAME);
         self.notice = None;
         self.position_changed();
         if !carries_unsaved {

@@ -3,7 +3,6 @@
 //! [`Command::Set`], applied with every other command after the frame is drawn, where a
 //! change that alters the analysis asks for it again ([`Setting::changes_analysis`]).
 
-use crate::app::App;
 use crate::command::Command;
 use crate::level_picker::level_picker;
 use crate::settings::{
@@ -20,13 +19,10 @@ pub(crate) struct SettingsUi<'a> {
     commands: &'a mut Vec<Command>,
 }
 
-impl App {
-    /// The settings' widgets, for this frame.
-    pub(crate) fn settings_ui(&mut self) -> SettingsUi<'_> {
-        SettingsUi {
-            settings: &self.settings,
-            commands: &mut self.commands,
-        }
+impl<'a> SettingsUi<'a> {
+    /// The widgets over `settings`, their changes queued in `commands`.
+    pub(crate) fn new(settings: &'a Settings, commands: &'a mut Vec<Command>) -> SettingsUi<'a> {
+        SettingsUi { settings, commands }
     }
 }
 

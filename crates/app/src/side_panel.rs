@@ -9,6 +9,8 @@ use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::Task;
 use crate::level_picker::level_summary;
+use crate::move_list::discs;
+use crate::part::Part;
 use crate::view::SideTab;
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
@@ -28,7 +30,7 @@ impl App {
     pub(super) fn side_panel(&mut self, ui: &mut egui::Ui) {
         // The graph goes under the board (drawn after this panel): the board is sized to
         // the height above it.
-        let graph = self.graph_height(ui.ctx());
+        let graph = self.parts.graph.height(ui.ctx());
         let avail = ui.available_size();
         let board = board_side(egui::vec2(avail.x, avail.y - graph));
         let width = (avail.x - board).max(MIN_SIDE_WIDTH.min(avail.x));
@@ -266,7 +268,7 @@ impl App {
                     b = b.on_hover_text(w);
                 }
                 if b.clicked() {
-                    self.request_solve(mode);
+                    self.commands.push(Command::SolveAfterWarning(mode));
                 }
             }
             if ui
@@ -439,8 +441,8 @@ impl App {
                 self.commands.push(Command::ShowPractice);
             }
         });
-        self.move_list(ui);
-        self.analysis_summary(ui);
+        let (view, parts, commands) = self.split();
+        parts.move_list.show(ui, &view, commands);
     }
 
     /// Practice: the weakened engine's candidates for its last move, on request. The
@@ -502,12 +504,4 @@ impl App {
 /// and graph bars): the height, leaving the side area at least [`MIN_SIDE_WIDTH`].
 pub(crate) fn board_side(avail: egui::Vec2) -> f32 {
     avail.y.min(avail.x - MIN_SIDE_WIDTH).max(160.0)
-}
-
-pub(super) fn discs(n: u32) -> String {
-    if n == 1 {
-        "1 disc".into()
-    } else {
-        format!("{n} discs")
-    }
 }

@@ -3,9 +3,9 @@
 //! responsiveness figures. Its height never changes, so the board never moves when a
 //! message comes or goes.
 
-use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::Task;
+use crate::part::{Commands, FrameView, Part};
 use eframe::egui;
 use okapi_core::game::openings;
 use okapi_core::search::SolveMode;
@@ -13,8 +13,28 @@ use okapi_core::search::SolveMode;
 const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x60, 0x50);
 const NOTICE_BLUE: egui::Color32 = egui::Color32::from_rgb(0x80, 0xc0, 0xff);
 
-impl App {
-    pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
+/// The status bar: it holds nothing of its own and draws from the frame's view.
+#[derive(Default)]
+pub(crate) struct StatusBar;
+
+impl Part for StatusBar {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        StatusDraw { view, commands }.status_bar(ui);
+    }
+}
+
+/// One frame's drawing of the status bar: what it reads, where its clicks go.
+struct StatusDraw<'a> {
+    view: &'a FrameView<'a>,
+    commands: &'a mut Commands,
+}
+
+impl StatusDraw<'_> {
+    fn game(&self) -> &okapi_core::game::Game {
+        self.view.game()
+    }
+
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
         egui::Panel::bottom("status").show(ui, |ui| {
             self.message_line(ui);
             ui.horizontal(|ui| {
@@ -22,10 +42,14 @@ impl App {
                 // The figures on the right first; the engine line takes what is left and
                 // is cut short rather than running under them.
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if self.settings.debug {
-                        ui.label(egui::RichText::new(self.metrics.summary()).small().weak());
+                    if self.view.settings.debug {
+                        ui.label(
+                            egui::RichText::new(self.view.metrics.summary())
+                                .small()
+                                .weak(),
+                        );
                     }
-                    if let Task::Solving(mode) = self.engines.board.task {
+                    if let Task::Solving(mode) = self.view.engines.board.task {
                         self.solve_progress(ui, mode);
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -46,7 +70,7 @@ impl App {
             egui::Layout::right_to_left(egui::Align::Center),
             |ui| {
                 ui.set_min_size(egui::vec2(width, height));
-                if let Some(err) = self.error.clone() {
+                if let Some(err) = self.view.error {
                     if ui.button("Dismiss").clicked() {
                         self.commands.push(Command::DismissError);
                     }
@@ -58,7 +82,7 @@ impl App {
                             .truncate(),
                         );
                     });
-                } else if let Some(n) = self.notice.clone() {
+                } else if let Some(n) = self.view.notice {
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         ui.add(
                             egui::Label::new(egui::RichText::new(n).color(NOTICE_BLUE)).truncate(),
@@ -91,16 +115,16 @@ impl App {
     }
 
     fn engine_status_text(&self) -> String {
-        if self.practice.hides_answer() {
+        if self.view.hides_answer {
             // The board's engine rests through a round; what it said last may be the card's.
             "Engine: resting while you practise.".into()
-        } else if self.engines.board.task == Task::Idle {
-            format!("Engine idle. {}", self.engines.board.status)
+        } else if self.view.engines.board.task == Task::Idle {
+            format!("Engine idle. {}", self.view.engines.board.status)
         } else {
             format!(
                 "Engine: {} ({:.1} s)",
-                self.engines.board.status,
-                self.engines.board.task_started.elapsed().as_secs_f32()
+                self.view.engines.board.status,
+                self.view.engines.board.task_started.elapsed().as_secs_f32()
             )
         }
     }
@@ -108,7 +132,7 @@ impl App {
     /// A solve's progress: the time spent against the estimate, counting up.
     fn solve_progress(&self, ui: &mut egui::Ui, mode: SolveMode) {
         let empties = self.game().position().empty_count();
-        let spent = self.engines.board.task_started.elapsed().as_secs_f32();
+        let spent = self.view.engines.board.task_started.elapsed().as_secs_f32();
         let estimate = solve_estimate(empties, mode);
         let fraction = (spent / estimate.max(0.1)).min(0.99);
         let text = if spent <= estimate {

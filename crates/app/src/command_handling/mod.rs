@@ -3,7 +3,7 @@
 use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::{EngineUse, Task};
-use crate::view::{NewGameForm, OneLineSaved};
+use crate::windows::{self, ConfirmSolve, OneLineSaved, UnsavedChanges};
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::formats::Format;
 use okapi_core::game::{Game, Seat};
@@ -17,7 +17,11 @@ impl App {
         if replaces_the_game(&command, self.game()) {
             let confirmed = std::mem::take(&mut self.view.discard_confirmed);
             if self.has_unsaved_changes() && !confirmed {
-                self.view.unsaved_prompt = Some(command);
+                let detail = self.unsaved_detail();
+                self.parts.windows.unsaved = Some(UnsavedChanges {
+                    pending: command,
+                    detail,
+                });
                 return;
             }
         }
@@ -42,7 +46,11 @@ impl App {
             | Command::OpenDatabaseGame { .. }
             | Command::Save
             | Command::SaveAs
-            | Command::SaveTo(_)) => self.apply_file(c),
+            | Command::SaveTo(_)
+            | Command::SaveThen(_)
+            | Command::DiscardThen(_)
+            | Command::SaveEveryLine { .. }
+            | Command::KeepOneLine { .. }) => self.apply_file(c),
             c @ (Command::EnterSetup
             | Command::SetupSquare(_)
             | Command::SetupSide(_)
@@ -91,16 +99,17 @@ impl App {
             | Command::PracticeAnswer(_)
             | Command::Practice(_)) => self.apply_practice(c),
             Command::Quit => self.view.close_now = true,
+            Command::SolveAfterWarning(mode) => self.request_solve(mode),
         }
     }
 
     /// Solves this position, after a warning with an estimate when it will take long.
-    pub(crate) fn request_solve(&mut self, mode: okapi_core::search::SolveMode) {
+    fn request_solve(&mut self, mode: okapi_core::search::SolveMode) {
         let empties = self.game().position().empty_count();
         if crate::status_bar::long_solve_warning(empties, mode).is_some() {
-            self.view.confirm_solve = Some(mode);
+            self.parts.windows.confirm_solve = Some(ConfirmSolve { mode });
         } else {
-            self.commands.push(Command::Solve(mode));
+            self.apply(Command::Solve(mode));
         }
     }
 
@@ -196,11 +205,7 @@ impl App {
     fn apply_file(&mut self, command: Command) {
         match command {
             Command::ShowNewGame => {
-                self.view.new_game = Some(NewGameForm::for_seats(
-                    self.session.seats(),
-                    self.settings.level,
-                    self.timing_minutes,
-                ));
+                self.open_window(windows::NEW_GAME);
             }
             Command::NewGame {
                 black,
@@ -260,7 +265,7 @@ impl App {
                     self.settings.remember(&path);
                     let left_out = self.game().moves_not_in(&self.saved_record);
                     if left_out > 0 {
-                        self.view.one_line_saved = Some(OneLineSaved {
+                        self.parts.windows.one_line_saved = Some(OneLineSaved {
                             path: path.clone(),
                             format,
                             left_out,
@@ -277,6 +282,42 @@ impl App {
                     self.error = Some(format!("Could not save {}: {e}", path.display()));
                 }
             },
+            Command::SaveThen(next) => {
+                self.view.after_save = Some(*next);
+                self.apply(Command::Save);
+            }
+            Command::DiscardThen(next) => {
+                self.view.discard_confirmed = true;
+                self.apply(*next);
+            }
+            Command::SaveEveryLine { json, then } => {
+                self.view.after_save = then.map(|c| *c);
+                // Beside the one-line file; a file of that name already there is not
+                // overwritten unasked: the save dialog offers the name instead.
+                if json.exists() {
+                    let json_name = json.file_name().map_or_else(
+                        || json.display().to_string(),
+                        |n| n.to_string_lossy().into(),
+                    );
+                    match self.file_dialogs().save_game(&json_name) {
+                        Some(path) => self.apply(Command::SaveTo(path)),
+                        None => self.view.after_save = None,
+                    }
+                } else {
+                    self.apply(Command::SaveTo(json));
+                }
+            }
+            Command::KeepOneLine { path, then } => {
+                // The player let the other lines go: nothing is lost that they want.
+                self.mark_saved();
+                self.notice = Some(format!(
+                    "Saved {}: the line on the board; the other lines stay on the board only.",
+                    path.display()
+                ));
+                if let Some(next) = then {
+                    self.apply(*next);
+                }
+            }
             other => unreachable!("not a file command: {other:?}"),
         }
     }
@@ -449,10 +490,10 @@ impl App {
             Command::FlipView => {
                 self.change_setting(crate::settings::Setting::Flipped(!self.settings.flipped))
             }
-            Command::ShowShortcuts => self.view.shortcuts = true,
-            Command::ShowSettings => self.view.settings_window = true,
-            Command::ShowFirstSteps => self.view.first_steps = true,
-            Command::ShowAbout => self.view.about = true,
+            Command::ShowShortcuts => self.open_window(windows::SHORTCUTS),
+            Command::ShowSettings => self.open_window(windows::SETTINGS),
+            Command::ShowFirstSteps => self.open_window(windows::FIRST_STEPS),
+            Command::ShowAbout => self.open_window(windows::ABOUT),
             Command::ShowScript => {
                 if let Some(job) = &mut self.script {
                     job.open = true;

@@ -9,10 +9,11 @@
 //! list's colours); a proven stretch of the line is drawn brighter. The current move is a
 //! yellow line; a click goes to the move under the pointer, hovering tells its value.
 
-use crate::app::App;
 use crate::board_view::{BEST, CLOSE};
 use crate::command::Command;
+use crate::engine_hub::PlyAnalysis;
 use crate::move_list::Severity;
+use crate::part::{Commands, FrameView, Part};
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke, pos2, vec2};
 use okapi_core::board::Color;
 use okapi_core::game::{Eval, EvalSource};
@@ -75,17 +76,6 @@ impl GraphPoint {
             self.black as f32
         }
     }
-}
-
-/// A bar of the loss chart: the discs the move at `ply` lost for its mover.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct LossBar {
-    ply: usize,
-    loss: i32,
-    black: bool,
-    severity: Severity,
-    /// Both the played and the best move's values proven.
-    proven: bool,
 }
 
 /// A plot area over the game's plies (0..`len`) and ±`range` discs.
@@ -320,27 +310,73 @@ fn draw_legend(painter: &egui::Painter, plot: Rect) {
     }
 }
 
-impl App {
-    /// The graph's points: each valued move of the line, from Black's view, with the
-    /// game analysis' verdict on it.
-    pub(crate) fn graph_points(&self) -> Vec<GraphPoint> {
-        let game = self.game();
-        game.evals()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, eval)| {
-                let severity = self.analysis_of(i).and_then(|a| Severity::of(a.loss()));
-                let mover = game.position_at(i).side_to_move();
-                eval.map(|e| GraphPoint::new(i, e, mover, severity))
-            })
-            .collect()
+/// The graph under the board: owns its height as drawn last frame (the player may drag
+/// it; the board beside the side panel is sized to the height above it).
+#[derive(Default)]
+pub(crate) struct Graph {
+    height: Option<f32>,
+}
+
+impl Part for Graph {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        let height = GraphDraw { view, commands }.graph_panel(ui);
+        self.height = Some(height);
+    }
+}
+
+impl Graph {
+    /// The graph panel's height: as drawn last frame, or at first its default.
+    pub(crate) fn height(&self, ctx: &egui::Context) -> f32 {
+        self.height
+            .unwrap_or_else(|| default_graph_height(ctx.content_rect().height()))
+    }
+}
+
+/// The graph panel's height at first in a window `window` points tall: 104 at 600 (a
+/// plot of 84), 144 at 900 (a plot of 124), rising with the window.
+fn default_graph_height(window: f32) -> f32 {
+    (104.0 + (window - 600.0) * 40.0 / 300.0).clamp(104.0, 280.0)
+}
+
+/// The graph's points: each valued move of the line, from Black's view, with the game
+/// analysis' verdict on it.
+pub(crate) fn graph_points(view: &FrameView) -> Vec<GraphPoint> {
+    let game = view.game();
+    game.evals()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, eval)| {
+            let severity = view.analysis_of(i).and_then(|a| Severity::of(a.loss()));
+            let mover = game.position_at(i).side_to_move();
+            eval.map(|e| GraphPoint::new(i, e, mover, severity))
+        })
+        .collect()
+}
+
+/// One frame's drawing of the graph: what it reads, where its clicks go.
+struct GraphDraw<'a> {
+    view: &'a FrameView<'a>,
+    commands: &'a mut Commands,
+}
+
+impl GraphDraw<'_> {
+    fn game(&self) -> &okapi_core::game::Game {
+        self.view.game()
+    }
+
+    fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        self.view.analysis_of(i)
+    }
+
+    fn graph_points(&self) -> Vec<GraphPoint> {
+        graph_points(self.view)
     }
 
     /// The bottom panel: the evaluation graph and, once the game is analysed, the loss
     /// chart beside it. Its height is a share of the window's: 120 px of graph at 900 px,
     /// 80 at 600 (the player may drag it taller).
-    pub(super) fn graph_panel(&mut self, ui: &mut egui::Ui) {
-        let default = Self::default_graph_height(ui.ctx().content_rect().height());
+    fn graph_panel(&mut self, ui: &mut egui::Ui) -> f32 {
+        let default = default_graph_height(ui.ctx().content_rect().height());
         // The panel keeps the height it was first given (or dragged to) under its id: one
         // id per default height (in steps of 8 points) makes it follow the window when the
         // window is resized, while a height the player dragged to stays for that size.
@@ -349,7 +385,7 @@ impl App {
             .default_size(default)
             .min_size(104.0)
             .show(ui, |ui| {
-                if self.practice.hides_answer() {
+                if self.view.hides_answer {
                     // The line would show the loss, the chart the mistake: the panel stays,
                     // empty, so the board does not move.
                     ui.centered_and_justified(|ui| {
@@ -371,20 +407,7 @@ impl App {
                     }
                 });
             });
-        self.view.graph_height = Some(shown.response.rect.height());
-    }
-
-    /// The graph panel's height: as drawn last frame, or at first its default.
-    pub(super) fn graph_height(&self, ctx: &egui::Context) -> f32 {
-        self.view
-            .graph_height
-            .unwrap_or_else(|| Self::default_graph_height(ctx.content_rect().height()))
-    }
-
-    /// The graph panel's height at first in a window `window` points tall: 104 at 600 (a
-    /// plot of 84), 144 at 900 (a plot of 124), rising with the window.
-    fn default_graph_height(window: f32) -> f32 {
-        (104.0 + (window - 600.0) * 40.0 / 300.0).clamp(104.0, 280.0)
+        shown.response.rect.height()
     }
 
     /// The game's length on the x axis: the whole game, at least 60 moves.
@@ -492,87 +515,14 @@ impl App {
         {
             text += &format!(
                 "; lost {} against {}",
-                super::side_panel::discs(a.loss() as u32),
+                crate::move_list::discs(a.loss() as u32),
                 a.best_move
             );
         }
         Some(text + ". Click to go there.")
     }
-
-    /// The analysed moves that lost discs.
-    fn loss_bars(&self) -> Vec<LossBar> {
-        (0..self.game().len())
-            .filter_map(|i| {
-                let a = self.analysis_of(i)?;
-                let severity = Severity::of(a.loss())?;
-                let proven = |e: &Eval| matches!(e.source, EvalSource::Exact | EvalSource::Wld);
-                Some(LossBar {
-                    ply: i,
-                    loss: a.loss(),
-                    black: self.game().position_at(i).side_to_move() == Color::Black,
-                    severity,
-                    proven: proven(&a.played) && proven(&a.best),
-                })
-            })
-            .collect()
-    }
-
-    /// Discs lost per move, Black's upwards and White's downwards, coloured by severity
-    /// (solid when proven, paler when searched), on the graph's plies and in its style.
-    fn loss_chart(&mut self, ui: &mut egui::Ui, losses: &[LossBar], size: egui::Vec2) {
-        ui.vertical(|ui| {
-            // The title and the chart together as tall as the graph beside them: the
-            // panel keeps its height and the board its size when the chart appears.
-            let title =
-                ui.label(egui::RichText::new("discs lost per move: Black up, White down").small());
-            let used = title.rect.height() + ui.spacing().item_spacing.y;
-            let (rect, response) = ui.allocate_exact_size(
-                vec2(size.x, (size.y - used).max(40.0)),
-                egui::Sense::click(),
-            );
-            let frame = plot_frame(rect, self.graph_len(), LOSS_RANGE);
-            let painter = ui.painter_at(rect);
-            // Discs lost, whoever lost them: the title says which side is which.
-            frame.draw(&painter, rect.left() + LEFT_MARGIN - 3.0, |_, d| {
-                format!("{d:.0}")
-            });
-            let half = (frame.rect.width() / frame.len * 0.45).max(1.0);
-            for b in losses {
-                let x = frame.x((b.ply + 1) as f32);
-                let discs = if b.black { b.loss } else { -b.loss } as f32;
-                let bar = Rect::from_two_pos(
-                    pos2(x - half, frame.y(0.0)),
-                    pos2(x + half, frame.y(discs)),
-                );
-                let color = b.severity.color();
-                let fill = if b.proven {
-                    color
-                } else {
-                    color.gamma_multiply(0.55)
-                };
-                painter.rect(
-                    bar,
-                    0.0,
-                    fill,
-                    Stroke::new(1.0, color),
-                    egui::StrokeKind::Inside,
-                );
-                if discs.abs() > LOSS_RANGE {
-                    frame.draw_off_scale(&painter, x, discs, format!("-{}", b.loss));
-                }
-            }
-            frame.draw_current(&painter, self.game().ply());
-            let summary = format!(
-                "loss chart, ±{LOSS_RANGE:.0} discs, moves that lost discs: {}",
-                losses.len()
-            );
-            response.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::Role::Image, true, summary.clone())
-            });
-            self.graph_hover_and_click(&response, &frame);
-        });
-    }
 }
 
+mod loss_chart;
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,9 @@
 //! The move list (numbered rows, Black and White columns, the current move highlighted
 //! and kept in view, variations), and what the game analysis found.
 
-use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::PlyAnalysis;
+use crate::part::{Commands, FrameView, Part};
 use eframe::egui;
 use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
@@ -58,62 +58,47 @@ impl Severity {
 const MOVE_LIST_MIN: f32 = 110.0;
 const MOVE_LIST_MAX: f32 = 480.0;
 
-impl App {
-    /// The analysis of ply `i` if it still describes the game, with the best values known
-    /// since: a proof found after the analysis (a solve) replaces its estimates.
-    pub(super) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
-        if self.practice.hides_answer() {
-            return None;
-        }
-        let a = self.game_analysis.get(&i)?;
-        let game = self.game();
-        (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
-            .then(|| self.with_known_values(*a))
+/// The move list and the game analysis' summary under it: owns where it scrolled to.
+#[derive(Default)]
+pub(crate) struct MoveList {
+    /// The ply the list last scrolled to (it scrolls only when the ply changes, so the
+    /// wheel can move it).
+    scrolled: Option<usize>,
+    /// The rows shown whole on screen last frame (first, last), for tests.
+    pub(crate) rows: Option<(usize, usize)>,
+}
+
+impl Part for MoveList {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        let mut draw = MoveListDraw {
+            state: self,
+            view,
+            commands,
+        };
+        draw.move_list(ui);
+        draw.analysis_summary(ui);
+    }
+}
+
+/// One frame's drawing of the move list: its state, what it reads, where clicks go.
+struct MoveListDraw<'a> {
+    state: &'a mut MoveList,
+    view: &'a FrameView<'a>,
+    commands: &'a mut Commands,
+}
+
+impl MoveListDraw<'_> {
+    fn game(&self) -> &okapi_core::game::Game {
+        self.view.game()
     }
 
-    /// A ply's analysis with the stronger known values of its move and of the best move.
-    fn with_known_values(&self, mut a: PlyAnalysis) -> PlyAnalysis {
-        let (position, played) = a.key;
-        if let Move::Play(sq) = played
-            && let Some(known) = self.known.get(&position, sq)
-            && known.source > a.played.source
-        {
-            a.played = known;
-        }
-        if let Some(known) = self.known.get(&position, a.best_move)
-            && known.source > a.best.source
-        {
-            a.best = known;
-        }
-        if let Some((sq, best)) = self.known.proven_best(&position)
-            && best.source > a.best.source
-            && best.value >= a.played.value
-        {
-            a.best = best;
-            a.best_move = sq;
-        }
-        if let Move::Play(sq) = played {
-            if a.best_move == sq {
-                // One move, one value: "h3 ~+35 ~-1 h3" had it lose a disc... against
-                // itself, two searches of one move side by side. The stronger stands.
-                let one = if a.best.replaces(&a.played) {
-                    a.best
-                } else {
-                    a.played
-                };
-                (a.played, a.best) = (one, one);
-            } else if a.played.value > a.best.value {
-                // The move played is at least as good as itself: never a negative loss.
-                a.best = a.played;
-                a.best_move = sq;
-            }
-        }
-        a
+    fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        self.view.analysis_of(i)
     }
 
     /// What the game analysis found, per colour: every move that lost discs, proven or
     /// by the search, and the discs lost in all.
-    pub(super) fn analysis_summary(&self, ui: &mut egui::Ui) {
+    fn analysis_summary(&self, ui: &mut egui::Ui) {
         let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game().len())
             .filter_map(|i| self.analysis_of(i).map(|a| (i, a)))
             .collect();
@@ -192,7 +177,7 @@ impl App {
                 "The analysis solves exactly from {} empties and searches {} moves ahead \
                  (95% selective) before that; the live values on the board keep deepening, \
                  so away from the end they can differ from it by a few discs.",
-                self.settings.solve_limit,
+                self.view.settings.solve_limit,
                 okapi_engine::GAME_ANALYSIS_DEPTH
             ))
             .small()
@@ -232,7 +217,7 @@ impl App {
             // A branch: other moves were tried here (see "Variations").
             rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
         }
-        if let Some(e) = game.eval_at(i).filter(|_| !self.practice.hides_answer()) {
+        if let Some(e) = game.eval_at(i).filter(|_| !self.view.hides_answer) {
             // A proof in the proof colour; the search's estimates marked `~`, as the
             // analysis marks its losses.
             let (label, color) = if e.is_proven() {
@@ -268,7 +253,7 @@ impl App {
         let r = ui.selectable_label(current, rich);
         r.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
         // Into view when the ply changes, not every frame: the wheel must move the list.
-        if current && self.view.move_list_scrolled != Some(i + 1) {
+        if current && self.state.scrolled != Some(i + 1) {
             // Centred and at once: a target already in view is otherwise left alone, and
             // a scroll still under way toward an earlier target then wins (End then Home
             // quickly left the list at the end).
@@ -276,7 +261,7 @@ impl App {
                 Some(egui::Align::Center),
                 egui::style::ScrollAnimation::none(),
             );
-            self.view.move_list_scrolled = Some(i + 1);
+            self.state.scrolled = Some(i + 1);
         }
         if r.on_hover_text("Go to the position after this move")
             .clicked()
@@ -323,7 +308,7 @@ impl App {
             .on_hover_text(format!("Opening reached by {hover}"));
     }
 
-    pub(super) fn move_list(&mut self, ui: &mut egui::Ui) {
+    fn move_list(&mut self, ui: &mut egui::Ui) {
         let len = self.game().len();
         // Rows of (Black's ply, White's ply); a game that starts with White leaves the
         // first Black cell empty, and a pass takes its colour's cell.
@@ -346,7 +331,7 @@ impl App {
             }
         }
         if self.game().ply() == 0 {
-            self.view.move_list_scrolled = Some(0);
+            self.state.scrolled = Some(0);
         }
         // Leaves a line below for the variations or the file name.
         let below = ui.spacing().interact_size.y;
@@ -409,9 +394,9 @@ impl App {
                 y.min >= view.top() - 0.5 && y.max <= view.bottom() + 0.5
             })
             .collect();
-        self.view.move_list_rows = whole.first().zip(whole.last()).map(|(a, b)| (*a, *b));
+        self.state.rows = whole.first().zip(whole.last()).map(|(a, b)| (*a, *b));
         self.variations_view(ui);
-        if let Some(path) = &self.file {
+        if let Some(path) = self.view.file {
             ui.label(
                 egui::RichText::new(format!("File: {}", path.display()))
                     .small()
@@ -482,6 +467,11 @@ fn fitted_label(ui: &mut egui::Ui, text: egui::RichText, right: f32) -> egui::Re
 }
 
 /// `1 move`, `2 moves`, `1 inaccuracy`, `3 inaccuracies`.
+/// "1 disc", "4 discs".
+pub(crate) fn discs(n: u32) -> String {
+    plural(n as usize, "disc")
+}
+
 fn plural(n: usize, word: &str) -> String {
     match (n, word.strip_suffix('y')) {
         (1, _) => format!("1 {word}"),

@@ -1,5 +1,6 @@
 use super::*;
 use crate::ScriptedDialogs;
+use crate::app::App;
 use okapi_core::board::{Position, Square};
 use okapi_core::game::{Eval, Game, Seat, Session};
 use okapi_core::search::SolveMode;
@@ -55,7 +56,7 @@ fn a_proof_found_after_the_analysis_replaces_its_estimates() {
     assert_eq!(app.analysis_of(0).unwrap().played, proven);
     // The graph's point for the move is proven; an estimate's is not.
     app.record_known_values();
-    let points = app.graph_points();
+    let points = crate::graph::graph_points(&app.frame_view());
     assert_eq!(points.len(), 1);
     assert_eq!(
         (points[0].ply, points[0].black, points[0].proven),

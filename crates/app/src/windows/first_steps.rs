@@ -1,7 +1,7 @@
 //! Help › First steps (F1): how to play, analyse, solve, open scripts and practise, and
 //! every shortcut.
 
-use crate::app::App;
+use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
 
 /// The sections: a title and its paragraphs.
@@ -69,14 +69,18 @@ const STEPS: [(&str, &[&str]); 6] = [
     ),
 ];
 
-impl App {
-    pub(super) fn first_steps_window(&mut self, ctx: &egui::Context) {
-        if !self.view.first_steps {
-            return;
-        }
-        let mut open = true;
-        egui::Window::new("First steps")
-            .open(&mut open)
+/// How to play, analyse, solve, open scripts and practise.
+#[derive(Default)]
+pub(crate) struct FirstSteps;
+
+impl Window for FirstSteps {
+    fn title(&self) -> &'static str {
+        super::FIRST_STEPS
+    }
+
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &FrameView, _: &mut Commands) {
+        egui::Window::new(self.title())
+            .open(open)
             .default_pos([60.0, 50.0])
             // As tall as the window allows: the help reads without scrolling at 1280x900.
             .default_size([480.0, ctx.content_rect().height() - 120.0])
@@ -97,6 +101,5 @@ impl App {
                         super::shortcuts::shortcut_grid(ui, "first-steps-shortcuts");
                     });
             });
-        self.view.first_steps = open;
     }
 }

@@ -1,6 +1,10 @@
-//! The app's windows, one file each, and the docked script panel.
+//! The app's windows, one file each, all [`Window`]s: those the menus open, held in a
+//! list with the titles open (as egui's demo does), and the questions a command asks (held
+//! while waiting for an answer). The practice window and the docked script panel still
+//! draw from the app itself.
 
 mod about;
+mod confirm_solve;
 mod first_steps;
 mod new_game;
 mod one_line_saved;
@@ -9,126 +13,124 @@ mod practice;
 mod script;
 mod settings;
 mod shortcuts;
+mod unsaved_changes;
 
-use crate::app::App;
-use crate::command::Command;
+use crate::dialogs::PathPrompt;
+use crate::part::{Commands, FrameView, Window};
+pub(crate) use confirm_solve::ConfirmSolve;
 use eframe::egui;
+pub(crate) use one_line_saved::OneLineSaved;
+use std::collections::BTreeSet;
+pub(crate) use unsaved_changes::UnsavedChanges;
 
-/// The answers to "Unsaved changes".
-#[derive(Clone, Copy)]
-enum UnsavedAnswer {
-    Save,
-    Discard,
-    Cancel,
+/// The titles of the windows the menus open ([`Windows::open`]).
+pub(crate) const NEW_GAME: &str = "New game";
+pub(crate) const ABOUT: &str = "About Okapi";
+pub(crate) const SHORTCUTS: &str = "Keyboard shortcuts";
+pub(crate) const SETTINGS: &str = "Settings";
+pub(crate) const FIRST_STEPS: &str = "First steps";
+
+/// The windows and the questions waiting for an answer.
+pub(crate) struct Windows {
+    /// The windows the menus open, in the order they are drawn.
+    list: Vec<Box<dyn Window>>,
+    /// The titles of those open.
+    open: BTreeSet<&'static str>,
+    /// The in-app path field, when the system's file dialog did not work.
+    pub(crate) path_prompt: Option<PathPrompt>,
+    pub(crate) confirm_solve: Option<ConfirmSolve>,
+    /// A one-line save (GGF, a transcript) left other lines out: what to do with them.
+    pub(crate) one_line_saved: Option<OneLineSaved>,
+    pub(crate) unsaved: Option<UnsavedChanges>,
 }
 
-impl App {
-    /// The windows that are open, drawn over the panels (never the script: it is docked).
-    pub(super) fn windows(&mut self, ui: &mut egui::Ui) {
-        let ctx = ui.ctx().clone();
-        self.new_game_window(&ctx);
-        self.about_window(&ctx);
-        self.shortcuts_window(&ctx);
-        self.settings_window(&ctx);
-        self.first_steps_window(&ctx);
-        self.practice_window(&ctx);
-        self.path_prompt_window(&ctx);
-        self.confirm_solve_window(&ctx);
-        self.one_line_saved_window(&ctx);
-        self.unsaved_changes_window(&ctx);
-    }
-
-    /// Before a game with unsaved changes is replaced or the app closes: Save, Discard
-    /// or Cancel. Nothing a person played is dropped without this question.
-    fn unsaved_changes_window(&mut self, ctx: &egui::Context) {
-        let Some(pending) = self.view.unsaved_prompt.clone() else {
-            return;
-        };
-        let what = match &pending {
-            Command::Quit => "Quit",
-            Command::OpenPath(_) => "Open another game",
-            Command::OpenDatabaseGame { .. } => "Open the database game",
-            Command::NewGame { .. } => "Start a new game",
-            Command::Paste(_) => "Paste a game",
-            Command::SetupDone => "Start from the position set up",
-            Command::ShowScriptPosition(_) => "Show the script's position",
-            _ => "Go on",
-        };
-        let detail = self.unsaved_detail();
-        let mut answer = None;
-        let modal = egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
-            ui.set_max_width(420.0);
-            ui.heading("Unsaved changes");
-            ui.label(detail);
-            ui.label(format!("{what}: save the game first?"));
-            ui.horizontal(|ui| {
-                if ui.button("Save").clicked() {
-                    answer = Some(UnsavedAnswer::Save);
-                }
-                if ui.button("Discard").clicked() {
-                    answer = Some(UnsavedAnswer::Discard);
-                }
-                if ui.button("Cancel").clicked() {
-                    answer = Some(UnsavedAnswer::Cancel);
-                }
-            });
-        });
-        if modal.should_close() && answer.is_none() {
-            answer = Some(UnsavedAnswer::Cancel);
+impl Default for Windows {
+    fn default() -> Windows {
+        Windows {
+            list: vec![
+                Box::<new_game::NewGame>::default(),
+                Box::new(about::About),
+                Box::new(shortcuts::Shortcuts),
+                Box::new(settings::SettingsWindow),
+                Box::new(first_steps::FirstSteps),
+            ],
+            open: BTreeSet::new(),
+            path_prompt: None,
+            confirm_solve: None,
+            one_line_saved: None,
+            unsaved: None,
         }
-        let Some(answer) = answer else { return };
-        self.view.unsaved_prompt = None;
-        match answer {
-            UnsavedAnswer::Save => {
-                // Saved in full (Okapi JSON keeps every line), then the command goes on.
-                self.view.after_save = Some(pending);
-                self.commands.push(match &self.file {
-                    Some(path) if okapi_core::formats::Format::is_json(path) => {
-                        Command::SaveTo(path.clone())
-                    }
-                    _ => Command::SaveAs,
-                });
-            }
-            UnsavedAnswer::Discard => {
-                self.view.discard_confirmed = true;
-                self.commands.push(pending);
-            }
-            UnsavedAnswer::Cancel => {}
+    }
+}
+
+impl Windows {
+    /// Opens the window of this title, its fields filled from the game as it is now.
+    pub(crate) fn open(&mut self, title: &str, view: &FrameView) {
+        if let Some(w) = self.list.iter_mut().find(|w| w.title() == title) {
+            w.opened(view);
+            self.open.insert(w.title());
         }
     }
 
-    /// Before a solve that will take long: the estimate, then "Solve anyway" or Cancel.
-    fn confirm_solve_window(&mut self, ctx: &egui::Context) {
-        let Some(mode) = self.view.confirm_solve else {
-            return;
-        };
-        let empties = self.game().position().empty_count();
-        let warning = super::status_bar::long_solve_warning(empties, mode).unwrap_or_default();
-        let mut answer = None;
-        let modal = egui::Modal::new(egui::Id::unique("confirm-solve")).show(ctx, |ui| {
-            ui.set_max_width(380.0);
-            ui.heading("A long solve");
-            ui.label(warning);
-            ui.label("The status bar shows the time spent; Stop (Esc) ends it at once.");
-            ui.horizontal(|ui| {
-                // Enter answers with the default button, as in any dialog (Esc cancels).
-                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if ui.button("Solve anyway").on_hover_text("Enter").clicked() || enter {
-                    answer = Some(true);
+    pub(crate) fn close(&mut self, title: &str) {
+        self.open.remove(title);
+    }
+
+    /// Is a question waiting for an answer (Escape answers it rather than stopping the
+    /// engine)?
+    pub(crate) fn asking(&self) -> bool {
+        self.unsaved.is_some() || self.confirm_solve.is_some() || self.one_line_saved.is_some()
+    }
+
+    /// The windows the menus opened, drawn over the panels.
+    pub(crate) fn show(&mut self, ctx: &egui::Context, view: &FrameView, commands: &mut Commands) {
+        for w in &mut self.list {
+            let mut open = self.open.contains(w.title());
+            if open {
+                w.show(ctx, &mut open, view, commands);
+                if !open {
+                    self.open.remove(w.title());
                 }
-                if ui.button("Cancel").clicked() {
-                    answer = Some(false);
-                }
-            });
-        });
-        if modal.should_close() && answer.is_none() {
-            answer = Some(false);
-        }
-        if let Some(go) = answer {
-            self.view.confirm_solve = None;
-            if go {
-                self.commands.push(Command::Solve(mode));
             }
+        }
+    }
+
+    /// The long solve's question alone (asked while the commands were applied).
+    pub(crate) fn show_confirm_solve(
+        &mut self,
+        ctx: &egui::Context,
+        view: &FrameView,
+        commands: &mut Commands,
+    ) {
+        show_while_open(&mut self.confirm_solve, ctx, view, commands);
+    }
+
+    /// The questions waiting for an answer, over every window.
+    pub(crate) fn show_questions(
+        &mut self,
+        ctx: &egui::Context,
+        view: &FrameView,
+        commands: &mut Commands,
+    ) {
+        show_while_open(&mut self.path_prompt, ctx, view, commands);
+        show_while_open(&mut self.confirm_solve, ctx, view, commands);
+        show_while_open(&mut self.one_line_saved, ctx, view, commands);
+        show_while_open(&mut self.unsaved, ctx, view, commands);
+    }
+}
+
+/// Draws a question while it is held, and lets it go once answered or closed.
+fn show_while_open<W: Window>(
+    question: &mut Option<W>,
+    ctx: &egui::Context,
+    view: &FrameView,
+    commands: &mut Commands,
+) {
+    if let Some(w) = question {
+        let mut open = true;
+        w.show(ctx, &mut open, view, commands);
+        if !open {
+            *question = None;
         }
     }
 }

@@ -1,30 +1,57 @@
 //! The new game window: who plays each colour (a person, or Okapi at its own level),
 //! where the game starts (the standard opening or the position on the board), the clock.
 
-use crate::app::App;
 use crate::command::Command;
 use crate::level_picker::{level_picker, level_summary};
+use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
+use okapi_core::game::Seat;
+use okapi_core::level::Level;
 
 /// The window's width: room for a seat's row with the level and its temperature.
 const WINDOW_WIDTH: f32 = 540.0;
 
-impl App {
-    /// File > New game: starts a game once Start is clicked.
-    pub(crate) fn new_game_window(&mut self, ctx: &egui::Context) {
-        let Some(mut form) = self.view.new_game else {
+/// File > New game: starts a game once Start is clicked.
+#[derive(Default)]
+pub(crate) struct NewGame {
+    form: Option<NewGameForm>,
+}
+
+impl Window for NewGame {
+    fn title(&self) -> &'static str {
+        super::NEW_GAME
+    }
+
+    /// The form for the game on the board.
+    fn opened(&mut self, view: &FrameView) {
+        self.form = Some(NewGameForm::for_seats(
+            view.session.seats(),
+            view.settings.level,
+            view.timing_minutes,
+        ));
+    }
+
+    fn show(
+        &mut self,
+        ctx: &egui::Context,
+        open: &mut bool,
+        view: &FrameView,
+        commands: &mut Commands,
+    ) {
+        let title = self.title();
+        let Some(form) = &mut self.form else {
+            *open = false;
             return;
         };
-        let mut open = true;
         let mut start = false;
-        let board_is_start = self.game().position() == okapi_core::board::Position::start();
-        let solve_limit = self.settings.solve_limit;
+        let board_is_start = view.game().position() == okapi_core::board::Position::start();
+        let solve_limit = view.settings.solve_limit;
         let mut cancel = false;
         // A fixed width, and the levels' descriptions in a block of fixed height: the
         // window keeps its size and its buttons their place whatever is chosen.
-        egui::Window::new("New game")
+        egui::Window::new(title)
             .default_pos([200.0, 80.0])
-            .open(&mut open)
+            .open(open)
             .collapsible(false)
             .resizable(false)
             .min_width(WINDOW_WIDTH)
@@ -89,7 +116,7 @@ impl App {
                         "Numbered levels search that many moves ahead; timed ones think that long a move. \
                          A temperature above 0 weakens the engine for practice: it draws its move \
                          by value (higher plays worse). At full strength it plays perfectly from {} empties on.",
-                        self.settings.solve_limit
+                        view.settings.solve_limit
                     ))
                     .small(),
                 );
@@ -98,22 +125,61 @@ impl App {
                     cancel = ui.button("Cancel").clicked();
                 });
             });
-        self.view.new_game = (open && !cancel).then_some(form);
+        if cancel {
+            *open = false;
+        }
         if start {
             // The level of the last engine seat is offered again next time.
             if let Some(i) = (0..2).rev().find(|&i| form.engine[i]) {
-                self.commands
-                    .push(Command::Set(crate::settings::Setting::Level(
-                        form.levels[i],
-                    )));
+                commands.push(Command::Set(crate::settings::Setting::Level(
+                    form.levels[i],
+                )));
             }
             let seats = form.seats();
-            self.commands.push(Command::NewGame {
+            commands.push(Command::NewGame {
                 black: seats[0],
                 white: seats[1],
                 minutes: form.minutes,
                 from_here: form.from_here && !board_is_start,
             });
         }
+    }
+}
+
+/// What the new game window holds while open.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct NewGameForm {
+    /// Whether Okapi plays each colour (Black, White), and at which level.
+    pub engine: [bool; 2],
+    pub levels: [Level; 2],
+    pub minutes: u32,
+    /// Start from the position on the board rather than the standard opening.
+    pub from_here: bool,
+}
+
+impl NewGameForm {
+    /// The form for the game on the board: its seats (engine seats at their levels, the
+    /// app's level otherwise), the last clock.
+    fn for_seats(seats: [Seat; 2], default_level: Level, minutes: u32) -> NewGameForm {
+        let level = |s: Seat| match s {
+            Seat::Engine(l) => l,
+            Seat::Human => default_level,
+        };
+        NewGameForm {
+            engine: seats.map(|s| s.is_engine()),
+            levels: seats.map(level),
+            minutes,
+            from_here: false,
+        }
+    }
+
+    fn seats(&self) -> [Seat; 2] {
+        [0, 1].map(|i| {
+            if self.engine[i] {
+                Seat::Engine(self.levels[i])
+            } else {
+                Seat::Human
+            }
+        })
     }
 }

@@ -3,15 +3,45 @@
 //! the other lines go. Either answer settles it: the unsaved-changes question comes back
 //! only for something that would really be lost.
 
-use crate::app::App;
 use crate::command::Command;
+use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
+use okapi_core::formats::Format;
+use std::path::PathBuf;
 
-impl App {
-    pub(super) fn one_line_saved_window(&mut self, ctx: &egui::Context) {
-        let Some(saved) = self.view.one_line_saved.clone() else {
-            return;
-        };
+/// A one-line save that left moves out, waiting for the player's answer.
+#[derive(Clone, Debug)]
+pub(crate) struct OneLineSaved {
+    /// The file written.
+    pub path: PathBuf,
+    pub format: Format,
+    /// Moves of the game in no file.
+    pub left_out: usize,
+    /// What waited for the save (a new game after "Save" in the unsaved-changes
+    /// question): it goes on once the other lines are saved or let go.
+    pub then: Option<Command>,
+}
+
+impl OneLineSaved {
+    /// Where every line would go: the same name as Okapi JSON.
+    pub(crate) fn json_path(&self) -> PathBuf {
+        self.path.with_extension("json")
+    }
+}
+
+impl Window for OneLineSaved {
+    fn title(&self) -> &'static str {
+        "One line saved"
+    }
+
+    fn show(
+        &mut self,
+        ctx: &egui::Context,
+        open: &mut bool,
+        _: &FrameView,
+        commands: &mut Commands,
+    ) {
+        let saved = self;
         let json = saved.json_path();
         let json_name = json.file_name().map_or_else(
             || json.display().to_string(),
@@ -48,33 +78,19 @@ impl App {
         // Closed without an answer: the other lines stay unsaved (asked about again
         // before they could be lost), and nothing waits on them.
         if modal.should_close() && answer.is_none() {
-            self.view.one_line_saved = None;
+            *open = false;
             return;
         }
         let Some(save_all) = answer else { return };
-        self.view.one_line_saved = None;
-        if save_all {
-            self.view.after_save = saved.then;
-            // Beside the one-line file; a file of that name already there is not
-            // overwritten unasked: the save dialog offers the name instead.
-            if json.exists() {
-                match self.file_dialogs().save_game(&json_name) {
-                    Some(path) => self.commands.push(Command::SaveTo(path)),
-                    None => self.view.after_save = None,
-                }
-            } else {
-                self.commands.push(Command::SaveTo(json));
-            }
+        *open = false;
+        let then = saved.then.take().map(Box::new);
+        commands.push(if save_all {
+            Command::SaveEveryLine { json, then }
         } else {
-            // The player let the other lines go: nothing is lost that they want.
-            self.mark_saved();
-            self.notice = Some(format!(
-                "Saved {}: the line on the board; the other lines stay on the board only.",
-                saved.path.display()
-            ));
-            if let Some(next) = saved.then {
-                self.commands.push(next);
+            Command::KeepOneLine {
+                path: saved.path.clone(),
+                then,
             }
-        }
+        });
     }
 }

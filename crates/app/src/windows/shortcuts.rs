@@ -1,23 +1,28 @@
 //! Help > Keyboard shortcuts.
 
-use crate::app::App;
 use crate::command::Command;
+use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
 
-impl App {
-    /// Lists the shortcuts from the table the app reads.
-    pub(super) fn shortcuts_window(&mut self, ctx: &egui::Context) {
-        if self.view.shortcuts {
-            // Placed below the menu bar, beside the About window.
-            egui::Window::new("Keyboard shortcuts")
-                .open(&mut self.view.shortcuts)
-                .default_pos([30.0, 60.0])
-                .collapsible(false)
-                .resizable(false)
-                .show(ctx, |ui| {
-                    shortcut_grid(ui, "shortcuts");
-                });
-        }
+/// Lists the shortcuts from the table the app reads.
+#[derive(Default)]
+pub(crate) struct Shortcuts;
+
+impl Window for Shortcuts {
+    fn title(&self) -> &'static str {
+        super::SHORTCUTS
+    }
+
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &FrameView, _: &mut Commands) {
+        // Placed below the menu bar, beside the About window.
+        egui::Window::new(self.title())
+            .open(open)
+            .default_pos([30.0, 60.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                shortcut_grid(ui, "shortcuts");
+            });
     }
 }
 

@@ -156,7 +156,7 @@ impl App {
             .open_practice(self.settings.engine_configuration(), solve_limit)
     }
 
-    pub(super) fn practice_window(&mut self, ctx: &egui::Context) {
+    pub(crate) fn practice_window(&mut self, ctx: &egui::Context) {
         self.poll_practice_finding();
         self.poll_practice_engine();
         if !self.practice.open {

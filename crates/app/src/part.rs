@@ -1,0 +1,143 @@
+//! What the app's parts share: the read-only [`FrameView`] of the game they draw from, the
+//! [`Part`] trait of the panels and the [`Window`] trait of the windows (as in egui's
+//! demo: one file a window, one trait they all implement).
+//!
+//! A part owns its own state (a window's fields, a panel's scroll or filter) and reads
+//! the game, its values and the settings through the view; it changes nothing shared: it
+//! pushes [`Command`]s, applied once per frame after every part is drawn. The app lends
+//! the view and its parts at once (`App::split`), so a part draws while the view is
+//! borrowed.
+
+use crate::command::Command;
+use crate::engine_hub::{EngineHub, PlyAnalysis};
+use crate::known_values::KnownValues;
+use crate::metrics::Metrics;
+use crate::settings::Settings;
+use eframe::egui;
+use okapi_core::board::Move;
+use okapi_core::game::{Game, Session};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The commands a part asks for this frame.
+pub(crate) type Commands = Vec<Command>;
+
+/// What every part reads this frame: the game, its values, the settings. Read-only.
+pub(crate) struct FrameView<'a> {
+    /// The game in progress and its rules.
+    pub(crate) session: &'a Session,
+    /// The best known value of each move, which every view reads.
+    pub(crate) known: &'a KnownValues,
+    pub(crate) settings: &'a Settings,
+    /// Where the settings are saved (none: not in this run).
+    pub(crate) settings_file: Option<&'a Path>,
+    /// Where the game in progress is kept across restarts (none: nowhere).
+    pub(crate) autosave: Option<&'a Path>,
+    /// Minutes per side of the last new game (0: no clock).
+    pub(crate) timing_minutes: u32,
+    /// The game's file (none: never saved or opened).
+    pub(crate) file: Option<&'a Path>,
+    /// The engines and what they are doing.
+    pub(crate) engines: &'a EngineHub,
+    /// Responsiveness figures.
+    pub(crate) metrics: &'a Metrics,
+    /// The error to show until dismissed, and the last notice.
+    pub(crate) error: Option<&'a str>,
+    pub(crate) notice: Option<&'a str>,
+    /// The next move played is added as a variation.
+    pub(crate) next_as_variation: bool,
+    /// A position is being set up.
+    pub(crate) setting_up: bool,
+    /// A script is open but hidden (File › Show the script shows it).
+    pub(crate) script_hidden: bool,
+    /// Game analysis: for each ply, the move played against the best.
+    pub(crate) game_analysis: &'a HashMap<usize, PlyAnalysis>,
+    /// A practice card is on the board, not yet answered: nothing may give the answer
+    /// away ([`Practice::hides_answer`](crate::practice_state::Practice::hides_answer)).
+    pub(crate) hides_answer: bool,
+}
+
+impl FrameView<'_> {
+    /// The game record.
+    pub(crate) fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// The analysis of ply `i` if it still describes the game, with the best values known
+    /// since: a proof found after the analysis (a solve) replaces its estimates.
+    pub(crate) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
+        if self.hides_answer {
+            return None;
+        }
+        let a = self.game_analysis.get(&i)?;
+        let game = self.game();
+        (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
+            .then(|| self.with_known_values(*a))
+    }
+
+    /// A ply's analysis with the stronger known values of its move and of the best move.
+    fn with_known_values(&self, mut a: PlyAnalysis) -> PlyAnalysis {
+        let (position, played) = a.key;
+        if let Move::Play(sq) = played
+            && let Some(known) = self.known.get(&position, sq)
+            && known.source > a.played.source
+        {
+            a.played = known;
+        }
+        if let Some(known) = self.known.get(&position, a.best_move)
+            && known.source > a.best.source
+        {
+            a.best = known;
+        }
+        if let Some((sq, best)) = self.known.proven_best(&position)
+            && best.source > a.best.source
+            && best.value >= a.played.value
+        {
+            a.best = best;
+            a.best_move = sq;
+        }
+        if let Move::Play(sq) = played {
+            if a.best_move == sq {
+                // One move, one value: "h3 ~+35 ~-1 h3" had it lose a disc... against
+                // itself, two searches of one move side by side. The stronger stands.
+                let one = if a.best.replaces(&a.played) {
+                    a.best
+                } else {
+                    a.played
+                };
+                (a.played, a.best) = (one, one);
+            } else if a.played.value > a.best.value {
+                // The move played is at least as good as itself: never a negative loss.
+                a.best = a.played;
+                a.best_move = sq;
+            }
+        }
+        a
+    }
+}
+
+/// A panel of the app: draws itself into its place and asks for changes as commands.
+pub(crate) trait Part {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands);
+}
+
+/// A window of the app, owning its fields; the app keeps whether it is open (as egui's
+/// demo does), and a question (a modal waiting for an answer) is open while it is held.
+pub(crate) trait Window {
+    /// The window's title, also how the app opens it ([`Windows::open`]).
+    ///
+    /// [`Windows::open`]: crate::windows::Windows::open
+    fn title(&self) -> &'static str;
+
+    /// Fills the window's fields from the game as it is when the window opens.
+    fn opened(&mut self, _view: &FrameView) {}
+
+    /// Draws the window; `open` turns false when it is closed or answered.
+    fn show(
+        &mut self,
+        ctx: &egui::Context,
+        open: &mut bool,
+        view: &FrameView,
+        commands: &mut Commands,
+    );
+}
