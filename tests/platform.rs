@@ -9,6 +9,13 @@
 //! the app's window (with OpenGL, and without it when `OKAPI_TEST_NO_OPENGL=1`) and the
 //! portable mode.
 //!
+//! Their harness is libtest-mimic (`harness = false` in Cargo.toml; the same options as
+//! the built-in one: a name filter, `--exact`, `--test-threads`): the built-in one needs
+//! the standard library's `test` crate, which the Windows build, with the standard library
+//! built from source, would then give every crate as a dependency, so that the tests'
+//! build could share none of okapi.exe's. A test is a plain function listed in `main`
+//! (an unlisted one is dead code, which clippy refuses).
+//!
 //! The expected texts were the Linux build's output, which the Windows build matched byte
 //! for byte once its CRLF line ends became LF.
 
@@ -58,7 +65,6 @@ fn script_gives(name: &str, script: &str, args: &[&str], expected: &str) {
     assert_eq!(got, with_line_ends(expected), "{name}");
 }
 
-#[test]
 fn version_is_the_packages() {
     let out = run(&["--version"]);
     assert!(out.status.success());
@@ -68,24 +74,20 @@ fn version_is_the_packages() {
     );
 }
 
-#[test]
 fn the_specifications_example_byte_for_byte() {
     script_gives("spec", SPEC, &[], SPEC_EXACT);
 }
 
-#[test]
 fn the_specifications_example_with_lines() {
     script_gives("spec-lines", SPEC, &["-line", "1"], SPEC_LINES);
 }
 
-#[test]
 fn ffo_40_to_44_exact() {
     let ffo = include_str!("data/ffo40-59.scr");
     let first: String = ffo.lines().take(5).map(|l| format!("{l}\n")).collect();
     script_gives("ffo", &first, &[], FFO_40_44);
 }
 
-#[test]
 fn solve_prints_a_board_strings_value() {
     let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     let out = run(&["solve", "--quiet", board]);
@@ -96,7 +98,6 @@ fn solve_prints_a_board_strings_value() {
     );
 }
 
-#[test]
 fn perft_8() {
     let out = run(&["perft", "8"]);
     assert!(out.status.success());
@@ -109,7 +110,6 @@ fn perft_8() {
     assert_eq!(depth_8.get(1), Some(&"390216"), "{text}");
 }
 
-#[test]
 fn an_nboard_session_answers_ping_and_go() {
     let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[0:00]TY[8]\
                 BO[8 ---------------------------O*------*O--------------------------- *]\
@@ -121,7 +121,6 @@ fn an_nboard_session_answers_ping_and_go() {
     assert!(out.lines().any(|l| l.starts_with("=== ")), "{out}");
 }
 
-#[test]
 fn a_console_session_plays_hints_and_undoes() {
     let out = run_with_input(
         &["console", "--level", "2"],
@@ -134,7 +133,6 @@ fn a_console_session_plays_hints_and_undoes() {
     }
 }
 
-#[test]
 fn the_shipped_database_answers_stats() {
     let out = run(&["db", "stats", "f5d6"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -150,7 +148,36 @@ fn the_shipped_database_answers_stats() {
     }
 }
 
+/// `Trial`s of the functions named, each named `PREFIX` and its function's name.
+macro_rules! trials {
+    ($prefix:literal: $($test:ident),* $(,)?) => {
+        vec![$(libtest_mimic::Trial::test(concat!($prefix, stringify!($test)), || {
+            $test();
+            Ok(())
+        })),*]
+    };
+}
+
 /// What only the Windows build has.
 #[cfg(windows)]
 #[path = "platform/windows.rs"]
 mod windows;
+
+fn main() -> std::process::ExitCode {
+    let args = libtest_mimic::Arguments::from_args();
+    #[cfg_attr(not(windows), allow(unused_mut))] // the Windows build adds its own
+    let mut trials = trials!("":
+        version_is_the_packages,
+        the_specifications_example_byte_for_byte,
+        the_specifications_example_with_lines,
+        ffo_40_to_44_exact,
+        solve_prints_a_board_strings_value,
+        perft_8,
+        an_nboard_session_answers_ping_and_go,
+        a_console_session_plays_hints_and_undoes,
+        the_shipped_database_answers_stats,
+    );
+    #[cfg(windows)]
+    trials.extend(windows::trials());
+    libtest_mimic::run(&args, trials).exit_code()
+}

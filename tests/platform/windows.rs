@@ -10,6 +10,16 @@ use std::time::{Duration, Instant};
 
 const PROGRAM: &str = env!("CARGO_BIN_EXE_okapi");
 
+/// The tests of this file, named `windows::` and their function's name.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    trials!("windows::":
+        the_program_is_a_windows_10_gui_program_with_its_resources,
+        the_installer_installs_a_program_that_runs_and_uninstalls_it,
+        the_app_opens_its_window_and_draws_the_board,
+        a_portable_program_keeps_its_files_beside_it,
+    )
+}
+
 /// The file an environment variable names; a test without it fails, saying so.
 fn given(var: &str) -> PathBuf {
     std::env::var_os(var)
@@ -29,7 +39,6 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 /// `ProcessPrng`) for the OS and the subsystem, a GUI program (no console window when the
 /// app opens); it has a resource section with the version information and the manifest
 /// (long paths).
-#[test]
 fn the_program_is_a_windows_10_gui_program_with_its_resources() {
     let exe = std::fs::read(PROGRAM).unwrap();
     assert_eq!(&exe[..2], b"MZ");
@@ -84,7 +93,6 @@ fn folder_of(var: &str) -> PathBuf {
 /// Start-menu entry, Apps & features (with a quiet uninstall), App Paths and `.ggf` for the
 /// user, never `.scr` (Windows' screen savers); the installed program runs; the silent
 /// uninstall removes the program and its entries and keeps the user's settings.
-#[test]
 fn the_installer_installs_a_program_that_runs_and_uninstalls_it() {
     let setup = given("OKAPI_SETUP_EXE");
     let status = Command::new(&setup).arg("/S").status().unwrap();
@@ -283,7 +291,6 @@ fn workdir(name: &str) -> PathBuf {
 /// virtual machines and remote desktops; `.ci/windows` says so with
 /// `OKAPI_TEST_NO_OPENGL=1`) it draws the window another way or says in a message box
 /// what is missing: never silence.
-#[test]
 fn the_app_opens_its_window_and_draws_the_board() {
     let without_opengl = std::env::var("OKAPI_TEST_NO_OPENGL").as_deref() == Ok("1");
     let log = workdir("app").join("app.log");
@@ -312,7 +319,6 @@ fn the_app_opens_its_window_and_draws_the_board() {
 
 /// With the portable marker beside the program, the app keeps its files in `okapi-data`
 /// beside it.
-#[test]
 fn a_portable_program_keeps_its_files_beside_it() {
     let dir = workdir("portable");
     let exe = dir.join("okapi.exe");
