@@ -19,17 +19,16 @@
 //! The expected texts were the Linux build's output, which the Windows build matched byte
 //! for byte once its CRLF line ends became LF.
 
-// Only the child-process helpers of `common`: the rest drives the app with egui_kittest,
-// which the Windows build of this test leaves out (Cargo.toml).
-#[path = "common/process.rs"]
-mod process;
-
-use process::{run, run_in, run_nboard, run_with_input, stderr, stdout};
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The line ends a Windows program writes, as Windows scrZebra does; the library's own
 /// constant is not taken, so that a wrong one fails here.
 const LINE_END: &str = if cfg!(windows) { "\r\n" } else { "\n" };
+
+const PROGRAM: &str = env!("CARGO_BIN_EXE_okapi");
 
 /// The script specification's example, its result, and its result with lines (`-line 1`).
 const SPEC: &str = include_str!("data/script-spec.scr");
@@ -52,6 +51,42 @@ fn with_line_ends(text: &str) -> String {
     text.replace('\n', LINE_END)
 }
 
+/// `okapi ARGS` run to its end in `dir` with `input` on its standard input, its standard
+/// output and error in files there. Files, not the pipes of the other tests
+/// (`tests/common/process.rs`): under Wine 8 a read of the pipes the standard library makes
+/// for a child never ends.
+fn run_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    std::fs::write(dir.join("stdin.txt"), input).unwrap();
+    let file = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+    let status = Command::new(PROGRAM)
+        .current_dir(dir)
+        .args(args)
+        .stdin(std::fs::File::open(dir.join("stdin.txt")).unwrap())
+        .stdout(file("stdout.txt"))
+        .stderr(file("stderr.txt"))
+        .status()
+        .expect("okapi runs");
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    Output {
+        status,
+        stdout: read("stdout.txt"),
+        stderr: read("stderr.txt"),
+    }
+}
+
+/// `okapi ARGS` run to its end in a fresh folder `name`, with nothing on standard input.
+fn run(name: &str, args: &[&str]) -> Output {
+    run_in(&workdir(name), args, "")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// Solves `script` with `args` and checks the result file byte for byte.
 fn script_gives(name: &str, script: &str, args: &[&str], expected: &str) {
     assert!(!expected.is_empty(), "{name}: no expected result");
@@ -60,13 +95,66 @@ fn script_gives(name: &str, script: &str, args: &[&str], expected: &str) {
     let mut all = vec!["-script", "in.scr", "out.txt"];
     all.extend(args);
     all.extend(["-e", "0"]);
-    run_in(&dir, &all);
+    let out = run_in(&dir, &all, "");
+    assert!(out.status.success(), "{name}: {}", stderr(&out));
     let got = std::fs::read_to_string(dir.join("out.txt")).unwrap();
     assert_eq!(got, with_line_ends(expected), "{name}");
 }
 
+/// An NBoard session: `input` on a standard input kept open until the `searches` searches
+/// it asks for have ended (its end would stop them), then `quit`; standard output and
+/// error in files (see [`run_in`]).
+fn run_nboard(args: &[&str], input: &str, searches: usize) -> (ExitStatus, String, String) {
+    let dir = workdir("nboard");
+    let file = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+    let mut child = Command::new(PROGRAM)
+        .current_dir(&dir)
+        .arg("nboard")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(file("stdout.txt"))
+        .stderr(file("stderr.txt"))
+        .spawn()
+        .expect("okapi runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while read("stdout.txt")
+        .lines()
+        .filter(|l| *l == "status")
+        .count()
+        < searches
+    {
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!(
+                "the searches did not end: {}\n{}",
+                read("stdout.txt"),
+                read("stderr.txt")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("okapi nboard did not quit: {}", read("stdout.txt"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    (status, read("stdout.txt"), read("stderr.txt"))
+}
+
 fn version_is_the_packages() {
-    let out = run(&["--version"]);
+    let out = run("version", &["--version"]);
     assert!(out.status.success());
     assert_eq!(
         stdout(&out).trim_end(),
@@ -90,7 +178,7 @@ fn ffo_40_to_44_exact() {
 
 fn solve_prints_a_board_strings_value() {
     let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
-    let out = run(&["solve", "--quiet", board]);
+    let out = run("solve", &["solve", "--quiet", board]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out).trim_end(),
@@ -99,7 +187,7 @@ fn solve_prints_a_board_strings_value() {
 }
 
 fn perft_8() {
-    let out = run(&["perft", "8"]);
+    let out = run("perft", &["perft", "8"]);
     assert!(out.status.success());
     let text = stdout(&out);
     let depth_8: Vec<&str> = text
@@ -115,14 +203,15 @@ fn an_nboard_session_answers_ping_and_go() {
                 BO[8 ---------------------------O*------*O--------------------------- *]\
                 B[F5]W[F6];)";
     let input = format!("nboard 2\nset depth 4\nset game {game}\nping 1\ngo\n");
-    let (status, out, err) = run_nboard(&["--no-book"], &input);
+    let (status, out, err) = run_nboard(&["--no-book"], &input, 1);
     assert!(status.success(), "{out}\n{err}");
     assert!(out.lines().any(|l| l == "pong 1"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("=== ")), "{out}");
 }
 
 fn a_console_session_plays_hints_and_undoes() {
-    let out = run_with_input(
+    let out = run_in(
+        &workdir("console"),
         &["console", "--level", "2"],
         "f5\nhint\nundo\nmoves\nquit\n",
     );
@@ -134,7 +223,7 @@ fn a_console_session_plays_hints_and_undoes() {
 }
 
 fn the_shipped_database_answers_stats() {
-    let out = run(&["db", "stats", "f5d6"]);
+    let out = run("db", &["db", "stats", "f5d6"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.to_lowercase().contains("games"), "{text}");
