@@ -75,14 +75,31 @@ fn the_program_is_a_windows_10_gui_program_with_its_resources() {
     );
 }
 
+/// What `program ARGS` printed on its standard output, through a file (under Wine 8 a
+/// read of a child's pipe never ends), and whether it succeeded.
+fn output_of(program: &Path, args: &[&str]) -> (bool, String) {
+    let out = workdir("output").join("stdout.txt");
+    let status = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let text = std::fs::read(&out).unwrap();
+    (
+        status.success(),
+        String::from_utf8_lossy(&text).into_owned(),
+    )
+}
+
 /// `reg query KEY [/v VALUE]`: does the registry have it?
 fn registry_has(key: &str, value: Option<&str>) -> bool {
-    let mut reg = Command::new("reg");
-    reg.args(["query", key]);
+    let mut args = vec!["query", key];
     if let Some(v) = value {
-        reg.args(["/v", v]);
+        args.extend(["/v", v]);
     }
-    reg.output().is_ok_and(|o| o.status.success())
+    output_of(Path::new("reg"), &args).0
 }
 
 fn folder_of(var: &str) -> PathBuf {
@@ -116,23 +133,12 @@ fn the_installer_installs_a_program_that_runs_and_uninstalls_it() {
         assert!(registry_has(key, None), "no registry key {key}");
     }
     assert!(registry_has(uninstall_key, Some("QuietUninstallString")));
-    let scr = Command::new("reg")
-        .args(["query", r"HKCU\Software\Classes\.scr"])
-        .output()
-        .unwrap();
-    assert!(
-        !String::from_utf8_lossy(&scr.stdout)
-            .to_lowercase()
-            .contains("okapi"),
-        ".scr claimed"
-    );
+    let (_, scr) = output_of(Path::new("reg"), &["query", r"HKCU\Software\Classes\.scr"]);
+    assert!(!scr.to_lowercase().contains("okapi"), ".scr claimed");
 
-    let version = Command::new(installed.join("okapi.exe"))
-        .arg("--version")
-        .output()
-        .unwrap();
+    let (_, version) = output_of(&installed.join("okapi.exe"), &["--version"]);
     assert_eq!(
-        String::from_utf8_lossy(&version.stdout).trim_end(),
+        version.trim_end(),
         format!("okapi {}", env!("CARGO_PKG_VERSION")),
         "the installed program"
     );
