@@ -10,19 +10,21 @@ use std::time::{Duration, Instant};
 
 const PROGRAM: &str = env!("CARGO_BIN_EXE_okapi");
 
-/// The file an environment variable names, or `None` with a line on standard error (past
-/// the harness's capture) saying that the test checked nothing; under `CI=true` a missing
-/// one fails instead.
-fn given(var: &str, test: &str) -> Option<PathBuf> {
-    match std::env::var_os(var) {
-        Some(path) => Some(PathBuf::from(path)),
-        None => {
-            let why = format!("{test}: skipped: {var} does not name the file to test");
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-            let _ = writeln!(std::io::stderr(), "{why}");
-            None
-        }
-    }
+/// The tests of this file, named `windows::` and their function's name.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    trials!("windows::":
+        the_program_is_a_windows_10_gui_program_with_its_resources,
+        the_installer_installs_a_program_that_runs_and_uninstalls_it,
+        the_app_opens_its_window_and_draws_the_board,
+        a_portable_program_keeps_its_files_beside_it,
+    )
+}
+
+/// The file an environment variable names; a test without it fails, saying so.
+fn given(var: &str) -> PathBuf {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("{var} does not name the file to test (.ci/windows sets it)"))
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
@@ -37,7 +39,6 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 /// `ProcessPrng`) for the OS and the subsystem, a GUI program (no console window when the
 /// app opens); it has a resource section with the version information and the manifest
 /// (long paths).
-#[test]
 fn the_program_is_a_windows_10_gui_program_with_its_resources() {
     let exe = std::fs::read(PROGRAM).unwrap();
     assert_eq!(&exe[..2], b"MZ");
@@ -74,14 +75,31 @@ fn the_program_is_a_windows_10_gui_program_with_its_resources() {
     );
 }
 
+/// What `program ARGS` printed on its standard output, through a file (under Wine 8 a
+/// read of a child's pipe never ends), and whether it succeeded.
+fn output_of(program: &Path, args: &[&str]) -> (bool, String) {
+    let out = workdir("output").join("stdout.txt");
+    let status = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let text = std::fs::read(&out).unwrap();
+    (
+        status.success(),
+        String::from_utf8_lossy(&text).into_owned(),
+    )
+}
+
 /// `reg query KEY [/v VALUE]`: does the registry have it?
 fn registry_has(key: &str, value: Option<&str>) -> bool {
-    let mut reg = Command::new("reg");
-    reg.args(["query", key]);
+    let mut args = vec!["query", key];
     if let Some(v) = value {
-        reg.args(["/v", v]);
+        args.extend(["/v", v]);
     }
-    reg.output().is_ok_and(|o| o.status.success())
+    output_of(Path::new("reg"), &args).0
 }
 
 fn folder_of(var: &str) -> PathBuf {
@@ -92,12 +110,8 @@ fn folder_of(var: &str) -> PathBuf {
 /// Start-menu entry, Apps & features (with a quiet uninstall), App Paths and `.ggf` for the
 /// user, never `.scr` (Windows' screen savers); the installed program runs; the silent
 /// uninstall removes the program and its entries and keeps the user's settings.
-#[test]
 fn the_installer_installs_a_program_that_runs_and_uninstalls_it() {
-    let test = "the_installer_installs_a_program_that_runs_and_uninstalls_it";
-    let Some(setup) = given("OKAPI_SETUP_EXE", test) else {
-        return;
-    };
+    let setup = given("OKAPI_SETUP_EXE");
     let status = Command::new(&setup).arg("/S").status().unwrap();
     assert!(status.success(), "{}: {status}", setup.display());
     let installed = folder_of("LOCALAPPDATA").join("Programs").join("Okapi");
@@ -119,23 +133,12 @@ fn the_installer_installs_a_program_that_runs_and_uninstalls_it() {
         assert!(registry_has(key, None), "no registry key {key}");
     }
     assert!(registry_has(uninstall_key, Some("QuietUninstallString")));
-    let scr = Command::new("reg")
-        .args(["query", r"HKCU\Software\Classes\.scr"])
-        .output()
-        .unwrap();
-    assert!(
-        !String::from_utf8_lossy(&scr.stdout)
-            .to_lowercase()
-            .contains("okapi"),
-        ".scr claimed"
-    );
+    let (_, scr) = output_of(Path::new("reg"), &["query", r"HKCU\Software\Classes\.scr"]);
+    assert!(!scr.to_lowercase().contains("okapi"), ".scr claimed");
 
-    let version = Command::new(installed.join("okapi.exe"))
-        .arg("--version")
-        .output()
-        .unwrap();
+    let (_, version) = output_of(&installed.join("okapi.exe"), &["--version"]);
     assert_eq!(
-        String::from_utf8_lossy(&version.stdout).trim_end(),
+        version.trim_end(),
         format!("okapi {}", env!("CARGO_PKG_VERSION")),
         "the installed program"
     );
@@ -294,7 +297,6 @@ fn workdir(name: &str) -> PathBuf {
 /// virtual machines and remote desktops; `.ci/windows` says so with
 /// `OKAPI_TEST_NO_OPENGL=1`) it draws the window another way or says in a message box
 /// what is missing: never silence.
-#[test]
 fn the_app_opens_its_window_and_draws_the_board() {
     let without_opengl = std::env::var("OKAPI_TEST_NO_OPENGL").as_deref() == Ok("1");
     let log = workdir("app").join("app.log");
@@ -323,7 +325,6 @@ fn the_app_opens_its_window_and_draws_the_board() {
 
 /// With the portable marker beside the program, the app keeps its files in `okapi-data`
 /// beside it.
-#[test]
 fn a_portable_program_keeps_its_files_beside_it() {
     let dir = workdir("portable");
     let exe = dir.join("okapi.exe");
