@@ -19,6 +19,7 @@
 //! | the bars', panels' and windows' state | `view.rs`, `practice_state.rs` |
 //! | the settings kept between runs | `settings/` |
 //! | endgame scripts, the games database, file dialogs | `script/`, `database_panel/`, `dialogs.rs` |
+//! | what differs in the browser: threads, files, storage, clipboard, quitting, the window | `platform/` |
 //!
 //! The parts, each drawing itself from the state and pushing commands:
 //!
@@ -51,6 +52,7 @@ mod level_picker;
 mod menu_bar;
 mod metrics;
 mod move_list;
+pub mod platform;
 mod players;
 mod practice_state;
 pub mod screen;

@@ -114,7 +114,9 @@ impl App {
             ui.close();
         }
         ui.separator();
-        self.menu_item(ui, "Quit", true, Command::Quit);
+        if crate::platform::CAN_QUIT {
+            self.menu_item(ui, "Quit", true, Command::Quit);
+        }
     }
 
     /// The Edit menu: the clipboard both ways, and the settings.

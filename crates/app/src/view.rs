@@ -3,6 +3,7 @@
 
 use crate::command::Command;
 use crate::dialogs::PathPrompt;
+use crate::platform::Instant;
 use crate::settings::WindowGeometry;
 use eframe::egui;
 use okapi_core::board::Position;
@@ -11,7 +12,6 @@ use okapi_core::game::Seat;
 use okapi_core::level::Level;
 use okapi_core::search::SolveMode;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// What the view shows besides the game.
 #[derive(Default)]

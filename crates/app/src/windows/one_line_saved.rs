@@ -57,7 +57,7 @@ impl App {
             self.view.after_save = saved.then;
             // Beside the one-line file; a file of that name already there is not
             // overwritten unasked: the save dialog offers the name instead.
-            if json.exists() {
+            if crate::platform::exists(&json) {
                 match self.file_dialogs().save_game(&json_name) {
                     Some(path) => self.commands.push(Command::SaveTo(path)),
                     None => self.view.after_save = None,
