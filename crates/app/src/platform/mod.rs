@@ -13,7 +13,7 @@
 //! | the clock ([`Instant`]) | std's | `performance.now()` |
 //!
 //! Both backends have the same functions with the same signatures; the only
-//! `cfg(target_arch = "wasm32")` of the app are the two lines below that pick one.
+//! `cfg(target_arch = "wasm32")` of the app are the four lines below that pick one.
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
