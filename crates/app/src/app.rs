@@ -9,6 +9,7 @@ use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
 use crate::part::{Commands, FrameView, Part};
 use crate::parts::Parts;
+use crate::platform::{self, Instant};
 use crate::practice_state::Practice;
 use crate::script::{self, ScriptJob};
 use crate::settings::{Settings, WindowGeometry};
@@ -19,7 +20,7 @@ use okapi_core::board::{Position, Square};
 use okapi_core::game::{Eval, Game, Seat, Session};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Everything the app holds: the game, its values, the engines, the settings and what
 /// the view shows. Its parts draw themselves from it (one file each, see the crate's map)
@@ -220,13 +221,16 @@ impl App {
         self.queue_input_commands(ui);
         // What the last frame copied: the platform puts it on the system clipboard.
         if let Some(text) = self.clipboard_out.take() {
-            ui.ctx().copy_text(text);
+            platform::copy_text(ui.ctx(), text);
         }
         if std::mem::take(&mut self.paste_requested) {
             // The text comes back as a paste event next frame (and a paste command then).
-            ui.ctx()
-                .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
+            if let Some(why) = platform::request_paste(ui.ctx()) {
+                self.notice = Some(why.into());
+            }
         }
+        // A file picked in the page's dialog, which answers later (the browser).
+        self.commands.extend(platform::take_picked_file());
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
         }
@@ -248,8 +252,7 @@ impl App {
         parts.windows.show_questions(&ctx, &view, commands);
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {
             // The window's close button: asks first when the game has unsaved changes.
-            ui.ctx()
-                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            platform::cancel_close(ui.ctx());
             self.commands.push(Command::Quit);
         }
         let solve_asked = self.parts.windows.confirm_solve.is_some();
@@ -263,7 +266,7 @@ impl App {
             parts.windows.show_confirm_solve(&ctx, &view, commands);
         }
         if self.view.close_now {
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+            platform::close_window(ui.ctx());
         }
         if self.take_dialog_failure() {
             ui.ctx().request_repaint();

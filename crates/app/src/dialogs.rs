@@ -2,6 +2,9 @@
 //! path field the app falls back to when the system's dialog cannot be shown.
 
 use crate::command::Command;
+/// The system's own dialogs (the platform's: rfd on the desktop, the page's file input and
+/// downloads in the browser).
+pub use crate::platform::NativeDialogs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -76,72 +79,6 @@ pub struct PathPrompt {
     pub(crate) focused: bool,
 }
 
-/// The platform's dialogs through rfd (its xdg-portal backend on Linux, zenity when no
-/// portal answers). rfd gives no path both on a cancel and when no dialog could be shown;
-/// it only logs the failure, so its error log lines are listened to (see [`RfdErrors`]).
-#[derive(Default)]
-pub struct NativeDialogs {
-    /// Where the dialogs start ([`FileDialogs::start_in`]).
-    start: Option<PathBuf>,
-}
-
-/// rfd's error log lines since the last dialog: a dialog that failed logs one (no
-/// portal, no D-Bus, no zenity), a cancelled one does not.
-struct RfdErrors;
-
-static RFD_ERRORS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-static RFD_LOGGER: RfdErrors = RfdErrors;
-
-impl log::Log for RfdErrors {
-    fn enabled(&self, meta: &log::Metadata) -> bool {
-        meta.level() <= log::Level::Error && meta.target().starts_with("rfd")
-    }
-
-    fn log(&self, record: &log::Record) {
-        if self.enabled(record.metadata())
-            && let Ok(mut v) = RFD_ERRORS.lock()
-        {
-            v.push(record.args().to_string());
-        }
-    }
-
-    fn flush(&self) {}
-}
-
-impl NativeDialogs {
-    /// Runs a dialog; a missing path with an rfd error logged is a failure, kept for
-    /// [`FileDialogs::take_failure`].
-    fn run(
-        kind: DialogKind,
-        suggested_name: Option<&str>,
-        dialog: impl FnOnce() -> Option<PathBuf>,
-    ) -> Option<PathBuf> {
-        // The first call installs the listener (a no-op if a logger is already set).
-        if log::set_logger(&RFD_LOGGER).is_ok() {
-            log::set_max_level(log::LevelFilter::Error);
-        }
-        if let Ok(mut v) = RFD_ERRORS.lock() {
-            v.clear();
-        }
-        let path = dialog();
-        if path.is_none() {
-            let errors = RFD_ERRORS.lock().map(|v| v.join("; ")).unwrap_or_default();
-            if !errors.is_empty()
-                && let Ok(mut f) = LAST_FAILURE.lock()
-            {
-                *f = Some(DialogFailure {
-                    kind,
-                    reason: errors,
-                    suggested_name: suggested_name.map(str::to_string),
-                });
-            }
-        }
-        path
-    }
-}
-
-static LAST_FAILURE: Mutex<Option<DialogFailure>> = Mutex::new(None);
-
 /// A dialog's file filters: a name, and the extensions it shows (`*`: every file).
 pub type Filters = &'static [(&'static str, &'static [&'static str])];
 
@@ -170,13 +107,6 @@ pub const SCRIPT_FILTERS: Filters = &[
 /// A script's results, text as scrZebra writes them.
 pub const RESULT_FILTERS: Filters = &[("Script results (.txt)", &["txt"]), ("All files", &["*"])];
 
-fn with_filters(mut d: rfd::FileDialog, filters: Filters) -> rfd::FileDialog {
-    for (name, extensions) in filters {
-        d = d.add_filter(*name, extensions);
-    }
-    d
-}
-
 /// The path a save dialog answered, with the extension the person typed kept: a dialog
 /// that appended one of the filters' extensions to a name that already ended in another
 /// of them (`game.ggf` + `.json`) gets it taken off again.
@@ -196,75 +126,6 @@ pub fn keep_typed_extension(path: PathBuf, filters: Filters) -> PathBuf {
             path.with_extension("")
         }
         _ => path,
-    }
-}
-
-impl NativeDialogs {
-    /// A dialog that starts in the folder last used.
-    fn new_dialog(&self) -> rfd::FileDialog {
-        match &self.start {
-            Some(dir) => rfd::FileDialog::new().set_directory(dir),
-            None => rfd::FileDialog::new(),
-        }
-    }
-}
-
-impl FileDialogs for NativeDialogs {
-    fn start_in(&mut self, folder: Option<&Path>) {
-        self.start = folder.map(Path::to_path_buf);
-    }
-
-    fn pick_folder(&mut self) -> Option<PathBuf> {
-        Self::run(DialogKind::OpenGame, None, || {
-            self.new_dialog()
-                .set_title("A folder of games")
-                .pick_folder()
-        })
-    }
-
-    fn open_game(&mut self) -> Option<PathBuf> {
-        Self::run(DialogKind::OpenGame, None, || {
-            with_filters(self.new_dialog().set_title("Open a game"), GAME_FILTERS).pick_file()
-        })
-    }
-
-    fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        Self::run(DialogKind::SaveGame, Some(suggested_name), || {
-            with_filters(
-                self.new_dialog()
-                    .set_title("Save the game")
-                    .set_file_name(suggested_name),
-                GAME_FILTERS,
-            )
-            .save_file()
-            .map(|p| keep_typed_extension(p, GAME_FILTERS))
-        })
-    }
-
-    fn open_script(&mut self) -> Option<PathBuf> {
-        Self::run(DialogKind::OpenScript, None, || {
-            with_filters(
-                self.new_dialog().set_title("Open an endgame script"),
-                SCRIPT_FILTERS,
-            )
-            .pick_file()
-        })
-    }
-
-    fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        Self::run(DialogKind::SaveScriptResult, Some(suggested_name), || {
-            with_filters(
-                self.new_dialog()
-                    .set_title("Save the script's results")
-                    .set_file_name(suggested_name),
-                RESULT_FILTERS,
-            )
-            .save_file()
-        })
-    }
-
-    fn take_failure(&mut self) -> Option<DialogFailure> {
-        LAST_FAILURE.lock().ok()?.take()
     }
 }
 

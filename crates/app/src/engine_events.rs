@@ -3,12 +3,13 @@
 
 use crate::app::App;
 use crate::engine_hub::{EngineLines, EngineUse, PlyAnalysis, SolveStats, Task};
+use crate::platform::Instant;
 use crate::script::RowResult;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::Next;
 use okapi_core::game::{Eval, EvalSource};
 use okapi_engine::{Event, Reply, Request, mode_name};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 impl App {
     /// The engines running now (`board`, `script`, `practice`), the bytes of the tables
@@ -154,11 +155,8 @@ impl App {
         if let Some(path) = &self.autosave {
             // Play goes on whatever happens here, but a failure is said once (a read-only
             // data folder lost every game silently), and again after it worked once more.
-            let result = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                Some(dir) => std::fs::create_dir_all(dir),
-                None => Ok(()),
-            }
-            .and_then(|()| okapi_core::formats::save_game(self.game(), path));
+            let result = crate::platform::make_folder_of(path)
+                .and_then(|()| crate::platform::save_game(self.game(), path));
             match result {
                 Ok(()) => self.autosave_failed = false,
                 Err(e) if !self.autosave_failed => {
@@ -176,7 +174,7 @@ impl App {
     /// Brings back the game kept from the last run. One that cannot be read is moved
     /// aside (not overwritten by the next autosave) and the reason is shown.
     pub fn restore_game_in_progress(&mut self, saved: &std::path::Path) {
-        match okapi_core::formats::load_game(saved) {
+        match crate::platform::load_game(saved) {
             Ok(game) => {
                 let seats = game.seats;
                 self.session = okapi_core::game::Session::new(game, seats);
@@ -185,7 +183,7 @@ impl App {
                 let mut aside = saved.as_os_str().to_owned();
                 aside.push(".unreadable");
                 let aside = std::path::PathBuf::from(aside);
-                let kept = match std::fs::rename(saved, &aside) {
+                let kept = match crate::platform::rename(saved, &aside) {
                     Ok(()) => format!("it was moved to {}", aside.display()),
                     Err(_) => "it is left as it is".to_string(),
                 };

@@ -6,6 +6,7 @@
 //! already running keeps its table until it ends: the engine takes a new configuration
 //! between requests). An engine no longer in use is dropped with its table.
 
+use crate::platform::Instant;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::Eval;
 use okapi_core::search::{HASH_BITS, SolveMode};
@@ -13,7 +14,7 @@ use okapi_engine::config::table_bytes;
 use okapi_engine::script_solve::SMALL_TABLE_BITS;
 use okapi_engine::{Configuration, Engine, EngineConfig, EngineOptions, Request};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The engines the app runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,7 +276,7 @@ fn spawn_engine(configuration: Configuration, notify: impl Fn() + Send + 'static
         config: configuration.engine,
         ..EngineOptions::default()
     };
-    let engine = Engine::spawn_with(options, notify);
+    let engine = crate::platform::spawn_engine(options, notify);
     engine.configure(configuration);
     engine
 }

@@ -19,6 +19,7 @@
 //! | the board's and the side panel's state, the practice round | `view.rs`, `practice_state.rs` |
 //! | the settings kept between runs | `settings/` |
 //! | endgame scripts, the games database, file dialogs | `script/`, `database_panel/`, `dialogs.rs` |
+//! | what differs in the browser: threads, files, storage, clipboard, quitting, the window | `platform/` |
 //!
 //! The parts, in the style of egui's demo: each owns its own state, reads the game through
 //! a read-only `FrameView` and pushes commands (`part.rs`: the `Part` trait of the panels,
@@ -61,6 +62,7 @@ mod metrics;
 mod move_list;
 mod part;
 mod parts;
+pub mod platform;
 mod players;
 mod practice_state;
 pub mod screen;

@@ -148,7 +148,9 @@ impl MenuDraw<'_> {
             ui.close();
         }
         ui.separator();
-        self.menu_item(ui, "Quit", true, Command::Quit);
+        if crate::platform::CAN_QUIT {
+            self.menu_item(ui, "Quit", true, Command::Quit);
+        }
     }
 
     /// The Edit menu: the clipboard both ways, and the settings.

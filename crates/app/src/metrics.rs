@@ -1,6 +1,7 @@
 //! Responsiveness figures shown in the status bar and read by the benchmarks.
 
-use std::time::{Duration, Instant};
+use crate::platform::Instant;
+use std::time::Duration;
 
 /// Responsiveness: the time a frame takes to build, from a move to the first value on the
 /// board, and from Stop to the engine stopping.

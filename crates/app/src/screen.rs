@@ -107,8 +107,7 @@ impl crate::App {
         self.view.fit_window = false;
         let area = screen_area(outer, monitor, ctx.pixels_per_point());
         if let Some((position, size)) = fit_window(outer, inner.size(), area) {
-            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(size));
-            ctx.send_viewport_cmd(egui::ViewportCommand::OuterPosition(position));
+            crate::platform::place_window(ctx, position, size);
         }
     }
 }

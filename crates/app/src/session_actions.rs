@@ -7,11 +7,12 @@
 use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::{SolveStats, Task};
+use crate::platform::Instant;
 use okapi_core::board::{Color, Move, Position, Square};
 use okapi_core::game::{Game, Next, ProvenLine, Seat, Session};
 use okapi_core::search::SolveMode;
 use okapi_engine::Request;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 impl App {
     /// The game record.

@@ -4,6 +4,7 @@
 use crate::app::App;
 use crate::command::Command;
 use crate::dialogs::NativeDialogs;
+use crate::platform;
 use crate::script;
 use crate::settings::{self, MIN_WINDOW, Settings};
 use eframe::egui;
@@ -16,66 +17,17 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
     }
     // The window comes back where and as large as it was ([`Settings::window`]).
     let saved = Settings::paths().map(|(settings, _)| Settings::load(&settings));
-    let mut viewport = viewport(saved.as_ref().and_then(|s| s.window));
-    // The icon is compiled in and checked by a test: a failure here is a bad build, and the
-    // window still opens with the system's default icon.
-    if let Ok(icon) = eframe::icon_data::from_png_bytes(ICON_PNG) {
-        viewport = viewport.with_icon(std::sync::Arc::new(icon));
-    }
-    let mut failures = Vec::new();
-    for (i, &renderer) in RENDERERS.iter().enumerate() {
-        let options = eframe::NativeOptions {
-            viewport: viewport.clone(),
-            renderer,
-            ..Default::default()
-        };
-        match eframe::run_native("Okapi", options, app_creator(open.clone())) {
-            Ok(()) => return Ok(()),
-            Err(e) => {
-                let graphics = is_graphics_failure(&e);
-                let said = e.to_string();
-                if graphics && i + 1 < RENDERERS.len() {
-                    // Logged for whoever looks; the player sees the window of the next.
-                    eprintln!(
-                        "okapi: {renderer:?} could not draw the window ({said}); trying {:?}",
-                        RENDERERS[i + 1]
-                    );
-                }
-                failures.push(said);
-                if !graphics {
-                    break;
-                }
-            }
-        }
-    }
+    let viewport = platform::with_icon(viewport(saved.as_ref().and_then(|s| s.window)));
+    let Err(mut failures) = platform::run_window(viewport, || app_creator(open.clone())) else {
+        return Ok(());
+    };
     let last = failures.pop().unwrap_or_default();
     anyhow::bail!("{}", window_failure(&last))
 }
 
-/// The ways to draw the window, tried in order until one works. OpenGL (glow) first: it
-/// starts fastest and works on nearly every desktop. On Windows, wgpu next, on Direct3D 12
-/// (with its software adapter where no graphics driver is: virtual machines, remote
-/// desktops) or Vulkan, for machines whose OpenGL driver is missing or broken.
-#[cfg(windows)]
-const RENDERERS: &[eframe::Renderer] = &[eframe::Renderer::Glow, eframe::Renderer::Wgpu];
-#[cfg(not(windows))]
-const RENDERERS: &[eframe::Renderer] = &[eframe::Renderer::Glow];
-
-/// Did the window fail for want of a working graphics API (another renderer may do)?
-fn is_graphics_failure(e: &eframe::Error) -> bool {
-    match e {
-        eframe::Error::Glutin(_)
-        | eframe::Error::NoGlutinConfigs(..)
-        | eframe::Error::OpenGL(_) => true,
-        #[cfg(windows)]
-        eframe::Error::Wgpu(_) => true,
-        _ => false,
-    }
-}
-
 /// Builds the app once the window is there: opens `open` (a game or a script), else the
 /// game in progress of the last run.
-fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
+pub(crate) fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
     Box::new(move |cc| {
         let ctx = cc.egui_ctx.clone();
         let mut app = App::new(Box::new(NativeDialogs::default()), move || {
@@ -97,7 +49,7 @@ fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
             }
             (Some(path), _) => app.apply(Command::OpenPath(path)),
             // The game in progress comes back with its players.
-            (None, Some(saved)) if saved.exists() => app.restore_game_in_progress(saved),
+            (None, Some(saved)) if platform::exists(saved) => app.restore_game_in_progress(saved),
             _ => {}
         }
         app.position_changed();
@@ -111,14 +63,7 @@ fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
 /// program started from the Start menu or Finder), in a message box too.
 pub fn report_start_failure(message: &str) {
     eprintln!("okapi: {message}");
-    if cfg!(any(target_os = "windows", target_os = "macos")) {
-        rfd::MessageDialog::new()
-            .set_level(rfd::MessageLevel::Error)
-            .set_title("Okapi could not start")
-            .set_description(message)
-            .set_buttons(rfd::MessageButtons::Ok)
-            .show();
-    }
+    platform::show_start_failure(message);
 }
 
 /// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one

@@ -2,10 +2,10 @@
 //! open and their forms, a board being set up, the questions waiting for an answer.
 
 use crate::command::Command;
+use crate::platform::Instant;
 use crate::settings::WindowGeometry;
 use eframe::egui;
 use okapi_core::board::Position;
-use std::time::Instant;
 
 /// What the view shows besides the game.
 #[derive(Default)]

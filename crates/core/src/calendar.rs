@@ -58,8 +58,8 @@ impl fmt::Display for Day {
 /// The system clock's time in seconds since 1970-01-01 00:00 UTC (0 for a clock set
 /// before then).
 pub fn seconds_now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
 }
 

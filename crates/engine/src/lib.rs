@@ -47,7 +47,8 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 pub use config::{ConfigError, EngineConfig, Machine, MemoryCap};
 
@@ -88,8 +89,8 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     /// A table of 16 MiB, every core and a seed from the clock (variety against people).
     fn default() -> Self {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
+        let seed = web_time::SystemTime::now()
+            .duration_since(web_time::UNIX_EPOCH)
             .map_or(0x0CA9, |d| d.as_nanos() as u64);
         EngineOptions {
             evaluator: Evaluator::shipped(),
@@ -328,6 +329,22 @@ fn lock(gate: &Mutex<Gate>) -> std::sync::MutexGuard<'_, Gate> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The engine's side: it serves the requests of its [`Engine`] in order until that is
+/// dropped ([`Engine::spawn_on`]).
+pub struct EngineLoop {
+    options: EngineOptions,
+    messages: Receiver<Message>,
+    shared: worker::Shared,
+    notify: Box<dyn Fn() + Send>,
+}
+
+impl EngineLoop {
+    /// Serves the requests, waiting for each, until the [`Engine`] is dropped.
+    pub fn run(self) {
+        worker::run(self.options, self.messages, self.shared, self.notify)
+    }
+}
+
 /// A front end's side of the engine thread.
 pub struct Engine {
     requests: Option<Sender<Message>>,
@@ -350,6 +367,23 @@ impl Engine {
 
     /// Starts the engine thread with these options; `notify` is called after every event.
     pub fn spawn_with(options: EngineOptions, notify: impl Fn() + Send + 'static) -> Engine {
+        Engine::spawn_on(options, notify, |engine_loop| {
+            std::thread::Builder::new()
+                .name("okapi-engine".into())
+                .spawn(move || engine_loop.run())
+                .map(Some)
+        })
+        .expect("the engine thread starts")
+    }
+
+    /// Starts an engine whose loop `start` runs where it may block: on a thread (as
+    /// [`Engine::spawn_with`] does; the handle is joined when the engine is dropped), or
+    /// wherever a platform without threads serves it (then `None`).
+    pub fn spawn_on(
+        options: EngineOptions,
+        notify: impl Fn() + Send + 'static,
+        start: impl FnOnce(EngineLoop) -> std::io::Result<Option<JoinHandle<()>>>,
+    ) -> std::io::Result<Engine> {
         let (req_tx, req_rx) = unbounded::<Message>();
         let (ev_tx, ev_rx) = unbounded::<Reply>();
         let gate = Arc::new(Mutex::new(Gate {
@@ -363,19 +397,22 @@ impl Engine {
             stop: stop.clone(),
             stopped_upto: stopped_upto.clone(),
         };
-        let thread = std::thread::Builder::new()
-            .name("okapi-engine".into())
-            .spawn(move || worker::run(options, req_rx, worker_shared, Box::new(notify)))
-            .expect("the engine thread starts");
-        Engine {
+        let engine_loop = EngineLoop {
+            options,
+            messages: req_rx,
+            shared: worker_shared,
+            notify: Box::new(notify),
+        };
+        let thread = start(engine_loop)?;
+        Ok(Engine {
             requests: Some(req_tx),
             events: ev_rx,
             gate,
             stop,
             stopped_upto,
             last_ticket: 0,
-            thread: Some(thread),
-        }
+            thread,
+        })
     }
 
     /// Sends a request and gives its ticket. Whatever older request is running stops

@@ -5,6 +5,9 @@
 //! - In a Web Worker, the engine ([`choose`], [`solve`]): its searches run there, so the
 //!   page draws its frames while it thinks.
 //!
+//! - With the feature `app`, the whole desktop app on a canvas ([`start_app`], the page
+//!   `app.html`), its platform in `okapi_app::platform`.
+//!
 //! Boards cross the boundary as the script format's board string (64 squares `X`, `O`,
 //! `-` from a1 to h8, a space, the side to move), answers as JSON. Every function takes
 //! the text a person may have pasted: bad input is an error saying what is wrong, never
@@ -19,6 +22,20 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use wasm_bindgen::prelude::*;
+
+/// Starts the whole app on the page's canvas of id `canvas_id`.
+#[cfg(all(feature = "app", target_arch = "wasm32"))]
+#[wasm_bindgen]
+pub async fn start_app(canvas_id: String) -> Result<(), JsValue> {
+    use wasm_bindgen::JsCast;
+    let canvas = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&canvas_id))
+        .ok_or_else(|| JsValue::from_str(&format!("no element #{canvas_id} in the page")))?
+        .dyn_into::<web_sys::HtmlCanvasElement>()
+        .map_err(|_| JsValue::from_str(&format!("#{canvas_id} is not a canvas")))?;
+    okapi_app::platform::start_in_canvas(canvas).await
+}
 
 /// The table's size, as `okapi bench`'s default (2^23 entries), so the browser's solves
 /// and the native ones compare.

@@ -4,11 +4,11 @@ use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::{EngineUse, Task};
 use crate::windows::{self, ConfirmSolve, OneLineSaved, UnsavedChanges};
+use crate::platform::Instant;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::formats::Format;
 use okapi_core::game::{Game, Seat};
 use okapi_engine::Request;
-use std::time::Instant;
 
 impl App {
     /// Applies one command: each group of commands has its method below. A command that
@@ -218,7 +218,7 @@ impl App {
                     self.apply(Command::OpenPath(path));
                 }
             }
-            Command::OpenPath(path) => match okapi_core::formats::load_game(&path) {
+            Command::OpenPath(path) => match crate::platform::load_game(&path) {
                 Ok(game) => {
                     // A game comes back with the players it was saved with.
                     let seats = game.seats;
@@ -250,7 +250,7 @@ impl App {
                     None => self.view.after_save = None,
                 }
             }
-            Command::SaveTo(path) => match okapi_core::formats::save_game(self.game(), &path) {
+            Command::SaveTo(path) => match crate::platform::save_game(self.game(), &path) {
                 Ok(()) => {
                     let format = Format::of_path(&path);
                     self.notice = Some(saved_notice(self.game(), format, &path));
@@ -294,7 +294,7 @@ impl App {
                 self.view.after_save = then.map(|c| *c);
                 // Beside the one-line file; a file of that name already there is not
                 // overwritten unasked: the save dialog offers the name instead.
-                if json.exists() {
+                if crate::platform::exists(&json) {
                     let json_name = json.file_name().map_or_else(
                         || json.display().to_string(),
                         |n| n.to_string_lossy().into(),

@@ -4,6 +4,7 @@
 use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::{EngineUse, SolveStats};
+use crate::platform::Instant;
 use crate::script;
 use crate::script::ScriptJob;
 use okapi_core::formats::same_file;
@@ -11,7 +12,6 @@ use okapi_core::game::{Game, ProvenLine, Seat};
 use okapi_core::search::SolveMode;
 use okapi_engine::Request;
 use std::path::Path;
-use std::time::Instant;
 
 impl App {
     /// Solves the open script from the start on the script engine, as the command line
@@ -182,7 +182,7 @@ impl App {
             ));
             return;
         }
-        match okapi_core::formats::write_atomic(path, &bytes) {
+        match crate::platform::write_file(path, &bytes) {
             Ok(()) => {
                 self.settings.remember_folder(path);
                 self.notice = Some(format!("Saved the results to {}", path.display()));

@@ -10,6 +10,7 @@
 //! games list is filtered by player (either colour, as Black, as White), tournament and
 //! years, sorted by any column, and a click opens the game at the position on the board.
 
+use crate::platform::Instant;
 use eframe::egui;
 use okapi_core::board::{Move, Position};
 use okapi_core::db::{Answer, Database, Filter, GameHit, sources};
@@ -17,7 +18,7 @@ use okapi_core::game::Game;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The name of the opening `position` is (the named openings of `assets/openings.txt`,
 /// under the 8 symmetries and transpositions), shown beside each next move.
@@ -131,12 +132,10 @@ impl DatabaseView {
         let (tx, rx) = channel();
         let ctx = ctx.clone();
         let wanted = folders.clone();
-        let spawned = std::thread::Builder::new()
-            .name("okapi-database".into())
-            .spawn(move || {
-                let _ = tx.send(load(&wanted));
-                ctx.request_repaint();
-            });
+        let spawned = crate::platform::spawn_task("okapi-database", move || {
+            let _ = tx.send(load(&wanted));
+            ctx.request_repaint();
+        });
         self.load = match spawned {
             Ok(_) => Load::Loading(rx),
             Err(e) => Load::Failed(format!("cannot start the loading thread: {e}")),

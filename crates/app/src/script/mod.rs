@@ -7,13 +7,14 @@
 //! same size, so a saved result is byte for byte the command line's file.
 
 use crate::command::Command;
+use crate::platform::Instant;
 use eframe::egui;
 use okapi_core::board::{Move, Position};
 use okapi_core::formats::script::{self, NumberedLine, Outcome, ScriptLine};
 use okapi_core::game::numbered_line;
 use okapi_core::search::SolveMode;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Table size of script solves: `okapi -script`'s default (`-h 18`, 4 MB), so the lines
 /// found are the ones the command line writes.
@@ -82,7 +83,7 @@ fn is_obf_path(path: &Path) -> bool {
 impl ScriptJob {
     /// Reads a script; only an unreadable file is an error (bad lines are listed).
     pub fn load(path: &Path) -> Result<ScriptJob, String> {
-        let bytes = okapi_core::formats::read_capped(path, okapi_core::formats::MAX_SCRIPT_FILE)
+        let bytes = crate::platform::read_file(path, okapi_core::formats::MAX_SCRIPT_FILE)
             .map_err(|e| e.to_string())?;
         Ok(ScriptJob::from_bytes(path, &bytes))
     }

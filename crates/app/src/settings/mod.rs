@@ -1,7 +1,7 @@
 //! Settings kept between runs in the platform's config dir, as JSON.
 
 use okapi_core::search::SolveMode;
-use okapi_engine::{EngineConfig, Machine};
+use okapi_engine::EngineConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -337,17 +337,7 @@ impl Settings {
     /// on Linux `~/.config/okapi/` and `~/.local/share/okapi/`; on macOS
     /// `~/Library/Application Support/Okapi/`.
     pub fn paths() -> Option<(PathBuf, PathBuf)> {
-        if let Some(dir) = std::env::current_exe()
-            .ok()
-            .and_then(|exe| portable_dir(&exe))
-        {
-            return Some((dir.join("settings.json"), dir.join("current-game.json")));
-        }
-        let dirs = directories::ProjectDirs::from("", "", "Okapi")?;
-        Some((
-            dirs.config_dir().join("settings.json"),
-            dirs.data_dir().join("current-game.json"),
-        ))
+        crate::platform::data_paths()
     }
 
     /// Reads settings; a missing or unreadable file gives the defaults (settings are
@@ -365,8 +355,7 @@ impl Settings {
         // Settings are a few hundred bytes; the cap keeps a damaged or odd file (a
         // device) from filling memory at every start, and a FIFO is never opened (the
         // window never came).
-        let read = okapi_core::formats::check_not_a_pipe(path)
-            .and_then(|()| okapi_core::formats::read_capped(path, 1 << 20));
+        let read = crate::platform::read_file(path, 1 << 20);
         let mut s = match read {
             Err(okapi_core::formats::ReadError::Io { reason, .. })
                 if reason.kind() == std::io::ErrorKind::NotFound =>
@@ -409,7 +398,9 @@ impl Settings {
         if self.threads == 0 {
             self.threads = defaults.threads;
         }
-        if let Err(e) = okapi_engine::config::check_threads(&Machine::this(), self.threads) {
+        if let Err(e) =
+            okapi_engine::config::check_threads(&crate::platform::machine(), self.threads)
+        {
             problems.push(format!(
                 "threads {}: {e}; using {}",
                 self.threads, defaults.threads
@@ -457,15 +448,12 @@ impl Settings {
     /// A path JSON cannot hold (a name that is not UTF-8) is left out of the file rather
     /// than stop the save: it panicked the app on its first frame.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         let mut kept = self.clone();
         kept.recent.retain(|p| storable(p));
         kept.db_folders.retain(|p| storable(p));
         kept.last_folder = kept.last_folder.filter(|p| storable(p));
         let text = serde_json::to_string_pretty(&kept).map_err(std::io::Error::other)?;
-        okapi_core::formats::write_atomic(path, text.as_bytes())
+        crate::platform::write_file(path, text.as_bytes())
     }
 
     /// Puts `path` first in the recent files; its folder is where the dialogs start. A

@@ -30,7 +30,8 @@ use crate::shard::Shard;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// What to build.
 #[derive(Clone, Debug, PartialEq)]

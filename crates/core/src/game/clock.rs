@@ -3,7 +3,8 @@
 use crate::board::Color;
 use crate::level::allot_time;
 use crate::search::Limits;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Time left for Black and White, with at most one side's time running. Time is read
 /// from [`Instant`] when asked, so nothing ticks in the background.

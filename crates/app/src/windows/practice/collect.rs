@@ -187,12 +187,10 @@ impl App {
     ) {
         let (tx, rx) = channel();
         let notify = self.engines.waker();
-        let spawned = std::thread::Builder::new()
-            .name("okapi-practice-games".into())
-            .spawn(move || {
-                let _ = tx.send(find());
-                notify();
-            });
+        let spawned = crate::platform::spawn_task("okapi-practice-games", move || {
+            let _ = tx.send(find());
+            notify();
+        });
         match spawned {
             Ok(_) => self.practice.finding = Some(rx),
             Err(e) => self.practice.summary = Some(format!("Cannot read the games: {e}")),

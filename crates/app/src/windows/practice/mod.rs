@@ -111,7 +111,7 @@ impl App {
             return;
         }
         let opened = match &self.practice.file {
-            Some(path) => Store::open(path),
+            Some(path) => crate::platform::open_practice(path),
             None => practice::Opened {
                 store: Store::default(),
                 notice: Some(
@@ -137,7 +137,7 @@ impl App {
         if !p.writable {
             return;
         }
-        if let Err(e) = store.save_merged(path, &mut p.stamp) {
+        if let Err(e) = crate::platform::save_practice(store, path, &mut p.stamp) {
             p.notice = Some(format!(
                 "Your practice could not be saved to {} ({e}); it goes on for this run.",
                 path.display()

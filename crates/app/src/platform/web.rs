@@ -1,0 +1,358 @@
+//! The browser: the page is the window. What the desktop keeps in files (the settings,
+//! the game in progress, practice) is kept in the page's `localStorage`, under the same
+//! names ([`data_paths`]); a file the player opens comes through `<input type=file>` and
+//! is read from memory; a file saved is a download.
+//!
+//! The engines: wasm32-unknown-unknown has no threads; an engine's loop is handed to
+//! [`start_engine_loop`], which keeps it for the page's engine worker.
+
+use crate::dialogs::{DialogFailure, DialogKind, FileDialogs};
+use eframe::egui;
+use okapi_core::formats::{Format, GameFileError, ReadError};
+use okapi_core::game::Game;
+use okapi_core::practice::{FileStamp, Opened, Store};
+use okapi_engine::{Engine, EngineLoop, EngineOptions, Machine};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// Where the app's own data lives: paths under it are `localStorage` keys.
+const STORAGE_ROOT: &str = "okapi";
+
+thread_local! {
+    /// The files the player opened this session, by name (the page has no paths).
+    static OPENED: RefCell<HashMap<PathBuf, Vec<u8>>> = RefCell::new(HashMap::new());
+    /// A file opened through the page's picker, waiting for the app: what to do with it.
+    static PICKED: RefCell<Vec<crate::command::Command>> = const { RefCell::new(Vec::new()) };
+    /// The engines' loops, kept for the page's engine worker.
+    static ENGINE_LOOPS: RefCell<Vec<EngineLoop>> = const { RefCell::new(Vec::new()) };
+    /// The app's context, to wake it when a file comes.
+    static CONTEXT: RefCell<Option<egui::Context>> = const { RefCell::new(None) };
+}
+
+/// Starts an engine: its loop goes to [`start_engine_loop`] (the page's thread never
+/// runs a search).
+pub fn spawn_engine(options: EngineOptions, notify: impl Fn() + Send + 'static) -> Engine {
+    Engine::spawn_on(options, notify, |engine_loop| {
+        start_engine_loop(engine_loop);
+        Ok(None)
+    })
+    .expect("an engine loop is only kept")
+}
+
+/// Keeps an engine's loop for the page's engine worker.
+fn start_engine_loop(engine_loop: EngineLoop) {
+    log::warn!("okapi: the engine worker of the page is not started yet");
+    ENGINE_LOOPS.with(|l| l.borrow_mut().push(engine_loop));
+}
+
+/// Runs `task` at once: the page has no threads (the jobs are short or report as they go).
+pub fn spawn_task(_name: &str, task: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    task();
+    Ok(())
+}
+
+/// The page's cores (`navigator.hardwareConcurrency`) and a memory cap a wasm32 module
+/// can hold (4 GB at most; the engine's tables stay far below).
+pub fn machine() -> Machine {
+    let cores = web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency() as usize)
+        .filter(|&n| n > 0)
+        .unwrap_or(1);
+    Machine {
+        cores,
+        memory: Some(1 << 30),
+    }
+}
+
+/// The settings and the game in progress: `localStorage` keys named as the desktop's
+/// files are.
+pub fn data_paths() -> Option<(PathBuf, PathBuf)> {
+    let root = Path::new(STORAGE_ROOT);
+    Some((root.join("settings.json"), root.join("current-game.json")))
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn is_stored(path: &Path) -> bool {
+    path.starts_with(STORAGE_ROOT)
+}
+
+fn key(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn not_found(path: &Path) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        format!("{} is not kept in this browser", path.display()),
+    )
+}
+
+/// What is kept at `path`: in `localStorage`, or a file opened this session.
+fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    if is_stored(path) {
+        let store = storage().ok_or_else(|| std::io::Error::other("no localStorage"))?;
+        return match store.get_item(&key(path)) {
+            Ok(Some(text)) => Ok(text.into_bytes()),
+            Ok(None) => Err(not_found(path)),
+            Err(_) => Err(std::io::Error::other("localStorage cannot be read")),
+        };
+    }
+    OPENED
+        .with(|o| o.borrow().get(path).cloned())
+        .ok_or_else(|| not_found(path))
+}
+
+/// Reads at most `limit` bytes kept at `path`.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let io = |reason| ReadError::Io {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let bytes = read_bytes(path).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Keeps `bytes` at `path`: in `localStorage` (as text), else downloads them as a file
+/// of that name.
+pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if is_stored(path) {
+        let text = std::str::from_utf8(bytes).map_err(std::io::Error::other)?;
+        let store = storage().ok_or_else(|| std::io::Error::other("no localStorage"))?;
+        return store
+            .set_item(&key(path), text)
+            .map_err(|_| std::io::Error::other("the browser's storage is full or refused"));
+    }
+    download(path, bytes)
+}
+
+/// Offers `bytes` as a download named as `path`'s file name.
+fn download(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let fail = |what: &str| std::io::Error::other(format!("cannot download: {what}"));
+    let name = path
+        .file_name()
+        .map_or("okapi.txt".into(), |n| n.to_string_lossy());
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| fail("no document"))?;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|_| fail("blob"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("url"))?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| fail("link"))?
+        .unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(&name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Nothing to make: `localStorage` has no folders.
+pub fn make_folder_of(_path: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Whether something is kept at `path`.
+pub fn exists(path: &Path) -> bool {
+    read_bytes(path).is_ok()
+}
+
+/// Moves what is kept at `from` to `to` (a damaged game set aside).
+pub fn rename(from: &Path, to: &Path) -> std::io::Result<()> {
+    let bytes = read_bytes(from)?;
+    write_file(to, &bytes)?;
+    if let Some(store) = storage() {
+        let _ = store.remove_item(&key(from));
+    }
+    Ok(())
+}
+
+/// Reads the game kept at `path`, in whichever format it is.
+pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
+    let bytes = read_file(path, okapi_core::formats::MAX_GAME_FILE)?;
+    okapi_core::formats::read_any(&String::from_utf8_lossy(&bytes))
+        .map(okapi_core::formats::Contents::into_game)
+}
+
+/// Keeps `game` at `path` (storage or a download), in the format its extension names.
+pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
+    let text = okapi_core::formats::write_game(game, Format::of_path(path));
+    write_file(path, text.as_bytes())
+}
+
+/// The practice cards kept at `path` (`localStorage`).
+pub fn open_practice(path: &Path) -> Opened {
+    let (store, notice) = match read_bytes(path) {
+        Err(_) => (Store::default(), None),
+        Ok(bytes) => match Store::from_json(&String::from_utf8_lossy(&bytes)) {
+            Ok((store, _)) => (store, None),
+            Err(e) => (
+                Store::default(),
+                Some(format!(
+                    "Your practice kept in this browser cannot be read ({e})."
+                )),
+            ),
+        },
+    };
+    Opened {
+        store,
+        notice,
+        writable: true,
+        stamp: FileStamp::default(),
+    }
+}
+
+/// Keeps the practice cards at `path` (`localStorage`; one page writes it).
+pub fn save_practice(
+    store: &mut Store,
+    path: &Path,
+    _stamp: &mut FileStamp,
+) -> std::io::Result<()> {
+    write_file(path, store.to_json().as_bytes())
+}
+
+/// Puts `text` on the page's clipboard (where the browser allows it).
+pub fn copy_text(ctx: &egui::Context, text: String) {
+    ctx.copy_text(text);
+}
+
+/// A page cannot read the clipboard when asked: the text comes with the keyboard's paste.
+pub fn request_paste(_ctx: &egui::Context) -> Option<&'static str> {
+    Some("To paste in the browser, press Ctrl+V (⌘V on a Mac).")
+}
+
+/// A page does not close itself: no Quit.
+pub const CAN_QUIT: bool = false;
+
+/// Nothing to close: the tab is the player's.
+pub fn close_window(_ctx: &egui::Context) {}
+
+/// Nothing to keep open.
+pub fn cancel_close(_ctx: &egui::Context) {}
+
+/// The page is the window: it has no place or size of its own.
+pub fn place_window(_ctx: &egui::Context, _position: egui::Pos2, _size: egui::Vec2) {}
+
+/// The page's icon is its own (`icon.png`).
+pub fn with_icon(viewport: egui::ViewportBuilder) -> egui::ViewportBuilder {
+    viewport
+}
+
+/// In the page the app starts from [`start_in_canvas`]; no window to open.
+pub fn run_window(
+    _viewport: egui::ViewportBuilder,
+    _creator: impl Fn() -> eframe::AppCreator<'static>,
+) -> Result<(), Vec<String>> {
+    Err(vec![
+        "the browser has no windows: the app starts in its page".into(),
+    ])
+}
+
+/// Says why the app did not start, in the page's console.
+pub fn show_start_failure(message: &str) {
+    web_sys::console::error_1(&message.into());
+}
+
+/// The command of a file the player picked in the page, once it has come.
+pub fn take_picked_file() -> Option<crate::command::Command> {
+    PICKED.with(|p| p.borrow_mut().pop())
+}
+
+/// The page's file picker and downloads.
+#[derive(Default)]
+pub struct NativeDialogs;
+
+impl NativeDialogs {
+    /// Shows the page's file picker; the file comes later ([`take_picked_file`]).
+    fn pick(kind: DialogKind, accept: &str) {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(input) = document.create_element("input") else {
+            return;
+        };
+        let input: web_sys::HtmlInputElement = input.unchecked_into();
+        input.set_type("file");
+        input.set_accept(accept);
+        let chosen = input.clone();
+        let on_change = Closure::once_into_js(move || {
+            let Some(file) = chosen.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            wasm_bindgen_futures::spawn_local(async move {
+                let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await
+                else {
+                    return;
+                };
+                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                let path = PathBuf::from(file.name());
+                OPENED.with(|o| o.borrow_mut().insert(path.clone(), bytes));
+                PICKED.with(|p| p.borrow_mut().push(kind.command(path)));
+                CONTEXT.with(|c| {
+                    if let Some(ctx) = &*c.borrow() {
+                        ctx.request_repaint();
+                    }
+                });
+            });
+        });
+        input.set_onchange(Some(on_change.unchecked_ref()));
+        input.click();
+    }
+}
+
+impl FileDialogs for NativeDialogs {
+    fn open_game(&mut self) -> Option<PathBuf> {
+        Self::pick(DialogKind::OpenGame, ".json,.ggf,.txt,.trn");
+        None
+    }
+
+    fn save_game(&mut self, suggested_name: &str) -> Option<PathBuf> {
+        Some(PathBuf::from(suggested_name))
+    }
+
+    fn open_script(&mut self) -> Option<PathBuf> {
+        Self::pick(DialogKind::OpenScript, ".scr,.obf,.txt");
+        None
+    }
+
+    fn save_script_result(&mut self, suggested_name: &str) -> Option<PathBuf> {
+        Some(PathBuf::from(suggested_name))
+    }
+
+    fn take_failure(&mut self) -> Option<DialogFailure> {
+        None
+    }
+
+    fn start_in(&mut self, _folder: Option<&Path>) {}
+}
+
+/// Starts the app on the page's canvas (eframe's web runner): the settings, the game in
+/// progress and practice from `localStorage`, as the desktop's from its files.
+pub async fn start_in_canvas(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
+    let creator = crate::start::app_creator(None);
+    let creator: eframe::AppCreator<'static> = Box::new(move |cc| {
+        keep_context(&cc.egui_ctx);
+        creator(cc)
+    });
+    eframe::WebRunner::new()
+        .start(canvas, eframe::WebOptions::default(), creator)
+        .await
+}
+
+/// Remembers the app's context, to wake it when a picked file comes.
+fn keep_context(ctx: &egui::Context) {
+    CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
+}
