@@ -482,7 +482,7 @@ fn fitted_label(ui: &mut egui::Ui, text: egui::RichText, right: f32) -> egui::Re
 }
 
 /// `1 move`, `2 moves`, `1 inaccuracy`, `3 inaccuracies`.
-fn plural(n: usize, word: &str) -> String {
+pub(crate) fn plural(n: usize, word: &str) -> String {
     match (n, word.strip_suffix('y')) {
         (1, _) => format!("1 {word}"),
         (_, Some(stem)) => format!("{n} {stem}ies"),

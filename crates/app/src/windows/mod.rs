@@ -90,6 +90,11 @@ impl App {
                 });
             }
             UnsavedAnswer::Discard => {
+                if pending == Command::Quit {
+                    // The player let what is unsaved go: the game still comes back at
+                    // the next start, and is not asked about again.
+                    self.mark_saved();
+                }
                 self.view.discard_confirmed = true;
                 self.commands.push(pending);
             }
