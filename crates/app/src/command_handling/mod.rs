@@ -146,9 +146,12 @@ impl App {
             ));
         } else {
             if u.moves > 0 {
+                // "Its" moves when nothing of the game was saved.
+                let all = self.saved_record.tree_size() == 0;
                 parts.push(match (u.after, &self.file) {
-                    (0, _) if u.moves == 1 => "its move".to_string(),
-                    (0, _) => format!("its {}", moves(u.moves)),
+                    (0, _) if all && u.moves == 1 => "its move".to_string(),
+                    (0, _) if all => format!("its {}", moves(u.moves)),
+                    (0, _) => moves(u.moves),
                     (after, Some(_)) => format!("{} after the file's {after}", moves(u.moves)),
                     (after, None) => format!("{} after the first {after}", moves(u.moves)),
                 });

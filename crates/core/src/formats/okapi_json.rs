@@ -863,7 +863,7 @@ mod tests {
             ),
         );
         g.go_to(2);
-        g.play(mv("f4"), Some(midgame(-5))).unwrap();
+        g.play(mv("c5"), Some(midgame(-5))).unwrap();
         g.set_best(2, best("c3", midgame(-1)));
         let state = SavedState {
             file: Some(PathBuf::from("/home/ann/games/game 1.ggf")),
