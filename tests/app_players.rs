@@ -89,7 +89,7 @@ fn a_database_game_shows_its_players_and_the_tournament_once() {
     h.click_label("d3");
     new_game(&mut h, Seat::Human, Seat::Human);
     h.run_steps(2);
-    assert!(has_label(&h, "1 of its 6 moves is in no file."));
+    assert_eq!(texts_with(&h, "In no file"), ["In no file: 1 move."]);
     h.click_label("Cancel");
     h.state_mut().apply(Command::DeleteVariation(0));
     h.run_steps(2);
@@ -193,11 +193,11 @@ fn a_ggf_save_with_variations_offers_json_and_asks_only_when_something_is_lost()
     new_game(&mut h, Seat::Human, Seat::Human);
     h.run_steps(2);
     assert!(has_label(&h, "Unsaved changes"));
-    let detail = texts_with(&h, "in no file");
+    let detail = texts_with(&h, "Not in");
     assert_eq!(
         detail,
         [format!(
-            "1 of its 3 moves is in no file: {} holds one line (GGF keeps no variations).",
+            "Not in {}: 1 move of other lines (GGF keeps one line, no variations).",
             ggf.display()
         )]
     );

@@ -61,6 +61,15 @@ impl App {
         }
         self.known.offer(position, best_move, best);
         self.session.game_mut().set_eval(ply, played);
+        // The record keeps it: saved in Okapi's game file and the autosave, shown again
+        // after a restart and when the file is opened, with no new search.
+        self.session.game_mut().set_best(
+            ply,
+            okapi_core::game::BestMove {
+                square: best_move,
+                eval: best,
+            },
+        );
         let key = (position, self.game().moves()[ply]);
         self.game_analysis.insert(
             ply,
@@ -150,13 +159,51 @@ impl App {
         }
     }
 
-    /// Keeps the game in progress (with what is known of it) across restarts.
-    pub(super) fn keep_game_in_progress(&mut self) {
+    /// What the record holds of the game analysis and its proofs, back in the known
+    /// values and the analysis every view reads (a game opened, or brought back at start).
+    pub(crate) fn take_analysis_from_record(&mut self) {
+        let game = self.game();
+        let mut found = Vec::new();
+        for ply in 0..game.len() {
+            let (position, mv) = (game.position_at(ply), game.moves()[ply]);
+            let played = game.eval_at(ply);
+            found.push((ply, position, mv, played, game.best_at(ply)));
+        }
+        for (ply, position, mv, played, best) in found {
+            if let (Move::Play(sq), Some(played)) = (mv, played) {
+                self.known.offer(position, sq, played);
+            }
+            let (Some(played), Some(best)) = (played, best) else {
+                continue;
+            };
+            self.known.offer(position, best.square, best.eval);
+            self.game_analysis.insert(
+                ply,
+                PlyAnalysis {
+                    key: (position, mv),
+                    played,
+                    best: best.eval,
+                    best_move: best.square,
+                },
+            );
+        }
+    }
+
+    /// Keeps the game in progress (with what is known of it, and where it is saved)
+    /// across restarts.
+    pub(crate) fn keep_game_in_progress(&mut self) {
+        let state = okapi_core::formats::okapi_json::SavedState {
+            file: self.file.clone(),
+            settled: !self.has_unsaved_changes(),
+        };
         if let Some(path) = &self.autosave {
             // Play goes on whatever happens here, but a failure is said once (a read-only
             // data folder lost every game silently), and again after it worked once more.
-            let result = crate::platform::make_folder_of(path)
-                .and_then(|()| crate::platform::save_game(self.game(), path));
+            let result = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                Some(dir) => crate::platform::make_folder_of(dir),
+                None => Ok(()),
+            }
+            .and_then(|()| crate::platform::save_game_in_progress(self.game(), &state, path));
             match result {
                 Ok(()) => self.autosave_failed = false,
                 Err(e) if !self.autosave_failed => {
@@ -171,13 +218,22 @@ impl App {
         }
     }
 
-    /// Brings back the game kept from the last run. One that cannot be read is moved
-    /// aside (not overwritten by the next autosave) and the reason is shown.
+    /// Brings back the game kept from the last run as it was: its analysis, its file and
+    /// what of it is saved there (read again: the moves decide). One that cannot be read
+    /// is moved aside (not overwritten by the next autosave) and the reason is shown.
     pub fn restore_game_in_progress(&mut self, saved: &std::path::Path) {
-        match crate::platform::load_game(saved) {
-            Ok(game) => {
+        match crate::platform::load_game_in_progress(saved) {
+            Ok((game, state)) => {
                 let seats = game.seats;
+                self.saved_record = match &state.file {
+                    _ if state.settled => game.clone(),
+                    // Compared with the file as it is now (what a one-line format keeps).
+                    Some(file) => okapi_core::formats::load_game(file).unwrap_or_default(),
+                    None => okapi_core::game::Game::default(),
+                };
+                self.file = state.file;
                 self.session = okapi_core::game::Session::new(game, seats);
+                self.take_analysis_from_record();
             }
             Err(e) => {
                 let mut aside = saved.as_os_str().to_owned();

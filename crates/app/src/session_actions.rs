@@ -77,6 +77,7 @@ impl App {
         self.engine_lines = None;
         self.solve_stats = None;
         self.notice = notice;
+        self.take_analysis_from_record();
         self.position_changed();
     }
 
@@ -191,6 +192,8 @@ impl App {
             line,
         });
         self.solve_stats = Some(stats);
+        // The proof goes into the record kept for the next start at once.
+        self.keep_game_in_progress();
     }
 
     /// A fallen flag: that side loses on time and the engine stops. True while a clock

@@ -5,9 +5,10 @@ use crate::command::Command;
 use crate::engine_hub::{EngineUse, Task};
 use crate::windows::{self, ConfirmSolve, OneLineSaved, UnsavedChanges};
 use crate::platform::Instant;
+use crate::move_list::plural;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::formats::Format;
-use okapi_core::game::{Game, Seat};
+use okapi_core::game::{Game, Seat, Unsaved};
 use okapi_engine::Request;
 
 impl App {
@@ -113,51 +114,100 @@ impl App {
         }
     }
 
-    /// Does the game hold moves that no file has (a game replaced now would lose them)?
+    /// Does the game hold what no file has (a game replaced now would lose it): moves,
+    /// players, date, event or comment, or the game analysis where its file would keep it?
     pub fn has_unsaved_changes(&self) -> bool {
         let game = self.game();
         // A game without moves or comment holds nothing to lose.
         let nothing_made = game.is_empty() && game.comment.is_empty();
-        !nothing_made && !game.same_record(&self.saved_record)
+        !nothing_made && self.unsaved().is_some()
     }
 
-    /// What the unsaved-changes question says is not saved: how many moves are in no
-    /// file, and why (a one-line format keeps no variations), or that only the players,
-    /// date, event or comment changed.
+    /// What the game holds that its file (or the record as opened) does not, if anything.
+    /// The analysis counts where the file is Okapi's, which keeps it (a one-line format
+    /// does not: its save said so); for a game in no file it is said with its moves.
+    fn unsaved(&self) -> Option<Unsaved> {
+        let mut unsaved = self.game().unsaved_against(&self.saved_record);
+        if !self.file.as_ref().is_some_and(|p| Format::is_json(p)) {
+            unsaved.analysis &= !unsaved.moves_and_details_saved() && self.file.is_none();
+        }
+        (!unsaved.moves_and_details_saved() || unsaved.analysis).then_some(unsaved)
+    }
+
+    /// What the unsaved-changes question says is not saved, as a player counts it (moves,
+    /// not passes): "Not in game.ggf: 2 moves after the file's 58 and the game analysis."
     pub(super) fn unsaved_detail(&self) -> String {
-        let game = self.game();
-        let total = game.tree_size();
-        let missing = game.moves_not_in(&self.saved_record);
-        let since = match &self.file {
-            Some(path) => format!(" since it was saved as {}", path.display()),
+        let Some(u) = self.unsaved() else {
+            return "Everything is saved.".into();
+        };
+        let moves = |n: usize| plural(n, "move");
+        let one_line = self
+            .file
+            .as_ref()
+            .map(|p| Format::of_path(p))
+            .filter(|f| !f.keeps_variations());
+        let mut parts = Vec::new();
+        if one_line.is_some() && u.variation_moves > 0 {
+            // Which line the file holds is the one saved: the rest are other lines.
+            parts.push(format!(
+                "{} of other lines",
+                moves(u.moves + u.variation_moves)
+            ));
+        } else {
+            if u.moves > 0 {
+                // "Its" moves when nothing of the game was saved.
+                let all = self.saved_record.tree_size() == 0;
+                parts.push(match (u.after, &self.file) {
+                    (0, _) if all && u.moves == 1 => "its move".to_string(),
+                    (0, _) if all => format!("its {}", moves(u.moves)),
+                    (0, _) => moves(u.moves),
+                    (after, Some(_)) => format!("{} after the file's {after}", moves(u.moves)),
+                    (after, None) => format!("{} after the first {after}", moves(u.moves)),
+                });
+            }
+            match u.variations {
+                0 if u.variation_moves > 0 => {
+                    parts.push(format!("{} in its variations", moves(u.variation_moves)))
+                }
+                0 => {}
+                n => parts.push(format!(
+                    "{} of {}",
+                    if n == 1 {
+                        "a variation".to_string()
+                    } else {
+                        format!("{n} variations")
+                    },
+                    moves(u.variation_moves)
+                )),
+            }
+        }
+        if u.details {
+            parts.push("its players, date, event or comment".into());
+        }
+        if u.analysis {
+            parts.push("the game analysis".into());
+        }
+        let list = match parts.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
             None => String::new(),
         };
-        if missing == 0 {
-            return format!("Its players, date, event or comment changed{since}.");
-        }
-        let verb = if missing == 1 { "is" } else { "are" };
-        let what = match (missing, total) {
-            (1, 1) => format!("Its move {verb}"),
-            (m, t) if m == t => format!("Its {m} moves {verb}"),
-            (m, t) => format!("{m} of its {t} moves {verb}"),
-        };
-        let Some(path) = &self.file else {
-            // Made here, or a database game, a paste or a script's position played on.
-            return format!("{what} in no file.");
-        };
-        let shown = path.display();
-        match Format::of_path(path) {
-            format if !format.keeps_variations() => format!(
-                "{what} in no file: {shown} holds one line ({} keeps no variations).",
+        match (&self.file, one_line) {
+            (None, _) => format!("In no file: {list}."),
+            (Some(path), Some(format)) if u.variation_moves > 0 => format!(
+                "Not in {}: {list} ({} keeps one line, no variations).",
+                path.display(),
                 format.name()
             ),
-            _ => format!("{what} not in {shown}."),
+            (Some(path), _) => format!("Not in {}: {list}.", path.display()),
         }
     }
 
-    /// The game as it is now counts as saved (opened, saved, or just started).
-    pub(super) fn mark_saved(&mut self) {
+    /// The game as it is now counts as saved (opened, saved, or just started), and the
+    /// autosave says so for the next start.
+    pub(crate) fn mark_saved(&mut self) {
         self.saved_record = self.game().clone();
+        self.keep_game_in_progress();
     }
 
     /// Moves through the game: a move, the proven line's move, undo, redo, going to a ply.
@@ -273,6 +323,7 @@ impl App {
                         });
                     }
                     self.file = Some(path);
+                    self.keep_game_in_progress();
                     if let Some(next) = self.view.after_save.take() {
                         self.commands.push(next);
                     }
@@ -287,6 +338,11 @@ impl App {
                 self.apply(Command::Save);
             }
             Command::DiscardThen(next) => {
+                if *next == Command::Quit {
+                    // The player let what is unsaved go: the game still comes back at
+                    // the next start, and is not asked about again.
+                    self.mark_saved();
+                }
                 self.view.discard_confirmed = true;
                 self.apply(*next);
             }
@@ -542,17 +598,30 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
         return format!("Saved {shown}");
     }
     let name = format.name();
-    let plies = game.len();
     let result = match game.result() {
         Some((b, w)) => format!(", result {b}-{w}"),
         None => String::new(),
     };
-    let left_out = game.tree_size() - plies;
-    let mut notice = format!("Saved the line on the board ({plies} plies{result}) to {shown}");
+    let line = game
+        .moves()
+        .iter()
+        .filter(|m| matches!(m, Move::Play(_)))
+        .count();
+    let left_out = game.moves_not_in(&game.current_line_only());
+    let mut notice = format!(
+        "Saved the line on the board ({}{result}) to {shown}",
+        plural(line, "move")
+    );
     if left_out > 0 {
         notice += &format!(
-            "; {name} keeps one line, so {left_out} moves of other lines are not in it \
-             (save as .json to keep every line)"
+            "; {name} keeps one line, so {} of other lines are not in it \
+             (save as .json to keep every line)",
+            plural(left_out, "move")
+        );
+    }
+    if (0..game.len()).any(|i| game.best_at(i).is_some()) {
+        notice += &format!(
+            "; the game analysis is not kept in {name}: save as Okapi game (.json) to keep it"
         );
     }
     notice

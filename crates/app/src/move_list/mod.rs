@@ -472,7 +472,7 @@ pub(crate) fn discs(n: u32) -> String {
     plural(n as usize, "disc")
 }
 
-fn plural(n: usize, word: &str) -> String {
+pub(crate) fn plural(n: usize, word: &str) -> String {
     match (n, word.strip_suffix('y')) {
         (1, _) => format!("1 {word}"),
         (_, Some(stem)) => format!("{n} {stem}ies"),

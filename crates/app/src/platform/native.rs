@@ -6,6 +6,7 @@ use crate::dialogs::{
     keep_typed_extension,
 };
 use eframe::egui;
+use okapi_core::formats::okapi_json::SavedState;
 use okapi_core::formats::{GameFileError, ReadError};
 use okapi_core::game::Game;
 use okapi_core::practice::{FileStamp, Opened, Store};
@@ -91,6 +92,16 @@ pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
 /// Saves `game` at `path`, in the format its extension names.
 pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
     okapi_core::formats::save_game(game, path)
+}
+
+/// Reads the autosave of the game in progress with where that game is saved.
+pub fn load_game_in_progress(path: &Path) -> Result<(Game, SavedState), GameFileError> {
+    okapi_core::formats::load_game_in_progress(path)
+}
+
+/// Writes the autosave of the game in progress with where that game is saved.
+pub fn save_game_in_progress(game: &Game, state: &SavedState, path: &Path) -> std::io::Result<()> {
+    okapi_core::formats::save_game_in_progress(game, state, path)
 }
 
 /// Opens the practice file at `path` ([`Store::open`]).

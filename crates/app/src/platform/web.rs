@@ -8,6 +8,7 @@
 
 use crate::dialogs::{DialogFailure, DialogKind, FileDialogs};
 use eframe::egui;
+use okapi_core::formats::okapi_json::SavedState;
 use okapi_core::formats::{Format, GameFileError, ReadError};
 use okapi_core::game::Game;
 use okapi_core::practice::{FileStamp, Opened, Store};
@@ -190,6 +191,24 @@ pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
 /// Keeps `game` at `path` (storage or a download), in the format its extension names.
 pub fn save_game(game: &Game, path: &Path) -> std::io::Result<()> {
     let text = okapi_core::formats::write_game(game, Format::of_path(path));
+    write_file(path, text.as_bytes())
+}
+
+/// The autosave of the game in progress kept at `path` (`localStorage`), with where
+/// that game is saved.
+pub fn load_game_in_progress(path: &Path) -> Result<(Game, SavedState), GameFileError> {
+    let bytes = read_file(path, okapi_core::formats::MAX_GAME_FILE)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim_start_matches('\u{feff}').trim();
+    if text.is_empty() {
+        return Err(GameFileError::Empty);
+    }
+    Ok(okapi_core::formats::okapi_json::read_with_state(text)?)
+}
+
+/// Keeps the autosave of the game in progress at `path` (`localStorage`).
+pub fn save_game_in_progress(game: &Game, state: &SavedState, path: &Path) -> std::io::Result<()> {
+    let text = okapi_core::formats::okapi_json::write_with_state(game, state);
     write_file(path, text.as_bytes())
 }
 

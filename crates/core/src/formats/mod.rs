@@ -383,6 +383,29 @@ pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
     load_any(path).map(Contents::into_game)
 }
 
+/// Reads the app's autosave of the game in progress (Okapi JSON, at most
+/// [`MAX_GAME_FILE`]) with where the game is saved.
+pub fn load_game_in_progress(path: &Path) -> Result<(Game, okapi_json::SavedState), GameFileError> {
+    check_not_a_pipe(path)?;
+    let bytes = read_capped(path, MAX_GAME_FILE)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim_start_matches('\u{feff}').trim();
+    if text.is_empty() {
+        return Err(GameFileError::Empty);
+    }
+    Ok(okapi_json::read_with_state(text)?)
+}
+
+/// Writes the app's autosave of the game in progress with where the game is saved.
+pub fn save_game_in_progress(
+    game: &Game,
+    state: &okapi_json::SavedState,
+    path: &Path,
+) -> std::io::Result<()> {
+    let text = with_line_ends(&okapi_json::write_with_state(game, state), LINE_END);
+    write_atomic(path, text.as_bytes())
+}
+
 /// The game as a file of `format`. A one-line format writes the current line (the line
 /// on screen, which after Undo and a new move is the game played), not the main line.
 pub fn write_game(game: &Game, format: Format) -> String {

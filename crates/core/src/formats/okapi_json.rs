@@ -1,10 +1,10 @@
-//! Okapi's own game files (JSON), version 2: the whole move tree with the values of its
-//! moves, the cursor, the players and their seats, the clock. Version 1 files (the main
-//! line only) are still read.
+//! Okapi's own game files (JSON), version 3: the whole move tree with the values of its
+//! moves and the game analysis, the cursor, the players and their seats, the clock.
+//! Version 1 files (the main line only) and version 2 files (no analysis) are still read.
 //!
 //! ```text
 //! {
-//!   "format": "okapi-game", "version": 2,
+//!   "format": "okapi-game", "version": 3,
 //!   "start": "---...XO... X",                  // optional; absent = the standard start
 //!   "players": { "black": { "name": "Ann", "seat": "human" },
 //!                "white": { "name": "Okapi", "seat": "okapi:8" } },
@@ -14,35 +14,44 @@
 //!   "opening": "Tiger",                        // the main line's opening; absent = none
 //!   "moves": ["f5", "d6", "--", ...],          // the main line, passes as "--"
 //!   "evals": [ { "ply": 0, "value": -4, "source": "exact" }, ... ],
+//!   "analysis": [ { "ply": 0, "best": "f5", "value": -4, "source": "exact" }, ... ],
 //!   "variations": [                            // each branching off an earlier line
-//!     { "from": 0, "at": 1, "moves": ["f6", "e6"], "evals": [...] },
+//!     { "from": 0, "at": 1, "moves": ["f6", "e6"], "evals": [...], "analysis": [...] },
 //!     { "from": 1, "at": 1, "moves": ["f4"] }
 //!   ],
 //!   "line": ["f5", "f6", "f4"],                // the current line; absent = the main line
-//!   "ply": 2                                   // the cursor: plies along the current line
+//!   "ply": 2,                                  // the cursor: plies along the current line
+//!   "file": "/home/ann/games/g.ggf",           // the app's autosave only: where it is saved
+//!   "settled": true                            // the app's autosave only: nothing unsaved
 //! }
 //! ```
 //!
 //! A variation's `from` is the line it branches off: 0 the main line, `k` the k-th
 //! variation of the list (which must come before it); `at` is the ply of that line its
 //! first move replaces. Evals are by ply of their own line; `value` is for the side that
-//! made the move (disc difference, or 1/0/-1 for `"wld"`). Variations are a flat list so
+//! made the move (disc difference, or 1/0/-1 for `"wld"`). An `analysis` entry is what
+//! the game analysis found for the move at `ply`: the best move of the position before it
+//! and that move's value for the same side ([`BestMove`]). Variations are a flat list so
 //! that no tree is too deep to read back.
 //!
-//! Version 1 has `players: {"black": "name", "white": "name"}`, no variations, no line.
+//! The app's autosave of the game in progress is such a file with where the game is saved
+//! ([`SavedState`]), so that a restart asks about what is unsaved and nothing else.
+//!
+//! Version 2 has no analysis. Version 1 has `players: {"black": "name", "white": "name"}`, no variations, no line.
 //!
 //! Errors ([`JsonError`]) give the line and column of a syntax error, and the place in
 //! the file (`variations[2].moves[3]`) of a move that cannot be played.
 
 use super::TextPos;
 use crate::board::{Move, Position};
-use crate::game::{Eval, EvalSource, Game, NodeId, Seat};
+use crate::game::{BestMove, Eval, EvalSource, Game, NodeId, Seat};
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use std::time::Duration;
 
 const FORMAT_TAG: &str = "okapi-game";
 /// The version this Okapi writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Why a JSON game was not read: what, and where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -113,11 +122,30 @@ struct GameFile {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     evals: Vec<PlyEval>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    analysis: Vec<PlyBest>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     variations: Vec<Variation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     line: Option<Vec<String>>,
     #[serde(default)]
     ply: usize,
+    /// The autosave's: the file the game is saved in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// The autosave's: everything in the game counts as saved.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    settled: bool,
+}
+
+/// Where the game on screen is saved, as the app's autosave keeps it for the next start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SavedState {
+    /// The file the game was last opened from or saved to. A name that is not UTF-8 is
+    /// not kept (JSON holds text): the next start then asks about the game's moves.
+    pub file: Option<PathBuf>,
+    /// Nothing in the game is unsaved: it is all in its file, it is a database game or a
+    /// paste, or the player chose to discard what was not saved.
+    pub settled: bool,
 }
 
 #[derive(Serialize, Deserialize, Default)]
@@ -154,6 +182,15 @@ struct PlyEval {
     source: EvalSource,
 }
 
+/// The game analysis of the move at `ply`: the best move there and its value.
+#[derive(Serialize, Deserialize)]
+struct PlyBest {
+    ply: usize,
+    best: String,
+    value: i32,
+    source: EvalSource,
+}
+
 #[derive(Serialize, Deserialize)]
 struct Variation {
     from: usize,
@@ -161,6 +198,8 @@ struct Variation {
     moves: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     evals: Vec<PlyEval>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    analysis: Vec<PlyBest>,
 }
 
 /// A line of the tree being written: the node before its first move and its nodes.
@@ -190,6 +229,21 @@ fn evals_of(game: &Game, nodes: &[NodeId]) -> Vec<PlyEval> {
         .collect()
 }
 
+fn analysis_of(game: &Game, nodes: &[NodeId]) -> Vec<PlyBest> {
+    nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(ply, &n)| {
+            game.best_of(n).map(|b| PlyBest {
+                ply,
+                best: b.square.to_string(),
+                value: b.eval.value,
+                source: b.eval.source,
+            })
+        })
+        .collect()
+}
+
 /// The line from `first` on, following the main continuation.
 fn line_from(game: &Game, first: NodeId) -> Vec<NodeId> {
     let mut nodes = vec![first];
@@ -199,8 +253,13 @@ fn line_from(game: &Game, first: NodeId) -> Vec<NodeId> {
     nodes
 }
 
-/// The game as Okapi JSON, version 2.
+/// The game as Okapi JSON, version 3.
 pub fn write(game: &Game) -> String {
+    write_with_state(game, &SavedState::default())
+}
+
+/// The game as Okapi JSON with where it is saved: the app's autosave.
+pub fn write_with_state(game: &Game, state: &SavedState) -> String {
     let root = game.root();
     let main = match game.children(root).first() {
         Some(&first) => line_from(game, first),
@@ -229,6 +288,7 @@ pub fn write(game: &Game) -> String {
                     at,
                     moves: move_texts(game, &nodes),
                     evals: evals_of(game, &nodes),
+                    analysis: analysis_of(game, &nodes),
                 });
                 lines.push(Line {
                     base: branch,
@@ -262,16 +322,28 @@ pub fn write(game: &Game) -> String {
         event: game.event.clone(),
         opening: crate::game::openings::opening_of_main_line(game).map(|o| o.name.to_string()),
         evals: evals_of(game, &lines[0].nodes),
+        analysis: analysis_of(game, &lines[0].nodes),
         moves: main_moves.clone(),
         variations,
         line: (current_texts != main_moves).then_some(current_texts),
         ply: game.ply(),
+        file: state
+            .file
+            .as_ref()
+            .and_then(|p| p.to_str())
+            .map(str::to_string),
+        settled: state.settled,
     };
     serde_json::to_string_pretty(&file).expect("a game serialises") + "\n"
 }
 
-/// Reads an Okapi game file, version 1 or 2.
+/// Reads an Okapi game file, version 1, 2 or 3.
 pub fn read(text: &str) -> Result<Game, JsonError> {
+    read_with_state(text).map(|(game, _)| game)
+}
+
+/// Reads an Okapi game file with where it is saved, if it says (the app's autosave).
+pub fn read_with_state(text: &str) -> Result<(Game, SavedState), JsonError> {
     let file: GameFile = serde_json::from_str(text).map_err(|e| JsonError::Syntax {
         at: TextPos {
             line: e.line(),
@@ -292,7 +364,13 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
     let mut game = Game::new(start);
     let root = game.root();
     let mut lines: Vec<Line> = Vec::new();
-    let nodes = play_line(&mut game, root, &file.moves, &file.evals, "")?;
+    let nodes = play_line(
+        &mut game,
+        root,
+        &file.moves,
+        (&file.evals, &file.analysis),
+        "",
+    )?;
     lines.push(Line { base: root, nodes });
     for (v, var) in file.variations.iter().enumerate() {
         let place = format!("variations[{v}]");
@@ -319,7 +397,7 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
             &mut game,
             base,
             &var.moves,
-            &var.evals,
+            (&var.evals, &var.analysis),
             &format!("{place}."),
         )?;
         lines.push(Line { base, nodes });
@@ -383,7 +461,11 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
     game.event = file.event;
     // Proofs the moves refute (a damaged or hostile file) go; the engine proves anew.
     game.drop_refuted_proofs();
-    Ok(game)
+    let state = SavedState {
+        file: file.file.map(PathBuf::from),
+        settled: file.settled,
+    };
+    Ok((game, state))
 }
 
 fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> {
@@ -398,12 +480,25 @@ fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> 
 /// The largest value a move can have: all 64 discs.
 const MAX_VALUE: i32 = 64;
 
-/// Plays `moves` from `base` with their evals; the nodes of the line.
+/// A value read from a file: a disc difference (a WLD proof's sign too). Anything beyond
+/// 64 is a damaged file, and the app would draw its graph with a grid line every few
+/// discs up to it (1e9: a hang at every start from the autosave).
+fn check_value(value: i32, place: impl FnOnce() -> String) -> Result<(), JsonError> {
+    if value.abs() > MAX_VALUE {
+        return Err(JsonError::Bad {
+            place: place(),
+            reason: format!("{value} is not a value from -{MAX_VALUE} to {MAX_VALUE}"),
+        });
+    }
+    Ok(())
+}
+
+/// Plays `moves` from `base` with their evals and analysis; the nodes of the line.
 fn play_line(
     game: &mut Game,
     base: NodeId,
     moves: &[String],
-    evals: &[PlyEval],
+    (evals, analysis): (&[PlyEval], &[PlyBest]),
     prefix: &str,
 ) -> Result<Vec<NodeId>, JsonError> {
     game.go_to_node(base);
@@ -420,18 +515,7 @@ fn play_line(
         nodes.push(game.cursor());
     }
     for (k, e) in evals.iter().enumerate() {
-        // A value is a disc difference (a WLD proof's sign too): anything beyond 64 is a
-        // damaged file, and the app would draw its graph with a grid line every few
-        // discs up to it (1e9: a hang at every start from the autosave).
-        if e.value.abs() > MAX_VALUE {
-            return Err(JsonError::Bad {
-                place: format!("{prefix}evals[{k}].value"),
-                reason: format!(
-                    "{} is not a value from -{MAX_VALUE} to {MAX_VALUE}",
-                    e.value
-                ),
-            });
-        }
+        check_value(e.value, || format!("{prefix}evals[{k}].value"))?;
         let Some(&node) = nodes.get(e.ply) else {
             return Err(JsonError::Bad {
                 place: format!("{prefix}evals[{k}]"),
@@ -443,6 +527,44 @@ fn play_line(
             Some(Eval {
                 value: e.value,
                 source: e.source,
+            }),
+        );
+    }
+    for (k, a) in analysis.iter().enumerate() {
+        let place = format!("{prefix}analysis[{k}]");
+        check_value(a.value, || format!("{place}.value"))?;
+        let Some(&node) = nodes.get(a.ply) else {
+            return Err(JsonError::Bad {
+                place,
+                reason: format!(
+                    "an analysis of ply {} beyond the {} moves",
+                    a.ply,
+                    nodes.len()
+                ),
+            });
+        };
+        // The best move of the position before the move: one of its legal moves.
+        let before = match a.ply {
+            0 => game.position_of(base),
+            ply => game.position_of(nodes[ply - 1]),
+        };
+        let square = match Move::parse(&a.best) {
+            Ok(Move::Play(sq)) if before.legal_moves().contains(sq) => sq,
+            _ => {
+                return Err(JsonError::Bad {
+                    place: format!("{place}.best"),
+                    reason: format!("'{}' is not a legal move there", a.best),
+                });
+            }
+        };
+        game.set_best_of(
+            node,
+            Some(BestMove {
+                square,
+                eval: Eval {
+                    value: a.value,
+                    source: a.source,
+                },
             }),
         );
     }
@@ -669,6 +791,22 @@ mod tests {
                 r#"{"format":"okapi-game","version":2,"moves":["f5"],"line":["d3"]}"#,
                 "line[0]",
             ),
+            (
+                r#"{"format":"okapi-game","version":3,"moves":["f5"],"analysis":[{"ply":0,"best":"a1","value":0,"source":"exact"}]}"#,
+                "analysis[0].best: 'a1' is not a legal move there",
+            ),
+            (
+                r#"{"format":"okapi-game","version":3,"moves":["f5"],"analysis":[{"ply":0,"best":"f5","value":99,"source":"exact"}]}"#,
+                "analysis[0].value: 99 is not a value from -64 to 64",
+            ),
+            (
+                r#"{"format":"okapi-game","version":3,"moves":["f5"],"analysis":[{"ply":1,"best":"f5","value":0,"source":"exact"}]}"#,
+                "analysis[0]: an analysis of ply 1 beyond the 1 moves",
+            ),
+            (
+                r#"{"format":"okapi-game","version":3,"moves":["f5"],"variations":[{"from":0,"at":0,"moves":["e6"],"analysis":[{"ply":0,"best":"--","value":0,"source":"exact"}]}]}"#,
+                "variations[0].analysis[0].best",
+            ),
         ] {
             let err = read(text).unwrap_err().to_string();
             assert!(err.contains(want), "{text}: {err}");
@@ -691,5 +829,106 @@ mod tests {
         // one opening named by a file that disagrees is not believed: the moves decide
         let edited = text.replace("\"Cow\"", "\"Rose\"");
         assert_eq!(read(&edited).unwrap(), g);
+    }
+
+    fn midgame(value: i32) -> Eval {
+        Eval {
+            value,
+            source: EvalSource::Midgame {
+                depth: 12,
+                confidence: 95,
+            },
+        }
+    }
+
+    /// The game analysis (each move's best move and value) and where the game is saved
+    /// come back as written, in the main line and in a variation.
+    #[test]
+    fn the_analysis_and_the_saved_state_round_trip() {
+        let mut g = transcript::read("f5d6c3d3c4").unwrap();
+        g.set_eval(1, midgame(-3));
+        let best = |sq: &str, e: Eval| BestMove {
+            square: crate::board::Square::parse(sq).unwrap(),
+            eval: e,
+        };
+        g.set_best(1, best("f6", midgame(-1)));
+        g.set_best(
+            4,
+            best(
+                "c4",
+                Eval {
+                    value: 2,
+                    source: EvalSource::Exact,
+                },
+            ),
+        );
+        g.go_to(2);
+        g.play(mv("c5"), Some(midgame(-5))).unwrap();
+        g.set_best(2, best("c3", midgame(-1)));
+        let state = SavedState {
+            file: Some(PathBuf::from("/home/ann/games/game 1.ggf")),
+            settled: true,
+        };
+        let text = write_with_state(&g, &state);
+        assert!(text.contains("\"version\": 3"), "{text}");
+        assert!(text.contains("\"best\": \"f6\""), "{text}");
+        let (back, back_state) = read_with_state(&text).unwrap();
+        assert_eq!(back, g);
+        assert_eq!(back_state, state);
+        assert_eq!(back.best_at(1), Some(best("f6", midgame(-1))));
+        assert_eq!(back.best_at(2), Some(best("c3", midgame(-1))));
+        // A game file says nothing of where it is saved, and reads as unsaved anywhere.
+        let plain = write(&g);
+        assert!(
+            !plain.contains("\"file\"") && !plain.contains("settled"),
+            "{plain}"
+        );
+        assert_eq!(read_with_state(&plain).unwrap().1, SavedState::default());
+        assert_eq!(read(&plain).unwrap(), g);
+        // A version 2 file (no analysis) still reads.
+        let v2 = plain.replace("\"version\": 3", "\"version\": 2");
+        let v2 = v2[..v2.find("  \"analysis\"").unwrap()].to_string()
+            + &v2[v2.find("  \"variations\"").unwrap()..];
+        let old = read(&v2).unwrap();
+        assert_eq!(old.moves(), g.moves());
+        assert_eq!(old.best_at(1), None);
+    }
+
+    /// A best move whose proof is impossible (odd exact, or below the move's own proof)
+    /// is not read; the game and its other values are.
+    #[test]
+    fn impossible_proven_best_moves_are_not_read() {
+        let mut g = transcript::read("f5d6c3").unwrap();
+        let exact = |value| Eval {
+            value,
+            source: EvalSource::Exact,
+        };
+        let sq = |s: &str| crate::board::Square::parse(s).unwrap();
+        g.set_best(
+            0,
+            BestMove {
+                square: sq("f5"),
+                eval: exact(3),
+            },
+        );
+        g.set_eval(1, exact(4));
+        g.set_best(
+            1,
+            BestMove {
+                square: sq("f6"),
+                eval: exact(2),
+            },
+        );
+        g.set_best(
+            2,
+            BestMove {
+                square: sq("c3"),
+                eval: midgame(1),
+            },
+        );
+        let back = read(&write(&g)).unwrap();
+        assert_eq!(back.best_at(0), None, "odd");
+        assert_eq!(back.best_at(1), None, "below the move's own proof");
+        assert_eq!(back.best_at(2), g.best_at(2));
     }
 }

@@ -9,7 +9,8 @@ mod session;
 mod value;
 
 pub use record::{
-    Game, NewMove, NodeId, Seat, SeatError, numbered_line, occasion, today, transcript_of,
+    BestMove, Game, NewMove, NodeId, Seat, SeatError, Unsaved, numbered_line, occasion, today,
+    transcript_of,
 };
 pub use session::{Next, ProvenLine, Session, SessionError, seat_name};
 pub use value::{Eval, EvalSource};

@@ -27,6 +27,7 @@
 use super::value::Eval;
 use crate::board::{Move, PlayError, Position, Square};
 use crate::level::{Level, LevelError};
+pub use analysis::{BestMove, Unsaved};
 
 /// A node of the move tree; [`Game::root`] is the start position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -44,6 +45,8 @@ struct Node {
     mv: Move,
     /// Its value for the side that made it, if known.
     eval: Option<Eval>,
+    /// What the game analysis found best in the position before the move.
+    best: Option<BestMove>,
     /// The position after the move (the start position at the root).
     position: Position,
     parent: Option<NodeId>,
@@ -152,6 +155,7 @@ impl Game {
             nodes: vec![Node {
                 mv: Move::Pass,
                 eval: None,
+                best: None,
                 position: start,
                 parent: None,
                 children: Vec::new(),
@@ -314,6 +318,7 @@ impl Game {
                 self.nodes.push(Node {
                     mv,
                     eval: None,
+                    best: None,
                     position,
                     parent: Some(here),
                     children: Vec::new(),
@@ -493,6 +498,9 @@ impl Game {
         for i in 0..self.len() {
             let mv = self.move_at(i).expect("on the line");
             game.play(mv, self.eval_at(i)).expect("a recorded move");
+            if let Some(best) = self.best_at(i) {
+                game.set_best(i, best);
+            }
         }
         game.go_to(self.ply());
         game.black.clone_from(&self.black);
@@ -531,7 +539,7 @@ impl Game {
             && lines(self) == lines(other)
     }
 
-    /// How many moves of this record's tree (every line) `other` does not hold: those a
+    /// How many moves (passes left out) of this record's tree (every line) `other` does not hold: those a
     /// person would lose if only `other` were kept (a save in a one-line format keeps the
     /// line on screen). Every move counts when the two start from different positions.
     pub fn moves_not_in(&self, other: &Game) -> usize {
@@ -550,7 +558,8 @@ impl Game {
                         .copied()
                         .find(|&c| other.move_of(c) == mv)
                 });
-                if twin.is_none() {
+                // Moves as a player counts them: a pass is none.
+                if twin.is_none() && matches!(mv, Some(Move::Play(_))) {
                     missing += 1;
                 }
                 stack.push((child, twin));
@@ -782,6 +791,7 @@ pub fn today() -> String {
     crate::calendar::Day::today().to_string()
 }
 
+mod analysis;
 mod proofs;
 #[cfg(test)]
 mod tests;

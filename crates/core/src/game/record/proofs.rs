@@ -17,8 +17,38 @@ impl Game {
     ///   as good as its position), when that end gives another result; a win/draw/loss
     ///   proof of a move that ends the game with another outcome.
     ///
+    ///
+    /// The game analysis' best move goes too when its proof cannot be: an odd exact value,
+    /// a win/draw/loss beyond 1, or an exact value below the move's own proven one.
+    ///
     /// The readers call it on every game they read.
     pub fn drop_refuted_proofs(&mut self) -> usize {
+        self.drop_impossible_best_moves() + self.drop_refuted_move_values()
+    }
+
+    fn drop_impossible_best_moves(&mut self) -> usize {
+        let mut dropped = 0;
+        for node in &mut self.nodes {
+            let Some(best) = node.best else { continue };
+            let impossible = match best.eval.source {
+                EvalSource::Exact => {
+                    best.eval.value % 2 != 0
+                        || node.eval.is_some_and(|e| {
+                            e.source == EvalSource::Exact && e.value > best.eval.value
+                        })
+                }
+                EvalSource::Wld => best.eval.value.abs() > 1,
+                _ => false,
+            };
+            if impossible {
+                node.best = None;
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+
+    fn drop_refuted_move_values(&mut self) -> usize {
         // Children before their parents: a move's proof leans on those after it.
         let mut order = Vec::with_capacity(self.nodes.len());
         let mut stack = vec![NodeId(0)];
