@@ -87,8 +87,11 @@ impl Tolerance {
 /// fewer) and the midgame between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
+    /// More than 40 empties.
     Opening,
+    /// 21 to 40 empties.
     Midgame,
+    /// 20 empties or fewer.
     Endgame,
 }
 
@@ -127,7 +130,9 @@ impl Phase {
 /// Answers counted: right and missed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Answers that counted as found.
     pub right: u32,
+    /// Answers missed.
     pub missed: u32,
 }
 
