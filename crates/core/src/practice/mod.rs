@@ -19,6 +19,7 @@
 //! No engine here: the front end asks its engine for the values (the game analysis for
 //! the cards, an analysis of the position for the judgement) and hands them in.
 
+pub mod openings;
 mod schedule;
 mod store;
 
