@@ -223,6 +223,35 @@ fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
         p.play_move(*m).unwrap();
     }
     assert!(label_with(&h, "Best line:").contains(&format!("{first}")));
+    // The line steps on the board: Right (and "On ›") plays its moves, "‹ Back" takes one
+    // back, "« Card" leaves it for the card.
+    let mut after = shown;
+    after.play_move(line[0]).unwrap();
+    h.key_press(eframe::egui::Key::ArrowRight);
+    h.run_steps(2);
+    assert_eq!(h.state().practice_board(), Some(after));
+    assert!(has_label(
+        &h,
+        &format!("move 1 of {} of the line", line.len())
+    ));
+    if line.len() > 1 {
+        after.play_move(line[1]).unwrap();
+        h.click_label("On ›");
+        assert_eq!(h.state().practice_board(), Some(after));
+        h.click_label("‹ Back");
+        h.run_steps(1);
+    }
+    assert_ne!(h.state().practice_board(), Some(shown));
+    h.click_label("« Card");
+    h.run_steps(1);
+    assert_eq!(h.state().practice_board(), Some(shown));
+    // The game underneath did not move with the keys.
+    assert_eq!(h.state().game().ply(), 3);
+    // Its history: the one answer, right.
+    assert!(has_label(
+        &h,
+        &format!("This position's answers: 2026-11-27 {best} right.")
+    ));
 
     // Wrong: the move played in the game, again.
     h.click_label("Next position");
@@ -240,8 +269,35 @@ fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
         &h,
         "This position comes back tomorrow (2026-11-28)."
     ));
-    h.click_label("Finish");
-    assert!(has_label(&h, "Done for today: 1 right, 1 missed."));
+    // Missed: it comes back at the end of this round, and the overview counts it after.
+    h.click_label("Next position");
+    assert!(has_label(&h, "Position 3 of 3 (again: missed before)"));
+    step_until_valued(&mut h, "the missed position valued again");
+    assert_eq!(h.state().practice_position().unwrap().0, order[1].position);
+    // Missed again: its history keeps both answers; the schedule stays at tomorrow.
+    h.click_label(&order[1].played.to_string());
+    step_until(&mut h, "the retry judged", |app| app.practice_judged());
+    assert!(has_label(
+        &h,
+        &format!(
+            "This position's answers: 2026-11-27 {0} missed, 2026-11-27 {0} missed.",
+            order[1].played
+        )
+    ));
+    assert!(has_label(
+        &h,
+        "This position comes back tomorrow (2026-11-28)."
+    ));
+    h.click_label("End practice");
+    h.run_steps(2);
+    assert!(has_label(
+        &h,
+        "2 positions to practise, 0 due today, 1 missed today to try again"
+    ));
+    assert!(has_label(&h, "Start practice (1)"));
+    assert!(has_label(&h, "Streak: 0 right in a row (best 1)."));
+    // Both positions are endgames (14 and 12 empties): 1 answer right of 3.
+    assert!(has_label(&h, "33% right") && has_label(&h, "1 of 3"));
 
     // The schedule is saved: the miss tomorrow, the right answer in three days.
     let saved = Store::open(&store_path).store;
@@ -263,11 +319,11 @@ fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
         (missed.due, missed.right, missed.missed),
         (today.plus(1), 0, 1)
     );
-    h.click_label("End practice");
     drop(h);
 
-    // Reopened the next day (Game menu): the missed position is due; three days on, both.
-    for (day, due) in [(today, 0), (today.plus(1), 1), (today.plus(3), 2)] {
+    // Reopened the same day (Game menu): the missed position is there to try again; the
+    // next day it is due; three days on, both.
+    for (day, due, round) in [(today, 0, 1), (today.plus(1), 1, 1), (today.plus(3), 2, 2)] {
         let mut h = harness_sized(1280.0, 900.0);
         h.state_mut().keep_practice_at(Some(store_path.clone()));
         h.state_mut().set_practice_day(day);
@@ -275,11 +331,16 @@ fn a_whole_drill_from_collecting_to_the_positions_coming_back() {
         h.click_label("Practise your mistakes...");
         h.run_steps(2);
         let overview = label_with(&h, "to practise,");
+        let missed = if round > due {
+            format!(", {} missed today to try again", round - due)
+        } else {
+            String::new()
+        };
         assert_eq!(
             overview,
-            format!("2 positions to practise, {due} due today")
+            format!("2 positions to practise, {due} due today{missed}")
         );
-        assert!(has_label(&h, &format!("Start practice ({due})")));
+        assert!(has_label(&h, &format!("Start practice ({round})")));
     }
 }
 
@@ -541,5 +602,97 @@ fn a_card_never_shows_its_answer_until_it_is_judged() {
             .iter()
             .any(|t| t.starts_with("legal move") && t.contains(&format!("{:+}", m.best_value))),
         "the squares show their values again: {judged:#?}"
+    );
+    // Missed, it comes back in the round; the second card missed too, the first comes
+    // back as the third, its answer hidden again (its history and line with it).
+    let other = mistakes.iter().find(|o| o.position != m.position).unwrap();
+    h.click_label("Next position");
+    step_until_valued(&mut h, "the second card valued");
+    h.click_label(&other.played.to_string());
+    step_until(&mut h, "the second answer judged", |app| {
+        app.practice_judged()
+    });
+    h.click_label("Next position");
+    assert!(has_label(&h, "Position 3 of 4 (again: missed before)"));
+    step_until_valued(&mut h, "the first card valued again");
+    assert_eq!(h.state().practice_position().unwrap().0, m.position);
+    let again = telling_texts(&h, &best, m);
+    assert!(
+        again.is_empty(),
+        "the card tried again shows its answer: {again:#?}"
+    );
+    assert!(!has_label(&h, "Show the best line"));
+    assert!(
+        h.query_by_label_contains("This position's answers")
+            .is_none()
+    );
+}
+
+#[test]
+fn the_tolerance_the_player_sets_counts_a_close_move_as_found() {
+    let dir = temp_dir("practice-tolerance");
+    let (game, mistakes) = game_with_mistakes();
+    let game_path = dir.path().join("alice-bob.json");
+    game.save(&game_path).unwrap();
+    let store_path = dir.path().join(STORE_FILE);
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut().keep_practice_at(Some(store_path.clone()));
+    h.state_mut().set_practice_day(practice_day());
+    h.state_mut().apply(okapi_app::Command::OpenPath(game_path));
+    h.run_steps(2);
+    h.click_label("Practise mistakes");
+    h.run_steps(2);
+    h.click_label("Collect");
+    step_until(&mut h, "the game collected", |app| {
+        !app.practice_collecting()
+    });
+    assert_eq!(h.query_all_by_label("no answers yet").count(), 3);
+    // Proven values: the first card's mistake counts as found within its loss.
+    let m = mistakes.iter().max_by_key(|m| m.loss).unwrap();
+    let tolerance = okapi_core::practice::Tolerance {
+        searched: 1,
+        proven: m.loss,
+    };
+    h.state_mut().apply(okapi_app::Command::Practice(
+        okapi_app::PracticeStep::SetTolerance(tolerance),
+    ));
+    h.run_steps(1);
+    assert_eq!(Store::open(&store_path).store.tolerance, tolerance, "saved");
+    h.click_label("Start practice (2)");
+    step_until_valued(&mut h, "the card valued");
+    h.click_label(&m.played.to_string());
+    step_until(&mut h, "the answer judged", |app| app.practice_judged());
+    let verdict = label_with(&h, "Right:");
+    assert!(
+        verdict.contains(&format!("is within {} discs of the best", m.loss)),
+        "{verdict}"
+    );
+    // One disc less than the second card's mistake loses: a miss, said with what was
+    // allowed.
+    h.click_label("End practice");
+    let second = mistakes.iter().find(|o| o.position != m.position).unwrap();
+    let tighter = okapi_core::practice::Tolerance {
+        proven: second.loss - 1,
+        ..tolerance
+    };
+    h.state_mut().apply(okapi_app::Command::Practice(
+        okapi_app::PracticeStep::SetTolerance(tighter),
+    ));
+    h.run_steps(2);
+    // The statistics: one endgame answer, right; a streak of one.
+    assert!(has_label(&h, "Endgame"));
+    assert_eq!(h.query_all_by_label("no answers yet").count(), 2);
+    assert!(has_label(&h, "100% right"));
+    assert!(has_label(&h, "Streak: 1 right in a row (best 1)."));
+    h.click_label("Start practice (1)");
+    step_until_valued(&mut h, "the second card valued");
+    h.click_label(&second.played.to_string());
+    step_until(&mut h, "the second answer judged", |app| {
+        app.practice_judged()
+    });
+    let verdict = label_with(&h, "Missed:");
+    assert!(
+        verdict.contains(&format!("(more than the {} discs allowed)", tighter.proven)),
+        "{verdict}"
     );
 }

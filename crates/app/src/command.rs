@@ -22,6 +22,14 @@ pub enum PracticeStep {
     NextCard,
     /// End the round: the board shows the game again.
     End,
+    /// The discs a move may lose against the best and still count as found.
+    SetTolerance(okapi_core::practice::Tolerance),
+    /// The best line on the board: back to the card's position (leaving the line).
+    LineFirst,
+    /// The best line on the board: one move back (at the first, the card's position).
+    LineBack,
+    /// The best line on the board: one move on.
+    LineForward,
 }
 
 /// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go

@@ -77,7 +77,7 @@ mod view;
 mod windows;
 
 pub use app::App;
-pub use command::Command;
+pub use command::{Command, PracticeStep};
 pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 pub use metrics::Metrics;
 pub use script::{RowResult, ScriptJob, ScriptRow};

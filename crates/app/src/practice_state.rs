@@ -124,12 +124,16 @@ pub(crate) struct Round {
     pub(crate) at: usize,
     pub(crate) right: usize,
     pub(crate) missed: usize,
+    /// Misses put back into the round to be tried again.
+    pub(crate) retries: usize,
     pub(crate) shown: Option<Shown>,
 }
 
 /// The card on the board.
 pub(crate) struct Shown {
     pub(crate) card: usize,
+    /// Missed before today or earlier in the round: tried again.
+    pub(crate) again: bool,
     /// Every value is in (the engine's analysis finished).
     pub(crate) valued: bool,
     /// The solver's proven line, where it solved the position.
@@ -141,6 +145,28 @@ pub(crate) struct Shown {
     pub(crate) best_line: Option<Vec<Move>>,
     /// The best line was asked for and is on its way.
     pub(crate) line_asked: bool,
+    /// The moves of the best line the board shows played (0: the card's position).
+    pub(crate) line_step: usize,
+}
+
+impl Shown {
+    /// The position after the first `line_step` moves of the best line, and the last of
+    /// them; `None` while the board shows the card itself.
+    pub(crate) fn line_position(&self, start: Position) -> Option<(Position, Square)> {
+        let line = self.best_line.as_ref()?;
+        if self.line_step == 0 {
+            return None;
+        }
+        let mut p = start;
+        let mut last = None;
+        for &mv in line.iter().take(self.line_step) {
+            p.play_move(mv).ok()?;
+            if let Move::Play(sq) = mv {
+                last = Some(sq);
+            }
+        }
+        Some((p, last?))
+    }
 }
 
 impl Practice {
@@ -156,10 +182,26 @@ impl Practice {
     }
 
     /// What the board shows while practising: the card's position and the move answered
-    /// (every move's known value shows too once it is judged: [`Practice::hides_answer`]).
+    /// (every move's known value shows too once it is judged: [`Practice::hides_answer`]),
+    /// or a position of the best line being stepped through and its last move.
     pub(crate) fn board(&self) -> Option<(Position, Option<Square>)> {
         let s = self.shown()?;
         let card = self.store.as_ref()?.cards.get(s.card)?;
+        if let Some((p, last)) = s.line_position(card.position) {
+            return Some((p, Some(last)));
+        }
         Some((card.position, s.answer))
+    }
+
+    /// The card's own position (whatever the board shows of its best line).
+    pub(crate) fn card_position(&self) -> Option<Position> {
+        let s = self.shown()?;
+        Some(self.store.as_ref()?.cards.get(s.card)?.position)
+    }
+
+    /// A judged card's best line is there to step through on the board (Left and Right).
+    pub(crate) fn steps_line(&self) -> bool {
+        self.shown()
+            .is_some_and(|s| s.judgement.is_some() && s.best_line.is_some())
     }
 }

@@ -26,6 +26,16 @@ impl App {
                 return;
             }
         }
+        // Left and Right step the best line of a judged practice card while it shows.
+        let command = match command {
+            Command::StepBack if self.practice.steps_line() => {
+                Command::Practice(crate::command::PracticeStep::LineBack)
+            }
+            Command::StepForward if self.practice.steps_line() => {
+                Command::Practice(crate::command::PracticeStep::LineForward)
+            }
+            other => other,
+        };
         match command {
             c @ (Command::Play(_)
             | Command::PlayBest

@@ -10,18 +10,21 @@
 //! - [`PlayerGame`], [`games_of_player`], [`folder_games`]: a named player's games in a
 //!   games database or in a folder of game files (read by the database's own folder
 //!   reader, so every format it reads is read here too), with the plies to analyse.
-//! - [`judge`]: an answer against fresh values of every move.
-//! - [`Store`]: the cards kept in the data folder, read and written whole (atomic
-//!   writes; a damaged file is set aside, never fatal).
+//! - [`judge`]: an answer against fresh values of every move, within the player's
+//!   [`Tolerance`].
+//! - [`Store`]: the cards kept in the data folder with every answer given ([`Attempt`]),
+//!   read and written whole (atomic writes; a damaged file is set aside, never fatal);
+//!   [`Stats`]: how the practice goes, by game [`Phase`], and the [`Streak`].
 //!
 //! No engine here: the front end asks its engine for the values (the game analysis for
 //! the cards, an analysis of the position for the judgement) and hands them in.
 
+pub mod openings;
 mod schedule;
 mod store;
 
 pub use crate::calendar::Day;
-pub use schedule::{INTERVALS, Schedule};
+pub use schedule::{Attempt, INTERVALS, Schedule, Streak};
 pub use store::{Added, FileStamp, MAX_STORE_FILE, Opened, STORE_FILE, Store, StoreError};
 
 use crate::board::{Color, Move, Position, Square};
@@ -41,10 +44,132 @@ pub const DEFAULT_MIN_LOSS: i32 = 3;
 /// for as the position shows, while the player thinks.
 pub const SOLVER_EMPTIES: u32 = 20;
 
-/// In a position the solver does not reach, a move the search values this close to the
-/// best counts as found: values of a depth-limited search move by a disc or two from one
-/// depth to the next, so a difference this small says nothing.
-pub const SEARCH_TOLERANCE: i32 = 1;
+/// How far from the best a move may be and still count as found, in discs: one figure for
+/// values searched, one for values proven by the solver. The player sets both; by default a
+/// disc by the search (its values move by a disc or two from one depth to the next, so a
+/// difference this small says nothing) and none by the solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Tolerance {
+    /// Discs allowed when a value was searched (or taken from the book).
+    pub searched: i32,
+    /// Discs allowed when both values are proven.
+    pub proven: i32,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance {
+            searched: 1,
+            proven: 0,
+        }
+    }
+}
+
+impl Tolerance {
+    /// The most either figure may be: a value is -64 to 64 discs.
+    pub const MAX: i32 = 64;
+
+    /// The discs allowed for values proven or not.
+    pub fn allowed(&self, proven: bool) -> i32 {
+        if proven { self.proven } else { self.searched }
+    }
+
+    /// Both figures within 0 to [`Tolerance::MAX`].
+    pub fn clamped(self) -> Tolerance {
+        Tolerance {
+            searched: self.searched.clamp(0, Self::MAX),
+            proven: self.proven.clamp(0, Self::MAX),
+        }
+    }
+}
+
+/// The part of the game a position is in, by its empty squares: the opening (more than 40
+/// empties: the first 20 moves), the endgame (the solver's reach, [`SOLVER_EMPTIES`] or
+/// fewer) and the midgame between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// More than 40 empties.
+    Opening,
+    /// 21 to 40 empties.
+    Midgame,
+    /// 20 empties or fewer.
+    Endgame,
+}
+
+impl Phase {
+    /// All three, in the order of a game.
+    pub const ALL: [Phase; 3] = [Phase::Opening, Phase::Midgame, Phase::Endgame];
+
+    /// The phase of a position.
+    pub fn of(position: &Position) -> Phase {
+        match position.empty_count() {
+            e if e <= SOLVER_EMPTIES => Phase::Endgame,
+            e if e > 40 => Phase::Opening,
+            _ => Phase::Midgame,
+        }
+    }
+
+    /// Its name, as a player says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Opening => "Opening",
+            Phase::Midgame => "Midgame",
+            Phase::Endgame => "Endgame",
+        }
+    }
+
+    /// Which empties it spans, said.
+    pub fn span(self) -> String {
+        match self {
+            Phase::Opening => "more than 40 empties".into(),
+            Phase::Midgame => format!("{} to 40 empties", SOLVER_EMPTIES + 1),
+            Phase::Endgame => format!("{SOLVER_EMPTIES} empties or fewer"),
+        }
+    }
+}
+
+/// Answers counted: right and missed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Answers that counted as found.
+    pub right: u32,
+    /// Answers missed.
+    pub missed: u32,
+}
+
+impl Tally {
+    /// Answers in all.
+    pub fn answers(&self) -> u32 {
+        self.right + self.missed
+    }
+
+    /// The share answered right, 0 to 1; `None` before any answer.
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.answers() > 0).then(|| f64::from(self.right) / f64::from(self.answers()))
+    }
+}
+
+/// How the practice goes: answers by game phase, the streak, what is due.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions kept.
+    pub cards: usize,
+    /// Positions due today (not counting those missed today, which are due tomorrow).
+    pub due: usize,
+    /// Positions whose last answer today was a miss.
+    pub missed_today: usize,
+    /// Answers in the opening, the midgame and the endgame ([`Phase::ALL`]'s order).
+    pub phases: [Tally; 3],
+    /// Right answers in a row.
+    pub streak: Streak,
+}
+
+impl Stats {
+    /// The answers in one phase.
+    pub fn phase(&self, phase: Phase) -> Tally {
+        self.phases[Phase::ALL.iter().position(|&p| p == phase).unwrap_or(0)]
+    }
+}
 
 /// One move of a game valued against the best move for its mover, as the game analysis
 /// gives it.
@@ -109,12 +234,46 @@ pub struct Card {
     pub origin: Origin,
     /// When it comes back.
     pub schedule: Schedule,
+    /// Every answer given, oldest first.
+    pub history: Vec<Attempt>,
 }
 
 impl Card {
     /// Discs the move played lost against the best move.
     pub fn loss(&self) -> i32 {
         (self.best_eval.value - self.played_eval.value).max(0)
+    }
+
+    /// Was it answered on `day` already? (A later answer the same day is a retry: it is
+    /// kept in the history but does not move the schedule.)
+    pub fn answered_on(&self, day: Day) -> bool {
+        self.schedule.last_seen == Some(day)
+    }
+
+    /// Was its last answer, given on `day`, a miss? Such a position is practised again the
+    /// same day, until it is answered right.
+    pub fn missed_on(&self, day: Day) -> bool {
+        self.answered_on(day)
+            && self
+                .history
+                .last()
+                .is_some_and(|a| a.day == day && !a.right)
+    }
+
+    /// Its answers right and missed: from the history, or for a position kept before
+    /// answers were recorded one by one, from the schedule's counts.
+    pub fn tally(&self) -> Tally {
+        if self.history.is_empty() {
+            return Tally {
+                right: self.schedule.right,
+                missed: self.schedule.missed,
+            };
+        }
+        let right = self.history.iter().filter(|a| a.right).count() as u32;
+        Tally {
+            right,
+            missed: self.history.len() as u32 - right,
+        }
     }
 }
 
@@ -147,6 +306,7 @@ pub fn collect(
                 ply: m.ply,
             },
             schedule: Schedule::new(today),
+            history: Vec::new(),
         })
         .collect()
 }
@@ -193,7 +353,9 @@ pub struct Judgement {
     pub best: Square,
     /// Its value.
     pub best_eval: Eval,
-    /// The move counts as found.
+    /// The discs allowed by the tolerance for these values ([`Tolerance::allowed`]).
+    pub allowed: i32,
+    /// The move counts as found: it loses no more than `allowed` discs.
     pub right: bool,
 }
 
@@ -210,9 +372,10 @@ impl Judgement {
 }
 
 /// Judges `chosen` against `values`, one per legal move (exact where the solver reached,
-/// else the search's): right when it is worth as much as the best, or, by the search's
-/// values, within [`SEARCH_TOLERANCE`] of it. `None` when `chosen` has no value yet.
-pub fn judge(values: &[(Square, Eval)], chosen: Square) -> Option<Judgement> {
+/// else the search's): right when it loses no more than `tolerance` allows against the
+/// best (its figure for proven values when both are proven, else its figure for searched
+/// ones). `None` when `chosen` has no value yet.
+pub fn judge(values: &[(Square, Eval)], chosen: Square, tolerance: Tolerance) -> Option<Judgement> {
     let chosen_eval = values.iter().find(|(s, _)| *s == chosen)?.1;
     // The best value; among equals the move chosen (it is as good), else the first square in
     // board order (a1, b1, ... h8).
@@ -221,13 +384,14 @@ pub fn judge(values: &[(Square, Eval)], chosen: Square) -> Option<Judgement> {
         .max_by_key(|(s, e)| (e.value, *s == chosen, std::cmp::Reverse(*s)))?;
     let loss = best_eval.value - chosen_eval.value;
     let proven = chosen_eval.source == EvalSource::Exact && best_eval.source == EvalSource::Exact;
-    let right = loss <= 0 || (!proven && loss <= SEARCH_TOLERANCE);
+    let allowed = tolerance.clamped().allowed(proven);
     Some(Judgement {
         chosen,
         chosen_eval,
         best,
         best_eval,
-        right,
+        allowed,
+        right: loss <= allowed,
     })
 }
 

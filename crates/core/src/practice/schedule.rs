@@ -1,12 +1,46 @@
 //! When a practice position comes back: days on the calendar, and the spaced-repetition
 //! ladder a position climbs when it is answered right and falls down when it is missed.
 
+use crate::board::Square;
 use crate::calendar::Day;
 
 /// The days a position waits before it comes back, one rung per right answer in a row: a
 /// position missed comes back the next day, then after 3, 7, 14 days... A right answer
 /// moves it one rung further out; a miss puts it back on the first.
 pub const INTERVALS: [u32; 7] = [1, 3, 7, 14, 30, 60, 120];
+
+/// One answer given to a position: the day, the move chosen and whether it counted as
+/// found (within the tolerance of the best).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    /// The day it was given.
+    pub day: Day,
+    /// The move chosen.
+    pub played: Square,
+    /// It counted as found.
+    pub right: bool,
+}
+
+/// Right answers in a row, over every position: the run going on and the longest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Streak {
+    /// Right answers since the last miss.
+    pub current: u32,
+    /// The longest run of right answers.
+    pub best: u32,
+}
+
+impl Streak {
+    /// Takes one more answer.
+    pub fn take(&mut self, right: bool) {
+        if right {
+            self.current = self.current.saturating_add(1);
+            self.best = self.best.max(self.current);
+        } else {
+            self.current = 0;
+        }
+    }
+}
 
 /// Where a position stands in the practice: when it is due and how it has gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +127,29 @@ mod tests {
         }
         assert_eq!(s.step, Some(INTERVALS.len() - 1));
         assert_eq!(s.due, day.plus(*INTERVALS.last().unwrap()));
+    }
+
+    #[test]
+    fn a_streak_counts_right_answers_in_a_row_and_keeps_the_longest() {
+        let mut s = Streak::default();
+        for right in [true, true, true, false, true] {
+            s.take(right);
+        }
+        assert_eq!(
+            s,
+            Streak {
+                current: 1,
+                best: 3
+            }
+        );
+        s.take(false);
+        assert_eq!(
+            s,
+            Streak {
+                current: 0,
+                best: 3
+            }
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! with a notice, and practice goes on (with the cards that could be read, saved at once,
 //! when only some could not).
 
-use super::{Card, Day, Origin, Schedule};
+use super::{Attempt, Card, Day, Origin, Phase, Schedule, Stats, Streak, Tolerance};
 use crate::board::{Position, Square};
 use crate::formats::{ReadError, read_capped, write_atomic};
 use crate::game::Eval;
@@ -23,8 +23,10 @@ pub const MAX_STORE_FILE: u64 = 256 << 20;
 
 /// What the file says it is, so another program's JSON is not taken for cards.
 const FORMAT: &str = "okapi-practice";
-/// The version written; a file of a later version is set aside, not misread.
-const VERSION: u32 = 1;
+/// The version written; a file of a later version is set aside, not misread. Version 2
+/// keeps every answer of a card (`history`), the streak and the tolerance; a version 1
+/// file reads with no answers recorded, the streak at 0 and the default tolerance.
+const VERSION: u32 = 2;
 
 /// The cards and the games they were collected from.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -33,6 +35,10 @@ pub struct Store {
     pub cards: Vec<Card>,
     /// Keys of the games (and sides) already collected ([`super::PlayerGame::key`]).
     games: BTreeSet<String>,
+    /// Right answers in a row, over every card.
+    pub streak: Streak,
+    /// How far from the best a move may be and count as found.
+    pub tolerance: Tolerance,
 }
 
 /// What adding cards did.
@@ -100,7 +106,10 @@ fn key(p: &Position) -> (u64, u64, bool) {
 /// How many times a card was answered: of two copies of one card, the one answered more
 /// often is the later.
 fn answers(card: &Card) -> u32 {
-    card.schedule.right.saturating_add(card.schedule.missed)
+    card.schedule
+        .right
+        .saturating_add(card.schedule.missed)
+        .max(card.history.len() as u32)
 }
 
 impl Store {
@@ -126,6 +135,8 @@ impl Store {
     /// was answered more often. Cards keep their places (a card being practised stays the
     /// same card); new ones come after.
     pub fn merge(&mut self, other: Store) {
+        let total = |s: &Store| s.cards.iter().map(|c| u64::from(answers(c))).sum::<u64>();
+        let (own_answers, other_answers) = (total(self), total(&other));
         let at: HashMap<_, usize> = self
             .cards
             .iter()
@@ -140,6 +151,10 @@ impl Store {
             }
         }
         self.games.extend(other.games);
+        // The streak of the copy that has seen more answers is the later one.
+        if other_answers > own_answers {
+            self.streak = other.streak;
+        }
     }
 
     /// Has this game (and side) been collected already?
@@ -164,6 +179,39 @@ impl Store {
         due
     }
 
+    /// The cards of a round on `today`: those due ([`Store::due`]), then those whose last
+    /// answer today was a miss (practised again until answered right), the largest loss
+    /// first.
+    pub fn round(&self, today: Day) -> Vec<usize> {
+        let mut round = self.due(today);
+        let mut missed: Vec<usize> = (0..self.cards.len())
+            .filter(|&i| self.cards[i].missed_on(today) && !self.cards[i].schedule.is_due(today))
+            .collect();
+        missed.sort_by_key(|&i| (std::cmp::Reverse(self.cards[i].loss()), i));
+        round.extend(missed);
+        round
+    }
+
+    /// How the practice goes on `today`: answers by phase, the streak, what is due.
+    pub fn stats(&self, today: Day) -> Stats {
+        let mut phases = [super::Tally::default(); 3];
+        for card in &self.cards {
+            let phase = Phase::of(&card.position);
+            let i = Phase::ALL.iter().position(|&p| p == phase).unwrap_or(0);
+            let t = card.tally();
+            phases[i].right += t.right;
+            phases[i].missed += t.missed;
+        }
+        let due = self.due(today).len();
+        Stats {
+            cards: self.cards.len(),
+            due,
+            missed_today: self.round(today).len() - due,
+            phases,
+            streak: self.streak,
+        }
+    }
+
     /// The next day after `today` when cards are due, and how many.
     pub fn next_due(&self, today: Day) -> Option<(Day, usize)> {
         let day = self
@@ -178,9 +226,29 @@ impl Store {
         ))
     }
 
-    /// Takes the answer to card `index` given on `today`; the days until it comes back.
-    pub fn answer(&mut self, index: usize, right: bool, today: Day) -> Option<u32> {
-        Some(self.cards.get_mut(index)?.schedule.answered(right, today))
+    /// Takes the answer `played` to card `index` given on `today`, right or not; the days
+    /// until it comes back. Every answer goes into the card's history and the streak; the
+    /// first of the day moves the schedule, a retry the same day does not (a position
+    /// missed in the morning and found an hour later still comes back tomorrow).
+    pub fn answer(
+        &mut self,
+        index: usize,
+        played: crate::board::Square,
+        right: bool,
+        today: Day,
+    ) -> Option<u32> {
+        let card = self.cards.get_mut(index)?;
+        let retry = card.answered_on(today);
+        card.history.push(Attempt {
+            day: today,
+            played,
+            right,
+        });
+        self.streak.take(right);
+        if retry {
+            return Some(today.until(card.schedule.due).max(0) as u32);
+        }
+        Some(card.schedule.answered(right, today))
     }
 
     /// The file's text.
@@ -194,6 +262,11 @@ impl Store {
                 .map(|c| serde_json::to_value(CardRecord::of(c)).expect("a card serialises"))
                 .collect(),
             games: self.games.iter().cloned().collect(),
+            streak: Some(StreakRecord {
+                current: self.streak.current,
+                best: self.streak.best,
+            }),
+            tolerance: Some(self.tolerance),
         };
         serde_json::to_string_pretty(&file).expect("the practice file serialises")
     }
@@ -211,6 +284,14 @@ impl Store {
         let mut store = Store {
             cards: Vec::new(),
             games: file.games.into_iter().collect(),
+            streak: file
+                .streak
+                .map(|s| Streak {
+                    current: s.current,
+                    best: s.best.max(s.current),
+                })
+                .unwrap_or_default(),
+            tolerance: file.tolerance.unwrap_or_default().clamped(),
         };
         let mut skipped = Vec::new();
         let mut cards = Vec::with_capacity(file.cards.len());
@@ -414,6 +495,26 @@ struct StoreFile {
     cards: Vec<serde_json::Value>,
     #[serde(default)]
     games: Vec<String>,
+    /// From version 2.
+    #[serde(default)]
+    streak: Option<StreakRecord>,
+    /// From version 2.
+    #[serde(default)]
+    tolerance: Option<Tolerance>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StreakRecord {
+    current: u32,
+    best: u32,
+}
+
+/// An answer as written: `{"day": "2026-11-27", "played": "c4", "right": true}`.
+#[derive(Serialize, Deserialize)]
+struct AttemptRecord {
+    day: String,
+    played: String,
+    right: bool,
 }
 
 /// A card as written: the position as a board string, squares by name, dates as
@@ -437,6 +538,9 @@ struct CardRecord {
     missed: u32,
     #[serde(default)]
     last_seen: Option<String>,
+    /// From version 2.
+    #[serde(default)]
+    history: Vec<AttemptRecord>,
 }
 
 impl CardRecord {
@@ -455,6 +559,15 @@ impl CardRecord {
             right: card.schedule.right,
             missed: card.schedule.missed,
             last_seen: card.schedule.last_seen.map(|d| d.to_string()),
+            history: card
+                .history
+                .iter()
+                .map(|a| AttemptRecord {
+                    day: a.day.to_string(),
+                    played: a.played.to_string(),
+                    right: a.right,
+                })
+                .collect(),
         }
     }
 
@@ -496,6 +609,14 @@ impl CardRecord {
                 return Err(format!("{what} {}: a value is -64 to 64 discs", e.value));
             }
         }
+        let mut history = Vec::with_capacity(self.history.len());
+        for (i, a) in self.history.iter().enumerate() {
+            history.push(Attempt {
+                day: day(&format!("history {} day", i + 1), &a.day)?,
+                played: square(&format!("history {} played", i + 1), &a.played)?,
+                right: a.right,
+            });
+        }
         Ok(Card {
             position,
             played,
@@ -514,6 +635,7 @@ impl CardRecord {
                 missed: self.missed,
                 last_seen,
             },
+            history,
         })
     }
 }

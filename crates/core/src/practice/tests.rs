@@ -182,29 +182,41 @@ fn an_answer_is_judged_against_the_best_value() {
         (sq("f6"), exact(3)),
     ];
     // The best, or a move as good: right.
-    let j = judge(&values, sq("e3")).unwrap();
+    let j = judge(&values, sq("e3"), Tolerance::default()).unwrap();
     assert!(j.right && j.proven());
     assert_eq!((j.best, j.loss()), (sq("e3"), 0));
-    let j = judge(&values, sq("c4")).unwrap();
+    let j = judge(&values, sq("c4"), Tolerance::default()).unwrap();
     assert_eq!((j.best, j.right), (sq("c4"), true));
     // A proven disc lost is a miss. Of two best moves, the first in board order (a1, b1,
     // ... h8) is named.
-    let j = judge(&values, sq("f6")).unwrap();
+    let j = judge(&values, sq("f6"), Tolerance::default()).unwrap();
     assert!(!j.right);
     assert_eq!((j.best, j.loss()), (sq("e3"), 1));
-    let j = judge(&values, sq("d3")).unwrap();
+    let j = judge(&values, sq("d3"), Tolerance::default()).unwrap();
     assert_eq!((j.right, j.loss(), j.chosen_eval), (false, 6, exact(-2)));
     // No value for the move chosen: no judgement yet.
-    assert_eq!(judge(&values, sq("a1")), None);
+    assert_eq!(judge(&values, sq("a1"), Tolerance::default()), None);
     // By the search's values, a disc is within its noise; two are not.
     let values = [
         (sq("c4"), searched(4)),
         (sq("e3"), searched(3)),
         (sq("d3"), searched(2)),
     ];
-    assert!(judge(&values, sq("e3")).unwrap().right);
-    assert!(!judge(&values, sq("e3")).unwrap().proven());
-    assert!(!judge(&values, sq("d3")).unwrap().right);
+    assert!(
+        judge(&values, sq("e3"), Tolerance::default())
+            .unwrap()
+            .right
+    );
+    assert!(
+        !judge(&values, sq("e3"), Tolerance::default())
+            .unwrap()
+            .proven()
+    );
+    assert!(
+        !judge(&values, sq("d3"), Tolerance::default())
+            .unwrap()
+            .right
+    );
 }
 
 fn sample_db() -> Database {
@@ -294,6 +306,7 @@ fn card(position: Position, played: &str, best: &str, loss: i32, due: Day) -> Ca
             ply: 0,
         },
         schedule: Schedule::new(due),
+        history: Vec::new(),
     }
 }
 
@@ -321,12 +334,15 @@ fn the_store_orders_due_cards_and_keeps_known_positions() {
     assert_eq!(store.add(vec![again]), Added { new: 0, known: 1 });
     assert_eq!(store.cards[1].schedule.due, today);
     // Missed: tomorrow; right: in three days.
-    assert_eq!(store.answer(1, false, today), Some(1));
-    assert_eq!(store.answer(0, true, today), Some(3));
+    assert_eq!(
+        store.answer(1, store.cards[1].played, false, today),
+        Some(1)
+    );
+    assert_eq!(store.answer(0, store.cards[0].played, true, today), Some(3));
     assert_eq!(store.due(today), Vec::<usize>::new());
     assert_eq!(store.due(today.plus(1)), [1]);
     assert_eq!(store.due(today.plus(3)), [1, 2, 0]);
-    assert_eq!(store.answer(7, true, today), None);
+    assert_eq!(store.answer(7, sq("f5"), true, today), None);
     store.mark_game("B:f5".into());
     assert!(store.has_game("B:f5") && !store.has_game("W:f5"));
 }
@@ -335,8 +351,8 @@ fn the_store_orders_due_cards_and_keeps_known_positions() {
 fn the_store_survives_a_round_trip_through_its_file() {
     let today = Day::parse("2026-11-27").unwrap();
     let mut store = sample_store(today);
-    store.answer(0, false, today);
-    store.answer(1, true, today);
+    store.answer(0, store.cards[0].played, false, today);
+    store.answer(1, store.cards[1].played, true, today);
     store.mark_game("W:f5d6".into());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sub").join(STORE_FILE);
@@ -563,13 +579,13 @@ fn a_save_merges_what_another_window_saved() {
         (o.store, o.stamp)
     };
     // The first answers card 0 and collects a new card, and saves.
-    first.answer(0, true, today);
+    first.answer(0, first.cards[0].played, true, today);
     first.add(vec![card(opening()[3].1, "d3", "d3", 5, today)]);
     first.mark_game("B:first".into());
     // Modification times of a fast file system may tie: the sizes tell the saves apart.
     first.save_merged(&path, &mut first_stamp).unwrap();
     // The second, read before, answers card 1 and saves.
-    second.answer(1, false, today);
+    second.answer(1, second.cards[1].played, false, today);
     second.save_merged(&path, &mut second_stamp).unwrap();
     let on_disk = Store::open(&path).store;
     assert_eq!(on_disk.cards.len(), 4);
@@ -627,4 +643,224 @@ fn many_cards_and_their_duplicates_are_told_apart() {
         }
     );
     assert_eq!(store.cards, cards);
+}
+
+#[test]
+fn a_tolerance_the_player_sets_decides_what_counts_as_found() {
+    let searched_values = [(sq("c4"), searched(6)), (sq("e3"), searched(4))];
+    let proven_values = [(sq("c4"), exact(6)), (sq("e3"), exact(5))];
+    // The default: a disc by the search, none by the solver.
+    let j = judge(&searched_values, sq("e3"), Tolerance::default()).unwrap();
+    assert_eq!((j.right, j.allowed, j.loss()), (false, 1, 2));
+    let j = judge(&proven_values, sq("e3"), Tolerance::default()).unwrap();
+    assert_eq!((j.right, j.allowed), (false, 0));
+    // Two discs by the search, one by the solver: both found.
+    let wide = Tolerance {
+        searched: 2,
+        proven: 1,
+    };
+    let j = judge(&searched_values, sq("e3"), wide).unwrap();
+    assert_eq!((j.right, j.allowed), (true, 2));
+    let j = judge(&proven_values, sq("e3"), wide).unwrap();
+    assert_eq!((j.right, j.allowed), (true, 1));
+    // A figure out of range is taken as the nearest that is not.
+    let odd = Tolerance {
+        searched: -5,
+        proven: 900,
+    };
+    assert_eq!(
+        odd.clamped(),
+        Tolerance {
+            searched: 0,
+            proven: 64
+        }
+    );
+    assert!(!judge(&searched_values, sq("e3"), odd).unwrap().right);
+}
+
+#[test]
+fn a_missed_card_comes_back_the_same_day_until_it_is_found() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let mut store = sample_store(today);
+    assert_eq!(store.round(today), [1, 0]);
+    // Card 1 missed: due tomorrow, and still in today's round.
+    let wrong = sq("f4");
+    assert_eq!(store.answer(1, wrong, false, today), Some(1));
+    assert_eq!(store.due(today), [0]);
+    assert_eq!(store.round(today), [0, 1]);
+    assert!(store.cards[1].missed_on(today));
+    // Missed again, then found: out of today's round, still due tomorrow (a retry does not
+    // move the schedule), every answer in its history.
+    assert_eq!(store.answer(1, wrong, false, today), Some(1));
+    let found = store.cards[1].best;
+    assert_eq!(store.answer(1, found, true, today), Some(1));
+    assert_eq!(store.round(today), [0]);
+    let s = store.cards[1].schedule;
+    assert_eq!((s.due, s.right, s.missed), (today.plus(1), 0, 1));
+    let history = &store.cards[1].history;
+    assert_eq!(
+        history
+            .iter()
+            .map(|a| (a.day, a.played, a.right))
+            .collect::<Vec<_>>(),
+        [
+            (today, wrong, false),
+            (today, wrong, false),
+            (today, found, true)
+        ]
+    );
+    // Tomorrow it is due as any other card.
+    assert_eq!(store.round(today.plus(1)), [0, 1]);
+    assert!(!store.cards[1].missed_on(today.plus(1)));
+}
+
+#[test]
+fn statistics_count_answers_by_phase_and_the_streak() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let mut store = sample_store(today);
+    // An endgame card: FFO-like position with 14 empties (a full board less 14 squares).
+    let mut p = Position::start();
+    let mut moves = 0;
+    while p.empty_count() > 14 {
+        let mv = p.legal_moves().iter().next();
+        match mv {
+            Some(m) => {
+                p.play(m).unwrap();
+            }
+            None => p.force_pass(),
+        }
+        moves += 1;
+        assert!(moves < 100, "the game goes on to 14 empties");
+    }
+    while p.legal_moves().len() < 2 {
+        let m = p.legal_moves().iter().next().unwrap();
+        p.play(m).unwrap();
+    }
+    let moves_here: Vec<Square> = p.legal_moves().iter().collect();
+    let mut end = card(p, "a1", "a1", 3, today);
+    end.played = moves_here[0];
+    end.best = moves_here[1];
+    store.add(vec![end]);
+    assert_eq!(Phase::of(&store.cards[0].position), Phase::Opening);
+    assert_eq!(Phase::of(&store.cards[3].position), Phase::Endgame);
+    let before = store.stats(today);
+    assert_eq!((before.cards, before.due, before.missed_today), (4, 3, 0));
+    assert_eq!(before.phase(Phase::Opening).accuracy(), None);
+    // Opening: right, missed, right (a retry); endgame: right, right.
+    for (card, right) in [(0, true), (1, false), (1, true), (3, true), (3, true)] {
+        let played = store.cards[card].played;
+        store.answer(card, played, right, today);
+    }
+    let stats = store.stats(today);
+    assert_eq!(
+        stats.phase(Phase::Opening),
+        Tally {
+            right: 2,
+            missed: 1
+        }
+    );
+    assert_eq!(stats.phase(Phase::Opening).accuracy(), Some(2.0 / 3.0));
+    assert_eq!(stats.phase(Phase::Midgame).answers(), 0);
+    assert_eq!(stats.phase(Phase::Endgame).accuracy(), Some(1.0));
+    assert_eq!(
+        stats.streak,
+        Streak {
+            current: 3,
+            best: 3
+        }
+    );
+    assert_eq!((stats.due, stats.missed_today), (0, 0));
+    store.answer(0, store.cards[0].played, false, today);
+    let stats = store.stats(today);
+    assert_eq!(
+        stats.streak,
+        Streak {
+            current: 0,
+            best: 3
+        }
+    );
+    assert_eq!(stats.missed_today, 1);
+}
+
+#[test]
+fn history_streak_and_tolerance_survive_the_file_and_version_1_files_read() {
+    let today = Day::parse("2026-11-27").unwrap();
+    let mut store = sample_store(today);
+    store.answer(0, store.cards[0].played, false, today);
+    store.answer(0, store.cards[0].best, true, today);
+    store.tolerance = Tolerance {
+        searched: 2,
+        proven: 1,
+    };
+    let text = store.to_json();
+    assert!(text.contains("\"version\": 2"), "{text}");
+    assert!(text.contains("\"history\""), "{text}");
+    let (read, skipped) = Store::from_json(&text).unwrap();
+    assert!(skipped.is_empty());
+    assert_eq!(read, store);
+    assert_eq!(read.cards[0].history.len(), 2);
+    assert_eq!(
+        read.streak,
+        Streak {
+            current: 1,
+            best: 1
+        }
+    );
+
+    // A version 1 file, as Okapi wrote it before answers were kept one by one.
+    let v1 = format!(
+        r#"{{
+  "format": "okapi-practice",
+  "version": 1,
+  "cards": [
+    {{
+      "position": "{}",
+      "played": "f5",
+      "played_value": {{ "value": -3, "source": "exact" }},
+      "best": "d3",
+      "best_value": {{ "value": 0, "source": "exact" }},
+      "player": "Alice",
+      "game": "Alice - Bob",
+      "ply": 0,
+      "due": "2026-11-28",
+      "step": 0,
+      "right": 2,
+      "missed": 1,
+      "last_seen": "2026-11-27"
+    }}
+  ],
+  "games": ["B:f5"]
+}}"#,
+        Position::start().to_board_string()
+    );
+    let (old, skipped) = Store::from_json(&v1).unwrap();
+    assert!(skipped.is_empty(), "{skipped:?}");
+    assert_eq!(old.cards.len(), 1);
+    let c = &old.cards[0];
+    assert!(c.history.is_empty());
+    // Its counts stand in for the history it did not keep.
+    assert_eq!(
+        c.tally(),
+        Tally {
+            right: 2,
+            missed: 1
+        }
+    );
+    assert_eq!(
+        (old.streak, old.tolerance),
+        (Streak::default(), Tolerance::default())
+    );
+    assert!(old.has_game("B:f5"));
+    // A bad answer in the history is said, with its card and place.
+    let bad = text.replacen(
+        "\"played\": \"f5\",\n          \"right\"",
+        "\"played\": \"a1\",\n          \"right\"",
+        1,
+    );
+    assert_ne!(bad, text, "the history's move was found to damage");
+    let (_, skipped) = Store::from_json(&bad).unwrap();
+    assert!(
+        skipped.len() == 1 && skipped[0].contains("history 1 played"),
+        "{skipped:?}"
+    );
 }

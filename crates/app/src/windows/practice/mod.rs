@@ -27,6 +27,7 @@ use std::path::PathBuf;
 
 mod collect;
 mod round;
+mod stats;
 
 use crate::practice_state::{Asking, Collecting, Pending, Round, Shown, Source};
 
@@ -67,6 +68,12 @@ impl App {
         Some((card.position, s.valued))
     }
 
+    /// The position the board shows while practising: the card's, or one of its best line
+    /// being stepped through.
+    pub fn practice_board(&self) -> Option<Position> {
+        self.practice.board().map(|b| b.0)
+    }
+
     /// The best line shown, if any.
     pub fn practice_best_line(&self) -> Option<&[Move]> {
         self.shown()?.best_line.as_deref()
@@ -100,6 +107,15 @@ impl App {
                 PracticeStep::BestLine => self.ask_best_line(),
                 PracticeStep::NextCard => self.next_card(),
                 PracticeStep::End => self.end_round(),
+                PracticeStep::SetTolerance(t) => {
+                    if let Some(store) = &mut self.practice.store {
+                        store.tolerance = t.clamped();
+                        self.save_practice();
+                    }
+                }
+                s @ (PracticeStep::LineFirst
+                | PracticeStep::LineBack
+                | PracticeStep::LineForward) => self.step_line(s),
             },
             other => unreachable!("not a practice command: {other:?}"),
         }
@@ -222,6 +238,8 @@ impl App {
         }
         self.practice_overview(ui);
         ui.separator();
+        self.practice_stats(ui);
+        ui.separator();
         self.collect_form(ui);
     }
 
@@ -232,10 +250,17 @@ impl App {
             return;
         };
         let due = store.due(today).len();
+        let round = store.round(today).len();
+        let missed = round - due;
         ui.strong(format!(
-            "{} to practise, {} due today",
+            "{} to practise, {} due today{}",
             plural(store.cards.len(), "position"),
-            due
+            due,
+            if missed > 0 {
+                format!(", {missed} missed today to try again")
+            } else {
+                String::new()
+            }
         ));
         if let Some((day, count)) = store.next_due(today) {
             ui.label(format!(
@@ -244,12 +269,12 @@ impl App {
                 days_from_now(today.until(day))
             ));
         }
-        let can = due > 0 && !self.practice_collecting();
+        let can = round > 0 && !self.practice_collecting();
         if ui
-            .add_enabled(can, egui::Button::new(format!("Start practice ({due})")))
+            .add_enabled(can, egui::Button::new(format!("Start practice ({round})")))
             .on_hover_text(
-                "The positions due today, one at a time on the board: click the move you \
-                 would play",
+                "The positions due today and those missed today, one at a time on the \
+                 board: click the move you would play",
             )
             .clicked()
         {

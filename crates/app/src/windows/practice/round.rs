@@ -14,6 +14,9 @@ use okapi_core::practice::{self, Judgement};
 use okapi_core::search::SolveMode;
 use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
 
+/// A missed position comes back after this many others in the same round.
+const RETRY_AFTER: usize = 2;
+
 impl App {
     /// Starts a round with the cards due today; the board's own analysis rests meanwhile.
     pub(super) fn start_round(&mut self) {
@@ -21,7 +24,7 @@ impl App {
         let Some(store) = &self.practice.store else {
             return;
         };
-        let queue = store.due(today);
+        let queue = store.round(today);
         if queue.is_empty() {
             return;
         }
@@ -33,6 +36,7 @@ impl App {
             at: 0,
             right: 0,
             missed: 0,
+            retries: 0,
             shown: None,
         });
         self.show_card();
@@ -40,6 +44,7 @@ impl App {
 
     /// Puts the round's next card on the board and asks the engine for every move's value.
     fn show_card(&mut self) {
+        let today = self.practice_today();
         let Some(round) = &mut self.practice.round else {
             return;
         };
@@ -48,7 +53,15 @@ impl App {
             self.practice.asking = Asking::Nothing;
             return;
         };
+        let again = round.queue[..round.at].contains(&card)
+            || self
+                .practice
+                .store
+                .as_ref()
+                .and_then(|s| s.cards.get(card))
+                .is_some_and(|c| c.missed_on(today));
         round.shown = Some(Shown {
+            again,
             card,
             valued: false,
             proven_line: None,
@@ -57,6 +70,7 @@ impl App {
             next_in: None,
             best_line: None,
             line_asked: false,
+            line_step: 0,
         });
         let Some(position) = self
             .practice
@@ -90,7 +104,7 @@ impl App {
 
     pub(super) fn round_event(&mut self, event: Event) {
         let asking = self.practice.asking;
-        let Some(position) = self.practice.board().map(|b| b.0) else {
+        let Some(position) = self.practice.card_position() else {
             return;
         };
         if let Event::MoveValue { square, eval } = event {
@@ -131,7 +145,7 @@ impl App {
 
     /// A move clicked on the board while a card shows.
     pub(super) fn practice_answer(&mut self, sq: Square) {
-        let Some((position, ..)) = self.practice.board() else {
+        let Some(position) = self.practice.card_position() else {
             return;
         };
         let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
@@ -151,7 +165,7 @@ impl App {
     /// Judges the answer once every value is in; the card's schedule moves and is saved.
     fn judge_if_ready(&mut self) {
         let today = self.practice_today();
-        let Some(position) = self.practice.board().map(|b| b.0) else {
+        let Some(position) = self.practice.card_position() else {
             return;
         };
         let values: Vec<(Square, Eval)> = self
@@ -169,27 +183,56 @@ impl App {
         let (Some(answer), true, None) = (shown.answer, shown.valued, shown.judgement) else {
             return;
         };
-        let Some(judgement) = practice::judge(&values, answer) else {
+        let tolerance = self
+            .practice
+            .store
+            .as_ref()
+            .map(|s| s.tolerance)
+            .unwrap_or_default();
+        let Some(judgement) = practice::judge(&values, answer, tolerance) else {
             self.practice.notice = Some(format!("The engine gave no value for {answer}."));
             return;
         };
         shown.judgement = Some(judgement);
+        let card = shown.card;
         if judgement.right {
             round.right += 1;
         } else {
             round.missed += 1;
+            // Tried again after a few other positions, and again at the end of the round.
+            let soon = (round.at + 1 + RETRY_AFTER).min(round.queue.len());
+            round.queue.insert(soon, card);
+            if soon + 1 < round.queue.len() {
+                round.queue.push(card);
+            }
+            round.retries += 1;
         }
-        let card = shown.card;
         if let Some(store) = &mut self.practice.store {
-            shown.next_in = store.answer(card, judgement.right, today);
+            shown.next_in = store.answer(card, answer, judgement.right, today);
         }
         self.save_practice();
+    }
+
+    /// Steps through the best line on the board.
+    pub(super) fn step_line(&mut self, step: PracticeStep) {
+        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
+            return;
+        };
+        let Some(len) = shown.best_line.as_ref().map(Vec::len) else {
+            return;
+        };
+        shown.line_step = match step {
+            PracticeStep::LineFirst => 0,
+            PracticeStep::LineBack => shown.line_step.saturating_sub(1),
+            PracticeStep::LineForward => (shown.line_step + 1).min(len),
+            _ => shown.line_step,
+        };
     }
 
     /// The best line: the solver's where it solved the position (when it starts with the
     /// best move), else a search after the best move, as deep as the game analysis.
     pub(super) fn ask_best_line(&mut self) {
-        let Some(position) = self.practice.board().map(|b| b.0) else {
+        let Some(position) = self.practice.card_position() else {
             return;
         };
         let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
@@ -248,6 +291,13 @@ impl App {
                 "Done for today: {} right, {} missed.",
                 round.right, round.missed
             ));
+            let still = store.round(today).len();
+            if still > 0 {
+                ui.label(format!(
+                    "{} still to find today: start again to retry.",
+                    plural(still, "position")
+                ));
+            }
             if let Some((day, count)) = store.next_due(today) {
                 ui.label(format!(
                     "Next: {} on {day} ({}).",
@@ -263,10 +313,12 @@ impl App {
         let Some(card) = store.cards.get(shown.card) else {
             return;
         };
+        let retry = shown.again;
         ui.strong(format!(
-            "Position {} of {}",
+            "Position {} of {}{}",
             round.at + 1,
-            round.queue.len()
+            round.queue.len(),
+            if retry { " (again: missed before)" } else { "" }
         ));
         let side = card.position.side_to_move();
         ui.label(format!(
@@ -321,8 +373,11 @@ impl App {
                 let line = shown
                     .best_line
                     .as_ref()
-                    .map(|l| numbered_line(&card.position, l));
+                    .map(|l| (numbered_line(&card.position, l), shown.line_step, l.len()));
+                let history = history_text(card);
                 self.judgement_ui(ui, &j, &played, next, line);
+                ui.separator();
+                ui.label(egui::RichText::new(history).small());
             }
         }
     }
@@ -333,7 +388,7 @@ impl App {
         j: &Judgement,
         played: &str,
         next: Option<String>,
-        line: Option<String>,
+        line: Option<(String, usize, usize)>,
     ) {
         let (text, color) = verdict(j);
         ui.label(egui::RichText::new(text).strong().color(color));
@@ -344,12 +399,13 @@ impl App {
         }
         let asked = self.shown().is_some_and(|s| s.line_asked);
         match line {
-            Some(line) => {
+            Some((line, step, len)) => {
                 ui.add(
                     egui::Label::new(format!("Best line: {line}"))
                         .wrap()
                         .selectable(true),
                 );
+                self.line_steps_ui(ui, step, len);
                 if asked {
                     ui.horizontal(|ui| {
                         ui.spinner();
@@ -384,6 +440,67 @@ impl App {
     }
 }
 
+impl App {
+    /// The buttons that step the best line on the board, and where it stands.
+    fn line_steps_ui(&mut self, ui: &mut egui::Ui, step: usize, len: usize) {
+        ui.horizontal(|ui| {
+            for (text, what, enabled, hover) in [
+                (
+                    "« Card",
+                    PracticeStep::LineFirst,
+                    step > 0,
+                    "Back to the position of the card",
+                ),
+                (
+                    "‹ Back",
+                    PracticeStep::LineBack,
+                    step > 0,
+                    "One move back (Left)",
+                ),
+                (
+                    "On ›",
+                    PracticeStep::LineForward,
+                    step < len,
+                    "One move on (Right)",
+                ),
+            ] {
+                if ui
+                    .add_enabled(enabled, egui::Button::new(text))
+                    .on_hover_text(hover)
+                    .clicked()
+                {
+                    self.commands.push(Command::Practice(what));
+                }
+            }
+            ui.label(if step == 0 {
+                "the card (Right: the line)".to_string()
+            } else {
+                format!("move {step} of {len} of the line")
+            });
+        });
+    }
+}
+
+/// Every answer given to the card, in a line: `2026-11-27 f4 missed, 2026-11-27 c4 right`.
+fn history_text(card: &practice::Card) -> String {
+    if card.history.is_empty() {
+        return "No answers recorded for this position yet.".into();
+    }
+    let answers: Vec<String> = card
+        .history
+        .iter()
+        .map(|a| {
+            format!(
+                "{} {} {}",
+                a.day,
+                a.played,
+                if a.right { "right" } else { "missed" }
+            )
+        })
+        .collect();
+    format!("This position's answers: {}.", answers.join(", "))
+}
+
 /// Where the values judged come from, in a sentence.
 fn values_source(j: &Judgement) -> String {
     let book = [j.chosen_eval, j.best_eval]
@@ -407,12 +524,21 @@ fn verdict(j: &Judgement) -> (String, egui::Color32) {
     let red = egui::Color32::from_rgb(0xf0, 0x50, 0x40);
     let chosen = format!("{} ({})", j.chosen, j.chosen_eval.label());
     let best = format!("{} ({})", j.best, j.best_eval.label());
+    let allowed = plural(j.allowed as usize, "disc");
     if j.right && j.loss() == 0 {
         (format!("Right: {chosen} is the best move."), green)
     } else if j.right {
         (
-            format!("Right: {chosen}, within a disc of {best} by the search."),
+            format!("Right: {chosen} is within {allowed} of the best, {best}."),
             green,
+        )
+    } else if j.allowed > 0 {
+        (
+            format!(
+                "Missed: {chosen} loses {} against {best} (more than the {allowed} allowed).",
+                plural(j.loss() as usize, "disc")
+            ),
+            red,
         )
     } else {
         (
