@@ -109,7 +109,12 @@ impl App {
         self.menu_item(ui, "Save as...", true, Command::SaveAs);
         ui.separator();
         self.menu_item(ui, "Open script...", true, Command::OpenScript);
-        if self.script.as_ref().is_some_and(|j| !j.open) && ui.button("Show the script").clicked() {
+        // Always listed (greyed while no script is hidden): the help names it.
+        let hidden = self.script.as_ref().is_some_and(|j| !j.open);
+        if ui
+            .add_enabled(hidden, egui::Button::new("Show the script"))
+            .clicked()
+        {
             self.commands.push(Command::ShowScript);
             ui.close();
         }
