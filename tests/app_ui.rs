@@ -706,3 +706,29 @@ fn every_menu_path_the_help_names_is_in_that_menu() {
     }
     assert!(checked >= 20, "only {checked} menu paths found");
 }
+
+/// Edit › Paste with no text on the clipboard: the platform sends nothing, and the status
+/// says so instead of nothing happening.
+#[test]
+fn a_paste_of_an_empty_clipboard_says_so() {
+    let mut h = harness();
+    let before = h.state().game().clone();
+    h.click_label("Edit");
+    h.click_label("Paste Ctrl+V");
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("Nothing pasted: the clipboard holds no text.")
+            .is_some(),
+        "the status says why nothing happened"
+    );
+    assert_eq!(h.state().game().transcript(), before.transcript());
+    // A paste that comes is taken, with no such word.
+    h.click_label("Edit");
+    h.click_label("Paste Ctrl+V");
+    paste(&mut h, "f5d6");
+    assert_eq!(h.state().game().transcript(), "f5d6");
+    assert!(
+        h.query_by_label_contains("Nothing pasted: the clipboard holds no text.")
+            .is_none()
+    );
+}

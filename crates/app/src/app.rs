@@ -59,6 +59,9 @@ pub struct App {
     pub(crate) clipboard_out: Option<String>,
     /// Edit › Paste: ask the platform for the clipboard's text this frame.
     pub(crate) paste_requested: bool,
+    /// A paste was asked of the platform last frame: its text is due this frame, and
+    /// none means the clipboard held no text (the platform sends nothing then).
+    paste_awaited: bool,
     /// Where the game in progress is kept across restarts (set when the window opens).
     pub(crate) autosave: Option<PathBuf>,
     /// The last autosave failed (and the user was told).
@@ -96,6 +99,7 @@ impl App {
             commands: Vec::new(),
             clipboard_out: None,
             paste_requested: false,
+            paste_awaited: false,
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
@@ -165,6 +169,8 @@ impl App {
             // The text comes back as a paste event next frame (and a paste command then).
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
+            self.paste_awaited = true;
+            ui.ctx().request_repaint();
         }
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
@@ -249,6 +255,9 @@ impl App {
                 _ => None,
             })
         });
+        if std::mem::take(&mut self.paste_awaited) && pasted.is_none() {
+            self.notice = Some("Nothing pasted: the clipboard holds no text.".into());
+        }
         if let Some(text) = pasted.filter(|_| !typing) {
             self.commands.push(Command::Paste(text));
         }
