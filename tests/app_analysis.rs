@@ -148,7 +148,7 @@ fn game_analysis_finds_the_lost_discs() {
             .is_some()
     );
     assert!(
-        h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
+        h.query_by_label_contains("Worst: move 47 b1, -4 (exact) against g8 +18 (exact)")
             .is_some()
     );
     // the values are kept in the game and saved with their source
