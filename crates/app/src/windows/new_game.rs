@@ -91,7 +91,7 @@ impl App {
                          by value (higher plays worse). At full strength it plays perfectly from {} empties on.",
                         self.settings.solve_limit
                     ))
-                    .small(),
+                    .weak(),
                 );
                 ui.horizontal(|ui| {
                     start = ui.button("Start").clicked();

@@ -26,6 +26,8 @@ impl App {
                     .max_height(tall)
                     .min_scrolled_height(tall)
                     .show(ui, |ui| {
+                        self.settings_ui().player_name(ui);
+                        ui.separator();
                         self.player_settings(ui);
                         ui.separator();
                         self.display_settings(ui);
@@ -91,10 +93,10 @@ impl App {
             .num_columns(2)
             .show(ui, |ui| {
                 ui.label("Settings:");
-                ui.add(egui::Label::new(egui::RichText::new(settings).monospace().small()).wrap());
+                ui.add(egui::Label::new(egui::RichText::new(settings).monospace()).wrap());
                 ui.end_row();
                 ui.label("Game in progress:");
-                ui.add(egui::Label::new(egui::RichText::new(game).monospace().small()).wrap());
+                ui.add(egui::Label::new(egui::RichText::new(game).monospace()).wrap());
                 ui.end_row();
             });
         ui.horizontal(|ui| {
