@@ -257,7 +257,11 @@ impl Session {
             if !p.line.starts_with(followed) {
                 return None;
             }
-            let sign = if followed.len() % 2 == 0 { 1 } else { -1 };
+            let sign = if followed.len().is_multiple_of(2) {
+                1
+            } else {
+                -1
+            };
             Some(ProvenLine {
                 position: self.game.position_at(here),
                 mode: p.mode,
