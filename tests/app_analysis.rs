@@ -137,7 +137,8 @@ fn game_analysis_finds_the_lost_discs() {
     h.run_steps(1);
     assert!(h.state().engine_busy(), "the analysis started");
     step_until(&mut h, "the game analysis", |app| !app.engine_busy());
-    assert!(h.query_by_label_contains("1. b1 (-4) ?-22 g8").is_some());
+    // FFO #1 has 14 empties: its first move is move 47, as the status says.
+    assert!(h.query_by_label_contains("47. b1 (-4) ?-22 g8").is_some());
     assert!(has_label(
         &h,
         "Black: lost 22 discs in 1 move (1 blunder, 0 mistakes, 0 inaccuracies; 1 proven by the solver, 0 by the search)"
@@ -148,7 +149,7 @@ fn game_analysis_finds_the_lost_discs() {
             .is_some()
     );
     assert!(
-        h.query_by_label_contains("Worst: ply 1 b1, -4 (exact) against g8 +18 (exact)")
+        h.query_by_label_contains("Worst: move 47 b1, -4 (exact) against g8 +18 (exact)")
             .is_some()
     );
     // the values are kept in the game and saved with their source

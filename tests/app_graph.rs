@@ -4,6 +4,7 @@
 mod common;
 
 use common::app::{harness_sized, step_until};
+use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 use okapi_app::Command;
 use okapi_core::board::{Move, Position};
@@ -51,18 +52,38 @@ fn the_graph_is_tall_enough_marks_proof_and_mistakes_and_goes_to_a_click() {
             h.query_by_label_contains("loss chart, ±16 discs, moves that lost discs: 1")
                 .is_some()
         );
-        // A click in the middle of the graph (move 30 of 60) goes to the game's last
-        // position, the nearest one it has.
-        h.state_mut().apply(Command::GoTo(0));
-        h.run_steps(2);
-        assert_eq!(h.state().game().ply(), 0);
-        h.get_by_label_contains("evaluation graph from Black's view")
-            .click();
-        h.run_steps(3);
-        assert_eq!(
-            h.state().game().ply(),
-            2,
-            "{w}x{hgt}: the click went to the move"
-        );
+        // The axis counts moves as players do, 0 to 60: FFO #1's 14 empties sit at its
+        // right, moves 46 to 48. A click at move 48 goes to the game's last position;
+        // one in the middle (move 30) to the nearest it has, its first.
+        let rect = h
+            .get_by_label_contains("evaluation graph from Black's view")
+            .rect();
+        // The plot: the widget less its margins (34 left for the labels, 4 right).
+        let at_move = |m: f32| {
+            let (left, right) = (rect.left() + 34.0, rect.right() - 4.0);
+            egui::pos2(left + (right - left) * m / 60.0, rect.center().y)
+        };
+        for (m, ply) in [(48.0, 2), (30.0, 0), (47.0, 1)] {
+            h.state_mut()
+                .apply(Command::GoTo(if ply == 0 { 2 } else { 0 }));
+            h.run_steps(2);
+            let pos = at_move(m);
+            h.event(egui::Event::PointerMoved(pos));
+            for pressed in [true, false] {
+                h.event(egui::Event::PointerButton {
+                    pos,
+                    button: egui::PointerButton::Primary,
+                    pressed,
+                    modifiers: egui::Modifiers::NONE,
+                });
+                h.run_steps(1);
+            }
+            h.run_steps(2);
+            assert_eq!(
+                h.state().game().ply(),
+                ply,
+                "{w}x{hgt}: the click at move {m} went to the move"
+            );
+        }
     }
 }

@@ -404,3 +404,32 @@ fn the_new_game_window_keeps_its_buttons_in_place() {
         assert!(!has_label(&h, "Start"), "Cancel closes the window");
     }
 }
+
+/// The player's own name, typed in the settings, is the name of a person's seat in a new
+/// game and in the game saved (`PB[Marc Tastet]`, not `PB[Human]`).
+#[test]
+fn your_name_in_the_settings_names_your_seat_in_new_and_saved_games() {
+    let mut h = harness();
+    h.state_mut().apply(Command::ShowSettings);
+    h.run_steps(2);
+    h.get_by_label("Your name:").click();
+    h.run_steps(1);
+    h.event(egui::Event::Text("Marc Tastet".into()));
+    h.run_steps(3);
+    assert_eq!(h.state().settings.player_name, "Marc Tastet");
+    let okapi = Seat::Engine(Level::numbered(1));
+    new_game(&mut h, Seat::Human, okapi);
+    h.run_steps(2);
+    assert_eq!(h.state().game().black, "Marc Tastet");
+    assert_eq!(h.state().game().white, "Okapi (level 1)");
+    assert!(has_label(&h, "Black: Marc Tastet"));
+    // Nothing to say about who plays on: the seats are the players.
+    assert!(!shows(&h, "from here"));
+    let ggf = okapi_core::formats::write_game(h.state().game(), okapi_core::formats::Format::Ggf);
+    assert!(ggf.contains("PB[Marc Tastet]"), "{ggf}");
+    // No name: a person's seat is "Human", as before.
+    h.state_mut().settings.player_name.clear();
+    new_game(&mut h, Seat::Human, Seat::Human);
+    h.run_steps(2);
+    assert_eq!(h.state().game().black, "Human");
+}

@@ -621,3 +621,114 @@ fn menus_open_from_the_keyboard() {
         "Enter picked File > New game..."
     );
 }
+
+/// What a menu item's accessible name says without its shortcut, its "..." and a label's
+/// colon: "Solve exact Ctrl+E" is "Solve exact", "Hash table:" is "Hash table".
+fn item_name(label: &str) -> String {
+    let mut name = label.trim_start_matches("✔ ").trim().to_string();
+    if let Some((rest, last)) = name.rsplit_once(' ')
+        && (last.contains('+') || (last.starts_with('F') && last[1..].parse::<u8>().is_ok()))
+    {
+        name = rest.to_string();
+    }
+    name.trim_end_matches("...")
+        .trim_end_matches('…')
+        .trim_end_matches(':')
+        .to_string()
+}
+
+/// Every "Menu › Item" the help and the user guide name is an item of that menu, as
+/// the menu bar shows it ("Game › New game" sent players to a menu without it).
+#[test]
+fn every_menu_path_the_help_names_is_in_that_menu() {
+    let mut h = harness();
+    // Help › Test the engine's error report is there in debug mode only.
+    h.state_mut().settings.debug = true;
+    h.run_steps(2);
+    // Each menu's items: the names its open popup adds to the screen.
+    let names = |h: &Harness<'static, App>| -> std::collections::HashSet<String> {
+        h.query_all_by(|_| true)
+            .filter_map(|n| n.accesskit_node().label().or_else(|| n.value()))
+            .collect()
+    };
+    let menus = ["File", "Edit", "Game", "Engine", "View", "Help"];
+    let mut items = std::collections::HashMap::new();
+    for menu in menus {
+        let before = names(&h);
+        // The menu is the leftmost node of its name (the Play tab is not "Game", but
+        // keep to the bar all the same).
+        h.query_all_by_label(menu)
+            .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+            .unwrap_or_else(|| panic!("no menu {menu}"))
+            .click();
+        h.run_steps(3);
+        let added: Vec<String> = names(&h)
+            .difference(&before)
+            .map(|l| item_name(l))
+            .collect();
+        assert!(added.len() > 1, "the {menu} menu opened: {added:?}");
+        items.insert(menu, added);
+        h.key_press(Key::Escape);
+        h.run_steps(2);
+    }
+    // The help as it is on the screen, and the user guide and the README.
+    h.key_press(Key::F1);
+    h.run_steps(3);
+    let help: Vec<String> = h
+        .query_all_by_label_contains(" › ")
+        .map(|n| text_of(&n))
+        .collect();
+    assert!(help.len() >= 5, "the help names menu items: {help:?}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts = help;
+    for doc in ["docs/user-guide.md", "README.md"] {
+        texts.push(std::fs::read_to_string(root.join(doc)).unwrap());
+    }
+    let mut checked = 0;
+    for text in texts {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (i, _) in text.match_indices(" › ") {
+            let menu = text[..i].rsplit(' ').next().unwrap();
+            let Some(menu_items) = items.get(menu) else {
+                // A second level ("New game › the position on the board") or no menu.
+                continue;
+            };
+            let named = &text[i + " › ".len()..];
+            assert!(
+                menu_items
+                    .iter()
+                    .any(|item| item.len() > 2 && named.starts_with(item.as_str())),
+                "\"{menu} › {}…\" names no item of {menu}: {menu_items:?}",
+                named.chars().take(30).collect::<String>()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} menu paths found");
+}
+
+/// Edit › Paste with no text on the clipboard: the platform sends nothing, and the status
+/// says so instead of nothing happening.
+#[test]
+fn a_paste_of_an_empty_clipboard_says_so() {
+    let mut h = harness();
+    let before = h.state().game().clone();
+    h.click_label("Edit");
+    h.click_label("Paste Ctrl+V");
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("Nothing pasted: the clipboard holds no text.")
+            .is_some(),
+        "the status says why nothing happened"
+    );
+    assert_eq!(h.state().game().transcript(), before.transcript());
+    // A paste that comes is taken, with no such word.
+    h.click_label("Edit");
+    h.click_label("Paste Ctrl+V");
+    paste(&mut h, "f5d6");
+    assert_eq!(h.state().game().transcript(), "f5d6");
+    assert!(
+        h.query_by_label_contains("Nothing pasted: the clipboard holds no text.")
+            .is_none()
+    );
+}

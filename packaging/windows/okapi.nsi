@@ -60,6 +60,10 @@ ${UnStrRep}
 !define MUI_FINISHPAGE_RUN "$INSTDIR\okapi.exe"
 !define MUI_FINISHPAGE_RUN_TEXT "Start Okapi"
 
+; The stock welcome speaks of closing other programs and restarting, for installs that
+; replace system files: this one writes only to the user's own folders.
+!define MUI_WELCOMEPAGE_TITLE "Okapi ${VERSION}"
+!define MUI_WELCOMEPAGE_TEXT "Okapi plays and analyses Othello: an opponent at every level, exact endgame solving, game analysis and a mistake trainer.$\r$\n$\r$\nIt is installed for you alone, in your own folders: no administrator rights are needed, and nothing else on the computer changes.$\r$\n$\r$\nClick Next to continue."
 !insertmacro MUI_PAGE_WELCOME
 !insertmacro MUI_PAGE_COMPONENTS
 !insertmacro MUI_PAGE_DIRECTORY
@@ -67,6 +71,9 @@ ${UnStrRep}
 !insertmacro MUI_PAGE_FINISH
 
 !insertmacro MUI_UNPAGE_CONFIRM
+; Section names stay short (a long one was cut behind the list's scrollbar): the
+; folder is said above the list.
+!define MUI_COMPONENTSPAGE_TEXT_TOP "Your settings and the game in progress are in %APPDATA%\Okapi; they stay for a later install unless you tick them. Games you saved elsewhere are never touched."
 !insertmacro MUI_UNPAGE_COMPONENTS
 !insertmacro MUI_UNPAGE_INSTFILES
 
@@ -167,6 +174,9 @@ Section "un.Okapi (the program and its entries)" UnSecMain
   Delete "$INSTDIR\okapi.exe"
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"
+  ; The Programs folder the install made, if nothing else is in it (RMDir removes only an
+  ; empty folder).
+  RMDir "$LOCALAPPDATA\Programs"
   Delete "$SMPROGRAMS\Okapi.lnk"
   Delete "$DESKTOP\Okapi.lnk"
   DeleteRegKey HKCU "${UNINSTALL_KEY}"
@@ -178,7 +188,9 @@ Section "un.Okapi (the program and its entries)" UnSecMain
   DeleteRegValue HKCU "${CLASSES}\.ggf\OpenWithProgids" "Okapi.Game"
   ReadRegStr $0 HKCU "${CLASSES}\.ggf" ""
   ${If} $0 == "Okapi.Game"
+    ; The association and the content type written with it.
     DeleteRegValue HKCU "${CLASSES}\.ggf" ""
+    DeleteRegValue HKCU "${CLASSES}\.ggf" "Content Type"
   ${EndIf}
   DeleteRegKey /ifempty HKCU "${CLASSES}\.ggf\OpenWithProgids"
   DeleteRegKey /ifempty HKCU "${CLASSES}\.ggf"
@@ -195,14 +207,19 @@ Section "un.Okapi (the program and its entries)" UnSecMain
     StrCpy $1 $1 -1
   ${EndIf}
   ${If} $1 != $0
-    WriteRegExpandStr HKCU "Environment" "Path" "$1"
+    ${If} $1 == ""
+      ; Okapi's folder was all of it: no empty value left behind.
+      DeleteRegValue HKCU "Environment" "Path"
+    ${Else}
+      WriteRegExpandStr HKCU "Environment" "Path" "$1"
+    ${EndIf}
     SendMessage ${HWND_BROADCAST} ${WM_SETTINGCHANGE} 0 "STR:Environment" /TIMEOUT=2000
   ${EndIf}
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
 SectionEnd
 
 ; Off unless chosen: the settings and the game in progress stay for a later install.
-Section /o "un.Remove my settings and the game in progress (%APPDATA%\Okapi)" UnSecData
+Section /o "un.My settings and game in progress" UnSecData
   SetShellVarContext current
   RMDir /r "$APPDATA\Okapi"
 SectionEnd

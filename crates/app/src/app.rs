@@ -63,6 +63,9 @@ pub struct App {
     pub(crate) clipboard_out: Option<String>,
     /// Edit › Paste: ask the platform for the clipboard's text this frame.
     pub(crate) paste_requested: bool,
+    /// A paste was asked of the platform last frame: its text is due this frame, and
+    /// none means the clipboard held no text (the platform sends nothing then).
+    paste_awaited: bool,
     /// Where the game in progress is kept across restarts (set when the window opens).
     pub(crate) autosave: Option<PathBuf>,
     /// The last autosave failed (and the user was told).
@@ -157,6 +160,7 @@ impl App {
             commands: Vec::new(),
             clipboard_out: None,
             paste_requested: false,
+            paste_awaited: false,
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
@@ -225,8 +229,12 @@ impl App {
         }
         if std::mem::take(&mut self.paste_requested) {
             // The text comes back as a paste event next frame (and a paste command then).
-            if let Some(why) = platform::request_paste(ui.ctx()) {
-                self.notice = Some(why.into());
+            match platform::request_paste(ui.ctx()) {
+                Some(why) => self.notice = Some(why.into()),
+                None => {
+                    self.paste_awaited = true;
+                    ui.ctx().request_repaint();
+                }
             }
         }
         // A file picked in the page's dialog, which answers later (the browser).
@@ -326,6 +334,9 @@ impl App {
                 _ => None,
             })
         });
+        if std::mem::take(&mut self.paste_awaited) && pasted.is_none() {
+            self.notice = Some("Nothing pasted: the clipboard holds no text.".into());
+        }
         if let Some(text) = pasted.filter(|_| !typing) {
             self.commands.push(Command::Paste(text));
         }

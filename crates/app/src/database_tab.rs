@@ -285,7 +285,7 @@ impl App {
                     let g = db.game(hit.id as usize);
                     let theoretical = g
                         .theoretical
-                        .map_or(String::new(), |t| format!(" · perfect {:+}", t.black_score));
+                        .map_or(String::new(), |t| format!(" · {}", perfect_play(t)));
                     let next = hit
                         .next
                         .map_or("end".to_string(), |s: Square| s.to_string());

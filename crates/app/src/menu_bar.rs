@@ -143,7 +143,11 @@ impl MenuDraw<'_> {
         self.menu_item(ui, "Save as...", true, Command::SaveAs);
         ui.separator();
         self.menu_item(ui, "Open script...", true, Command::OpenScript);
-        if self.view.script_hidden && ui.button("Show the script").clicked() {
+        // Always listed (greyed while no script is hidden): the help names it.
+        if ui
+            .add_enabled(self.view.script_hidden, egui::Button::new("Show the script"))
+            .clicked()
+        {
             self.commands.push(Command::ShowScript);
             ui.close();
         }

@@ -45,7 +45,11 @@ impl App {
                 "" => String::new(),
                 event => occasion(event, &game.date),
             },
-            plays_on(self.session.seats(), &names),
+            plays_on(
+                self.session.seats(),
+                &names,
+                self.session.seats().map(|s| self.settings.seat_name(s)),
+            ),
         ]
         .into_iter()
         .filter(|s| !s.is_empty())
@@ -59,9 +63,10 @@ impl App {
 
 /// Who plays on from here, when the seats are not the players the record names (a game
 /// opened from a file or the database): "You play both sides from here", "From here:
-/// you play Black, Okapi (level 8) White". Empty when each seat is its named player.
-fn plays_on(seats: [Seat; 2], names: &[String; 2]) -> String {
-    if seats.map(seat_name) == *names {
+/// you play Black, Okapi (level 8) White". Empty when each seat is its named player
+/// (`seat_names`: the names a new game gives the seats, the player's own for a person).
+fn plays_on(seats: [Seat; 2], names: &[String; 2], seat_names: [String; 2]) -> String {
+    if seat_names == *names {
         return String::new();
     }
     // The engine's seats by name; a person's is "you".
@@ -82,32 +87,40 @@ mod tests {
     use super::*;
     use okapi_core::level::Level;
 
+    /// Who plays on, the seats named as a new game names them by default.
+    fn plays_on_by_seats(seats: [Seat; 2], names: &[String; 2]) -> String {
+        plays_on(seats, names, seats.map(seat_name))
+    }
+
     #[test]
     fn who_plays_on_is_said_only_when_it_is_not_the_record_s_players() {
         let okapi = Seat::Engine(Level::numbered(8));
         let names = |a: &str, b: &str| [a.to_string(), b.to_string()];
         assert_eq!(
-            plays_on([Seat::Human, okapi], &names("Human", "Okapi (level 8)")),
+            plays_on_by_seats([Seat::Human, okapi], &names("Human", "Okapi (level 8)")),
             ""
         );
         assert_eq!(
-            plays_on([Seat::Human; 2], &names("Tastet Marc", "Shaman Brian")),
+            plays_on_by_seats([Seat::Human; 2], &names("Tastet Marc", "Shaman Brian")),
             "You play both sides from here"
         );
         assert_eq!(
-            plays_on([okapi; 2], &names("Tastet Marc", "Shaman Brian")),
+            plays_on_by_seats([okapi; 2], &names("Tastet Marc", "Shaman Brian")),
             "Okapi (level 8) plays both sides from here"
         );
         assert_eq!(
-            plays_on([Seat::Human, okapi], &names("Tastet Marc", "Shaman Brian")),
+            plays_on_by_seats([Seat::Human, okapi], &names("Tastet Marc", "Shaman Brian")),
             "From here: you play Black, Okapi (level 8) White"
         );
         assert_eq!(
-            plays_on(
+            plays_on_by_seats(
                 [okapi, Seat::Human],
                 &names("Okapi (level 8)", "Shaman Brian")
             ),
             "From here: Okapi (level 8) plays Black, you White"
         );
+        // A game of the player's own, under the name in the settings: nothing to say.
+        let marc = [String::from("Marc"), seat_name(okapi)];
+        assert_eq!(plays_on([Seat::Human, okapi], &marc, marc.clone()), "");
     }
 }

@@ -51,6 +51,10 @@ impl App {
         } else {
             Session::new(Game::default(), [Seat::Human; 2]).new_game_from_here(seats, per_side)
         };
+        // The player's own name on a person's seat, kept in the games saved.
+        let names = seats.map(|s| self.settings.seat_name(s));
+        let game = self.session.game_mut();
+        [game.black, game.white] = names;
         self.engine_lines = None;
         self.file = None;
         self.parts.windows.close(crate::windows::NEW_GAME);

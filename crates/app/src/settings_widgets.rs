@@ -209,6 +209,27 @@ impl SettingsUi<'_> {
         });
     }
 
+    /// The player's own name, for the seats a person plays in new games.
+    pub(crate) fn player_name(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Your name:");
+            let mut name = self.settings.player_name.clone();
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(&mut name)
+                        .hint_text("Human")
+                        .desired_width(160.0),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "The name your seat plays under in new games, and in the games you save",
+                );
+            if r.changed() {
+                self.set(Setting::PlayerName(name));
+            }
+        });
+    }
+
     pub(crate) fn hash_bits(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             // Sizes double from step to step; players think in MB, the file keeps the

@@ -345,8 +345,7 @@ impl App {
         let solved = self
             .session
             .proven_here()
-            .filter(|_| !self.practice.hides_answer())
-            .cloned();
+            .filter(|_| !self.practice.hides_answer());
         let Some(s) = solved else {
             ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
             ui.label("");

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 /// Opens the app window, optionally with a game file; returns when it closes.
 pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
+    say_why_a_panic_ends_the_app();
     if let Some(problem) = missing_display(|name| std::env::var_os(name)) {
         anyhow::bail!("{problem}");
     }
@@ -59,11 +60,33 @@ pub(crate) fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> 
     })
 }
 
+/// A panic on the main thread ends the window: it says why where the player sees it (a
+/// message box on Windows and macOS, where a program started from the Start menu or
+/// Finder has no terminal), not only on a standard error nobody reads. The engine's
+/// threads report their own failures in the window.
+fn say_why_a_panic_ends_the_app() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        previous(info);
+        if std::thread::current().name() == Some("main") {
+            show_failure(
+                "Okapi stopped",
+                &format!("Okapi stopped on an internal error: {info}"),
+            );
+        }
+    }));
+}
+
 /// Says why the app did not start: on standard error, and where nobody reads that (a
 /// program started from the Start menu or Finder), in a message box too.
 pub fn report_start_failure(message: &str) {
+    show_failure("Okapi could not start", message);
+}
+
+/// A failure said on standard error and, on Windows and macOS, in a message box.
+fn show_failure(title: &str, message: &str) {
     eprintln!("okapi: {message}");
-    platform::show_start_failure(message);
+    platform::show_failure(title, message);
 }
 
 /// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one

@@ -18,13 +18,16 @@
 //!
 //! Labelling millions of positions takes tens of minutes, so the values go to a cache
 //! file in chunks as they are found: a run that is stopped resumes where it was, and
-//! later fits reuse the values. The file (little-endian) is the magic `OKAPISL1`, the
+//! later fits reuse the values. The file (little-endian) is the magic `OKAPISL2`, the
 //! depth (1 byte), the exact-solve empties (1 byte), the fingerprint of the evaluation
-//! that searched (8 bytes), then 18-byte records: the board (side to move's discs, the
-//! other side's, 8 bytes each) and its value (i16, 1/128 disc, side to move's view). A
-//! record cut short at the end (a run killed while writing) is ignored and overwritten.
+//! that searched (8 bytes), then 20-byte records: the board (side to move's discs, the
+//! other side's, 8 bytes each), its value (i16, 1/128 disc, side to move's view) and the
+//! record's checksum (the low 16 bits of FNV-1a over its first 18 bytes: a changed byte
+//! is refused, not read as another position's value). A record cut short at the end (a
+//! run killed while writing) is ignored and overwritten.
 
 use anyhow::{Context, Result, bail};
+use okapi_core::binary::{FNV_OFFSET, fnv1a};
 use okapi_core::board::Board;
 use okapi_core::eval::{Evaluator, SCALE};
 use okapi_core::search::{Limits, MidgameSearch};
@@ -35,9 +38,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// The first bytes of a cache (the last one is the format version).
-pub const MAGIC: &[u8; 8] = b"OKAPISL1";
+pub const MAGIC: &[u8; 8] = b"OKAPISL2";
 const HEADER_LEN: usize = 8 + 1 + 1 + 8;
-const RECORD_LEN: usize = 18;
+const RECORD_LEN: usize = 20;
+
+/// A record's checksum: the low 16 bits of FNV-1a over its board and value.
+fn record_checksum(body: &[u8]) -> u16 {
+    fnv1a(FNV_OFFSET, body) as u16
+}
 /// Positions searched between two writes of the cache: about half a minute of work on
 /// two cores at depth 6 (0.54 ms a position), so a stopped run loses little.
 const CHUNK: usize = 100_000;
@@ -140,9 +148,12 @@ pub fn read_cache(
         let p = u64::from_le_bytes(r[0..8].try_into().expect("8 bytes"));
         let o = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
         let v = i16::from_le_bytes(r[16..18].try_into().expect("2 bytes"));
-        // A value beyond 64 discs or a square of both sides is no search's answer: a
-        // damaged record, which would teach the fit nonsense.
-        let bad = if p & o != 0 {
+        let sum = u16::from_le_bytes(r[18..20].try_into().expect("2 bytes"));
+        // A changed byte, a value beyond 64 discs or a square of both sides is no
+        // search's answer: a damaged record, which would teach the fit nonsense.
+        let bad = if sum != record_checksum(&r[..18]) {
+            Some("its checksum does not match (a byte of it changed)".to_string())
+        } else if p & o != 0 {
             Some("a square holds discs of both sides".to_string())
         } else if i32::from(v).abs() > okapi_core::eval::MAX_EVAL {
             Some(format!("the value {} discs is beyond 64", discs(v)))
@@ -262,9 +273,12 @@ pub fn label(
         if let Some(f) = file.as_mut() {
             let mut bytes = Vec::with_capacity(chunk.len() * RECORD_LEN);
             for (b, v) in chunk.iter().zip(&values) {
+                let start = bytes.len();
                 bytes.extend_from_slice(&b.player.to_le_bytes());
                 bytes.extend_from_slice(&b.opponent.to_le_bytes());
                 bytes.extend_from_slice(&v.to_le_bytes());
+                let sum = record_checksum(&bytes[start..]);
+                bytes.extend_from_slice(&sum.to_le_bytes());
             }
             f.write_all(&bytes)?;
             f.flush()?;
@@ -391,6 +405,8 @@ mod tests {
             let mut r = p.to_le_bytes().to_vec();
             r.extend(q.to_le_bytes());
             r.extend(v.to_le_bytes());
+            let sum = record_checksum(&r);
+            r.extend(sum.to_le_bytes());
             r
         };
         let good = record(1, 2, -64 * SCALE as i16);
@@ -416,5 +432,29 @@ mod tests {
         bytes.extend(&good);
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(read_cache(&path, &o, 0).unwrap().len(), 1);
+    }
+
+    /// A changed byte of a record (its board, its value or its checksum) is refused with
+    /// where it is, not read as another position's value.
+    #[test]
+    fn a_search_cache_record_with_a_changed_byte_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("labels.bin");
+        let o = options(Some(path.clone()), 1);
+        let boards = boards();
+        let eval = Evaluator::shipped();
+        let print = fingerprint(&eval);
+        label(&boards[..3], &eval, &o, &mut |_| {}).unwrap();
+        let written = std::fs::read(&path).unwrap();
+        assert_eq!(read_cache(&path, &o, print).unwrap().len(), 3);
+        for at in [0, 5, 16, 19] {
+            let mut bytes = written.clone();
+            let byte = HEADER_LEN + RECORD_LEN + at;
+            bytes[byte] ^= 0x10;
+            std::fs::write(&path, &bytes).unwrap();
+            let err = format!("{:#}", read_cache(&path, &o, print).unwrap_err());
+            assert!(err.contains("record 2 (byte"), "{at}: {err}");
+            assert!(err.contains("checksum does not match"), "{at}: {err}");
+        }
     }
 }

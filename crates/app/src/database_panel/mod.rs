@@ -297,12 +297,9 @@ pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Ga
     // The result as the database has it (a game may stop before its end, on time or
     // by agreement), and WTHOR's perfect-play score: the players and the tournament
     // have fields of their own.
-    let theoretical = info.theoretical.map_or(String::new(), |t| {
-        format!(
-            "; perfect play from {} empties: {:+}",
-            t.empties, t.black_score
-        )
-    });
+    let theoretical = info
+        .theoretical
+        .map_or(String::new(), |t| format!("; {}", perfect_play(t)));
     game.comment = format!(
         "Result {} (Black {:+}){theoretical}",
         info.result_text(),
@@ -310,6 +307,13 @@ pub fn game_at_position(db: &Database, hit: &GameHit, position: &Position) -> Ga
     );
     game.go_to(cursor.unwrap_or(0));
     game
+}
+
+/// WTHOR's perfect-play score with the position it is for: "perfect +18 from 24
+/// empties" (beside a solve's "+16 (exact)" of another position, a bare "perfect +18"
+/// reads as a contradiction).
+pub(crate) fn perfect_play(t: okapi_core::formats::records::TheoreticalScore) -> String {
+    format!("perfect {:+} from {} empties", t.black_score, t.empties)
 }
 
 /// One game of the list: two lines (players and result; year, tournament, next move,

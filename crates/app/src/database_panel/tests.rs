@@ -41,3 +41,19 @@ fn values_near_zero_have_no_minus_sign() {
     assert_eq!(signed_tenths(-0.06), "-0.1");
     assert_eq!(signed_tenths(6.84), "+6.8");
 }
+
+/// WTHOR's perfect-play score says which position it is for: "perfect +18" beside a
+/// solve's "+16 (exact)" of the board read as a contradiction.
+#[test]
+fn the_perfect_play_score_names_its_empties() {
+    let t = okapi_core::formats::records::TheoreticalScore {
+        empties: 24,
+        black_score: 18,
+    };
+    assert_eq!(perfect_play(t), "perfect +18 from 24 empties");
+    let t = okapi_core::formats::records::TheoreticalScore {
+        empties: 22,
+        black_score: -4,
+    };
+    assert_eq!(perfect_play(t), "perfect -4 from 22 empties");
+}

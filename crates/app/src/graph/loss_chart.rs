@@ -1,7 +1,7 @@
 //! The loss chart beside the graph: the discs each analysed move lost, on the graph's
 //! plies and in its style.
 
-use super::{GraphDraw, LEFT_MARGIN, LOSS_RANGE, plot_frame};
+use super::{GraphDraw, LEFT_MARGIN, LOSS_RANGE, OffScale, plot_frame};
 use crate::move_list::Severity;
 use eframe::egui::{self, Rect, Stroke, pos2, vec2};
 use okapi_core::board::Color;
@@ -57,8 +57,9 @@ impl GraphDraw<'_> {
                 format!("{d:.0}")
             });
             let half = (frame.rect.width() / frame.len * 0.45).max(1.0);
+            let mut off_scale = Vec::new();
             for b in losses {
-                let x = frame.x((b.ply + 1) as f32);
+                let x = frame.x(self.graph_x(b.ply + 1));
                 let discs = if b.black { b.loss } else { -b.loss } as f32;
                 let bar = Rect::from_two_pos(
                     pos2(x - half, frame.y(0.0)),
@@ -78,10 +79,16 @@ impl GraphDraw<'_> {
                     egui::StrokeKind::Inside,
                 );
                 if discs.abs() > LOSS_RANGE {
-                    frame.draw_off_scale(&painter, x, discs, format!("-{}", b.loss));
+                    off_scale.push(OffScale {
+                        x,
+                        up: b.black,
+                        text: format!("-{}", b.loss),
+                        discs: b.loss,
+                    });
                 }
             }
-            frame.draw_current(&painter, self.game().ply());
+            frame.draw_off_scale(&painter, &off_scale);
+            frame.draw_current(&painter, self.graph_x(self.game().ply()));
             let summary = format!(
                 "loss chart, ±{LOSS_RANGE:.0} discs, moves that lost discs: {}",
                 losses.len()

@@ -15,7 +15,7 @@ use crate::engine_hub::PlyAnalysis;
 use crate::move_list::Severity;
 use crate::part::{Commands, FrameView, Part};
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke, pos2, vec2};
-use okapi_core::board::Color;
+use okapi_core::board::{Color, Move};
 use okapi_core::game::{Eval, EvalSource};
 
 /// The graph's scale: ±32 discs holds nearly every value of a game between players who
@@ -97,10 +97,13 @@ impl Frame {
         self.rect.center().y - self.rect.height() / 2.0 * d / self.range
     }
 
-    /// The ply nearest to a pointer's x, within `0..=last`.
-    fn ply_at(&self, x: f32, last: usize) -> usize {
-        let ply = ((x - self.rect.left()) / self.rect.width() * self.len).round();
-        ply.clamp(0.0, last as f32) as usize
+    /// Of the places `xs` on the axis (a position's moves played), the index of the one
+    /// nearest to a pointer's x; 0 when there is none.
+    fn nearest(&self, x: f32, xs: &[f32]) -> usize {
+        let at = (x - self.rect.left()) / self.rect.width() * self.len;
+        (0..xs.len())
+            .min_by(|&a, &b| (xs[a] - at).abs().total_cmp(&(xs[b] - at).abs()))
+            .unwrap_or(0)
     }
 
     /// The felt, the grid of labelled ticks (`label(side, discs)`: side "B" above the
@@ -149,18 +152,17 @@ impl Frame {
         painter.hline(self.rect.x_range(), self.y(0.0), Stroke::new(1.0, ZERO));
     }
 
-    /// The current move's line.
-    fn draw_current(&self, painter: &egui::Painter, ply: usize) {
+    /// The current move's line, at `moves` moves played.
+    fn draw_current(&self, painter: &egui::Painter, moves: f32) {
         painter.vline(
-            self.x(ply as f32),
+            self.x(moves),
             self.rect.y_range(),
             Stroke::new(2.0, CURRENT),
         );
     }
 
-    /// An arrow on the edge, pointing off the scale, with the value it stands for.
-    fn draw_off_scale(&self, painter: &egui::Painter, x: f32, discs: f32, text: String) {
-        let up = discs > 0.0;
+    /// An arrow on the edge, pointing off the scale.
+    fn draw_off_scale_arrow(&self, painter: &egui::Painter, x: f32, up: bool) {
         let y = if up {
             self.rect.top()
         } else {
@@ -174,20 +176,74 @@ impl Frame {
                 pos2(x - 4.0, y - tip * 5.0),
             ],
             ZERO,
-            Stroke::NONE,
+            Stroke::new(1.0, Color32::from_black_alpha(160)),
         ));
-        painter.text(
-            pos2(x + 5.0, y - tip * 2.0),
-            if up {
-                egui::Align2::LEFT_TOP
-            } else {
-                egui::Align2::LEFT_BOTTOM
-            },
-            text,
-            egui::FontId::proportional(10.0),
-            ZERO,
-        );
     }
+
+    /// The arrows of the values off the scale, and the figures of those that have room:
+    /// a figure never covers another (the larger is told, "22" not "19" on it), and each
+    /// sits on a dark box so it reads on White's pale area as on Black's.
+    fn draw_off_scale(&self, painter: &egui::Painter, marks: &[OffScale]) {
+        let font = egui::FontId::proportional(10.0);
+        let placed: Vec<(OffScale, Rect)> = marks
+            .iter()
+            .map(|m| {
+                self.draw_off_scale_arrow(painter, m.x, m.up);
+                let galley = painter.layout_no_wrap(m.text.clone(), font.clone(), ZERO);
+                let y = if m.up {
+                    self.rect.top() + 2.0
+                } else {
+                    self.rect.bottom() - 2.0 - galley.size().y
+                };
+                let rect = Rect::from_min_size(pos2(m.x + 5.0, y), galley.size()).expand(1.0);
+                (m.clone(), rect)
+            })
+            .collect();
+        for (i, shown) in labels_with_room(&placed).into_iter().enumerate() {
+            if !shown {
+                continue;
+            }
+            let (mark, rect) = &placed[i];
+            painter.rect_filled(*rect, 2.0, OFF_SCALE_BOX);
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                &mark.text,
+                font.clone(),
+                ZERO,
+            );
+        }
+    }
+}
+
+/// A value off the scale: where its arrow goes, which edge, its figure and its size.
+#[derive(Clone, Debug)]
+struct OffScale {
+    x: f32,
+    up: bool,
+    text: String,
+    discs: i32,
+}
+
+/// The box behind an off-scale figure: the felt's dark, so the light figure reads on
+/// White's light area too.
+const OFF_SCALE_BOX: Color32 = Color32::from_rgb(0x10, 0x30, 0x20);
+
+/// Which of the off-scale figures (each with the rect it would cover) are drawn: the
+/// largest first, each only where it covers none already drawn.
+fn labels_with_room(marks: &[(OffScale, Rect)]) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..marks.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(marks[i].0.discs.abs()));
+    let mut shown = vec![false; marks.len()];
+    let mut taken: Vec<Rect> = Vec::new();
+    for i in order {
+        let rect = marks[i].1;
+        if taken.iter().all(|t| !t.intersects(rect)) {
+            taken.push(rect);
+            shown[i] = true;
+        }
+    }
+    shown
 }
 
 /// The left margin (the tick labels "B+32") and the bottom one (move numbers).
@@ -410,9 +466,21 @@ impl GraphDraw<'_> {
         shown.response.rect.height()
     }
 
-    /// The game's length on the x axis: the whole game, at least 60 moves.
+    /// The x axis: the moves of a game, 0 to 60, as players count them (passes take
+    /// none, and a game set up later starts at its own move).
     fn graph_len(&self) -> f32 {
-        self.game().len().max(60) as f32
+        60.0
+    }
+
+    /// Where the position before ply `i` of the line sits on the x axis: the moves
+    /// played to reach it (the discs on the board less the four of the start).
+    fn graph_x(&self, i: usize) -> f32 {
+        (self.game().move_number_at(i) - 1) as f32
+    }
+
+    /// The x of every position of the line, `0..=len()`.
+    fn graph_xs(&self) -> Vec<f32> {
+        (0..=self.game().len()).map(|i| self.graph_x(i)).collect()
     }
 
     fn eval_graph(&mut self, ui: &mut egui::Ui, size: egui::Vec2) {
@@ -425,11 +493,11 @@ impl GraphDraw<'_> {
         });
         let xy: Vec<(f32, f32)> = points
             .iter()
-            .map(|p| ((p.ply + 1) as f32, p.discs()))
+            .map(|p| (self.graph_x(p.ply + 1), p.discs()))
             .collect();
         painter.add(shade(&frame, &xy));
         painter.hline(frame.rect.x_range(), frame.y(0.0), Stroke::new(1.0, ZERO));
-        let at = |p: &GraphPoint| pos2(frame.x((p.ply + 1) as f32), frame.y(p.discs()));
+        let at = |p: &GraphPoint| pos2(frame.x(self.graph_x(p.ply + 1)), frame.y(p.discs()));
         for w in points.windows(2) {
             let both_proven = w[0].proven && w[1].proven;
             let stroke = if both_proven {
@@ -439,23 +507,25 @@ impl GraphDraw<'_> {
             };
             painter.line_segment([at(&w[0]), at(&w[1])], stroke);
         }
-        frame.draw_current(&painter, self.game().ply());
+        frame.draw_current(&painter, self.graph_x(self.game().ply()));
         let mut prev_off = false;
+        let mut off_scale = Vec::new();
         for p in &points {
             draw_marker(&painter, at(p), p);
             // The first value of each run off the scale is told with its figure.
             let off = p.discs().abs() > GRAPH_RANGE;
             if off && !prev_off {
                 let side = if p.black > 0 { "B" } else { "W" };
-                frame.draw_off_scale(
-                    &painter,
-                    at(p).x,
-                    p.discs(),
-                    format!("{side}+{}", p.black.abs()),
-                );
+                off_scale.push(OffScale {
+                    x: at(p).x,
+                    up: p.black > 0,
+                    text: format!("{side}+{}", p.black.abs()),
+                    discs: p.black,
+                });
             }
             prev_off = off;
         }
+        frame.draw_off_scale(&painter, &off_scale);
         draw_legend(&painter, frame.rect);
         let proven = points.iter().filter(|p| p.proven).count();
         let marked = points.iter().filter(|p| p.severity.is_some()).count();
@@ -470,11 +540,10 @@ impl GraphDraw<'_> {
 
     /// Hovering tells the move under the pointer; a click goes to it.
     fn graph_hover_and_click(&mut self, response: &egui::Response, frame: &Frame) {
-        let last = self.game().len();
         let Some(pos) = response.hover_pos().or(response.interact_pointer_pos()) else {
             return;
         };
-        let ply = frame.ply_at(pos.x, last);
+        let ply = frame.nearest(pos.x, &self.graph_xs());
         if response.clicked() {
             self.commands.push(Command::GoTo(ply));
             return;
@@ -495,7 +564,11 @@ impl GraphDraw<'_> {
         } else {
             "White"
         };
-        let mut text = format!("Move {ply}, {mv} by {by}");
+        // Numbered as the move list numbers it (passes take no number).
+        let mut text = match mv {
+            Move::Play(sq) => format!("Move {}, {sq} by {by}", game.move_number_at(i)),
+            Move::Pass => format!("{by} passes"),
+        };
         if let Some(e) = game.eval_at(i) {
             let p = GraphPoint::new(i, e, mover, None);
             let side = if p.black >= 0 { "B" } else { "W" };

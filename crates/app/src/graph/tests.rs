@@ -20,9 +20,14 @@ fn the_scale_is_fixed_and_symmetric() {
     assert_eq!(f.y(50.0), f.y(32.0));
     assert_eq!(f.y(-64.0), f.y(-32.0));
     assert_eq!(f.x(30.0), 300.0);
-    assert_eq!(f.ply_at(303.0, 60), 30);
-    assert_eq!(f.ply_at(599.0, 40), 40);
-    assert_eq!(f.ply_at(-5.0, 40), 0);
+    // The position nearest the pointer, by its moves played (a pass shares its place).
+    let xs: Vec<f32> = (0..=40).map(|m| m as f32).collect();
+    assert_eq!(f.nearest(303.0, &xs), 30);
+    assert_eq!(f.nearest(599.0, &xs), 40);
+    assert_eq!(f.nearest(-5.0, &xs), 0);
+    let later = [34.0, 35.0, 35.0, 36.0];
+    assert_eq!(f.nearest(351.0, &later), 1);
+    assert_eq!(f.nearest(0.0, &later), 0);
 }
 
 /// The shading changes colour where the line crosses zero, not at a point: a move
@@ -67,4 +72,35 @@ fn points_take_black_view_and_say_what_is_proven() {
     let p = GraphPoint::new(5, wld, Color::Black, None);
     assert!(p.proven && p.wld);
     assert_eq!(p.discs(), -2.0);
+}
+
+/// Off-scale figures never cover one another: of two that would, the larger is told
+/// ("-22", not "-19" drawn over it); one with room of its own is told too, and the two
+/// edges do not compete.
+#[test]
+fn off_scale_figures_never_overlap() {
+    let mark = |x: f32, up: bool, discs: i32| {
+        let y = if up { 0.0 } else { 100.0 };
+        (
+            OffScale {
+                x,
+                up,
+                text: format!("-{discs}"),
+                discs,
+            },
+            Rect::from_min_size(pos2(x + 5.0, y), vec2(14.0, 12.0)),
+        )
+    };
+    let marks = [
+        mark(100.0, true, 19),
+        mark(108.0, true, 22),
+        mark(140.0, true, 17),
+        mark(104.0, false, 20),
+    ];
+    assert_eq!(labels_with_room(&marks), [false, true, true, true]);
+    // Apart, both are told.
+    assert_eq!(
+        labels_with_room(&[mark(100.0, true, 19), mark(130.0, true, 22)]),
+        [true, true]
+    );
 }

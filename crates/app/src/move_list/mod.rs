@@ -151,8 +151,8 @@ impl MoveListDraw<'_> {
             .max_by_key(|(_, a)| a.loss());
         if let Some((i, a)) = worst {
             ui.label(format!(
-                "Worst: ply {} {}, {} ({}) against {} {} ({})",
-                i + 1,
+                "Worst: move {} {}, {} ({}) against {} {} ({})",
+                self.game().move_number_at(*i),
                 a.key.1,
                 a.played.label(),
                 a.played.source,
@@ -313,13 +313,11 @@ impl MoveListDraw<'_> {
         // Rows of (Black's ply, White's ply); a game that starts with White leaves the
         // first Black cell empty, and a pass takes its colour's cell.
         let mut rows: Vec<[Option<usize>; 2]> = Vec::new();
+        // Each move's number as players count it (1 to 60, passes taking none; a game
+        // set up later counts on from its position), as the status and graph say it.
         let mut numbers = vec![0; len];
-        let mut discs = 0;
         for (i, number) in numbers.iter_mut().enumerate() {
-            if matches!(self.game().move_at(i), Some(Move::Play(_))) {
-                discs += 1;
-            }
-            *number = discs;
+            *number = self.game().move_number_at(i);
             let side = self.game().position_at(i).side_to_move() as usize;
             match rows.last_mut() {
                 Some(row) if side == 1 && row[1].is_none() => row[1] = Some(i),
@@ -371,8 +369,10 @@ impl MoveListDraw<'_> {
                         }
                         fitted_label(ui, egui::RichText::new("Opening").weak(), right);
                         ui.end_row();
-                        for (r, row) in rows.iter().enumerate() {
-                            row_rects.push(ui.weak(format!("{}", r + 1)).rect);
+                        for row in &rows {
+                            // The row's first move's number: "Move 35" is found at 35.
+                            let first = row.iter().flatten().next().map_or(0, |&i| numbers[i]);
+                            row_rects.push(ui.weak(format!("{first}")).rect);
                             for cell in row {
                                 match cell {
                                     Some(i) => self.move_cell(ui, *i, numbers[*i]),

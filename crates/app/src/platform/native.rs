@@ -220,11 +220,11 @@ fn is_graphics_failure(e: &eframe::Error) -> bool {
 
 /// Says why the app did not start where nobody reads standard error (a program started
 /// from the Start menu or Finder): in a message box.
-pub fn show_start_failure(message: &str) {
+pub fn show_failure(title: &str, message: &str) {
     if cfg!(any(target_os = "windows", target_os = "macos")) {
         rfd::MessageDialog::new()
             .set_level(rfd::MessageLevel::Error)
-            .set_title("Okapi could not start")
+            .set_title(title)
             .set_description(message)
             .set_buttons(rfd::MessageButtons::Ok)
             .show();

@@ -281,8 +281,8 @@ pub fn run_window(
 }
 
 /// Says why the app did not start, in the page's console.
-pub fn show_start_failure(message: &str) {
-    web_sys::console::error_1(&message.into());
+pub fn show_failure(title: &str, message: &str) {
+    web_sys::console::error_1(&format!("{title}: {message}").into());
 }
 
 /// The command of a file the player picked in the page, once it has come.

@@ -51,6 +51,9 @@ pub struct Settings {
     pub board_colors: BoardColors,
     /// The main window's size and place when it was last seen (restored at start).
     pub window: Option<WindowGeometry>,
+    /// The player's own name, for the seats a person plays in a new game (and so in the
+    /// games saved: `PB[Marc]`, not `PB[Human]`); empty: "Human".
+    pub player_name: String,
 }
 
 /// The board's colours: the felt, and the frame with its coordinates.
@@ -144,6 +147,7 @@ impl Default for Settings {
             window: None,
             db_folders: Vec::new(),
             analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
+            player_name: String::new(),
         }
     }
 }
@@ -189,6 +193,7 @@ pub enum Setting {
     Flipped(bool),
     BoardColors(BoardColors),
     Debug(bool),
+    PlayerName(String),
     /// Every setting back to its default, except the window's place and the recent files
     /// (the user's, not settings to reset).
     RestoreDefaults,
@@ -224,6 +229,7 @@ impl Setting {
             Setting::Flipped(v) => settings.flipped = v,
             Setting::BoardColors(v) => settings.board_colors = v,
             Setting::Debug(v) => settings.debug = v,
+            Setting::PlayerName(v) => settings.player_name = v,
             Setting::RestoreDefaults => {
                 *settings = Settings {
                     window: settings.window,
@@ -295,6 +301,15 @@ pub fn portable_dir(exe: &Path) -> Option<PathBuf> {
 }
 
 impl Settings {
+    /// The name a seat plays under in a new game: the player's own for a person's seat
+    /// (when set), the seat's name otherwise.
+    pub fn seat_name(&self, seat: okapi_core::game::Seat) -> String {
+        match (seat, self.player_name.trim()) {
+            (okapi_core::game::Seat::Human, name) if !name.is_empty() => name.to_string(),
+            _ => okapi_core::game::seat_name(seat),
+        }
+    }
+
     /// The engine's table size and threads, made with the engine's one constructor: on
     /// this machine, a table larger than half the memory available is made smaller (the
     /// settings keep what the user chose). Values out of range (only a file not yet
@@ -389,8 +404,9 @@ impl Settings {
         let mut problems = Vec::new();
         if let Err(e) = okapi_engine::config::check_hash_bits(self.hash_bits) {
             problems.push(format!(
-                "hash_bits {}: {e}; using {}",
-                self.hash_bits, defaults.hash_bits
+                "hash_bits {}: {e}; using the default table of {}",
+                self.hash_bits,
+                table_megabytes(defaults.hash_bits)
             ));
             self.hash_bits = defaults.hash_bits;
         }

@@ -193,6 +193,14 @@ fn absurd_engine_figures_are_replaced_and_said() {
         let (s, problems) = Settings::load_checked(&path);
         assert_eq!(problems.len(), 1, "{text}: {problems:?}");
         assert!(problems[0].contains(said), "{text}: {problems:?}");
+        if text.contains("hash_bits") {
+            // The size as players think of it, not a power of two.
+            let size = format!(
+                "using the default table of {}",
+                table_megabytes(defaults.hash_bits)
+            );
+            assert!(problems[0].ends_with(&size), "{problems:?}");
+        }
         assert_eq!(
             (s.hash_bits, s.threads, s.solve_limit),
             (defaults.hash_bits, defaults.threads, defaults.solve_limit),

@@ -9,7 +9,7 @@ const STEPS: [(&str, &[&str]); 6] = [
     (
         "Play",
         &[
-            "Click a marked square to play there. Game › New game (Ctrl+N) chooses who plays \
+            "Click a marked square to play there. File › New game (Ctrl+N) chooses who plays \
              each colour: you, or the engine at a level; with two people, both sides are yours.",
             "Undo (Ctrl+Z) takes back your move and the engine's reply. A different move after \
              Undo starts a new line; the old one is kept as a variation in the move list.",
@@ -61,8 +61,9 @@ const STEPS: [(&str, &[&str]); 6] = [
     (
         "Exchange",
         &[
-            "Edit › Copy puts the moves (transcript), the board string, or the game as GGF or \
-             Okapi JSON on the system clipboard. Edit › Paste (Ctrl+V) takes any of them back, \
+            "Edit › Copy transcript, Copy board and Copy game as GGF or as Okapi JSON put the \
+             moves, the board string or the game on the system clipboard. Edit › Paste \
+             (Ctrl+V) takes any of them back, \
              from Okapi or another program; Game › Set up a position takes a typed or pasted \
              board string.",
         ],

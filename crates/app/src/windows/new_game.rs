@@ -118,7 +118,7 @@ impl Window for NewGame {
                          by value (higher plays worse). At full strength it plays perfectly from {} empties on.",
                         view.settings.solve_limit
                     ))
-                    .small(),
+                    .weak(),
                 );
                 ui.horizontal(|ui| {
                     start = ui.button("Start").clicked();

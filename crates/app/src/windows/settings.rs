@@ -38,6 +38,8 @@ impl Window for SettingsWindow {
                     .min_scrolled_height(tall)
                     .show(ui, |ui| {
                         let mut s = SettingsUi::new(view.settings, commands);
+                        s.player_name(ui);
+                        ui.separator();
                         player_settings(&mut s, ui);
                         ui.separator();
                         display_settings(&mut s, ui);
@@ -99,10 +101,10 @@ fn path_settings(s: &mut SettingsUi, view: &FrameView, ui: &mut egui::Ui) {
         .num_columns(2)
         .show(ui, |ui| {
             ui.label("Settings:");
-            ui.add(egui::Label::new(egui::RichText::new(settings).monospace().small()).wrap());
+            ui.add(egui::Label::new(egui::RichText::new(settings).monospace()).wrap());
             ui.end_row();
             ui.label("Game in progress:");
-            ui.add(egui::Label::new(egui::RichText::new(game).monospace().small()).wrap());
+            ui.add(egui::Label::new(egui::RichText::new(game).monospace()).wrap());
             ui.end_row();
         });
     ui.horizontal(|ui| {

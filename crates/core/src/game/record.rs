@@ -270,10 +270,14 @@ impl Game {
     /// less the four of the start, plus one — so a game started from a later position
     /// goes on counting from there (every move adds exactly one disc).
     pub fn move_number(&self) -> usize {
-        let p = self.position();
-        ((p.black_count() + p.white_count()) as usize)
-            .saturating_sub(3)
-            .max(1)
+        self.move_number_at(self.ply())
+    }
+
+    /// The number players give the move at ply `i` of the current line (`0..=len()`), as
+    /// [`Game::move_number`] counts: 1 to 60, from the position's own number in a game
+    /// set up later, passes taking none (a pass has the number of the move after it).
+    pub fn move_number_at(&self, i: usize) -> usize {
+        number_of_next_move(&self.position_at(i.min(self.len())))
     }
 
     /// The cursor is not at the start: there is a move to take back.
@@ -737,13 +741,19 @@ pub fn transcript_of(moves: &[Move]) -> String {
         .collect()
 }
 
+/// The number of the next disc placed on `p`: the discs on it less the four of the start,
+/// plus one (every move adds exactly one disc; at least 1 for a board of fewer discs).
+fn number_of_next_move(p: &Position) -> usize {
+    ((p.black_count() + p.white_count()) as usize)
+        .saturating_sub(3)
+        .max(1)
+}
+
 /// Moves from `start` as players write a line, numbered as the game counts its moves
 /// (the discs on the board less the four of the start, plus one): `24. g8 25. h7 pass
 /// 26. a8`. A pass gets no number (it places no disc).
 pub fn numbered_line(start: &Position, moves: &[Move]) -> String {
-    let mut number = ((start.black_count() + start.white_count()) as usize)
-        .saturating_sub(3)
-        .max(1);
+    let mut number = number_of_next_move(start);
     let mut parts = Vec::with_capacity(moves.len());
     for m in moves {
         match m {

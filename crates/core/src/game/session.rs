@@ -75,10 +75,15 @@ pub enum Next {
     },
 }
 
-/// A solved position's proven line, kept while the game follows it.
+/// The solves a session keeps, each with its position (a player solving the positions of a
+/// game one after another finds each again).
+pub const KEPT_SOLVES: usize = 64;
+
+/// A solved position's proven line: shown at its position, and along it as far as the
+/// game follows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProvenLine {
-    /// The position the line starts from (it moves along as the game follows it).
+    /// The position the line starts from.
     pub position: Position,
     /// Exact score or win/draw/loss.
     pub mode: SolveMode,
@@ -99,7 +104,9 @@ pub struct Session {
     /// turn when the game is played, or at the end of the line.
     live: bool,
     /// The last solve's proven line, while the game is on it.
-    proven: Option<ProvenLine>,
+    /// The solves of this game, newest first: each stays with the position it proves,
+    /// so stepping away and back shows it again.
+    proven: Vec<ProvenLine>,
 }
 
 impl Session {
@@ -112,7 +119,7 @@ impl Session {
             clock: None,
             lost_on_time: None,
             live: false,
-            proven: None,
+            proven: Vec::new(),
         };
         session.changed();
         session
@@ -227,17 +234,41 @@ impl Session {
         self.live || self.at_end()
     }
 
-    /// Keeps a solve's proven line: it follows the game while the game plays its moves.
+    /// Keeps a solve's proven line with its position (a new solve of the same position
+    /// replaces the old; the last [`KEPT_SOLVES`] are kept).
     pub fn set_proven_line(&mut self, proven: ProvenLine) {
-        self.proven = Some(proven);
+        self.proven.retain(|p| p.position != proven.position);
+        self.proven.insert(0, proven);
+        self.proven.truncate(KEPT_SOLVES);
         self.changed();
     }
 
-    /// The proven line from the position at the cursor, if the game is on one.
-    pub fn proven_here(&self) -> Option<&ProvenLine> {
-        self.proven
-            .as_ref()
-            .filter(|p| p.position == self.position())
+    /// The proven line from the position at the cursor: a solve of this position, or the
+    /// rest of one from an earlier position of the line whose moves the game followed to
+    /// here.
+    pub fn proven_here(&self) -> Option<ProvenLine> {
+        let here = self.game.ply();
+        self.proven.iter().find_map(|p| {
+            let from = (0..=here)
+                .rev()
+                .find(|&i| self.game.position_at(i) == p.position)?;
+            let played = self.game.moves();
+            let followed = &played[from..here];
+            if !p.line.starts_with(followed) {
+                return None;
+            }
+            let sign = if followed.len().is_multiple_of(2) {
+                1
+            } else {
+                -1
+            };
+            Some(ProvenLine {
+                position: self.game.position_at(here),
+                mode: p.mode,
+                score: sign * p.score,
+                line: p.line[followed.len()..].to_vec(),
+            })
+        })
     }
 
     /// Whether a game between a person and the engine has just been played to its end
@@ -454,7 +485,6 @@ impl Session {
         if self.at_end() {
             self.game.pass_if_needed();
         }
-        self.follow_proven_line();
         let position = self.game.position();
         let running = !self.is_over() && self.in_play();
         if let Some(clock) = &mut self.clock {
@@ -462,37 +492,6 @@ impl Session {
                 clock.run_for(position.side_to_move());
             } else {
                 clock.stop();
-            }
-        }
-    }
-}
-
-impl Session {
-    /// Moves the proven line along the moves the game played from its position; drops it
-    /// when the game left it.
-    fn follow_proven_line(&mut self) {
-        let Some(p) = &mut self.proven else { return };
-        let here = self.game.position();
-        while p.position != here && !p.line.is_empty() {
-            let ply = self.game.ply();
-            let from = (0..ply)
-                .rev()
-                .find(|&i| self.game.position_at(i) == p.position);
-            match from {
-                Some(i) if self.game.move_at(i) == Some(p.line[0]) => {
-                    p.position = self.game.position_at(i + 1);
-                    p.line.remove(0);
-                    p.score = -p.score;
-                }
-                _ => break,
-            }
-        }
-        if p.position != here {
-            // Inside the line's past (undo) the line is kept only if the game can come
-            // back to it: drop it when it is not on the current line at all.
-            let on_line = (0..=self.game.len()).any(|i| self.game.position_at(i) == p.position);
-            if !on_line {
-                self.proven = None;
             }
         }
     }
@@ -632,6 +631,50 @@ mod tests {
         assert_eq!(p.score, 0);
         s.play(mv("f6"), None).unwrap();
         assert!(s.proven_here().is_none());
+        // Back at the solved position, by undo or by going there: the line is there again
+        // (it stays with its position, whatever was played after it).
+        s.go_to(0);
+        let p = s.proven_here().expect("at the solved position");
+        assert_eq!((p.position, p.line.len()), (start, 3));
+        s.go_to(1);
+        assert!(s.proven_here().is_some(), "f5 is the line's move");
+        s.go_to(2);
+        assert!(s.proven_here().is_none(), "f6 is not the line's move");
+    }
+
+    /// Stepping along the proven line and back keeps it: it was dropped (or moved on
+    /// with the game) and did not come back.
+    #[test]
+    fn the_proven_line_stays_with_its_position_when_stepping_away_and_back() {
+        let mut s = Session::new(Game::default(), [Seat::Human; 2]);
+        play_out(&mut s, &["f5", "d6", "c3"]);
+        s.go_to(0);
+        let start = s.position();
+        s.set_proven_line(ProvenLine {
+            position: start,
+            mode: SolveMode::Exact,
+            score: 2,
+            line: vec![mv("f5"), mv("d6"), mv("c3")],
+        });
+        s.go_to(2);
+        let p = s.proven_here().expect("two moves along the line");
+        assert_eq!((p.line.clone(), p.score), (vec![mv("c3")], 2));
+        s.go_to(1);
+        assert_eq!(s.proven_here().expect("one move along").score, -2);
+        s.go_to(0);
+        assert_eq!(s.proven_here().expect("back at its position").line.len(), 3);
+        // A second solve of another position keeps the first.
+        s.go_to(3);
+        let later = s.position();
+        s.set_proven_line(ProvenLine {
+            position: later,
+            mode: SolveMode::Wld,
+            score: 1,
+            line: vec![mv("d3")],
+        });
+        assert_eq!(s.proven_here().unwrap().mode, SolveMode::Wld);
+        s.go_to(0);
+        assert_eq!(s.proven_here().unwrap().mode, SolveMode::Exact);
     }
 
     #[test]

@@ -71,6 +71,35 @@ fn undo_redo_and_variations() {
     assert_eq!(later.move_number(), 3);
 }
 
+/// Moves are numbered as players count them, 1 to 60: a pass takes no number, and a
+/// game from a later position numbers its first move from there.
+#[test]
+fn moves_are_numbered_by_discs_passes_taking_none() {
+    let g = Game::from_moves(Position::start(), &[mv("f5"), mv("d6")]).unwrap();
+    assert_eq!([g.move_number_at(0), g.move_number_at(1)], [1, 2]);
+    // A game from a set-up position with 38 discs: its first move is move 35.
+    let p = (0..100usize)
+        .find_map(|seed| {
+            let mut p = Position::start();
+            for n in 0..34 {
+                let legal: Vec<Square> = p.legal_moves().iter().collect();
+                if legal.is_empty() {
+                    return None;
+                }
+                p.play(legal[(seed * 7 + n * 3) % legal.len()]).unwrap();
+            }
+            Some(p)
+        })
+        .expect("34 moves without a pass");
+    assert_eq!(p.black_count() + p.white_count(), 38);
+    let later = Game::from_moves(p, &[]).unwrap();
+    assert_eq!([later.move_number_at(0), later.move_number()], [35, 35]);
+    // A pass and the move after it share a number.
+    let two = Position::parse(&format!("OX{} X", "-".repeat(62))).unwrap();
+    let g = Game::from_moves(two, &[Move::Pass, mv("c1")]).unwrap();
+    assert_eq!([g.move_number_at(0), g.move_number_at(1)], [1, 1]);
+}
+
 #[test]
 fn a_new_move_becomes_the_main_line_or_a_variation_as_asked() {
     let mut g = Game::default();
