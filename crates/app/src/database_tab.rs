@@ -174,8 +174,12 @@ impl App {
                             };
                             match self.move_evals().get(&m.square) {
                                 // With its source, as in the values list: a proof
-                                // reads as one.
-                                Some(e) => ui.label(format!("{} ({})", e.label(), e.source)),
+                                // reads as one, a search it bounds as "≤-16".
+                                Some(e) => ui.label(format!(
+                                    "{} ({})",
+                                    self.known.label(position, *e),
+                                    e.source
+                                )),
                                 None => ui.weak("–"),
                             };
                             ui.end_row();
