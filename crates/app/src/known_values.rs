@@ -133,8 +133,8 @@ impl KnownValues {
         eval
     }
 
-    /// The label of a value of a move of `position` ([`Self::bounded`] first): "≤-16"
-    /// where a proof bounds a search, as on the board.
+    /// The label of a value of a move of `position`, one [`Self::bounded`] has brought
+    /// down: "≤-16" where a proof bounds a search, as on the board.
     pub(crate) fn label(&self, position: &Position, eval: Eval) -> String {
         let best = self.proven_best(position).map(|(_, best)| best);
         crate::board_view::value_label(eval, best)
