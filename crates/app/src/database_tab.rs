@@ -174,8 +174,12 @@ impl App {
                             };
                             match self.move_evals().get(&m.square) {
                                 // With its source, as in the values list: a proof
-                                // reads as one.
-                                Some(e) => ui.label(format!("{} ({})", e.label(), e.source)),
+                                // reads as one, a search it bounds as "≤-16".
+                                Some(e) => ui.label(format!(
+                                    "{} ({})",
+                                    self.known.label(position, *e),
+                                    e.source
+                                )),
                                 None => ui.weak("–"),
                             };
                             ui.end_row();
@@ -375,5 +379,62 @@ impl App {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("Skipped {bad}"));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ScriptedDialogs;
+    use crate::app::App;
+    use egui_kittest::kittest::Queryable;
+    use okapi_core::board::{Move, Position};
+    use okapi_core::game::{Eval, EvalSource, Game, Seat, Session};
+    use okapi_core::search::SolveMode;
+
+    /// After an exact solve the Engine column shows no move above the proof: a search
+    /// above it reads "≤", as on the board.
+    #[test]
+    fn the_engine_column_bounds_a_search_by_the_proof() {
+        let text = include_str!("../../../tests/data/wthor-2024-sample.pgn");
+        let (games, _) = okapi_core::formats::records::pgn::parse_games(text);
+        let record = &games[0].record;
+        let mut builder = okapi_core::db::Builder::new();
+        builder.add(record, Default::default()).unwrap();
+        let db = builder.build().unwrap();
+        // Twenty moves in: the game's next move is the tab's row.
+        let mut game = Game::new(Position::start());
+        for &sq in &record.moves[..20] {
+            game.play(Move::Play(sq), None).unwrap();
+        }
+        let here = game.position();
+        let next = record.moves[20];
+        let other = here.legal_moves().iter().find(|&s| s != next).unwrap();
+        let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+        app.session = Session::new(game, [Seat::Human; 2]);
+        app.database
+            .set_database(db, app.settings.db_folders.clone());
+        // A solve proves the position -4 (by another move); the game's move was searched
+        // at +6.
+        app.known
+            .offer_proven_line(here, SolveMode::Exact, -4, &[Move::Play(other)]);
+        let searched = Eval {
+            value: 6,
+            source: EvalSource::Midgame {
+                depth: 18,
+                confidence: 95,
+            },
+        };
+        app.show_values(&[(next, searched)]);
+        let harness = egui_kittest::Harness::new_ui(|ui| app.database_contents(ui));
+        assert!(
+            harness
+                .query_by_label(&format!("Database move {next}"))
+                .is_some(),
+            "the row of {next}"
+        );
+        let cell = format!("≤-4 ({})", searched.source);
+        assert!(harness.query_by_label(&cell).is_some(), "{cell}");
+        let above = format!("+6 ({})", searched.source);
+        assert!(harness.query_by_label(&above).is_none(), "{above}");
     }
 }

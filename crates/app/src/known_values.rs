@@ -38,16 +38,12 @@ pub(crate) struct KnownValues {
 impl KnownValues {
     /// Offers a value of `square` in `position`; kept unless a stronger one is known.
     /// True when it was kept.
-    pub(crate) fn offer(&mut self, position: Position, square: Square, mut eval: Eval) -> bool {
+    pub(crate) fn offer(&mut self, position: Position, square: Square, eval: Eval) -> bool {
         if self.by_position.len() >= MOST_POSITIONS && !self.by_position.contains_key(&position) {
             self.by_position.clear();
             self.proven.clear();
         }
-        if let Some(ceiling) = self.ceiling(&position)
-            && !eval.is_proven()
-        {
-            eval.value = eval.value.min(ceiling);
-        }
+        let eval = self.bounded(&position, eval);
         let moves = self.by_position.entry(position).or_default();
         match moves.get(&square) {
             Some(known) if !eval.replaces(known) => false,
@@ -123,6 +119,25 @@ impl KnownValues {
             },
             _ => None,
         }
+    }
+
+    /// `eval`, a value of a move of `position`, as a proof of the position bounds it: a
+    /// search above the proof comes down to it (a value kept elsewhere, as the game
+    /// record's, reads as the known values do).
+    pub(crate) fn bounded(&self, position: &Position, mut eval: Eval) -> Eval {
+        if let Some(ceiling) = self.ceiling(position)
+            && !eval.is_proven()
+        {
+            eval.value = eval.value.min(ceiling);
+        }
+        eval
+    }
+
+    /// The label of a value of a move of `position`, one [`Self::bounded`] has brought
+    /// down: "≤-16" where a proof bounds a search, as on the board.
+    pub(crate) fn label(&self, position: &Position, eval: Eval) -> String {
+        let best = self.proven_best(position).map(|(_, best)| best);
+        crate::board_view::value_label(eval, best)
     }
 
     /// The known values of `position`'s moves (none known: an empty map).

@@ -145,7 +145,10 @@ impl MenuDraw<'_> {
         self.menu_item(ui, "Open script...", true, Command::OpenScript);
         // Always listed (greyed while no script is hidden): the help names it.
         if ui
-            .add_enabled(self.view.script_hidden, egui::Button::new("Show the script"))
+            .add_enabled(
+                self.view.script_hidden,
+                egui::Button::new("Show the script"),
+            )
             .clicked()
         {
             self.commands.push(Command::ShowScript);

@@ -15,7 +15,7 @@ use crate::metrics::Metrics;
 use crate::settings::Settings;
 use eframe::egui;
 use okapi_core::board::Move;
-use okapi_core::game::{Game, Session};
+use okapi_core::game::{Eval, Game, Session};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -73,6 +73,16 @@ impl FrameView<'_> {
         let game = self.game();
         (i < game.len() && Some(a.key) == game.move_at(i).map(|m| (game.position_at(i), m)))
             .then(|| self.with_known_values(*a))
+    }
+
+    /// The value of ply `i`'s move as every view shows it, and its label: the record's,
+    /// bounded by a proof of its position as the known values bound theirs ("≤-16": a
+    /// search the proof bounds).
+    pub(crate) fn move_value(&self, i: usize) -> Option<(Eval, String)> {
+        let game = self.game();
+        let position = game.position_at(i);
+        let eval = self.known.bounded(&position, game.eval_at(i)?);
+        Some((eval, self.known.label(&position, eval)))
     }
 
     /// A ply's analysis with the stronger known values of its move and of the best move.

@@ -3,9 +3,9 @@
 use crate::app::App;
 use crate::command::Command;
 use crate::engine_hub::{EngineUse, Task};
-use crate::windows::{self, ConfirmSolve, OneLineSaved, UnsavedChanges};
-use crate::platform::Instant;
 use crate::move_list::plural;
+use crate::platform::Instant;
+use crate::windows::{self, ConfirmSolve, OneLineSaved, UnsavedChanges};
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::formats::Format;
 use okapi_core::game::{Game, Seat, Unsaved};

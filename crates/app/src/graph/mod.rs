@@ -398,13 +398,12 @@ fn default_graph_height(window: f32) -> f32 {
 /// analysis' verdict on it.
 pub(crate) fn graph_points(view: &FrameView) -> Vec<GraphPoint> {
     let game = view.game();
-    game.evals()
-        .iter()
-        .enumerate()
-        .filter_map(|(i, eval)| {
+    (0..game.len())
+        .filter_map(|i| {
+            let (e, _) = view.move_value(i)?;
             let severity = view.analysis_of(i).and_then(|a| Severity::of(a.loss()));
             let mover = game.position_at(i).side_to_move();
-            eval.map(|e| GraphPoint::new(i, e, mover, severity))
+            Some(GraphPoint::new(i, e, mover, severity))
         })
         .collect()
 }
@@ -569,7 +568,7 @@ impl GraphDraw<'_> {
             Move::Play(sq) => format!("Move {}, {sq} by {by}", game.move_number_at(i)),
             Move::Pass => format!("{by} passes"),
         };
-        if let Some(e) = game.eval_at(i) {
+        if let Some((e, label)) = self.view.move_value(i) {
             let p = GraphPoint::new(i, e, mover, None);
             let side = if p.black >= 0 { "B" } else { "W" };
             let value = match e.source {
@@ -582,6 +581,10 @@ impl GraphDraw<'_> {
             };
             let how = if p.proven { "proven" } else { "searched" };
             text += &format!(": {value} ({how}, {})", e.source);
+            if label.starts_with('≤') {
+                // A search a proof bounds: worth at most the proof for its mover.
+                text += &format!(", {label} for {by} by the proof");
+            }
         }
         if let Some(a) = self.analysis_of(i)
             && a.loss() > 0

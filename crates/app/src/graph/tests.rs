@@ -104,3 +104,25 @@ fn off_scale_figures_never_overlap() {
         [true, true]
     );
 }
+
+/// After an exact solve no point or tooltip shows more than the proof: g6's search
+/// (-14 for White) is drawn at the proof (B+16) and its tooltip says "≤-16".
+#[test]
+fn a_search_above_the_proof_is_drawn_and_told_bounded() {
+    let app = crate::move_list::tests::ffo_49_with_g6_searched_above_the_proof();
+    let view = app.frame_view();
+    let points = graph_points(&view);
+    let g6 = points.iter().find(|p| p.ply == 1).unwrap();
+    assert_eq!((g6.black, g6.proven), (16, false));
+    let mut commands = Vec::new();
+    let draw = GraphDraw {
+        view: &view,
+        commands: &mut commands,
+    };
+    let text = draw.ply_summary(2).unwrap();
+    assert!(
+        text.contains("B+16") && text.contains("≤-16 for White"),
+        "{text}"
+    );
+    assert!(!text.contains("14"), "{text}");
+}

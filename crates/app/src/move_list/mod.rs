@@ -217,14 +217,13 @@ impl MoveListDraw<'_> {
             // A branch: other moves were tried here (see "Variations").
             rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
         }
-        if let Some(e) = game.eval_at(i).filter(|_| !self.view.hides_answer) {
+        if let Some((e, label)) = self.view.move_value(i).filter(|_| !self.view.hides_answer) {
             // A proof in the proof colour; the search's estimates marked `~`, as the
-            // analysis marks its losses.
+            // analysis marks its losses ("≤-16", a search a proof bounds, is marked).
             let (label, color) = if e.is_proven() {
-                (e.label(), PROVEN)
+                (label, PROVEN)
             } else {
-                let label = e.label();
-                let label = match label.starts_with('~') {
+                let label = match label.starts_with(['~', '≤']) {
                     true => label,
                     false => format!("~{label}"),
                 };
@@ -481,4 +480,4 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -112,3 +112,47 @@ fn a_move_never_loses_against_itself() {
     let a = app.analysis_of(0).unwrap();
     assert_eq!((a.best_move, a.best.value, a.loss()), (d3, 3, 1));
 }
+
+/// FFO #49 solved (e1 +16, then h4 proves White's reply worth -16), e1 and g6 played,
+/// g6 in the record as a search's -14: above the proof.
+pub(crate) fn ffo_49_with_g6_searched_above_the_proof() -> App {
+    let mut app = App::new(Box::new(ScriptedDialogs::default()), || {});
+    let start =
+        Position::parse("--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X")
+            .unwrap();
+    let [e1, h4, g6] = ["e1", "h4", "g6"].map(|s| Square::parse(s).unwrap());
+    let mut game = Game::new(start);
+    game.play(Move::Play(e1), None).unwrap();
+    game.play(Move::Play(g6), None).unwrap();
+    game.set_eval(1, searched(-14));
+    app.session = Session::new(game, [Seat::Human; 2]);
+    app.known.offer_proven_line(
+        start,
+        SolveMode::Exact,
+        16,
+        &[Move::Play(e1), Move::Play(h4)],
+    );
+    assert_eq!(app.known.ceiling(&app.game().position_at(1)), Some(-16));
+    app
+}
+
+/// After an exact solve no row shows more than the proof: g6's search above it reads
+/// "≤-16", as on the board.
+#[test]
+fn a_row_shows_a_search_above_the_proof_bounded() {
+    use egui_kittest::kittest::Queryable;
+    let app = ffo_49_with_g6_searched_above_the_proof();
+    let view = app.frame_view();
+    assert_eq!(
+        view.move_value(1),
+        Some((searched(-16), "≤-16".to_string()))
+    );
+    let mut list = MoveList::default();
+    let mut commands = Vec::new();
+    let harness = egui_kittest::Harness::new_ui(|ui| list.show(ui, &view, &mut commands));
+    assert!(
+        harness.query_by_label_contains("g6 (≤-16)").is_some(),
+        "the row of g6 says it is bounded"
+    );
+    assert!(harness.query_by_label_contains("-14").is_none());
+}
