@@ -235,7 +235,7 @@ impl Session {
     }
 
     /// Keeps a solve's proven line with its position (a new solve of the same position
-    /// replaces the old; the last [`KEPT_SOLVES`] are kept).
+    /// replaces the old; the last `KEPT_SOLVES` are kept).
     pub fn set_proven_line(&mut self, proven: ProvenLine) {
         self.proven.retain(|p| p.position != proven.position);
         self.proven.insert(0, proven);
