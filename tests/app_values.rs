@@ -103,9 +103,11 @@ fn ffo_49_solved_shows_its_proof_everywhere_and_keeps_it() {
     h.click_label("e1");
     h.run_steps(2);
     assert_eq!(h.state().game().eval_at(0), Some(E1_PROVEN));
+    // Numbered as players number it: the set-up position's own move number.
+    let e1_row = format!("{}. e1 (+16)", h.state().game().move_number_at(0));
     assert!(
-        h.query_by_label_contains("1. e1 (+16)").is_some(),
-        "the move list marks it as proven (no ~)"
+        h.query_by_label_contains(&e1_row).is_some(),
+        "the move list marks it as proven (no ~): {e1_row}"
     );
 
     // White to move after e1: the solve proved the position -16 for White. No move's
@@ -162,9 +164,9 @@ fn ffo_49_solved_shows_its_proof_everywhere_and_keeps_it() {
         has_label(&h, "Black: no disc lost"),
         "the game analysis reads the proof"
     );
-    assert!(h.query_by_label_contains("1. e1 (+16)").is_some());
+    assert!(h.query_by_label_contains(&e1_row).is_some(), "{e1_row}");
     assert!(
-        h.query_by_label_contains("1. e1 (+16) ?").is_none(),
+        h.query_by_label_contains(&format!("{e1_row} ?")).is_none(),
         "no loss marked on the best move"
     );
     every_view_says_e1_is_plus_16(&h, "after the game analysis");

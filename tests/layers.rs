@@ -34,9 +34,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("db", &["binary", "board", "eval", "game", "formats"]),
+    // The trainer: positions from games and the database, lessons from the book.
     (
         "practice",
-        &["binary", "board", "calendar", "game", "formats", "db"],
+        &[
+            "binary", "board", "calendar", "search", "game", "formats", "db", "book",
+        ],
     ),
 ];
 
@@ -92,11 +95,12 @@ const CRATES: &[(&str, &[&str], &[&str])] = &[
         &["okapi-core", "okapi-engine", "okapi-train"],
         &["okapi-app", "eframe", "egui", "rfd"],
     ),
-    // The browser's module: the rules and the engine's searches, no desktop crate.
+    // The browser's module: the rules and the engine's searches, and (its feature `app`)
+    // the whole app on a canvas; no desktop-only crate.
     (
         "web",
-        &["okapi-core"],
-        &["clap", "indicatif", "anyhow", "eframe", "egui", "rfd"],
+        &["okapi-core", "okapi-app"],
+        &["clap", "indicatif", "anyhow", "rfd"],
     ),
 ];
 
