@@ -101,6 +101,7 @@ macro_rules! frame_view {
             next_as_variation: $app.view.next_as_variation,
             setting_up: $app.view.setup.is_some(),
             script_hidden: $app.script.as_ref().is_some_and(|j| !j.open),
+            script: $app.script.as_ref(),
             game_analysis: &$app.game_analysis,
             hides_answer: $app.practice.hides_answer(),
         }

@@ -172,6 +172,12 @@ pub enum Command {
     SaveScriptResult,
     SaveScriptResultTo(PathBuf),
     CloseScript,
+    /// The script tab's Hide: the script stays open, its tab goes (File › Show the script
+    /// brings it back).
+    HideScript,
+    /// The script tab's "with lines": shows the proven lines or not (they are always
+    /// proven, so the results stay, unlike [`Command::ScriptOptions`]).
+    ScriptLinesShown(bool),
     /// Help > Keyboard shortcuts.
     ShowShortcuts,
     /// Game › Practise your mistakes: the practice window.

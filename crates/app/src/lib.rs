@@ -32,12 +32,13 @@
 //! | the status bar | nothing | `status_bar.rs` |
 //! | the graph under the board | its height | `graph/` |
 //! | the move list and the analysis' summary | its scroll, its rows shown | `move_list/` |
+//! | the open endgame script, in its tab of the side panel | nothing (the script is the app's) | `script_tab.rs` |
 //! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
 //!
 //! Still drawn by `impl App` from the app's state: the board (`board_panel.rs`,
 //! `board_view.rs`), the side panel and its tabs (`side_panel.rs`, `database_tab.rs`,
-//! `players.rs`, `level_picker.rs`, `settings_widgets.rs`), the practice window
-//! (`windows/practice/`) and the script tab (`windows/script.rs`).
+//! `players.rs`, `level_picker.rs`, `settings_widgets.rs`) and the practice window
+//! (`windows/practice/`).
 //!
 //! And what acts: the commands applied once per frame (`command_handling/`), the game's
 //! moves (`session_actions.rs`), the engines' requests and events (`engine_events.rs`),
@@ -67,6 +68,7 @@ mod players;
 mod practice_state;
 pub mod screen;
 pub mod script;
+mod script_tab;
 mod session_actions;
 pub mod settings;
 mod settings_widgets;

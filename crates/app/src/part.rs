@@ -12,6 +12,7 @@ use crate::command::Command;
 use crate::engine_hub::{EngineHub, PlyAnalysis};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
+use crate::script::ScriptJob;
 use crate::settings::Settings;
 use eframe::egui;
 use okapi_core::board::Move;
@@ -50,6 +51,8 @@ pub(crate) struct FrameView<'a> {
     pub(crate) setting_up: bool,
     /// A script is open but hidden (File › Show the script shows it).
     pub(crate) script_hidden: bool,
+    /// The open endgame script and its results.
+    pub(crate) script: Option<&'a ScriptJob>,
     /// Game analysis: for each ply, the move played against the best.
     pub(crate) game_analysis: &'a HashMap<usize, PlyAnalysis>,
     /// A practice card is on the board, not yet answered: nothing may give the answer

@@ -4,6 +4,7 @@
 use crate::graph::Graph;
 use crate::menu_bar::MenuBar;
 use crate::move_list::MoveList;
+use crate::script_tab::ScriptTab;
 use crate::status_bar::StatusBar;
 use crate::windows::Windows;
 
@@ -21,4 +22,6 @@ pub(crate) struct Parts {
     pub(crate) status_bar: StatusBar,
     /// File, Edit, Game, Engine, View, Help.
     pub(crate) menu_bar: MenuBar,
+    /// The open endgame script, in its tab of the side panel.
+    pub(crate) script_tab: ScriptTab,
 }

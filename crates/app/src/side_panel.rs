@@ -70,7 +70,8 @@ impl App {
                         let pos = self.game().position();
                         self.solved_section(ui, pos);
                         ui.separator();
-                        self.script_contents(ui);
+                        let (view, parts, commands) = self.split();
+                        parts.script_tab.show(ui, &view, commands);
                     }
                 }
             });

@@ -102,6 +102,8 @@ impl App {
             | Command::ShowSettings
             | Command::ShowAbout
             | Command::ShowScript
+            | Command::HideScript
+            | Command::ScriptLinesShown(_)
             | Command::DismissError
             | Command::ShowFirstSteps) => self.apply_view(c),
             c @ (Command::ChooseDbFolder | Command::AddDbFolder(_)) => self.apply_database(c),
@@ -565,6 +567,16 @@ impl App {
                     job.open = true;
                 }
                 self.view.side_tab = crate::view::SideTab::Script;
+            }
+            Command::HideScript => {
+                if let Some(job) = &mut self.script {
+                    job.open = false;
+                }
+            }
+            Command::ScriptLinesShown(shown) => {
+                if let Some(job) = &mut self.script {
+                    job.with_lines = shown;
+                }
             }
             Command::DismissError => self.error = None,
             other => unreachable!("not a view command: {other:?}"),

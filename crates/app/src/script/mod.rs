@@ -194,7 +194,7 @@ impl ScriptJob {
     }
 
     /// The panel's contents; what the user asks for is pushed to `commands`.
-    pub(super) fn ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    pub(crate) fn ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         self.summary_ui(ui);
         self.controls_ui(ui, commands);
         self.progress_ui(ui);
@@ -225,7 +225,7 @@ impl ScriptJob {
     }
 
     /// The mode and "with lines" options, and the Solve, Stop and Save buttons.
-    fn controls_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn controls_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let running = self.is_running();
         let (total, solved) = (self.rows.len(), self.solved());
         ui.horizontal(|ui| {
@@ -242,8 +242,14 @@ impl ScriptJob {
             }
             // Lines are always proven (they cost little next to the solve): this only
             // shows them and writes them to the result file, no new solve needed.
-            ui.checkbox(&mut self.with_lines, "with lines")
-                .on_hover_text("Show the proven lines, and write them to the result file");
+            let mut with_lines = self.with_lines;
+            if ui
+                .checkbox(&mut with_lines, "with lines")
+                .on_hover_text("Show the proven lines, and write them to the result file")
+                .changed()
+            {
+                commands.push(Command::ScriptLinesShown(with_lines));
+            }
         });
         ui.horizontal(|ui| {
             let label = if solved > 0 && !running {

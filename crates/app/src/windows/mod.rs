@@ -1,7 +1,6 @@
 //! The app's windows, one file each, all [`Window`]s: those the menus open, held in a
 //! list with the titles open (as egui's demo does), and the questions a command asks (held
-//! while waiting for an answer). The practice window and the docked script panel still
-//! draw from the app itself.
+//! while waiting for an answer). The practice window still draws from the app itself.
 
 mod about;
 mod confirm_solve;
@@ -10,7 +9,6 @@ mod new_game;
 mod one_line_saved;
 mod path_prompt;
 mod practice;
-mod script;
 mod settings;
 mod shortcuts;
 mod unsaved_changes;

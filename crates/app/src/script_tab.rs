@@ -1,16 +1,19 @@
 //! The script tab of the side area around the open endgame script's own view
-//! (`app/script.rs`): beside the board, never over it or taking its room, so a clicked
+//! (`script/`): beside the board, never over it or taking its room, so a clicked
 //! position shows beside the list and the board keeps its size and place.
 
-use crate::app::App;
 use crate::command::Command;
+use crate::part::{Commands, FrameView, Part};
 use eframe::egui;
 
-impl App {
-    /// The open script, in its tab of the side area.
-    pub(crate) fn script_contents(&mut self, ui: &mut egui::Ui) {
-        let mut commands = Vec::new();
-        if let Some(job) = &mut self.script
+/// The open script, in its tab of the side area. Owns nothing: the script and its
+/// results are the app's (the engine's events fill them in).
+#[derive(Default)]
+pub(crate) struct ScriptTab;
+
+impl Part for ScriptTab {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        if let Some(job) = view.script
             && job.open
         {
             ui.horizontal(|ui| {
@@ -28,12 +31,11 @@ impl App {
                         .on_hover_text("File › Show the script shows it again")
                         .clicked()
                     {
-                        job.open = false;
+                        commands.push(Command::HideScript);
                     }
                 });
             });
-            job.ui(ui, &mut commands);
+            job.ui(ui, commands);
         }
-        self.commands.extend(commands);
     }
 }
