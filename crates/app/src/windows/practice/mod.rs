@@ -236,11 +236,13 @@ impl App {
             self.round_ui(ui);
             return;
         }
+        // Collecting before the statistics: the window's one action when it has no
+        // positions yet stays in sight without scrolling.
         self.practice_overview(ui);
         ui.separator();
-        self.practice_stats(ui);
-        ui.separator();
         self.collect_form(ui);
+        ui.separator();
+        self.practice_stats(ui);
     }
 
     /// How many cards there are, how many are due, and the button to start.
