@@ -199,11 +199,8 @@ impl App {
         if let Some(path) = &self.autosave {
             // Play goes on whatever happens here, but a failure is said once (a read-only
             // data folder lost every game silently), and again after it worked once more.
-            let result = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                Some(dir) => crate::platform::make_folder_of(dir),
-                None => Ok(()),
-            }
-            .and_then(|()| crate::platform::save_game_in_progress(self.game(), &state, path));
+            let result = crate::platform::make_folder_of(path)
+                .and_then(|()| crate::platform::save_game_in_progress(self.game(), &state, path));
             match result {
                 Ok(()) => self.autosave_failed = false,
                 Err(e) if !self.autosave_failed => {
