@@ -45,7 +45,12 @@ impl App {
                         Move::Pass => None,
                     })
                     .collect();
-                Lesson::new(LINE_ON_BOARD, &line, player)
+                // Named after the opening it reached, where it reached one.
+                let name = openings::shipped()
+                    .name(&self.game().position())
+                    .unwrap_or(LINE_ON_BOARD)
+                    .to_string();
+                Lesson::new(&name, &line, player)
                     .map_err(|e| format!("The line on the board cannot be a lesson: {e}"))
             }
         };
@@ -236,7 +241,12 @@ impl App {
 /// "Right: d3 is within 1 disc of the book's best (c4, +2)." or
 /// "Missed: the book's best is c4 (+2); e3 is worth -3."
 fn verdict(j: &Judgement) -> String {
-    if j.right {
+    if j.right && j.chosen == j.best {
+        format!(
+            "Right: {} is the book's best ({:+}).",
+            j.chosen, j.best_eval.value
+        )
+    } else if j.right {
         format!(
             "Right: {} is within {} of the book's best ({}, {:+}).",
             j.chosen,
