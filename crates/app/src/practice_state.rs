@@ -2,7 +2,7 @@
 //! the round and the card on the board. Drawn and driven by `windows/practice/`.
 
 use okapi_core::board::{Color, Move, Position, Square};
-use okapi_core::practice::openings::Lesson;
+use okapi_core::practice::openings::{Lesson, Weighting};
 use okapi_core::practice::{self, AnalysedMove, Day, Judgement, Store};
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -33,6 +33,8 @@ pub(crate) struct OpeningTrainer {
     pub(crate) opening: Option<String>,
     /// The colour the player takes.
     pub(crate) player: Color,
+    /// How Okapi draws its book moves.
+    pub(crate) weighting: Weighting,
     pub(crate) lesson: Option<Lesson>,
     /// The last move played, for the board.
     pub(crate) last: Option<Square>,
@@ -49,6 +51,7 @@ impl Default for OpeningTrainer {
         OpeningTrainer {
             opening: None,
             player: Color::White,
+            weighting: Weighting::default(),
             lesson: None,
             last: None,
             verdict: None,

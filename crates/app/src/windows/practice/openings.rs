@@ -85,7 +85,7 @@ impl App {
         };
         if t.ended.is_none() && !lesson.players_turn() {
             let book = okapi_core::book::shipped();
-            if let Some(sq) = lesson.okapi_move(book, Weighting::BookValues, &mut || t.uniform())
+            if let Some(sq) = lesson.okapi_move(book, t.weighting, &mut || t.uniform())
                 && lesson.play(sq).is_ok()
             {
                 t.last = Some(sq);
@@ -183,6 +183,13 @@ impl App {
             ui.label("You play");
             ui.radio_value(&mut t.player, Color::Black, "Black");
             ui.radio_value(&mut t.player, Color::White, "White");
+        });
+        ui.horizontal(|ui| {
+            ui.label("Okapi plays");
+            ui.radio_value(&mut t.weighting, Weighting::BookValues, "the book's choice")
+                .on_hover_text("Within a disc of the book's best, weighted by value");
+            ui.radio_value(&mut t.weighting, Weighting::Games, "as the games did")
+                .on_hover_text("Each book move as often as the games played it");
         });
         if ui
             .button("Start lesson")
