@@ -244,23 +244,25 @@ impl App {
             self.round_ui(ui);
             return;
         }
+        if self.practice.tab == Tab::Openings || self.practice.openings.lesson.is_some() {
+            self.openings_ui(ui);
+        } else {
+            self.practice_overview(ui);
+            ui.separator();
+            self.practice_stats(ui);
+            ui.separator();
+            self.collect_form(ui);
+        }
+        // The window's two parts, below what they show (the collection form keeps its
+        // place whichever part was shown last).
         if self.practice.openings.lesson.is_none() {
+            ui.separator();
             ui.horizontal(|ui| {
                 let tab = &mut self.practice.tab;
                 ui.selectable_value(tab, Tab::Mistakes, "Your mistakes");
                 ui.selectable_value(tab, Tab::Openings, "Openings");
             });
-            ui.separator();
         }
-        if self.practice.tab == Tab::Openings || self.practice.openings.lesson.is_some() {
-            self.openings_ui(ui);
-            return;
-        }
-        self.practice_overview(ui);
-        ui.separator();
-        self.practice_stats(ui);
-        ui.separator();
-        self.collect_form(ui);
     }
 
     /// How many cards there are, how many are due, and the button to start.
