@@ -30,6 +30,12 @@ pub enum PracticeStep {
     LineBack,
     /// The best line on the board: one move on.
     LineForward,
+    /// Opening trainer: start the lesson chosen.
+    StartLesson,
+    /// Opening trainer: Okapi plays its book move.
+    LessonBookMove,
+    /// Opening trainer: end the lesson; the board shows the game again.
+    EndLesson,
 }
 
 /// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go

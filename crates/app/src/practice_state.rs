@@ -2,6 +2,7 @@
 //! the round and the card on the board. Drawn and driven by `windows/practice/`.
 
 use okapi_core::board::{Color, Move, Position, Square};
+use okapi_core::practice::openings::{Lesson, Weighting};
 use okapi_core::practice::{self, AnalysedMove, Day, Judgement, Store};
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -14,6 +15,67 @@ pub(crate) enum Source {
     ThisGame,
     Folder,
     Database,
+}
+
+/// The window's two parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Tab {
+    /// The player's own mistakes, collected and drilled.
+    #[default]
+    Mistakes,
+    /// The opening trainer.
+    Openings,
+}
+
+/// The opening trainer: the lesson chosen and the one under way.
+pub(crate) struct OpeningTrainer {
+    /// The opening chosen (one of the named openings); `None`: the line on the board.
+    pub(crate) opening: Option<String>,
+    /// The colour the player takes.
+    pub(crate) player: Color,
+    /// How Okapi draws its book moves.
+    pub(crate) weighting: Weighting,
+    pub(crate) lesson: Option<Lesson>,
+    /// The last move played, for the board.
+    pub(crate) last: Option<Square>,
+    /// What the player's last move was worth.
+    pub(crate) verdict: Option<String>,
+    /// The lesson is over: why, and what the line scored.
+    pub(crate) ended: Option<String>,
+    /// Draws Okapi's book moves.
+    pub(crate) seed: u64,
+}
+
+impl Default for OpeningTrainer {
+    fn default() -> Self {
+        OpeningTrainer {
+            opening: None,
+            player: Color::White,
+            weighting: Weighting::default(),
+            lesson: None,
+            last: None,
+            verdict: None,
+            ended: None,
+            seed: 0x9e37_79b9_7f4a_7c15,
+        }
+    }
+}
+
+impl OpeningTrainer {
+    /// A lesson waits for the player's move: the book's values stay hidden.
+    pub(crate) fn asks(&self) -> bool {
+        self.ended.is_none() && self.lesson.as_ref().is_some_and(Lesson::players_turn)
+    }
+
+    /// A number in [0, 1) for Okapi's draw (xorshift: a lesson needs no better).
+    pub(crate) fn uniform(&mut self) -> f64 {
+        let mut x = self.seed;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.seed = x;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 /// What the window's engine is doing.
@@ -61,6 +123,8 @@ pub(crate) struct Practice {
     /// What the last collection found.
     pub(crate) summary: Option<String>,
     pub(crate) round: Option<Round>,
+    pub(crate) tab: Tab,
+    pub(crate) openings: OpeningTrainer,
 }
 
 impl Default for Practice {
@@ -84,6 +148,8 @@ impl Default for Practice {
             collecting: None,
             summary: None,
             round: None,
+            tab: Tab::default(),
+            openings: OpeningTrainer::default(),
         }
     }
 }
@@ -178,13 +244,16 @@ impl Practice {
     /// loss, a best move, a book value or where a move leads (the move list, the graph
     /// and the loss chart, the squares, the database, the status line all ask here).
     pub(crate) fn hides_answer(&self) -> bool {
-        self.shown().is_some_and(|s| s.judgement.is_none())
+        self.shown().is_some_and(|s| s.judgement.is_none()) || self.openings.asks()
     }
 
     /// What the board shows while practising: the card's position and the move answered
     /// (every move's known value shows too once it is judged: [`Practice::hides_answer`]),
     /// or a position of the best line being stepped through and its last move.
     pub(crate) fn board(&self) -> Option<(Position, Option<Square>)> {
+        if let Some(lesson) = &self.openings.lesson {
+            return Some((lesson.position, self.openings.last));
+        }
         let s = self.shown()?;
         let card = self.store.as_ref()?.cards.get(s.card)?;
         if let Some((p, last)) = s.line_position(card.position) {

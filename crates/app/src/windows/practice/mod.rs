@@ -26,10 +26,11 @@ use okapi_engine::{Engine, Reply};
 use std::path::PathBuf;
 
 mod collect;
+mod openings;
 mod round;
 mod stats;
 
-use crate::practice_state::{Asking, Collecting, Pending, Round, Shown, Source};
+use crate::practice_state::{Asking, Collecting, Pending, Round, Shown, Source, Tab};
 
 impl App {
     /// Where the practice file is kept (`None`: nowhere; progress lasts this run only).
@@ -94,6 +95,9 @@ impl App {
                 self.load_practice();
             }
             Command::ClosePractice => self.close_practice(),
+            Command::PracticeAnswer(sq) if self.practice.openings.lesson.is_some() => {
+                self.lesson_answer(sq)
+            }
             Command::PracticeAnswer(sq) => self.practice_answer(sq),
             Command::Practice(step) => match step {
                 PracticeStep::ChooseFolder => {
@@ -116,6 +120,9 @@ impl App {
                 s @ (PracticeStep::LineFirst
                 | PracticeStep::LineBack
                 | PracticeStep::LineForward) => self.step_line(s),
+                PracticeStep::StartLesson => self.start_lesson(),
+                PracticeStep::LessonBookMove => self.lesson_book_move(),
+                PracticeStep::EndLesson => self.end_lesson(),
             },
             other => unreachable!("not a practice command: {other:?}"),
         }
@@ -219,6 +226,7 @@ impl App {
         self.practice.finding = None;
         self.practice.waiting_for_database = false;
         self.end_round();
+        self.end_lesson();
         // Its engine goes with its table.
         self.engines.close(EngineUse::Practice);
         self.board_takes_its_new_share();
@@ -236,13 +244,26 @@ impl App {
             self.round_ui(ui);
             return;
         }
-        // Collecting before the statistics: the window's one action when it has no
-        // positions yet stays in sight without scrolling.
-        self.practice_overview(ui);
-        ui.separator();
-        self.collect_form(ui);
-        ui.separator();
-        self.practice_stats(ui);
+        // The window's two parts, as tabs over what they show (none while a lesson runs).
+        if self.practice.openings.lesson.is_none() {
+            ui.horizontal(|ui| {
+                let tab = &mut self.practice.tab;
+                ui.selectable_value(tab, Tab::Mistakes, "Your mistakes");
+                ui.selectable_value(tab, Tab::Openings, "Openings");
+            });
+            ui.separator();
+        }
+        if self.practice.tab == Tab::Openings || self.practice.openings.lesson.is_some() {
+            self.openings_ui(ui);
+        } else {
+            // Collecting before the statistics: the window's one action when it has no
+            // positions yet stays in sight without scrolling.
+            self.practice_overview(ui);
+            ui.separator();
+            self.collect_form(ui);
+            ui.separator();
+            self.practice_stats(ui);
+        }
     }
 
     /// How many cards there are, how many are due, and the button to start.
