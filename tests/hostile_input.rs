@@ -23,9 +23,19 @@ fn with_closed(args: &[&str], closed_stdout: bool) -> (Option<i32>, String) {
     } else {
         cmd.stdout(Stdio::null()).stderr(Stdio::piped());
     }
-    let mut child = cmd.spawn().unwrap();
     if closed_stdout {
-        drop(child.stdout.take());
+        // A pipe whose reading end is closed before the program starts: its first write
+        // fails, however soon it comes (closing it after the start raced a quick writer).
+        let mut fds = [0; 2];
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        unsafe { libc::close(fds[0]) };
+        let write_end =
+            unsafe { <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fds[1]) };
+        cmd.stdout(Stdio::from(write_end));
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    if closed_stdout {
         let o = child.wait_with_output().unwrap();
         (o.status.code(), stderr(&o))
     } else {
