@@ -239,7 +239,8 @@ impl App {
             }
         }
         // A file picked in the page's dialog, which answers later (the browser).
-        self.commands.extend(platform::take_picked_file());
+        self.commands
+            .extend(platform::take_picked_file().map(|(kind, path)| Command::picked(kind, path)));
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
         }

@@ -80,8 +80,11 @@ mod windows;
 
 pub use app::App;
 pub use command::{Command, PracticeStep};
-pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
+pub use dialogs::{FileDialogs, ScriptedDialogs};
 pub use metrics::Metrics;
+pub use platform::{ICON_PNG, NativeDialogs};
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, MIN_WINDOW, Settings};
-pub use start::{ICON_PNG, missing_display, report_start_failure, run, viewport, window_failure};
+pub use start::{
+    app_creator, missing_display, report_start_failure, run, viewport, window_failure,
+};
