@@ -127,6 +127,8 @@ pub enum Command {
     PasteClipboard,
     /// Copies this text (a proven line) to the clipboard.
     CopyText(String),
+    /// A message for the status line (what a click did not do, and why).
+    Notice(String),
     /// Takes a pasted transcript, GGF or JSON game, or board string.
     Paste(String),
     /// Set-up: the board string typed or pasted in the set-up field.

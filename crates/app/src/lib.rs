@@ -34,6 +34,7 @@
 //!
 //! | part | owns | files |
 //! | --- | --- | --- |
+//! | the board | the flip animation, when its position showed, the last press | `board_panel.rs` (drawn by `board_view.rs`) |
 //! | the menu bar | the open menu, the menu keys | `menu_bar.rs` |
 //! | the status bar | nothing | `status_bar.rs` |
 //! | the graph under the board, and the loss chart beside it | its height | `graph/` (the plot's frame in `graph/frame.rs`) |
@@ -41,8 +42,7 @@
 //! | the open endgame script, in its tab of the side panel | nothing (the script is the app's) | `script_tab.rs` |
 //! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
 //!
-//! Still drawn by `impl App` from the app's state: the board (`board_panel.rs`,
-//! `board_view.rs`), the side panel and its tabs (`side_panel.rs`, `database_tab.rs`,
+//! Still drawn by `impl App` from the app's state: the side panel and its tabs (`side_panel.rs`, `database_tab.rs`,
 //! `players.rs`, `level_picker.rs`, `settings_widgets.rs`) and the practice window
 //! (`windows/practice/`).
 //!

@@ -109,6 +109,7 @@ impl App {
             | Command::PracticeAnswer(_)
             | Command::Practice(_)) => self.apply_practice(c),
             Command::Quit => self.view.close_now = true,
+            Command::Notice(text) => self.notice = Some(text),
             Command::SolveAfterWarning(mode) => self.request_solve(mode),
         }
     }
