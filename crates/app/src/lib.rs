@@ -42,9 +42,9 @@
 //! | the open endgame script, in its tab of the side panel | nothing (the script is the app's) | `script_tab.rs` |
 //! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
 //!
-//! Still drawn by `impl App` from the app's state: the side panel and its tabs (`side_panel.rs`, `database_tab.rs`,
-//! `players.rs`, `level_picker.rs`, `settings_widgets.rs`) and the practice window
-//! (`windows/practice/`).
+//! Still drawn by `impl App` from the app's state: the side panel and its tabs
+//! (`side_panel.rs`, `database_tab.rs`, `players.rs`, `level_picker.rs`,
+//! `settings_widgets.rs`) and the practice window (`windows/practice/`).
 //!
 //! And what acts: the commands applied once per frame (`command_handling/`: files,
 //! clipboard and views in `mod.rs`, moving through the game in `navigation.rs`, the
