@@ -12,8 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The height of the next moves' rows (they scroll beyond it), kept whatever the filters
-/// leave.
+/// The most height of the next moves' rows (they scroll beyond it).
 const MOVES_HEIGHT: f32 = 170.0;
 
 impl App {
@@ -97,7 +96,8 @@ impl App {
         if let Some(name) = opening_name(&position) {
             ui.label(format!("Opening: {name}"));
         }
-        self.database_moves(ui, &position, &answer);
+        let rows = self.database.unfiltered_rows(db, &position);
+        self.database_moves(ui, &position, &answer, rows);
         ui.separator();
         self.database_filters(ui);
         ui.separator();
@@ -107,7 +107,15 @@ impl App {
     }
 
     /// The next moves' rows: games, Black %, average, book, engine.
-    fn database_moves(&mut self, ui: &mut egui::Ui, position: &Position, answer: &Answer) {
+    /// The next moves' rows, in room for `rows` of them (those of every game, whatever
+    /// the filters leave).
+    fn database_moves(
+        &mut self,
+        ui: &mut egui::Ui,
+        position: &Position,
+        answer: &Answer,
+        rows: usize,
+    ) {
         // A practice card waiting for its answer: no book value, no opening name.
         let hide_answer = self.practice.hides_answer();
         let book = match hide_answer {
@@ -117,12 +125,15 @@ impl App {
         let mut play = None;
         // Both ways: a row with a long opening name ("g5 Bent Ganglion") scrolls inside
         // the tab instead of widening the side panel under the board (at 800x600 the
-        // tab's left part was hidden behind it). Always as tall, however many rows the
-        // filters leave: the controls under it stay under the pointer while a name is
-        // typed.
+        // tab's left part was hidden behind it). As tall as the rows of every game, however
+        // many the filters leave: the controls under it stay under the pointer while a
+        // name is typed.
+        let row = ui.spacing().interact_size.y + 2.0;
+        let height = (row * (rows.max(1) + 1) as f32).min(MOVES_HEIGHT);
         egui::ScrollArea::both()
             .id_salt("db_moves_scroll")
-            .max_height(MOVES_HEIGHT)
+            .max_height(height)
+            .min_scrolled_height(height)
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if answer.moves.is_empty() {
