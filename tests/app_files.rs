@@ -548,6 +548,44 @@ fn the_database_tab_follows_the_board_filters_and_opens_a_game() {
     assert!(game.comment.contains(" (Black "), "{}", game.comment);
 }
 
+/// Typing a player's name in the Database tab moves no control under the pointer: the
+/// filter rows, the sort and the games keep their places however many rows the filter
+/// leaves (a click meant for the Years field once landed on the sort by White).
+#[test]
+fn typing_a_player_filter_keeps_the_controls_in_place() {
+    let mut h = harness();
+    let (db, pgn_games) = sample_database();
+    h.state_mut().database.set_database(db, Vec::new());
+    h.get_by_label("Database").click();
+    h.run_steps(3);
+    h.get_by_label("f5").click();
+    h.run_steps(3);
+    let rows = |h: &Harness<'static, App>| h.query_all_by_label_contains("Database move ").count();
+    let places = |h: &Harness<'static, App>| {
+        (
+            h.get_by_label("Years").rect(),
+            h.get_by_label("Sort:").rect(),
+        )
+    };
+    let all_rows = rows(&h);
+    let before = places(&h);
+    assert!(all_rows > 1, "the replies to f5: {all_rows} rows");
+
+    let name = pgn_games[0].black.clone();
+    h.get_by_label("Player").focus();
+    h.get_by_label("Player").type_text(&name);
+    h.run_steps(3);
+    assert!(rows(&h) >= 1, "{name} played after f5");
+    assert_eq!(places(&h), before, "with {name}'s games");
+
+    // A name nobody has: no row at all, and still nothing moves.
+    h.get_by_label("Player").type_text(" nobody at all");
+    h.run_steps(3);
+    assert_eq!(rows(&h), 0);
+    assert!(has_label(&h, "No game continues from here."));
+    assert_eq!(places(&h), before, "with no game");
+}
+
 /// A click on a database game asks first when the game on the board has unsaved
 /// changes, as File › Open does: Cancel keeps the game, Discard opens the database game.
 #[test]

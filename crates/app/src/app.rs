@@ -100,6 +100,10 @@ macro_rules! frame_view {
             notice: $app.notice.as_deref(),
             next_as_variation: $app.view.next_as_variation,
             setting_up: $app.view.setup.is_some(),
+            setup: $app.view.setup,
+            values_shown_for: $app.values_shown_for,
+            practice_board: $app.practice.board(),
+            board_area: $app.view.board_area,
             script_hidden: $app.script.as_ref().is_some_and(|j| !j.open),
             script: $app.script.as_ref(),
             game_analysis: &$app.game_analysis,
@@ -176,12 +180,11 @@ impl App {
     /// The values of the current position's legal moves the board shows: the best known
     /// ones, once values are asked for here (none while they are off or hidden).
     pub fn move_evals(&self) -> &HashMap<Square, Eval> {
-        let here = self.game().position();
-        match self.values_shown_for {
-            _ if self.practice.hides_answer() => self.known.of_nothing(),
-            Some(p) if p == here => self.known.of(&here),
-            _ => self.known.of_nothing(),
-        }
+        self.known.shown(
+            &self.game().position(),
+            self.values_shown_for,
+            self.practice.hides_answer(),
+        )
     }
 
     /// Offers values of the moves of the position on the board, as the engine's answers
@@ -239,7 +242,8 @@ impl App {
             }
         }
         // A file picked in the page's dialog, which answers later (the browser).
-        self.commands.extend(platform::take_picked_file());
+        self.commands
+            .extend(platform::take_picked_file().map(|(kind, path)| Command::picked(kind, path)));
         if self.check_clock() {
             ui.ctx().request_repaint_after(Duration::from_millis(200));
         }
@@ -252,7 +256,8 @@ impl App {
         self.side_panel(ui);
         let (view, parts, commands) = self.split();
         parts.graph.show(ui, &view, commands);
-        self.board_panel(ui);
+        let (view, parts, commands) = self.split();
+        parts.board.show(ui, &view, commands);
         let ctx = ui.ctx().clone();
         let (view, parts, commands) = self.split();
         parts.windows.show(&ctx, &view, commands);

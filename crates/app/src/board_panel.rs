@@ -1,101 +1,110 @@
 //! The board in the central panel: the position (the game's, a set-up's or a practice
 //! card's) at its size and place, the flip animation, and each click as a command.
 
-use crate::app::App;
 use crate::board_view::{BoardClick, BoardView, board_ui};
 use crate::command::Command;
+use crate::part::{Commands, FrameView, Part};
+use crate::platform::Instant;
 use eframe::egui;
 
-impl App {
+/// The board part: owns the flip animation and when the position showed.
+#[derive(Default)]
+pub(crate) struct BoardPanel {
+    /// The discs turned by the last move and when, for the flip animation.
+    pub(crate) flip_animation: Option<(u64, Instant)>,
+    /// The input time of the first frame that showed the engine's last move: a click
+    /// pressed before it was aimed at the board before that move (a book reply comes
+    /// between two quick clicks) and is not played.
+    pub(crate) position_shown_at: Option<f64>,
+    /// The input time of the frame in which the last pointer press began.
+    last_press_at: Option<f64>,
+}
+
+impl Part for BoardPanel {
     /// The board in the central panel, with the flip animation.
-    pub(crate) fn board_panel(&mut self, ui: &mut egui::Ui) {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
         const FLIP_TIME: f32 = 0.3;
-        let flipping = self.view.flip_animation.and_then(|(mask, at)| {
+        let flipping = self.flip_animation.and_then(|(mask, at)| {
             let t = at.elapsed().as_secs_f32() / FLIP_TIME;
             (t < 1.0).then_some((mask, t))
         });
         if flipping.is_some() {
             ui.ctx().request_repaint();
         } else {
-            self.view.flip_animation = None;
+            self.flip_animation = None;
         }
         // The first frame that shows this position, and when the last press began: a
         // click pressed before the board showed its position is not played.
         let now = ui.input(|i| i.time);
-        let shown_at = *self.view.position_shown_at.get_or_insert(now);
+        let shown_at = *self.position_shown_at.get_or_insert(now);
         if ui.input(|i| i.pointer.any_pressed()) {
-            self.view.last_press_at = Some(now);
+            self.last_press_at = Some(now);
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            let setup = self.view.setup.is_some();
+            let setup = view.setup.is_some();
             let engine_to_move =
-                !setup && self.session.seat_to_move().is_engine() && !self.session.is_over();
-            let evals = self.move_evals().clone();
+                !setup && view.session.seat_to_move().is_engine() && !view.session.is_over();
             // Practising: the card's position, its values once answered.
-            let practice = self.practice.board();
-            let hide_answer = self.practice.hides_answer();
-            let view = BoardView {
+            let practice = view.practice_board;
+            let hide_answer = view.hides_answer;
+            let board = BoardView {
                 position: match practice {
                     Some((position, ..)) => position,
-                    None => self.view.setup.unwrap_or_else(|| self.game().position()),
+                    None => view.setup.unwrap_or_else(|| view.game().position()),
                 },
                 last_move: match practice {
                     Some((_, answer)) => answer,
                     None if setup => None,
-                    None => self.game().last_move(),
+                    None => view.game().last_move(),
                 },
                 evals: match practice {
-                    _ if hide_answer => self.known.of_nothing(),
-                    Some((position, ..)) => self.known.of(&position),
-                    None => &evals,
+                    _ if hide_answer => view.known.of_nothing(),
+                    Some((position, ..)) => view.known.of(&position),
+                    None => view.move_evals(),
                 },
                 show_legal: !setup,
-                flipped: self.settings.flipped,
+                flipped: view.settings.flipped,
                 clickable: practice.is_some()
-                    || (!setup && !self.session.seat_to_move().is_engine()),
+                    || (!setup && !view.session.seat_to_move().is_engine()),
                 engine_to_move: engine_to_move && practice.is_none(),
                 setup,
                 hide_answer,
                 flipping: if setup { None } else { flipping },
-                best_only: self.settings.best_only,
-                coordinates: self.settings.coordinates,
-                colors: self.settings.board_colors,
+                best_only: view.settings.best_only,
+                coordinates: view.settings.coordinates,
+                colors: view.settings.board_colors,
             };
             // The board in its own square at the top of its area, centred across it: its
             // size and place follow from the window alone, whatever the panels hold.
-            let area = self
-                .view
-                .board_area
-                .unwrap_or_else(|| ui.max_rect())
-                .shrink(8.0);
+            let area = view.board_area.unwrap_or_else(|| ui.max_rect()).shrink(8.0);
             let side = area.width().min(area.height());
             let square = egui::Rect::from_min_size(
                 egui::pos2(area.center().x - side / 2.0, area.top()),
                 egui::vec2(side, side),
             );
             ui.scope_builder(egui::UiBuilder::new().max_rect(square), |ui| {
-                let pressed_before_shown = self.view.last_press_at.is_some_and(|t| t <= shown_at);
-                match board_ui(ui, &view) {
+                let pressed_before_shown = self.last_press_at.is_some_and(|t| t <= shown_at);
+                match board_ui(ui, &board) {
                     Some(BoardClick::Square(sq)) if practice.is_some() => {
-                        self.commands.push(Command::PracticeAnswer(sq))
+                        commands.push(Command::PracticeAnswer(sq))
                     }
                     Some(BoardClick::Square(sq)) if setup => {
-                        self.commands.push(Command::SetupSquare(sq))
+                        commands.push(Command::SetupSquare(sq))
                     }
                     Some(BoardClick::Square(sq)) if !pressed_before_shown => {
-                        self.commands.push(Command::Play(sq))
+                        commands.push(Command::Play(sq))
                     }
                     Some(BoardClick::Square(sq)) => {
-                        self.notice = Some(format!(
+                        commands.push(Command::Notice(format!(
                             "Not played: the click on {sq} began before Okapi's move was on \
                              the board. Click again to play it."
-                        ));
+                        )));
                     }
                     Some(BoardClick::EngineToMove(sq)) => {
-                        self.notice = Some(format!(
+                        commands.push(Command::Notice(format!(
                             "Okapi is to move: the click on {sq} is not played. Wait for its \
                              move (Esc stops it)."
-                        ));
+                        )));
                     }
                     None => {}
                 }

@@ -1,5 +1,6 @@
 //! The one enum every action goes through, with its shortcuts and descriptions.
 
+use crate::dialogs::DialogKind;
 use eframe::egui;
 use okapi_core::board::{Color, Square};
 use okapi_core::game::Seat;
@@ -126,6 +127,8 @@ pub enum Command {
     PasteClipboard,
     /// Copies this text (a proven line) to the clipboard.
     CopyText(String),
+    /// A message for the status line (what a click did not do, and why).
+    Notice(String),
     /// Takes a pasted transcript, GGF or JSON game, or board string.
     Paste(String),
     /// Set-up: the board string typed or pasted in the set-up field.
@@ -201,6 +204,16 @@ pub enum Command {
 }
 
 impl Command {
+    /// The command that does the job of the dialog `kind` with the path picked or typed in.
+    pub(crate) fn picked(kind: DialogKind, path: PathBuf) -> Command {
+        match kind {
+            DialogKind::OpenGame => Command::OpenPath(path),
+            DialogKind::SaveGame => Command::SaveTo(path),
+            DialogKind::OpenScript => Command::OpenScriptPath(path),
+            DialogKind::SaveScriptResult => Command::SaveScriptResultTo(path),
+        }
+    }
+
     /// The shortcut of the common actions.
     pub(super) fn shortcut(&self) -> Option<egui::KeyboardShortcut> {
         use egui::{Key, KeyboardShortcut as K, Modifiers as M};

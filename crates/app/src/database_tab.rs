@@ -12,6 +12,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The most height of the next moves' rows (they scroll beyond it).
+const MOVES_HEIGHT: f32 = 170.0;
+
 impl App {
     /// The database's folders of games: chosen, typed, added.
     pub(crate) fn apply_database(&mut self, command: Command) {
@@ -93,7 +96,8 @@ impl App {
         if let Some(name) = opening_name(&position) {
             ui.label(format!("Opening: {name}"));
         }
-        self.database_moves(ui, &position, &answer);
+        let rows = self.database.unfiltered_rows(db, &position);
+        self.database_moves(ui, &position, &answer, rows);
         ui.separator();
         self.database_filters(ui);
         ui.separator();
@@ -103,11 +107,15 @@ impl App {
     }
 
     /// The next moves' rows: games, Black %, average, book, engine.
-    fn database_moves(&mut self, ui: &mut egui::Ui, position: &Position, answer: &Answer) {
-        if answer.moves.is_empty() {
-            ui.weak("No game continues from here.");
-            return;
-        }
+    /// The next moves' rows, in room for `rows` of them (those of every game, whatever
+    /// the filters leave).
+    fn database_moves(
+        &mut self,
+        ui: &mut egui::Ui,
+        position: &Position,
+        answer: &Answer,
+        rows: usize,
+    ) {
         // A practice card waiting for its answer: no book value, no opening name.
         let hide_answer = self.practice.hides_answer();
         let book = match hide_answer {
@@ -117,11 +125,21 @@ impl App {
         let mut play = None;
         // Both ways: a row with a long opening name ("g5 Bent Ganglion") scrolls inside
         // the tab instead of widening the side panel under the board (at 800x600 the
-        // tab's left part was hidden behind it).
+        // tab's left part was hidden behind it). As tall as the rows of every game, however
+        // many the filters leave: the controls under it stay under the pointer while a
+        // name is typed.
+        let row = ui.spacing().interact_size.y + 2.0;
+        let height = (row * (rows.max(1) + 1) as f32).min(MOVES_HEIGHT);
         egui::ScrollArea::both()
             .id_salt("db_moves_scroll")
-            .max_height(170.0)
+            .max_height(height)
+            .min_scrolled_height(height)
+            .auto_shrink([false, false])
             .show(ui, |ui| {
+                if answer.moves.is_empty() {
+                    ui.weak("No game continues from here.");
+                    return;
+                }
                 egui::Grid::new("db_moves")
                     .striped(true)
                     .num_columns(6)
@@ -246,9 +264,13 @@ impl App {
         view.filter.from_year = year(&view.from_year);
         view.filter.to_year = year(&view.to_year);
         let bad_year = |text: &str| !text.trim().is_empty() && year(text).is_none();
-        if bad_year(&view.from_year) || bad_year(&view.to_year) {
-            ui.colored_label(ui.visuals().warn_fg_color, "A year is a number, e.g. 1998.");
-        }
+        // The warning's line is kept when there is none, so the sort and the games under
+        // it stay where they are while a year is typed.
+        let warning = match bad_year(&view.from_year) || bad_year(&view.to_year) {
+            true => "A year is a number, e.g. 1998.",
+            false => " ",
+        };
+        ui.colored_label(ui.visuals().warn_fg_color, warning);
     }
 
     fn database_games(&mut self, ui: &mut egui::Ui, db: &Arc<Database>, position: &Position) {
@@ -283,7 +305,8 @@ impl App {
         egui::ScrollArea::vertical()
             .id_salt("db_games_scroll")
             .max_height(320.0)
-            .auto_shrink([false, true])
+            // As tall with one game as with many: "Your folders of games" stays put.
+            .auto_shrink([false, false])
             .show_rows(ui, row_height, view.sorted.len(), |ui, rows| {
                 for hit in &view.sorted[rows] {
                     let g = db.game(hit.id as usize);

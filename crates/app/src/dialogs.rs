@@ -1,10 +1,6 @@
 //! File dialogs behind a trait, so tests swap the real ones for a fake; and the in-app
 //! path field the app falls back to when the system's dialog cannot be shown.
 
-use crate::command::Command;
-/// The system's own dialogs (the platform's: rfd on the desktop, the page's file input and
-/// downloads in the browser).
-pub use crate::platform::NativeDialogs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -48,16 +44,6 @@ impl DialogKind {
             DialogKind::SaveGame => "Save the game",
             DialogKind::OpenScript => "Open an endgame script",
             DialogKind::SaveScriptResult => "Save the script's results",
-        }
-    }
-
-    /// The command that does the job with the path typed in.
-    pub(crate) fn command(self, path: PathBuf) -> Command {
-        match self {
-            DialogKind::OpenGame => Command::OpenPath(path),
-            DialogKind::SaveGame => Command::SaveTo(path),
-            DialogKind::OpenScript => Command::OpenScriptPath(path),
-            DialogKind::SaveScriptResult => Command::SaveScriptResultTo(path),
         }
     }
 }

@@ -483,7 +483,7 @@ impl App {
                     };
                     if self.play_engine_move(before, mv, eval) {
                         // Clicks pressed from now until the move shows are not moves.
-                        self.view.position_shown_at = None;
+                        self.parts.board.position_shown_at = None;
                         self.engine_lines = Some(EngineLines {
                             position: before,
                             played: mv,

@@ -147,6 +147,21 @@ impl KnownValues {
             .unwrap_or_else(|| self.of_nothing())
     }
 
+    /// The values the board shows for the moves of `here`: those known, once values were
+    /// asked for at `here` (`shown_for`), none while a practice card hides its answer.
+    pub(crate) fn shown(
+        &self,
+        here: &Position,
+        shown_for: Option<Position>,
+        hides_answer: bool,
+    ) -> &MoveValues {
+        match shown_for {
+            _ if hides_answer => self.of_nothing(),
+            Some(p) if p == *here => self.of(here),
+            _ => self.of_nothing(),
+        }
+    }
+
     /// No values: what a view shows where values are not asked for.
     pub(crate) fn of_nothing(&self) -> &MoveValues {
         static NONE: OnceLock<MoveValues> = OnceLock::new();

@@ -18,8 +18,14 @@
 //! | the best known value of each move, which every view reads | `known_values.rs` |
 //! | the board's and the side panel's state, the practice round | `view.rs`, `practice_state.rs` |
 //! | the settings kept between runs | `settings/` |
-//! | endgame scripts, the games database, file dialogs | `script/`, `database_panel/`, `dialogs.rs` |
-//! | what differs in the browser: threads, files, storage, clipboard, quitting, the window | `platform/` |
+//! | endgame scripts, the games database | `script/`, `database_panel/` |
+//! | what differs in the browser: threads, files, storage, clipboard, quitting, the window, its icon, portable mode | `platform/` |
+//! | file dialogs behind a trait (the platform's own, or scripted in tests) | `dialogs.rs` |
+//!
+//! At the bottom, what everything names: `dialogs.rs` (no import of the app's), then
+//! `platform/` (files, threads, the system's dialogs), `settings/` (read and written
+//! through the platform) and `command.rs` (a command may carry a setting or a picked
+//! path). Nothing below imports what stands above it.
 //!
 //! The parts, in the style of egui's demo: each owns its own state, reads the game through
 //! a read-only `FrameView` and pushes commands (`part.rs`: the `Part` trait of the panels,
@@ -28,19 +34,22 @@
 //!
 //! | part | owns | files |
 //! | --- | --- | --- |
+//! | the board | the flip animation, when its position showed, the last press | `board_panel.rs` (drawn by `board_view.rs`) |
 //! | the menu bar | the open menu, the menu keys | `menu_bar.rs` |
 //! | the status bar | nothing | `status_bar.rs` |
-//! | the graph under the board | its height | `graph/` |
+//! | the graph under the board, and the loss chart beside it | its height | `graph/` (the plot's frame in `graph/frame.rs`) |
 //! | the move list and the analysis' summary | its scroll, its rows shown | `move_list/` |
 //! | the open endgame script, in its tab of the side panel | nothing (the script is the app's) | `script_tab.rs` |
 //! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
 //!
-//! Still drawn by `impl App` from the app's state: the board (`board_panel.rs`,
-//! `board_view.rs`), the side panel and its tabs (`side_panel.rs`, `database_tab.rs`,
-//! `players.rs`, `level_picker.rs`, `settings_widgets.rs`) and the practice window
-//! (`windows/practice/`).
+//! Still drawn by `impl App` from the app's state: the side panel and its tabs
+//! (`side_panel.rs`, `database_tab.rs`, `players.rs`, `level_picker.rs`,
+//! `settings_widgets.rs`) and the practice window (`windows/practice/`).
 //!
-//! And what acts: the commands applied once per frame (`command_handling/`), the game's
+//! And what acts: the commands applied once per frame (`command_handling/`: files,
+//! clipboard and views in `mod.rs`, moving through the game in `navigation.rs`, the
+//! board's engine in `engine_commands.rs`, set-up in `setup.rs`, scripts in
+//! `script_commands.rs`), the game's
 //! moves (`session_actions.rs`), the engines' requests and events (`engine_events.rs`),
 //! starting the window (`start.rs`), fitting it to its screen (`screen.rs`), the
 //! responsiveness figures (`metrics.rs`).
@@ -80,8 +89,11 @@ mod windows;
 
 pub use app::App;
 pub use command::{Command, PracticeStep};
-pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
+pub use dialogs::{FileDialogs, ScriptedDialogs};
 pub use metrics::Metrics;
+pub use platform::{ICON_PNG, NativeDialogs};
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, MIN_WINDOW, Settings};
-pub use start::{ICON_PNG, missing_display, report_start_failure, run, viewport, window_failure};
+pub use start::{
+    app_creator, missing_display, report_start_failure, run, viewport, window_failure,
+};

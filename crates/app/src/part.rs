@@ -15,7 +15,7 @@ use crate::metrics::Metrics;
 use crate::script::ScriptJob;
 use crate::settings::Settings;
 use eframe::egui;
-use okapi_core::board::Move;
+use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::{Eval, Game, Session};
 use std::collections::HashMap;
 use std::path::Path;
@@ -49,6 +49,14 @@ pub(crate) struct FrameView<'a> {
     pub(crate) next_as_variation: bool,
     /// A position is being set up.
     pub(crate) setting_up: bool,
+    /// Board set-up: the position being edited.
+    pub(crate) setup: Option<Position>,
+    /// The position whose move values were asked for (shown while it is on the board).
+    pub(crate) values_shown_for: Option<Position>,
+    /// Practising: the card's (or the lesson's) position on the board and its last move.
+    pub(crate) practice_board: Option<(Position, Option<Square>)>,
+    /// Where the board goes (the side panel sets it from the window's size).
+    pub(crate) board_area: Option<egui::Rect>,
     /// A script is open but hidden (File › Show the script shows it).
     pub(crate) script_hidden: bool,
     /// The open endgame script and its results.
@@ -64,6 +72,16 @@ impl FrameView<'_> {
     /// The game record.
     pub(crate) fn game(&self) -> &Game {
         self.session.game()
+    }
+
+    /// The values of the current position's legal moves the board shows
+    /// ([`KnownValues::shown`]).
+    pub(crate) fn move_evals(&self) -> &HashMap<Square, Eval> {
+        self.known.shown(
+            &self.game().position(),
+            self.values_shown_for,
+            self.hides_answer,
+        )
     }
 
     /// The analysis of ply `i` if it still describes the game, with the best values known

@@ -1,6 +1,7 @@
 //! The app's parts, each owning its own state: the windows so far (the panels draw from
 //! the app's state through `impl App` until each has its part).
 
+use crate::board_panel::BoardPanel;
 use crate::graph::Graph;
 use crate::menu_bar::MenuBar;
 use crate::move_list::MoveList;
@@ -14,6 +15,8 @@ use crate::windows::Windows;
 pub(crate) struct Parts {
     /// The windows (one file each) and the questions.
     pub(crate) windows: Windows,
+    /// The board in the central panel.
+    pub(crate) board: BoardPanel,
     /// The evaluation graph and the loss chart under the board.
     pub(crate) graph: Graph,
     /// The move list and the game analysis' summary in the side panel.

@@ -164,7 +164,7 @@ impl App {
                 self.game().position_at(last + 1),
             );
             let turned = (before.black() & after.white()) | (before.white() & after.black());
-            self.view.flip_animation = Some((turned, Instant::now()));
+            self.parts.board.flip_animation = Some((turned, Instant::now()));
         }
         if let Some(passer) = passed.first() {
             self.notice = Some(format!("{} has no legal move and passes.", passer.name()));

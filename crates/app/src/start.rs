@@ -3,8 +3,7 @@
 
 use crate::app::App;
 use crate::command::Command;
-use crate::dialogs::NativeDialogs;
-use crate::platform;
+use crate::platform::{self, NativeDialogs};
 use crate::script;
 use crate::settings::{self, MIN_WINDOW, Settings};
 use eframe::egui;
@@ -28,7 +27,7 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
 
 /// Builds the app once the window is there: opens `open` (a game or a script), else the
 /// game in progress of the last run.
-pub(crate) fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
+pub fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
     Box::new(move |cc| {
         let ctx = cc.egui_ctx.clone();
         let mut app = App::new(Box::new(NativeDialogs::default()), move || {
@@ -88,10 +87,6 @@ fn show_failure(title: &str, message: &str) {
     eprintln!("okapi: {message}");
     platform::show_failure(title, message);
 }
-
-/// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one
-/// `okapi install-desktop` puts beside the desktop entry.
-pub const ICON_PNG: &[u8] = include_bytes!("../../../assets/okapi.png");
 
 /// How to run the app where no display is, in one line.
 const RUN_WITHOUT_DISPLAY: &str = "run Okapi on a desktop, or without one under Xvfb: `Xvfb :99 & DISPLAY=:99 okapi` (the command line needs no display: okapi --help)";
@@ -229,7 +224,7 @@ mod first_contact_tests {
 
     #[test]
     fn the_icon_is_a_square_png() {
-        let icon = eframe::icon_data::from_png_bytes(ICON_PNG).unwrap();
+        let icon = eframe::icon_data::from_png_bytes(platform::ICON_PNG).unwrap();
         assert_eq!((icon.width, icon.height), (256, 256));
     }
 }

@@ -12,8 +12,6 @@ use okapi_core::board::Position;
 pub(crate) struct ViewState {
     /// The window is still to be fitted to its screen (the real window's first frames).
     pub(crate) fit_window: bool,
-    /// The discs turned by the last move and when, for the flip animation.
-    pub(crate) flip_animation: Option<(u64, Instant)>,
     /// Board set-up in progress: the position being edited.
     pub(crate) setup: Option<Position>,
     /// Set-up: the board string field's text, and what is wrong with it.
@@ -34,12 +32,6 @@ pub(crate) struct ViewState {
     pub(crate) next_as_variation: bool,
     /// Closing was asked for and may go ahead (nothing unsaved, or an answer given).
     pub(crate) close_now: bool,
-    /// The input time of the first frame that showed the engine's last move: a click
-    /// pressed before it was aimed at the board before that move (a book reply comes
-    /// between two quick clicks) and is not played.
-    pub(crate) position_shown_at: Option<f64>,
-    /// The input time of the frame in which the last pointer press began.
-    pub(crate) last_press_at: Option<f64>,
 }
 
 /// What a key does to the menu bar.

@@ -34,7 +34,7 @@ pub async fn start_app(canvas_id: String) -> Result<(), JsValue> {
         .ok_or_else(|| JsValue::from_str(&format!("no element #{canvas_id} in the page")))?
         .dyn_into::<web_sys::HtmlCanvasElement>()
         .map_err(|_| JsValue::from_str(&format!("#{canvas_id} is not a canvas")))?;
-    okapi_app::platform::start_in_canvas(canvas).await
+    okapi_app::platform::start_in_canvas(canvas, okapi_app::app_creator(None)).await
 }
 
 /// The table's size, as `okapi bench`'s default (2^23 entries), so the browser's solves

@@ -2,14 +2,11 @@
 
 use crate::app::App;
 use crate::command::Command;
-use crate::engine_hub::{EngineUse, Task};
 use crate::move_list::plural;
-use crate::platform::Instant;
-use crate::windows::{self, ConfirmSolve, OneLineSaved, UnsavedChanges};
-use okapi_core::board::{Move, Position, Square};
+use crate::windows::{self, OneLineSaved, UnsavedChanges};
+use okapi_core::board::{Move, Position};
 use okapi_core::formats::Format;
 use okapi_core::game::{Game, Seat, Unsaved};
-use okapi_engine::Request;
 
 impl App {
     /// Applies one command: each group of commands has its method below. A command that
@@ -112,17 +109,8 @@ impl App {
             | Command::PracticeAnswer(_)
             | Command::Practice(_)) => self.apply_practice(c),
             Command::Quit => self.view.close_now = true,
+            Command::Notice(text) => self.notice = Some(text),
             Command::SolveAfterWarning(mode) => self.request_solve(mode),
-        }
-    }
-
-    /// Solves this position, after a warning with an estimate when it will take long.
-    fn request_solve(&mut self, mode: okapi_core::search::SolveMode) {
-        let empties = self.game().position().empty_count();
-        if crate::status_bar::long_solve_warning(empties, mode).is_some() {
-            self.parts.windows.confirm_solve = Some(ConfirmSolve { mode });
-        } else {
-            self.apply(Command::Solve(mode));
         }
     }
 
@@ -220,47 +208,6 @@ impl App {
     pub(crate) fn mark_saved(&mut self) {
         self.saved_record = self.game().clone();
         self.keep_game_in_progress();
-    }
-
-    /// Moves through the game: a move, the proven line's move, undo, redo, going to a ply.
-    fn navigate(&mut self, command: Command) {
-        match command {
-            Command::Play(sq) => self.play_human_move(sq),
-            Command::PlayBest => self.play_best_move(),
-            Command::Undo => self.undo(),
-            Command::Redo => self.redo(),
-            Command::First => self.go_to(0),
-            Command::Last => self.go_to(self.game().len()),
-            Command::GoTo(ply) => self.go_to(ply),
-            Command::StepBack => self.go_to(self.game().ply().saturating_sub(1)),
-            Command::StepForward => self.go_to(self.game().ply() + 1),
-            Command::ChooseVariation(ply, mv) => {
-                if self.session.choose_variation(ply, mv) {
-                    self.position_changed();
-                }
-            }
-            Command::PromoteLine => {
-                self.session.game_mut().promote_line();
-                self.keep_game_in_progress();
-            }
-            Command::NextMoveAsVariation => {
-                self.view.next_as_variation = !self.view.next_as_variation;
-                self.notice = Some(if self.view.next_as_variation {
-                    "Your next move is added as a variation: the main line stays.".into()
-                } else {
-                    "Your next move goes on the game's line again.".into()
-                });
-            }
-            Command::DeleteVariation(ply) => {
-                if self.session.game_mut().delete_variation(ply) {
-                    // The cursor may have moved back: the rules run again.
-                    let here = self.game().ply();
-                    self.session.go_to(here);
-                    self.position_changed();
-                }
-            }
-            other => unreachable!("not a navigation command: {other:?}"),
-        }
     }
 
     /// New game, open and save.
@@ -387,73 +334,6 @@ impl App {
                 }
             }
             other => unreachable!("not a file command: {other:?}"),
-        }
-    }
-
-    /// Requests to the engine.
-    fn apply_engine(&mut self, command: Command) {
-        match command {
-            Command::Solve(mode) => {
-                let position = self.game().position();
-                if position.is_game_over() {
-                    return;
-                }
-                // The values already on the board stay; the solve proves its best move's
-                // and adds the proven line.
-                self.engines
-                    .board
-                    .thread
-                    .send(Request::Solve { position, mode });
-                self.start_task(Task::Solving(mode));
-            }
-            Command::Stop => {
-                if self.engines.board.task != Task::Idle {
-                    self.engines.board.thread.stop();
-                    self.metrics.stop_asked = Some(Instant::now());
-                }
-            }
-            Command::EngineMove => {
-                // The engine plays the side to move even inside the record, if the
-                // session gives it that side.
-                let Some(next) = self.session.engine_move_now() else {
-                    return;
-                };
-                self.engines.board.thread.cancel();
-                if let Some(request) = self.play_request(next) {
-                    self.engines.board.thread.send(request);
-                    self.start_task(Task::Thinking);
-                }
-            }
-            Command::Hint => {
-                if self.game().position().is_game_over() {
-                    return;
-                }
-                self.analyse_here();
-            }
-            Command::AnalyseGame => {
-                let game = self.game();
-                let plies: Vec<(usize, Position, Square)> = (0..game.len())
-                    .filter_map(|i| match game.move_at(i) {
-                        Some(Move::Play(sq)) => Some((i, game.position_at(i), sq)),
-                        _ => None,
-                    })
-                    .collect();
-                if plies.is_empty() {
-                    return;
-                }
-                self.engines
-                    .open(EngineUse::Board, self.settings.engine_configuration());
-                self.engines
-                    .board
-                    .thread
-                    .send(Request::AnalyseGame { plies });
-                self.start_task(Task::AnalysingGame);
-            }
-            Command::CrashEngine => {
-                self.engines.board.thread.send(Request::Crash);
-                self.start_task(Task::Thinking);
-            }
-            other => unreachable!("not a engine command: {other:?}"),
         }
     }
 
@@ -649,5 +529,7 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
     notice
 }
 
+mod engine_commands;
+mod navigation;
 mod script_commands;
 mod setup;

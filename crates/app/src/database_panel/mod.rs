@@ -93,6 +93,9 @@ pub struct DatabaseView {
     pub(crate) answer: Option<(Position, Filter, Answer)>,
     /// The answer's games in the list's order.
     pub(crate) sorted: Vec<GameHit>,
+    /// How many next moves the position has with no filter: the rows the tab keeps room
+    /// for, so that a filter never moves what is under them.
+    pub(crate) unfiltered_rows: Option<(Position, usize)>,
     /// The column and whether ascending (by default the newest games first).
     pub(crate) sort: (GameSort, bool),
     pub(crate) folder_text: String,
@@ -125,6 +128,7 @@ impl DatabaseView {
         self.load = Load::Ready(Arc::new(db));
         self.loaded_folders = folders;
         self.answer = None;
+        self.unfiltered_rows = None;
     }
 
     /// Starts reading the shipped database and `folders` on a background thread.
@@ -142,6 +146,7 @@ impl DatabaseView {
         };
         self.loaded_folders = folders;
         self.answer = None;
+        self.unfiltered_rows = None;
     }
 
     /// Takes the background thread's result when it has come.
@@ -156,11 +161,25 @@ impl DatabaseView {
                 self.load_time = Some(loaded.took);
                 self.load = Load::Ready(Arc::new(loaded.db));
                 self.answer = None;
+                self.unfiltered_rows = None;
             }
             Ok(Err(e)) => self.load = Load::Failed(e),
             Err(TryRecvError::Empty) => {}
             Err(TryRecvError::Disconnected) => {
                 self.load = Load::Failed("the loading thread stopped without an answer".into())
+            }
+        }
+    }
+
+    /// How many next moves `position` has in games of any player, year or tournament
+    /// (computed when the position changed).
+    pub(crate) fn unfiltered_rows(&mut self, db: &Database, position: &Position) -> usize {
+        match self.unfiltered_rows {
+            Some((p, rows)) if p == *position => rows,
+            _ => {
+                let rows = db.query(position, &Filter::default()).moves.len();
+                self.unfiltered_rows = Some((*position, rows));
+                rows
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The loss chart beside the graph: the discs each analysed move lost, on the graph's
 //! plies and in its style.
 
-use super::{GraphDraw, LEFT_MARGIN, LOSS_RANGE, OffScale, plot_frame};
+use super::frame::{LEFT_MARGIN, OffScale, plot_frame};
+use super::{GraphDraw, LOSS_RANGE};
 use crate::move_list::Severity;
 use eframe::egui::{self, Rect, Stroke, pos2, vec2};
 use okapi_core::board::Color;

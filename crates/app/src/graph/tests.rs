@@ -1,3 +1,4 @@
+use super::frame::labels_with_room;
 use super::*;
 
 fn frame() -> Frame {

@@ -24,6 +24,10 @@ mod web;
 #[cfg(target_arch = "wasm32")]
 pub use web::*;
 
+/// The app's icon (`assets/okapi.png`, 256x256): the window's icon and the one
+/// `okapi install-desktop` puts beside the desktop entry.
+pub const ICON_PNG: &[u8] = include_bytes!("../../../../assets/okapi.png");
+
 /// The clock of frames, animations and timings: std's `Instant` on the desktop (the
 /// same type), `performance.now()` in the browser, where std's panics.
 pub use web_time::Instant;

@@ -33,8 +33,21 @@ pub fn machine() -> Machine {
     Machine::this()
 }
 
+/// The file that makes Okapi portable: beside the program (as in the Windows zip), Okapi
+/// keeps its settings and the game in progress in the folder `okapi-data` beside the
+/// program too, and nothing on the computer it runs on (a USB stick carries it all).
+pub const PORTABLE_MARKER: &str = "okapi-portable.txt";
+
+/// In portable mode, the folder beside the program `exe` that holds what Okapi keeps.
+pub fn portable_dir(exe: &Path) -> Option<PathBuf> {
+    let dir = exe.parent()?;
+    dir.join(PORTABLE_MARKER)
+        .is_file()
+        .then(|| dir.join("okapi-data"))
+}
+
 /// The settings file and the autosaved game: in portable mode (a file
-/// [`PORTABLE_MARKER`](crate::settings::PORTABLE_MARKER) beside the program) in the
+/// [`PORTABLE_MARKER`] beside the program) in the
 /// folder `okapi-data` beside it, else in the platform's folders (`directories`): on
 /// Windows `%APPDATA%\Okapi\config\settings.json` and
 /// `%APPDATA%\Okapi\data\current-game.json`; on Linux `~/.config/okapi/` and
@@ -42,7 +55,7 @@ pub fn machine() -> Machine {
 pub fn data_paths() -> Option<(PathBuf, PathBuf)> {
     if let Some(dir) = std::env::current_exe()
         .ok()
-        .and_then(|exe| crate::settings::portable_dir(&exe))
+        .and_then(|exe| portable_dir(&exe))
     {
         return Some((dir.join("settings.json"), dir.join("current-game.json")));
     }
@@ -115,9 +128,9 @@ pub fn save_practice(store: &mut Store, path: &Path, stamp: &mut FileStamp) -> s
     store.save_merged(path, stamp)
 }
 
-/// The command of a file the player picked, once it has come: never on the desktop,
+/// A file the player picked, and in which dialog, once it has come: never on the desktop,
 /// whose dialogs answer at once.
-pub fn take_picked_file() -> Option<crate::command::Command> {
+pub fn take_picked_file() -> Option<(DialogKind, PathBuf)> {
     None
 }
 
@@ -155,7 +168,7 @@ pub fn place_window(ctx: &egui::Context, position: egui::Pos2, size: egui::Vec2)
 /// The window with the app's icon. The icon is compiled in and checked by a test: a
 /// failure here is a bad build, and the window still opens with the system's default icon.
 pub fn with_icon(viewport: egui::ViewportBuilder) -> egui::ViewportBuilder {
-    match eframe::icon_data::from_png_bytes(crate::start::ICON_PNG) {
+    match eframe::icon_data::from_png_bytes(super::ICON_PNG) {
         Ok(icon) => viewport.with_icon(std::sync::Arc::new(icon)),
         Err(_) => viewport,
     }
@@ -370,5 +383,24 @@ impl FileDialogs for NativeDialogs {
 
     fn take_failure(&mut self) -> Option<DialogFailure> {
         LAST_FAILURE.lock().ok()?.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_marker_beside_the_program_keeps_everything_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("okapi.exe");
+        std::fs::write(&exe, "").unwrap();
+        assert_eq!(portable_dir(&exe), None);
+        std::fs::write(dir.path().join(PORTABLE_MARKER), "portable").unwrap();
+        assert_eq!(portable_dir(&exe), Some(dir.path().join("okapi-data")));
+        // A folder of that name is no marker.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::create_dir(other.path().join(PORTABLE_MARKER)).unwrap();
+        assert_eq!(portable_dir(&other.path().join("okapi.exe")), None);
     }
 }

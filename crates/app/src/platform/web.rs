@@ -26,7 +26,7 @@ thread_local! {
     /// The files the player opened this session, by name (the page has no paths).
     static OPENED: RefCell<HashMap<PathBuf, Vec<u8>>> = RefCell::new(HashMap::new());
     /// A file opened through the page's picker, waiting for the app: what to do with it.
-    static PICKED: RefCell<Vec<crate::command::Command>> = const { RefCell::new(Vec::new()) };
+    static PICKED: RefCell<Vec<(DialogKind, PathBuf)>> = const { RefCell::new(Vec::new()) };
     /// The engines' loops, kept for the page's engine worker.
     static ENGINE_LOOPS: RefCell<Vec<EngineLoop>> = const { RefCell::new(Vec::new()) };
     /// The app's context, to wake it when a file comes.
@@ -285,8 +285,8 @@ pub fn show_failure(title: &str, message: &str) {
     web_sys::console::error_1(&format!("{title}: {message}").into());
 }
 
-/// The command of a file the player picked in the page, once it has come.
-pub fn take_picked_file() -> Option<crate::command::Command> {
+/// A file the player picked in the page, and in which dialog, once it has come.
+pub fn take_picked_file() -> Option<(DialogKind, PathBuf)> {
     PICKED.with(|p| p.borrow_mut().pop())
 }
 
@@ -319,7 +319,7 @@ impl NativeDialogs {
                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
                 let path = PathBuf::from(file.name());
                 OPENED.with(|o| o.borrow_mut().insert(path.clone(), bytes));
-                PICKED.with(|p| p.borrow_mut().push(kind.command(path)));
+                PICKED.with(|p| p.borrow_mut().push((kind, path)));
                 CONTEXT.with(|c| {
                     if let Some(ctx) = &*c.borrow() {
                         ctx.request_repaint();
@@ -358,10 +358,13 @@ impl FileDialogs for NativeDialogs {
     fn start_in(&mut self, _folder: Option<&Path>) {}
 }
 
-/// Starts the app on the page's canvas (eframe's web runner): the settings, the game in
-/// progress and practice from `localStorage`, as the desktop's from its files.
-pub async fn start_in_canvas(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
-    let creator = crate::start::app_creator(None);
+/// Starts the app `creator` builds on the page's canvas (eframe's web runner): the
+/// settings, the game in progress and practice from `localStorage`, as the desktop's
+/// from its files.
+pub async fn start_in_canvas(
+    canvas: web_sys::HtmlCanvasElement,
+    creator: eframe::AppCreator<'static>,
+) -> Result<(), JsValue> {
     let creator: eframe::AppCreator<'static> = Box::new(move |cc| {
         keep_context(&cc.egui_ctx);
         creator(cc)

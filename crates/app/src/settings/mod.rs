@@ -287,19 +287,6 @@ pub const MAX_SOLVE_LIMIT: u32 = 30;
 /// The longest pause between engine moves, in seconds (the Engine menu's range).
 pub const MAX_ENGINE_MOVE_PAUSE: f32 = 10.0;
 
-/// The file that makes Okapi portable: beside the program (as in the Windows zip), Okapi
-/// keeps its settings and the game in progress in the folder `okapi-data` beside the
-/// program too, and nothing on the computer it runs on (a USB stick carries it all).
-pub const PORTABLE_MARKER: &str = "okapi-portable.txt";
-
-/// In portable mode, the folder beside the program `exe` that holds what Okapi keeps.
-pub fn portable_dir(exe: &Path) -> Option<PathBuf> {
-    let dir = exe.parent()?;
-    dir.join(PORTABLE_MARKER)
-        .is_file()
-        .then(|| dir.join("okapi-data"))
-}
-
 impl Settings {
     /// The name a seat plays under in a new game: the player's own for a person's seat
     /// (when set), the seat's name otherwise.
@@ -346,7 +333,7 @@ impl Settings {
     }
 
     /// The settings file and the autosaved game: in portable mode (a file
-    /// [`PORTABLE_MARKER`] beside the program) in the folder `okapi-data` beside it, else
+    /// `okapi-portable.txt` beside the program) in the folder `okapi-data` beside it, else
     /// in the platform's folders (`directories`): on Windows
     /// `%APPDATA%\Okapi\config\settings.json` and `%APPDATA%\Okapi\data\current-game.json`;
     /// on Linux `~/.config/okapi/` and `~/.local/share/okapi/`; on macOS

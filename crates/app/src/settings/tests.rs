@@ -1,20 +1,6 @@
 use super::*;
 
 #[test]
-fn a_marker_beside_the_program_keeps_everything_beside_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("okapi.exe");
-    std::fs::write(&exe, "").unwrap();
-    assert_eq!(portable_dir(&exe), None);
-    std::fs::write(dir.path().join(PORTABLE_MARKER), "portable").unwrap();
-    assert_eq!(portable_dir(&exe), Some(dir.path().join("okapi-data")));
-    // A folder of that name is no marker.
-    let other = tempfile::tempdir().unwrap();
-    std::fs::create_dir(other.path().join(PORTABLE_MARKER)).unwrap();
-    assert_eq!(portable_dir(&other.path().join("okapi.exe")), None);
-}
-
-#[test]
 fn round_trip_and_defaults() {
     // Removed when dropped, also when an assertion fails.
     let dir = tempfile::tempdir().unwrap();

@@ -1,5 +1,6 @@
 //! The path field standing in for a file dialog the system could not show.
 
+use crate::command::Command;
 use crate::dialogs::PathPrompt;
 use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
@@ -54,7 +55,7 @@ impl Window for PathPrompt {
             });
         if let Some(answer) = done {
             if let Some(path) = answer {
-                commands.push(prompt.kind.command(path));
+                commands.push(Command::picked(prompt.kind, path));
             }
             *open = false;
         }
