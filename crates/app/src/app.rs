@@ -176,9 +176,15 @@ impl App {
     /// The values of the current position's legal moves the board shows: the best known
     /// ones, once values are asked for here (none while they are off or hidden).
     pub fn move_evals(&self) -> &HashMap<Square, Eval> {
+        if self.practice.hides_answer() {
+            return self.known.of_nothing();
+        }
+        // Practising: the position on the board (a card, a lesson), not the game's.
+        if let Some((board, _)) = self.practice.board() {
+            return self.known.of(&board);
+        }
         let here = self.game().position();
         match self.values_shown_for {
-            _ if self.practice.hides_answer() => self.known.of_nothing(),
             Some(p) if p == here => self.known.of(&here),
             _ => self.known.of_nothing(),
         }
