@@ -132,3 +132,79 @@ fn an_opening_lesson_judges_the_players_moves_by_the_book() {
     h.run_steps(2);
     assert!(h.state().opening_lesson().is_none());
 }
+
+/// The Tiger as White, the book's best each time, until the line leaves the book; the
+/// games database not loaded (the Database tab never shown).
+fn a_lesson_out_of_book(h: &mut Harness<'static, App>) {
+    new_game(h, Seat::Human, Seat::Human);
+    h.state_mut().keep_practice_at(None);
+    h.state_mut().apply(Command::ShowPractice);
+    h.run_steps(3);
+    h.click_label("Openings");
+    h.run_steps(2);
+    click_role(h, "Opening", Role::ComboBox);
+    h.run_steps(2);
+    h.click_label("Tiger");
+    h.run_steps(2);
+    click_role(h, "White", Role::RadioButton);
+    h.click_label("Start lesson");
+    h.run_steps(2);
+    for _ in 0..40 {
+        until_players_move(h);
+        if h.state().opening_lesson_end().is_some() {
+            break;
+        }
+        let best = book_moves(h)[0].0;
+        h.click_label(&best.to_string());
+        h.run_steps(2);
+    }
+    let ended = h
+        .state()
+        .opening_lesson_end()
+        .expect("the line left the book");
+    assert!(ended.starts_with("Out of book after"), "{ended}");
+}
+
+/// The lesson reads the games database itself for the line's score (off the frame, as
+/// the Database tab does), rather than saying it is not loaded.
+#[test]
+fn a_lesson_out_of_book_reads_the_database_for_the_lines_score() {
+    let mut h = harness_sized(1280.0, 900.0);
+    a_lesson_out_of_book(&mut h);
+    step_until(&mut h, "the line's score", |app| {
+        app.opening_lesson_end()
+            .is_some_and(|e| !e.contains("reading the games database"))
+    });
+    let ended = h.state().opening_lesson_end().unwrap().to_string();
+    assert!(
+        ended.contains("this line scored") || ended.contains("no database games reach"),
+        "{ended}"
+    );
+    assert!(h.state().database.database().is_some(), "{ended}");
+    assert!(has_label(&h, &ended), "the window says it: {ended}");
+}
+
+/// After the lesson, the board and the values list show the values of the lesson's
+/// position on the board (they showed the game's).
+#[test]
+fn after_a_lesson_the_values_are_of_the_position_on_the_board() {
+    let mut h = harness_sized(1280.0, 900.0);
+    a_lesson_out_of_book(&mut h);
+    let position = h.state().opening_lesson().unwrap().position;
+    assert_ne!(position, h.state().game().position());
+    let legal: Vec<Square> = position.legal_moves().iter().collect();
+    step_until(&mut h, "the values of the lesson's position", |app| {
+        legal
+            .iter()
+            .all(|sq| app.known_value(&position, *sq).is_some())
+    });
+    h.run_steps(2);
+    let shown: Vec<Square> = h.state().move_evals().keys().copied().collect();
+    assert_eq!(shown.len(), legal.len(), "{shown:?} against {legal:?}");
+    assert!(shown.iter().all(|sq| legal.contains(sq)), "{shown:?}");
+    for sq in &legal {
+        let said = h.get_by_label(&sq.to_string()).value().unwrap_or_default();
+        let value = h.state().move_evals()[sq].value;
+        assert!(said.contains(&format!("{value:+}")), "{sq}: {said}");
+    }
+}

@@ -696,3 +696,142 @@ fn the_tolerance_the_player_sets_counts_a_close_move_as_found() {
         "{verdict}"
     );
 }
+
+/// `n` distinct positions of random games (a fixed seed), each a card due `today`.
+fn many_cards(n: usize, today: Day) -> Vec<okapi_core::practice::Card> {
+    use okapi_core::game::{Eval, EvalSource};
+    use okapi_core::practice::{Card, Origin, Schedule};
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let exact = |value| Eval {
+        value,
+        source: EvalSource::Exact,
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut cards = Vec::with_capacity(n);
+    while cards.len() < n {
+        let mut p = Position::start();
+        while !p.is_game_over() && cards.len() < n {
+            if p.must_pass() {
+                p.force_pass();
+                continue;
+            }
+            let moves: Vec<Square> = p.legal_moves().iter().collect();
+            let m = moves[(next() % moves.len() as u64) as usize];
+            if seen.insert((p.black(), p.white(), p.side_to_move())) {
+                cards.push(Card {
+                    position: p,
+                    played: m,
+                    played_eval: exact(-4),
+                    best: m,
+                    best_eval: exact(0),
+                    origin: Origin {
+                        player: "Alice Example".into(),
+                        game: format!("Alice Example - Bob Example, games/{}.ggf", cards.len()),
+                        ply: 0,
+                    },
+                    schedule: Schedule::new(today),
+                    history: Vec::new(),
+                });
+            }
+            p.play(m).unwrap();
+        }
+    }
+    cards
+}
+
+/// The CPU time this thread has used (the machine may be busy with other work: wall
+/// time would measure that too).
+fn thread_cpu_time() -> std::time::Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(r, 0, "the thread's CPU clock");
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// 100,000 cards froze the window for 16.7 s, the reading quadratic in the cards: it is
+/// linear (five times the cards take about five times as long, not twenty-five), and
+/// the file is read off the frame: the window draws meanwhile, says so, and the cards
+/// come in whole.
+#[test]
+fn a_hundred_thousand_cards_are_read_in_linear_time_while_the_window_draws() {
+    use std::time::{Duration, Instant};
+    let today = practice_day();
+    let cards = many_cards(100_000, today);
+    let text_of_cards = |n: usize| {
+        let mut store = Store::default();
+        store.add(cards[..n].to_vec());
+        store.to_json()
+    };
+    // The least CPU time of three readings.
+    let read_time = |text: &str, n: usize| {
+        (0..3)
+            .map(|_| {
+                let start = thread_cpu_time();
+                let (store, skipped) = Store::from_json(text).unwrap();
+                let took = thread_cpu_time() - start;
+                assert_eq!((store.cards.len(), skipped.len()), (n, 0));
+                took
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, large) = (text_of_cards(20_000), text_of_cards(100_000));
+    let ratio = read_time(&large, 100_000).as_secs_f64() / read_time(&small, 20_000).as_secs_f64();
+    assert!(
+        ratio < 10.0,
+        "five times the cards took {ratio:.1} times as long to read: not linear"
+    );
+
+    let dir = temp_dir("many-cards");
+    let path = dir.path().join("data").join(STORE_FILE);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &large).unwrap();
+    let mut h = harness_sized(1280.0, 900.0);
+    h.state_mut().keep_practice_at(Some(path));
+    h.state_mut().set_practice_day(today);
+    let start = Instant::now();
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    let (mut frames, mut slowest) = (0, Duration::ZERO);
+    while h.state().practice_store().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(300), "never read");
+        let frame = Instant::now();
+        h.step();
+        slowest = slowest.max(frame.elapsed());
+        if h.state().practice_store().is_none() {
+            frames += 1;
+            if frames == 3 {
+                assert!(has_label(&h, "Reading your practice positions…"));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(frames >= 3, "the window drew {frames} frames while reading");
+    assert!(
+        slowest < Duration::from_secs(2),
+        "a frame took {slowest:?} while the file was read"
+    );
+    assert_eq!(h.state().practice_store().unwrap().cards.len(), 100_000);
+    // Read, the window counts its figures once, not every frame.
+    h.run_steps(2);
+    assert!(has_label(
+        &h,
+        "100000 positions to practise, 100000 due today"
+    ));
+    let frame = Instant::now();
+    h.run_steps(10);
+    assert!(
+        frame.elapsed() < Duration::from_secs(5),
+        "ten frames of the window took {:?}",
+        frame.elapsed()
+    );
+}

@@ -184,6 +184,7 @@ impl App {
             &self.game().position(),
             self.values_shown_for,
             self.practice.hides_answer(),
+            self.practice.board().map(|(board, _)| board),
         )
     }
 

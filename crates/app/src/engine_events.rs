@@ -362,7 +362,10 @@ impl App {
                 None
             };
             if let Some(ply) = at {
-                self.session.game_mut().set_eval(ply, eval);
+                // As every view shows it: a search above a proof of the position is kept
+                // at the proof ("≤-16"), not above it.
+                let bounded = self.known.bounded(&position, eval);
+                self.session.game_mut().set_eval(ply, bounded);
             }
         }
     }
@@ -377,10 +380,15 @@ impl App {
                 let Some(Move::Play(sq)) = game.move_at(i) else {
                     return None;
                 };
-                let known = self.known.get(&game.position_at(i), sq)?;
-                game.eval_at(i)
-                    .is_none_or(|e| known.source > e.source)
-                    .then_some((i, known))
+                let position = game.position_at(i);
+                let recorded = game.eval_at(i);
+                let stronger = self
+                    .known
+                    .get(&position, sq)
+                    .filter(|known| recorded.is_none_or(|e| known.source > e.source));
+                // The record's own search above a proof found since is brought down too.
+                let eval = self.known.bounded(&position, stronger.or(recorded)?);
+                (Some(eval) != recorded).then_some((i, eval))
             })
             .collect();
         if upgrades.is_empty() {

@@ -148,16 +148,20 @@ impl KnownValues {
     }
 
     /// The values the board shows for the moves of `here`: those known, once values were
-    /// asked for at `here` (`shown_for`), none while a practice card hides its answer.
+    /// asked for at `here` (`shown_for`); none while a practice card hides its answer;
+    /// while practising, those of the position on the board (a card, a lesson), not the
+    /// game's.
     pub(crate) fn shown(
         &self,
         here: &Position,
         shown_for: Option<Position>,
         hides_answer: bool,
+        practice_board: Option<Position>,
     ) -> &MoveValues {
-        match shown_for {
+        match (shown_for, practice_board) {
             _ if hides_answer => self.of_nothing(),
-            Some(p) if p == *here => self.of(here),
+            (_, Some(board)) => self.of(&board),
+            (Some(p), None) if p == *here => self.of(here),
             _ => self.of_nothing(),
         }
     }

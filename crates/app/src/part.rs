@@ -81,6 +81,7 @@ impl FrameView<'_> {
             &self.game().position(),
             self.values_shown_for,
             self.hides_answer,
+            self.practice_board.map(|(board, _)| board),
         )
     }
 

@@ -42,6 +42,9 @@ pub(crate) struct OpeningTrainer {
     pub(crate) verdict: Option<String>,
     /// The lesson is over: why, and what the line scored.
     pub(crate) ended: Option<String>,
+    /// The lesson left the book before the games database was loaded: it is being read
+    /// for the line's score.
+    pub(crate) score_waits: bool,
     /// Draws Okapi's book moves.
     pub(crate) seed: u64,
 }
@@ -56,6 +59,7 @@ impl Default for OpeningTrainer {
             last: None,
             verdict: None,
             ended: None,
+            score_waits: false,
             seed: 0x9e37_79b9_7f4a_7c15,
         }
     }
@@ -89,6 +93,8 @@ pub(crate) enum Asking {
     Values,
     /// The best line after the best move.
     Line,
+    /// The values of every move of an ended lesson's position.
+    LessonValues,
 }
 
 /// The practice window's state.
@@ -98,6 +104,12 @@ pub(crate) struct Practice {
     pub(crate) file: Option<PathBuf>,
     /// The cards, read from the file the first time the window opens.
     pub(crate) store: Option<Store>,
+    /// A large practice file being read on a thread of its own (the window draws
+    /// meanwhile).
+    pub(crate) loading: Option<Receiver<practice::Opened>>,
+    /// The figures the window shows of the store (what is due, the statistics), counted
+    /// once after each change rather than every frame.
+    pub(crate) figures: Option<Figures>,
     /// False when the file could not be read or set aside: it is not written over.
     pub(crate) writable: bool,
     /// The file as last read or written here: a save takes in what another window saved
@@ -133,6 +145,8 @@ impl Default for Practice {
             open: false,
             file: None,
             store: None,
+            loading: None,
+            figures: None,
             writable: true,
             stamp: practice::FileStamp::default(),
             notice: None,
@@ -150,6 +164,29 @@ impl Default for Practice {
             round: None,
             tab: Tab::default(),
             openings: OpeningTrainer::default(),
+        }
+    }
+}
+
+/// What the window shows of the store, counted when it changes: with 100,000 cards a
+/// count each frame took longer than the frame.
+pub(crate) struct Figures {
+    pub(crate) day: Day,
+    pub(crate) due: usize,
+    pub(crate) round: usize,
+    pub(crate) next_due: Option<(Day, usize)>,
+    pub(crate) stats: practice::Stats,
+}
+
+impl Figures {
+    pub(crate) fn of(store: &Store, day: Day) -> Figures {
+        let stats = store.stats(day);
+        Figures {
+            day,
+            due: stats.due,
+            round: stats.due + stats.missed_today,
+            next_due: store.next_due(day),
+            stats,
         }
     }
 }

@@ -96,11 +96,26 @@ impl MoveListDraw<'_> {
         self.view.analysis_of(i)
     }
 
+    /// A ply's analysis with both values bounded by a proof of its position, as the rows
+    /// and the board show them: after an exact solve no search counts above the proof,
+    /// so a loss between two searches above it is no loss.
+    fn bounded(&self, mut a: PlyAnalysis) -> PlyAnalysis {
+        let position = a.key.0;
+        a.played = self.view.known.bounded(&position, a.played);
+        a.best = self.view.known.bounded(&position, a.best);
+        if a.played.value > a.best.value
+            && let Move::Play(sq) = a.key.1
+        {
+            (a.best, a.best_move) = (a.played, sq);
+        }
+        a
+    }
+
     /// What the game analysis found, per colour: every move that lost discs, proven or
     /// by the search, and the discs lost in all.
     fn analysis_summary(&self, ui: &mut egui::Ui) {
         let analysed: Vec<(usize, PlyAnalysis)> = (0..self.game().len())
-            .filter_map(|i| self.analysis_of(i).map(|a| (i, a)))
+            .filter_map(|i| self.analysis_of(i).map(|a| (i, self.bounded(a))))
             .collect();
         if analysed.is_empty() {
             return;
@@ -150,14 +165,15 @@ impl MoveListDraw<'_> {
             .filter(|(_, a)| a.loss() > 0)
             .max_by_key(|(_, a)| a.loss());
         if let Some((i, a)) = worst {
+            let label = |e| self.view.known.label(&a.key.0, e);
             ui.label(format!(
                 "Worst: move {} {}, {} ({}) against {} {} ({})",
                 self.game().move_number_at(*i),
                 a.key.1,
-                a.played.label(),
+                label(a.played),
                 a.played.source,
                 a.best_move,
-                a.best.label(),
+                label(a.best),
                 a.best.source
             ));
         }

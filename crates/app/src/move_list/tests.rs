@@ -156,3 +156,75 @@ fn a_row_shows_a_search_above_the_proof_bounded() {
     );
     assert!(harness.query_by_label_contains("-14").is_none());
 }
+
+/// FFO #49 solved, e1 played: a search of White's reply g6 above the proof goes into the
+/// record at the proof (the record is what is saved, the graph and the move list read
+/// it), whether it arrives after the proof or was in the record before it.
+#[test]
+fn the_record_keeps_a_search_bounded_by_the_proof() {
+    let mut app = ffo_49_with_g6_searched_above_the_proof();
+    let g6 = Square::parse("g6").unwrap();
+    let after_e1 = app.game().position_at(1);
+    // The record's -14, from before the proof, is brought down.
+    app.record_known_values();
+    assert_eq!(app.game().eval_at(1), Some(searched(-16)));
+    // A deeper search of g6 offered now, with the board before g6.
+    app.session.go_to(1);
+    let deeper = Eval {
+        value: -13,
+        source: EvalSource::Midgame {
+            depth: 16,
+            confidence: 95,
+        },
+    };
+    app.learn_value(after_e1, g6, deeper);
+    assert_eq!(
+        app.game().eval_at(1),
+        Some(Eval {
+            value: -16,
+            ..deeper
+        })
+    );
+    assert!(
+        (0..app.game().len()).all(|i| app.game().eval_at(i).is_none_or(|e| {
+            let mover_bound = if i == 0 { 16 } else { -16 };
+            e.value <= mover_bound
+        }))
+    );
+}
+
+/// After the solve, the analysis' summary counts no loss between two searches above the
+/// proof: its "Worst" line read "g6 -12 against a3 -10", a loss of two discs that the
+/// proof (nothing better than -16) says is none.
+#[test]
+fn the_summary_reads_the_values_bounded_by_the_proof() {
+    use egui_kittest::kittest::Queryable;
+    let mut app = ffo_49_with_g6_searched_above_the_proof();
+    let position = app.game().position_at(1);
+    let [g6, a3] = ["g6", "a3"].map(|s| Square::parse(s).unwrap());
+    app.game_analysis.insert(
+        1,
+        PlyAnalysis {
+            key: (position, Move::Play(g6)),
+            played: searched(-12),
+            best: searched(-10),
+            best_move: a3,
+        },
+    );
+    // Unbounded, it was a loss of two discs.
+    assert_eq!(app.analysis_of(1).unwrap().loss(), 2);
+    let view = app.frame_view();
+    let mut list = MoveList::default();
+    let mut commands = Vec::new();
+    let harness = egui_kittest::Harness::new_ui(|ui| list.show(ui, &view, &mut commands));
+    assert!(
+        harness.query_by_label_contains("Game analysis").is_some(),
+        "the summary shows"
+    );
+    assert!(
+        harness.query_by_label_contains("Worst:").is_none(),
+        "no move lost a disc against the proof"
+    );
+    assert!(harness.query_by_label("White: no disc lost").is_some());
+    assert!(harness.query_by_label_contains("-10").is_none());
+}

@@ -24,13 +24,19 @@ use okapi_core::board::{Move, Position};
 use okapi_core::practice::{self, Day, Store};
 use okapi_engine::{Engine, Reply};
 use std::path::PathBuf;
+use std::sync::mpsc::{TryRecvError, channel};
 
+/// A practice file up to this size is read in the frame (a few milliseconds); a larger
+/// one on a thread of its own: 100,000 cards took seconds.
+const READ_AT_ONCE: u64 = 1 << 20;
+
+mod card_text;
 mod collect;
 mod openings;
 mod round;
 mod stats;
 
-use crate::practice_state::{Asking, Collecting, Pending, Round, Shown, Source, Tab};
+use crate::practice_state::{Asking, Collecting, Figures, Pending, Round, Shown, Source, Tab};
 
 impl App {
     /// Where the practice file is kept (`None`: nowhere; progress lasts this run only).
@@ -38,6 +44,8 @@ impl App {
     pub fn keep_practice_at(&mut self, path: Option<PathBuf>) {
         self.practice.file = path;
         self.practice.store = None;
+        self.practice.loading = None;
+        self.practice.figures = None;
     }
 
     /// The day the practice takes as today (the clock's by default; tests move it on).
@@ -128,23 +136,75 @@ impl App {
         }
     }
 
-    /// Reads the practice file the first time it is needed.
+    /// Reads the practice file the first time it is needed: a small one at once, a large
+    /// one on a thread of its own while the window draws ("Reading your positions…").
     fn load_practice(&mut self) {
-        if self.practice.store.is_some() {
+        if self.practice.store.is_some() || self.practice.loading.is_some() {
             return;
         }
-        let opened = match &self.practice.file {
-            Some(path) => crate::platform::open_practice(path),
-            None => practice::Opened {
+        let Some(path) = self.practice.file.clone() else {
+            self.practice_loaded(practice::Opened {
                 store: Store::default(),
                 notice: Some(
                     "There is no data folder here: your practice lasts until Okapi closes.".into(),
                 ),
                 writable: false,
                 stamp: practice::FileStamp::default(),
+            });
+            return;
+        };
+        // A FIFO or a device is not read at all (`Store::open` says so at once).
+        let large = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() > READ_AT_ONCE);
+        if !large {
+            self.practice_loaded(crate::platform::open_practice(&path));
+            return;
+        }
+        let (tx, rx) = channel();
+        let notify = self.engines.waker();
+        let spawned = crate::platform::spawn_task("okapi-practice-file", move || {
+            let _ = tx.send(crate::platform::open_practice(&path));
+            notify();
+        });
+        match spawned {
+            Ok(()) => self.practice.loading = Some(rx),
+            Err(e) => self.practice_loaded(practice::Opened {
+                store: Store::default(),
+                notice: Some(format!(
+                    "Your practice file could not be read ({e}); practice lasts until Okapi \
+                     closes."
+                )),
+                writable: false,
+                stamp: practice::FileStamp::default(),
+            }),
+        }
+    }
+
+    /// Takes the practice file once its thread has read it.
+    fn poll_practice_loading(&mut self) {
+        let Some(rx) = &self.practice.loading else {
+            return;
+        };
+        let opened = match rx.try_recv() {
+            Ok(opened) => opened,
+            Err(TryRecvError::Empty) => return,
+            Err(TryRecvError::Disconnected) => practice::Opened {
+                store: Store::default(),
+                notice: Some(
+                    "Your practice file could not be read (the reading stopped); practice \
+                     lasts until Okapi closes."
+                        .into(),
+                ),
+                writable: false,
+                stamp: practice::FileStamp::default(),
             },
         };
+        self.practice.loading = None;
+        self.practice_loaded(opened);
+    }
+
+    fn practice_loaded(&mut self, opened: practice::Opened) {
         self.practice.store = Some(opened.store);
+        self.practice.figures = None;
         self.practice.writable = opened.writable;
         self.practice.stamp = opened.stamp;
         self.practice.notice = opened.notice;
@@ -154,6 +214,8 @@ impl App {
     /// (its answers are kept, not written over); a failure is said, and practice goes on.
     fn save_practice(&mut self) {
         let p = &mut self.practice;
+        // The store changed: its figures are counted again.
+        p.figures = None;
         let (Some(path), Some(store)) = (&p.file, &mut p.store) else {
             return;
         };
@@ -180,8 +242,10 @@ impl App {
     }
 
     pub(crate) fn practice_window(&mut self, ctx: &egui::Context) {
+        self.poll_practice_loading();
         self.poll_practice_finding();
         self.poll_practice_engine();
+        self.poll_lesson_database(ctx);
         if !self.practice.open {
             return;
         }
@@ -210,6 +274,7 @@ impl App {
             });
         if self.practice.collecting.is_some()
             || self.practice.finding.is_some()
+            || self.practice.loading.is_some()
             || self.practice.asking != Asking::Nothing
         {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
@@ -240,6 +305,13 @@ impl App {
             }
             ui.separator();
         }
+        if self.practice.loading.is_some() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Reading your practice positions…");
+            });
+            return;
+        }
         if self.practice.round.is_some() {
             self.round_ui(ui);
             return;
@@ -269,15 +341,14 @@ impl App {
     /// How many cards there are, how many are due, and the button to start.
     fn practice_overview(&mut self, ui: &mut egui::Ui) {
         let today = self.practice_today();
-        let Some(store) = &self.practice.store else {
+        let Some(f) = self.practice_figures(today) else {
             return;
         };
-        let due = store.due(today).len();
-        let round = store.round(today).len();
+        let (due, round, next_due, cards) = (f.due, f.round, f.next_due, f.stats.cards);
         let missed = round - due;
         ui.strong(format!(
             "{} to practise, {} due today{}",
-            plural(store.cards.len(), "position"),
+            plural(cards, "position"),
             due,
             if missed > 0 {
                 format!(", {missed} missed today to try again")
@@ -285,7 +356,7 @@ impl App {
                 String::new()
             }
         ));
-        if let Some((day, count)) = store.next_due(today) {
+        if let Some((day, count)) = next_due {
             ui.label(format!(
                 "Next: {} on {day} ({})",
                 plural(count, "position"),
@@ -305,6 +376,21 @@ impl App {
         }
     }
 
+    /// What is due and the statistics of `today`, counted again only when the store or
+    /// the day changed.
+    fn practice_figures(&mut self, today: Day) -> Option<&Figures> {
+        let store = self.practice.store.as_ref()?;
+        if self
+            .practice
+            .figures
+            .as_ref()
+            .is_none_or(|f| f.day != today)
+        {
+            self.practice.figures = Some(Figures::of(store, today));
+        }
+        self.practice.figures.as_ref()
+    }
+
     /// Takes in the window's engine events.
     fn poll_practice_engine(&mut self) {
         loop {
@@ -318,6 +404,7 @@ impl App {
             match self.practice.asking {
                 Asking::Games => self.collect_event(event),
                 Asking::Values | Asking::Line => self.round_event(event),
+                Asking::LessonValues => self.lesson_event(event),
                 Asking::Nothing => {}
             }
         }

@@ -5,13 +5,18 @@
 //! practice file, on the same schedule as the player's own mistakes. When the line
 //! leaves the book, the lesson ends with what the line scored in the games database.
 
+use super::Asking;
 use crate::app::App;
 use crate::command::{Command, PracticeStep};
+use crate::database_panel::Load;
+use crate::engine_hub::EngineUse;
 use eframe::egui;
 use okapi_core::board::{Color, Move, Square};
 use okapi_core::game::openings;
 use okapi_core::practice::openings::{Lesson, Weighting};
-use okapi_core::practice::{Judgement, Tolerance};
+use okapi_core::practice::{self, Judgement, Tolerance};
+use okapi_core::search::SolveMode;
+use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
 
 /// The combo box's entry for the line the game on the board has reached.
 const LINE_ON_BOARD: &str = "The line on the board";
@@ -30,6 +35,8 @@ impl App {
     /// Starts the lesson chosen: the opening's position (or the board's), the player's
     /// colour; Okapi moves first when it is its turn.
     pub(super) fn start_lesson(&mut self) {
+        // "Again": the lesson before goes, with its values being asked for.
+        self.end_lesson();
         self.load_practice();
         let player = self.practice.openings.player;
         let lesson = match &self.practice.openings.opening {
@@ -75,6 +82,13 @@ impl App {
         t.verdict = None;
         t.ended = None;
         t.last = None;
+        t.score_waits = false;
+        if self.practice.asking == Asking::LessonValues {
+            if let Some(engine) = self.engines.get_mut(EngineUse::Practice) {
+                engine.cancel();
+            }
+            self.practice.asking = Asking::Nothing;
+        }
     }
 
     /// Okapi's turn: it plays one of the book's moves, drawn by their values.
@@ -141,12 +155,31 @@ impl App {
         if t.ended.is_some() || !lesson.book_moves(okapi_core::book::shipped()).is_empty() {
             return;
         }
+        let position = lesson.position;
+        let waits = self.database.database().is_none();
+        self.practice.openings.score_waits = waits;
+        self.practice.openings.ended = Some(self.lesson_score());
+        // The move values show the position on the board, as after a card is judged.
+        let limit = self.settings.solve_limit.max(practice::SOLVER_EMPTIES);
+        self.practice_engine(limit).send(Request::Analyse {
+            position,
+            mode: SolveMode::Exact,
+            max_depth: Some(GAME_ANALYSIS_DEPTH),
+        });
+        self.practice.asking = Asking::LessonValues;
+    }
+
+    /// How the lesson ended and what the line scored in the games database (while it
+    /// is read: that it is).
+    fn lesson_score(&self) -> String {
+        let Some(lesson) = &self.practice.openings.lesson else {
+            return String::new();
+        };
         let after = format!("Out of book after {} moves", lesson.moves.len());
-        let ended = match self.database.database() {
-            None => {
-                format!("{after}: the games database is not loaded (the Database tab loads it).")
-            }
-            Some(db) => match lesson.line_score(db) {
+        match (self.database.database(), self.database.load_error()) {
+            (None, Some(e)) => format!("{after}: the games database could not be read ({e})."),
+            (None, None) => format!("{after}: reading the games database for this line's score…"),
+            (Some(db), _) => match lesson.line_score(db) {
                 Some(score) => format!(
                     "{after}: this line scored {:.0}% for Black in the database's {} games \
                      (Black by {:+.1} discs on average).",
@@ -154,8 +187,46 @@ impl App {
                 ),
                 None => format!("{after}: no database games reach this line."),
             },
+        }
+    }
+
+    /// A lesson waiting for the line's score reads the games database itself, off the
+    /// frame as the Database tab does, and says the score once it is in.
+    pub(super) fn poll_lesson_database(&mut self, ctx: &egui::Context) {
+        if !self.practice.openings.score_waits {
+            return;
+        }
+        self.database.poll();
+        match self.database.load {
+            Load::NotStarted => {
+                let folders = self.settings.db_folders.clone();
+                self.database.start_loading(folders, ctx);
+            }
+            Load::Loading(_) => {}
+            Load::Ready(_) | Load::Failed(_) => {
+                self.practice.openings.score_waits = false;
+                if self.practice.openings.ended.is_some() {
+                    self.practice.openings.ended = Some(self.lesson_score());
+                }
+            }
+        }
+        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+    }
+
+    /// The values of the ended lesson's position: every view reads them.
+    pub(super) fn lesson_event(&mut self, event: Event) {
+        let Some(position) = self.practice.openings.lesson.as_ref().map(|l| l.position) else {
+            return;
         };
-        self.practice.openings.ended = Some(ended);
+        match event {
+            Event::MoveValue { square, eval } => self.learn_value(position, square, eval),
+            Event::Finished { .. } | Event::Stopped => self.practice.asking = Asking::Nothing,
+            Event::Error { message } => {
+                self.practice.asking = Asking::Nothing;
+                self.practice.notice = Some(format!("The engine failed: {message}"));
+            }
+            _ => {}
+        }
     }
 
     /// The Openings part: the choice and Start, or the lesson under way.

@@ -1,6 +1,7 @@
 //! A round of practice: the cards due, one at a time on the board; the values of every
 //! move, the judgement, the schedule, the best line.
 
+use super::card_text::{history_text, played_text, values_source, verdict};
 use super::{Asking, Round, Shown, days_from_now, plural};
 use crate::app::App;
 use crate::command::Command;
@@ -8,7 +9,7 @@ use crate::command::PracticeStep;
 use crate::engine_hub::EngineUse;
 use eframe::egui;
 use okapi_core::board::{Move, Square};
-use okapi_core::game::{Eval, EvalSource, numbered_line};
+use okapi_core::game::{Eval, numbered_line};
 use okapi_core::level::Level;
 use okapi_core::practice::{self, Judgement};
 use okapi_core::search::SolveMode;
@@ -168,11 +169,13 @@ impl App {
         let Some(position) = self.practice.card_position() else {
             return;
         };
+        // Judged with the values the board then shows: a search above a proof is taken
+        // at the proof.
         let values: Vec<(Square, Eval)> = self
             .known
             .of(&position)
             .iter()
-            .map(|(s, e)| (*s, *e))
+            .map(|(s, e)| (*s, self.known.bounded(&position, *e)))
             .collect();
         let Some(round) = &mut self.practice.round else {
             return;
@@ -283,6 +286,10 @@ impl App {
     /// The round: the card, the answer and its judgement, the best line, what comes next.
     pub(super) fn round_ui(&mut self, ui: &mut egui::Ui) {
         let today = self.practice_today();
+        let (still, next_due) = match self.practice_figures(today) {
+            Some(f) => (f.round, f.next_due),
+            None => (0, None),
+        };
         let (Some(round), Some(store)) = (&self.practice.round, &self.practice.store) else {
             return;
         };
@@ -291,14 +298,13 @@ impl App {
                 "Done for today: {} right, {} missed.",
                 round.right, round.missed
             ));
-            let still = store.round(today).len();
             if still > 0 {
                 ui.label(format!(
                     "{} still to find today: start again to retry.",
                     plural(still, "position")
                 ));
             }
-            if let Some((day, count)) = store.next_due(today) {
+            if let Some((day, count)) = next_due {
                 ui.label(format!(
                     "Next: {} on {day} ({}).",
                     plural(count, "position"),
@@ -356,13 +362,11 @@ impl App {
                 });
             }
             (Some(_), Some(j)) => {
-                let played = format!(
-                    "In the game, {} played {} ({}), {} lost.",
-                    card.origin.player,
-                    card.played,
-                    card.played_eval.label(),
-                    plural(card.loss() as usize, "disc")
-                );
+                let now = self.known.get(&card.position, card.played).map(|e| {
+                    let e = self.known.bounded(&card.position, e);
+                    (e, self.known.label(&card.position, e))
+                });
+                let played = played_text(card, now, j.best_eval);
                 let next = shown.next_in.map(|days| {
                     format!(
                         "This position comes back {} ({}).",
@@ -478,75 +482,5 @@ impl App {
                 format!("move {step} of {len} of the line")
             });
         });
-    }
-}
-
-/// Every answer given to the card, in a line: `2026-11-27 f4 missed, 2026-11-27 c4 right`.
-fn history_text(card: &practice::Card) -> String {
-    if card.history.is_empty() {
-        return "No answers recorded for this position yet.".into();
-    }
-    let answers: Vec<String> = card
-        .history
-        .iter()
-        .map(|a| {
-            format!(
-                "{} {} {}",
-                a.day,
-                a.played,
-                if a.right { "right" } else { "missed" }
-            )
-        })
-        .collect();
-    format!("This position's answers: {}.", answers.join(", "))
-}
-
-/// Where the values judged come from, in a sentence.
-fn values_source(j: &Judgement) -> String {
-    let book = [j.chosen_eval, j.best_eval]
-        .iter()
-        .any(|e| e.source == EvalSource::Book);
-    if j.proven() {
-        "Values proven by the solver.".into()
-    } else if book {
-        "Values from the opening book (the moves it does not know, by the search): not proven."
-            .into()
-    } else {
-        format!(
-            "Values by the search ({GAME_ANALYSIS_DEPTH} moves ahead, 95% selective): not proven."
-        )
-    }
-}
-
-/// The verdict in one line, and its colour.
-fn verdict(j: &Judgement) -> (String, egui::Color32) {
-    let green = egui::Color32::from_rgb(0x40, 0xc0, 0x60);
-    let red = egui::Color32::from_rgb(0xf0, 0x50, 0x40);
-    let chosen = format!("{} ({})", j.chosen, j.chosen_eval.label());
-    let best = format!("{} ({})", j.best, j.best_eval.label());
-    let allowed = plural(j.allowed as usize, "disc");
-    if j.right && j.loss() == 0 {
-        (format!("Right: {chosen} is the best move."), green)
-    } else if j.right {
-        (
-            format!("Right: {chosen} is within {allowed} of the best, {best}."),
-            green,
-        )
-    } else if j.allowed > 0 {
-        (
-            format!(
-                "Missed: {chosen} loses {} against {best} (more than the {allowed} allowed).",
-                plural(j.loss() as usize, "disc")
-            ),
-            red,
-        )
-    } else {
-        (
-            format!(
-                "Missed: {chosen} loses {} against {best}.",
-                plural(j.loss() as usize, "disc")
-            ),
-            red,
-        )
     }
 }

@@ -11,11 +11,12 @@ impl App {
     /// The statistics and the tolerance, each under a heading that folds.
     pub(super) fn practice_stats(&mut self, ui: &mut egui::Ui) {
         let today = self.practice_today();
-        let Some(store) = &self.practice.store else {
+        let Some(tolerance) = self.practice.store.as_ref().map(|s| s.tolerance) else {
             return;
         };
-        let stats = store.stats(today);
-        let tolerance = store.tolerance;
+        let Some(stats) = self.practice_figures(today).map(|f| f.stats) else {
+            return;
+        };
         egui::CollapsingHeader::new("Statistics")
             .default_open(true)
             .show(ui, |ui| {
