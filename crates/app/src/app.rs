@@ -66,6 +66,10 @@ pub struct App {
     /// A paste was asked of the platform last frame: its text is due this frame, and
     /// none means the clipboard held no text (the platform sends nothing then).
     paste_awaited: bool,
+    /// A paste (of text or an image) came since the last Ctrl+V was let go: the key's
+    /// paste is answered. The platform turns Ctrl+V into the clipboard's text and sends
+    /// nothing for an empty clipboard, only the key's release.
+    pasted_since_key: bool,
     /// Where the game in progress is kept across restarts (set when the window opens).
     pub(crate) autosave: Option<PathBuf>,
     /// The last autosave failed (and the user was told).
@@ -162,6 +166,7 @@ impl App {
             clipboard_out: None,
             paste_requested: false,
             paste_awaited: false,
+            pasted_since_key: false,
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
@@ -268,6 +273,11 @@ impl App {
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
         }
+        if !self.commands.is_empty() {
+            // What a command left for after it (the paste waiting for a save) runs next
+            // frame, which nothing else may bring soon.
+            ui.ctx().request_repaint();
+        }
         if !solve_asked && self.parts.windows.confirm_solve.is_some() {
             // A long solve asked for this frame (a menu, a button, a key): its question is
             // drawn now, as the windows are, so it shows on the next frame.
@@ -335,7 +345,24 @@ impl App {
                 _ => None,
             })
         });
-        if std::mem::take(&mut self.paste_awaited) && pasted.is_none() {
+        let (image, key_let_go) = ui.input(|i| {
+            let image = i
+                .events
+                .iter()
+                .any(|e| matches!(e, egui::Event::PasteImage(_)));
+            let key_let_go = i.events.iter().any(|e| {
+                matches!(e, egui::Event::Key { key: egui::Key::V, pressed: false, modifiers, .. }
+                    if modifiers.command_only())
+            });
+            (image, key_let_go)
+        });
+        if image && !typing {
+            self.notice = Some("Nothing pasted: the clipboard holds a picture, not text.".into());
+        }
+        self.pasted_since_key |= pasted.is_some() || image;
+        let key_unanswered = key_let_go && !std::mem::take(&mut self.pasted_since_key);
+        let awaited = std::mem::take(&mut self.paste_awaited);
+        if (awaited && pasted.is_none() && !image) || key_unanswered {
             self.notice = Some("Nothing pasted: the clipboard holds no text.".into());
         }
         if let Some(text) = pasted.filter(|_| !typing) {
@@ -357,16 +384,35 @@ impl App {
         self.dialogs.as_mut()
     }
 
+    /// The file dialogs for saving the game, told to start in the game's own folder, else
+    /// the folder last used, else the player's documents (never the folder Okapi was
+    /// started from, which a player did not choose).
+    pub(crate) fn save_dialogs(&mut self) -> &mut dyn FileDialogs {
+        let folder = self.save_folder();
+        self.dialogs.start_in(folder.as_deref());
+        self.dialogs.as_mut()
+    }
+
+    /// Where a save starts: see [`App::save_dialogs`].
+    fn save_folder(&self) -> Option<PathBuf> {
+        let own = self.file.as_deref().and_then(Path::parent);
+        own.into_iter()
+            .chain(self.settings.last_folder.as_deref())
+            .find(|d| d.is_dir())
+            .map(Path::to_path_buf)
+            .or_else(platform::documents_folder)
+    }
+
     /// After a dialog that could not be shown: opens the path field and says so.
     /// Returns true when it did.
     pub(crate) fn take_dialog_failure(&mut self) -> bool {
         let Some(f) = self.dialogs.take_failure() else {
             return false;
         };
-        let dir = match &self.settings.last_folder {
-            Some(dir) if dir.is_dir() => dir.clone(),
-            _ => std::env::current_dir().unwrap_or_default(),
-        };
+        let dir = self
+            .save_folder()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
         let text = match &f.suggested_name {
             Some(name) => dir.join(name),
             None => dir.join(""),
@@ -387,6 +433,7 @@ impl App {
             kind: f.kind,
             text: text.display().to_string(),
             focused: false,
+            then: None,
         });
         true
     }

@@ -1,5 +1,6 @@
 //! The path field standing in for a file dialog the system could not show.
 
+use crate::command::Command;
 use crate::dialogs::PathPrompt;
 use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
@@ -53,8 +54,14 @@ impl Window for PathPrompt {
                 });
             });
         if let Some(answer) = done {
-            if let Some(path) = answer {
-                commands.push(prompt.kind.command(path));
+            match (answer, prompt.then.take()) {
+                (Some(path), Some(then)) => commands.push(Command::SaveToThen {
+                    path,
+                    then: Box::new(then),
+                }),
+                (Some(path), None) => commands.push(prompt.kind.command(path)),
+                // Not saved: what waited for the save does not go ahead.
+                (None, _) => {}
             }
             *open = false;
         }
