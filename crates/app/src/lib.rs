@@ -84,4 +84,6 @@ pub use dialogs::{FileDialogs, NativeDialogs, ScriptedDialogs};
 pub use metrics::Metrics;
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, MIN_WINDOW, Settings};
-pub use start::{ICON_PNG, missing_display, report_start_failure, run, viewport, window_failure};
+pub use start::{
+    FAILURE_LOG, ICON_PNG, missing_display, report_start_failure, run, viewport, window_failure,
+};
