@@ -142,12 +142,9 @@ impl App {
     fn unsaved(&self) -> Option<Unsaved> {
         let mut unsaved = self.game().unsaved_against(&self.saved_record);
         if !self.file.as_ref().is_some_and(|p| Format::is_json(p)) {
-            let with_moves = !unsaved.moves_and_details_saved() && self.file.is_none();
-            unsaved.analysis &= with_moves;
-            unsaved.proofs &= with_moves;
+            unsaved.analysis &= !unsaved.moves_and_details_saved() && self.file.is_none();
         }
-        (!unsaved.moves_and_details_saved() || unsaved.analysis || unsaved.proofs)
-            .then_some(unsaved)
+        (!unsaved.moves_and_details_saved() || unsaved.analysis).then_some(unsaved)
     }
 
     /// What the unsaved-changes question says is not saved, as a player counts it (moves,
@@ -202,9 +199,6 @@ impl App {
         }
         if u.analysis {
             parts.push("the game analysis".into());
-        }
-        if u.proofs {
-            parts.push("a solve's proven line".into());
         }
         let list = match parts.split_last() {
             Some((last, [])) => last.clone(),

@@ -35,8 +35,6 @@ pub struct Unsaved {
     pub details: bool,
     /// The game analysis found a best move the saved record does not hold.
     pub analysis: bool,
-    /// A solve's proven line the saved record does not hold.
-    pub proofs: bool,
 }
 
 impl Unsaved {
@@ -93,7 +91,6 @@ impl Game {
                 out.moves += plays(self.move_of(node));
             }
             out.analysis = self.nodes.iter().any(|n| n.best.is_some());
-            out.proofs = !self.proofs.is_empty();
             return out;
         }
         // The main line first: held, then missing from the first move `saved` lacks.
@@ -133,7 +130,6 @@ impl Game {
                 stack.push((child, twin));
             }
         }
-        out.proofs = self.proofs.iter().any(|p| !saved.proofs.contains(p));
         out
     }
 }
