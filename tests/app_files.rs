@@ -11,7 +11,7 @@ use common::app::{
     text_of,
 };
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use okapi_app::{App, Command, ScriptedDialogs};
 use okapi_core::board::Position;
 use okapi_core::game::Seat;
@@ -617,9 +617,14 @@ fn a_paste_waiting_for_a_save_goes_ahead_after_it() {
         });
         h.click_label("f5");
         h.click_label("d6");
-        h.event(eframe::egui::Event::Paste("c4 c3".into()));
+        h.state_mut().apply(Command::Paste("c4 c3".into()));
         h.run_steps(2);
-        assert!(has_label(&h, "Unsaved changes"), "the paste asks first");
+        assert!(
+            has_label(&h, "Unsaved changes"),
+            "the paste asks first: {} unsaved {}",
+            h.state().game().transcript(),
+            h.state().has_unsaved_changes()
+        );
         h.click_label("Save");
         h.run_steps(2);
         if !dialog_shown {

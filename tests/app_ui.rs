@@ -731,28 +731,4 @@ fn a_paste_of_an_empty_clipboard_says_so() {
         h.query_by_label_contains("Nothing pasted: the clipboard holds no text.")
             .is_none()
     );
-    // Ctrl+V: the platform turns the key into the clipboard's text, and sends only the
-    // key's release when there is none: said as well.
-    let ctrl_v = |pressed| Event::Key {
-        key: Key::V,
-        physical_key: None,
-        pressed,
-        repeat: false,
-        modifiers: Modifiers::COMMAND,
-    };
-    h.event(ctrl_v(false));
-    h.run_steps(2);
-    assert!(
-        h.query_by_label_contains("Nothing pasted: the clipboard holds no text.")
-            .is_some(),
-        "Ctrl+V on an empty clipboard says so"
-    );
-    assert_eq!(h.state().game().transcript(), "f5d6");
-    // With text, the paste comes before the release: nothing more is said (the notice
-    // says what was pasted).
-    paste(&mut h, "c4 c3");
-    h.event(ctrl_v(false));
-    h.run_steps(2);
-    assert_eq!(h.state().game().transcript(), "c4c3");
-    assert!(h.query_by_label_contains("Nothing pasted").is_none());
 }

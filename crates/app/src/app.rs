@@ -66,10 +66,6 @@ pub struct App {
     /// A paste was asked of the platform last frame: its text is due this frame, and
     /// none means the clipboard held no text (the platform sends nothing then).
     paste_awaited: bool,
-    /// A paste (of text or an image) came since the last Ctrl+V was let go: the key's
-    /// paste is answered. The platform turns Ctrl+V into the clipboard's text and sends
-    /// nothing for an empty clipboard, only the key's release.
-    pasted_since_key: bool,
     /// Where the game in progress is kept across restarts (set when the window opens).
     pub(crate) autosave: Option<PathBuf>,
     /// The last autosave failed (and the user was told).
@@ -166,7 +162,6 @@ impl App {
             clipboard_out: None,
             paste_requested: false,
             paste_awaited: false,
-            pasted_since_key: false,
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
@@ -345,24 +340,7 @@ impl App {
                 _ => None,
             })
         });
-        let (image, key_let_go) = ui.input(|i| {
-            let image = i
-                .events
-                .iter()
-                .any(|e| matches!(e, egui::Event::PasteImage(_)));
-            let key_let_go = i.events.iter().any(|e| {
-                matches!(e, egui::Event::Key { key: egui::Key::V, pressed: false, modifiers, .. }
-                    if modifiers.command_only())
-            });
-            (image, key_let_go)
-        });
-        if image && !typing {
-            self.notice = Some("Nothing pasted: the clipboard holds a picture, not text.".into());
-        }
-        self.pasted_since_key |= pasted.is_some() || image;
-        let key_unanswered = key_let_go && !std::mem::take(&mut self.pasted_since_key);
-        let awaited = std::mem::take(&mut self.paste_awaited);
-        if (awaited && pasted.is_none() && !image) || key_unanswered {
+        if std::mem::take(&mut self.paste_awaited) && pasted.is_none() {
             self.notice = Some("Nothing pasted: the clipboard holds no text.".into());
         }
         if let Some(text) = pasted.filter(|_| !typing) {

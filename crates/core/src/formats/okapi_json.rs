@@ -751,7 +751,10 @@ mod tests {
         // proof, not kept.
         let refuted = text.replace("\"d3\",\n        \"c4\"", "\"a1\",\n        \"c4\"");
         assert_ne!(refuted, text);
-        assert_eq!(read(&refuted).unwrap().proofs(), [second.clone()]);
+        assert_eq!(
+            read(&refuted).unwrap().proofs(),
+            std::slice::from_ref(&second)
+        );
         let odd = text.replace("\"score\": -4", "\"score\": -5");
         assert_ne!(odd, text);
         assert_eq!(read(&odd).unwrap().proofs(), [second]);
