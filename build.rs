@@ -2,7 +2,8 @@
 //! version information) into the `okapi` program, with mingw's windres or MSVC's rc.exe
 //! (the `embed-resource` crate finds the one of the target), and with the GNU linker marks
 //! the program as made for Windows 10 (its header's OS and subsystem versions; the
-//! standard library needs Windows 10's `ProcessPrng`). Other targets: nothing.
+//! standard library needs Windows 10's `ProcessPrng`), with a main-thread stack of 8 MB.
+//! Other targets: nothing.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -31,6 +32,14 @@ fn main() {
     embed_resource::compile("packaging/windows/okapi.rc", &macros)
         .manifest_required()
         .expect("the Windows resources (packaging/windows/okapi.rc) compile");
+    // The main thread's stack as large as Linux gives it (8 MB; Windows gives 1 MB): a
+    // stack overflow ends a program with no console without a word, where the panic
+    // message box would have said why.
+    match std::env::var("CARGO_CFG_TARGET_ENV").as_deref() {
+        Ok("msvc") => println!("cargo:rustc-link-arg-bins=/STACK:8388608"),
+        Ok("gnu") => println!("cargo:rustc-link-arg-bins=-Wl,--stack,8388608"),
+        _ => {}
+    }
     if std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("gnu") {
         for arg in [
             "--major-os-version=10",

@@ -636,3 +636,78 @@ fn a_database_game_asks_before_replacing_unsaved_changes() {
     // The database game counts as saved: the next click opens at once.
     assert!(!h.state().has_unsaved_changes());
 }
+
+/// Paste › Unsaved changes › Save: the game is saved, then the paste goes ahead, as after
+/// Discard; also when the save dialog cannot be shown and the path is typed instead. The
+/// dialog starts in no launch folder: the game's own name is offered in the player's
+/// folder.
+#[test]
+fn a_paste_waiting_for_a_save_goes_ahead_after_it() {
+    let tmp = temp_dir("paste-after-save");
+    for dialog_shown in [true, false] {
+        let saved_to = tmp.path().join(format!("kept-{dialog_shown}.json"));
+        let started = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut h = harness_with(ScriptedDialogs {
+            save: vec![saved_to.clone()],
+            unavailable: !dialog_shown,
+            started_in: started.clone(),
+            ..Default::default()
+        });
+        h.click_label("f5");
+        h.click_label("d6");
+        h.state_mut().apply(Command::Paste("c4 c3".into()));
+        h.run_steps(2);
+        assert!(
+            has_label(&h, "Unsaved changes"),
+            "the paste asks first: {} unsaved {}",
+            h.state().game().transcript(),
+            h.state().has_unsaved_changes()
+        );
+        h.click_label("Save");
+        h.run_steps(2);
+        if !dialog_shown {
+            // The path field offers the game's name in a folder of the player's, not
+            // the folder Okapi was started from.
+            let field = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
+            let offered = PathBuf::from(field.value().expect("the path offered"));
+            assert!(
+                offered.extension().is_some_and(|e| e == "json"),
+                "{offered:?}"
+            );
+            assert_ne!(
+                offered.parent(),
+                Some(std::env::current_dir().unwrap().as_path()),
+                "not the launch folder: {offered:?}"
+            );
+            field.focus();
+            h.run_steps(1);
+            h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::A);
+            h.run_steps(1);
+            h.get_by_role(eframe::egui::accesskit::Role::TextInput)
+                .type_text(&saved_to.display().to_string());
+            h.run_steps(1);
+            h.get_by_label("OK").click();
+            h.run_steps(3);
+        } else {
+            let started = started.lock().unwrap();
+            let folder = started.last().cloned().flatten();
+            assert!(
+                folder.is_some(),
+                "the save dialog starts in a folder chosen"
+            );
+            assert_ne!(
+                folder,
+                std::env::current_dir().ok(),
+                "not the launch folder"
+            );
+        }
+        let saved = okapi_core::formats::load_game(&saved_to).unwrap();
+        assert_eq!(saved.transcript(), "f5d6", "the game is saved");
+        assert_eq!(
+            h.state().game().transcript(),
+            "c4c3",
+            "then the paste goes ahead"
+        );
+        assert!(!has_label(&h, "Unsaved changes"));
+    }
+}

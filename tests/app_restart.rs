@@ -179,3 +179,90 @@ fn a_restored_game_after_discard_does_not_ask_again() {
         ["In no file: 1 move after the first 1."]
     );
 }
+
+/// The proven line of the solve of this position, as the Play tab shows it: the result
+/// and the line (none when no solve shows).
+fn solve_shown(h: &Harness<'static, App>) -> Option<(String, String)> {
+    let result = texts_with(h, "Solved (");
+    let line = texts_with(h, "Line: ");
+    match (result.as_slice(), line.as_slice()) {
+        ([r], [l]) => Some((r.clone(), l.clone())),
+        _ => None,
+    }
+}
+
+/// A game to 14 empties, each side playing its first legal move (passing when it has
+/// none; the transcript leaves passes out).
+fn game_to_14_empties() -> String {
+    let mut p = okapi_core::board::Position::start();
+    let mut moves = Vec::new();
+    while p.empty_count() > 14 {
+        assert!(!p.is_game_over(), "the game ends before 14 empties");
+        match p.legal_moves().iter().next() {
+            Some(sq) => {
+                p.play(sq).unwrap();
+                moves.push(sq.to_string());
+            }
+            None => p.pass().unwrap(),
+        }
+    }
+    assert!(!p.is_game_over());
+    moves.join(" ")
+}
+
+/// A solve's proven line is kept with the game: stepping away and back shows it again,
+/// and the autosave and Okapi's game file bring it back after a restart and when the
+/// file is opened elsewhere.
+#[test]
+fn a_solves_proven_line_comes_back_after_a_restart_and_from_its_file() {
+    let data = temp_dir("restart-solve");
+    let json = data.path().join("solved.json");
+    let mut h = app_on(data.path(), 1000.0, 720.0);
+    h.event(eframe::egui::Event::Paste(game_to_14_empties()));
+    h.run_steps(2);
+    h.state_mut().apply(Command::SaveTo(json.clone()));
+    h.run_steps(2);
+    let ply = h.state().game().ply();
+    assert!(solve_shown(&h).is_none());
+    h.state_mut()
+        .apply(Command::Solve(okapi_core::search::SolveMode::Exact));
+    step_until(&mut h, "the solve", |app| {
+        !app.engine_busy() && app.session.proven_here().is_some()
+    });
+    let shown = solve_shown(&h).expect("the solve shows");
+    assert!(shown.0.starts_with("Solved (exact)"), "{shown:?}");
+    // Away and back: the same.
+    h.state_mut().apply(Command::First);
+    h.run_steps(2);
+    assert!(solve_shown(&h).is_none());
+    h.state_mut().apply(Command::GoTo(ply));
+    h.run_steps(2);
+    assert_eq!(solve_shown(&h).as_ref(), Some(&shown));
+    // A proof alone is not asked about (a solve makes it again; the values shown near
+    // the end solve by themselves): the autosave keeps it for the next start.
+    assert!(!quit_asks(&mut h));
+    drop(h);
+
+    let mut again = app_on(data.path(), 1000.0, 720.0);
+    assert_eq!(again.state().game().ply(), ply);
+    assert_eq!(
+        solve_shown(&again).as_ref(),
+        Some(&shown),
+        "after a restart"
+    );
+    again.state_mut().apply(Command::First);
+    again.run_steps(2);
+    again.state_mut().apply(Command::GoTo(ply));
+    again.run_steps(2);
+    assert_eq!(solve_shown(&again).as_ref(), Some(&shown));
+    // Saved, the game's own file keeps it.
+    again.state_mut().apply(Command::Save);
+    again.run_steps(2);
+    assert!(!quit_asks(&mut again));
+
+    let elsewhere = temp_dir("restart-solve-elsewhere");
+    let mut other = app_on(elsewhere.path(), 1000.0, 720.0);
+    other.state_mut().apply(Command::OpenPath(json));
+    other.run_steps(3);
+    assert_eq!(solve_shown(&other).as_ref(), Some(&shown), "from its file");
+}

@@ -409,13 +409,19 @@ fn install_desktop_writes_the_entry_and_the_icon() {
     }
 }
 
-/// Without a display the app says how to run it, in one line, instead of winit's error.
+/// Without a display the app says how to run it, in one line, instead of winit's error;
+/// the failure log in the data folder keeps it too (started from a desktop launcher, no
+/// one reads standard error).
 #[cfg(all(feature = "gui", target_os = "linux"))]
 #[test]
 fn without_a_display_the_app_says_how_to_run_it() {
-    for display in [None, Some(":987")] {
+    let home = tempfile::tempdir().unwrap();
+    let log = home.path().join("data/okapi").join(okapi_app::FAILURE_LOG);
+    for (run, display) in [None, Some(":987")].into_iter().enumerate() {
         let mut cmd = okapi();
         cmd.env_remove("WAYLAND_DISPLAY").env_remove("DISPLAY");
+        cmd.env("XDG_DATA_HOME", home.path().join("data"))
+            .env("XDG_CONFIG_HOME", home.path().join("config"));
         if let Some(d) = display {
             cmd.env("DISPLAY", d);
         }
@@ -427,7 +433,29 @@ fn without_a_display_the_app_says_how_to_run_it() {
             err.contains("Xvfb :99 & DISPLAY=:99 okapi"),
             "{display:?}: {err}"
         );
+        let logged = std::fs::read_to_string(&log).unwrap_or_default();
+        assert_eq!(logged.lines().count(), run + 1, "{logged}");
+        let said = err.trim_end().trim_start_matches("okapi: ");
+        assert!(
+            logged
+                .lines()
+                .last()
+                .is_some_and(|l| l.ends_with(&format!("Okapi could not start: {said}"))),
+            "{logged}"
+        );
     }
+    // A data folder that cannot be made (a file in its place): said all the same.
+    let blocked = home.path().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let o = okapi()
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("DISPLAY")
+        .env("XDG_DATA_HOME", &blocked)
+        .env("XDG_CONFIG_HOME", &blocked)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Xvfb :99"), "{}", stderr(&o));
 }
 
 /// The README names the folders the app really uses (the `directories` crate's).
@@ -603,4 +631,71 @@ fn console_stops_a_solve_when_its_input_ends() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("error: stopped: the input ended"), "{out}");
     assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}
+
+/// A first start (no settings file) on an 800x600 screen whose data folder cannot be made
+/// (a file stands in its place): the window opens, fits the screen and stays; nothing
+/// ends the app without a word. The settings are still written where they can be.
+#[cfg(all(feature = "gui", target_os = "linux"))]
+#[test]
+fn a_first_start_at_800x600_with_no_data_folder_keeps_its_window() {
+    use common::desktop::{start_okapi, tools_present, wait_for};
+    use common::process::KillOnDrop;
+    if !tools_present(&["Xvfb", "xdotool"]) {
+        return;
+    }
+    let mut server = None;
+    for n in 470..490 {
+        if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+            || Path::new(&format!("/tmp/.X{n}-lock")).exists()
+        {
+            continue;
+        }
+        let mut xvfb = KillOnDrop(
+            Command::new("Xvfb")
+                .args([
+                    &format!(":{n}"),
+                    "-screen",
+                    "0",
+                    "800x600x24",
+                    "-nolisten",
+                    "tcp",
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("Xvfb starts"),
+        );
+        if wait_for(&PathBuf::from(format!("/tmp/.X11-unix/X{n}")), &mut xvfb) {
+            server = Some((xvfb, format!(":{n}")));
+            break;
+        }
+    }
+    let (_xvfb, display) = server.expect("a free X display in :470..:490");
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("data"), "not a folder").unwrap();
+    let (mut app, window) = start_okapi(&display, home.path(), &[]);
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert!(
+        app.0.try_wait().unwrap().is_none(),
+        "the app ended: {}",
+        std::fs::read_to_string(home.path().join("stderr-1")).unwrap_or_default()
+    );
+    let geometry = Command::new("xdotool")
+        .args(["getwindowgeometry", &window])
+        .env("DISPLAY", &display)
+        .output()
+        .unwrap();
+    let geometry = String::from_utf8_lossy(&geometry.stdout).into_owned();
+    let size = geometry
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Geometry: "))
+        .and_then(|g| g.split_once('x'))
+        .map(|(w, h)| (w.parse::<u32>().unwrap(), h.parse::<u32>().unwrap()))
+        .unwrap_or_else(|| panic!("{geometry}"));
+    assert!(size.0 <= 800 && size.1 <= 600, "fits the screen: {size:?}");
+    assert!(
+        home.path().join("config/okapi/settings.json").exists(),
+        "the settings are kept where they can be"
+    );
 }

@@ -3,7 +3,7 @@
 
 use crate::command::Command;
 use crate::database_panel::DatabaseView;
-use crate::dialogs::{FileDialogs, PathPrompt};
+use crate::dialogs::FileDialogs;
 use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats, Task};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
@@ -274,6 +274,11 @@ impl App {
         for c in std::mem::take(&mut self.commands) {
             self.apply(c);
         }
+        if !self.commands.is_empty() {
+            // What a command left for after it (the paste waiting for a save) runs next
+            // frame, which nothing else may bring soon.
+            ui.ctx().request_repaint();
+        }
         if !solve_asked && self.parts.windows.confirm_solve.is_some() {
             // A long solve asked for this frame (a menu, a button, a key): its question is
             // drawn now, as the windows are, so it shows on the next frame.
@@ -363,16 +368,35 @@ impl App {
         self.dialogs.as_mut()
     }
 
+    /// The file dialogs for saving the game, told to start in the game's own folder, else
+    /// the folder last used, else the player's documents (never the folder Okapi was
+    /// started from, which a player did not choose).
+    pub(crate) fn save_dialogs(&mut self) -> &mut dyn FileDialogs {
+        let folder = self.save_folder();
+        self.dialogs.start_in(folder.as_deref());
+        self.dialogs.as_mut()
+    }
+
+    /// Where a save starts: see [`App::save_dialogs`].
+    fn save_folder(&self) -> Option<PathBuf> {
+        let own = self.file.as_deref().and_then(Path::parent);
+        own.into_iter()
+            .chain(self.settings.last_folder.as_deref())
+            .find(|d| d.is_dir())
+            .map(Path::to_path_buf)
+            .or_else(platform::documents_folder)
+    }
+
     /// After a dialog that could not be shown: opens the path field and says so.
     /// Returns true when it did.
     pub(crate) fn take_dialog_failure(&mut self) -> bool {
         let Some(f) = self.dialogs.take_failure() else {
             return false;
         };
-        let dir = match &self.settings.last_folder {
-            Some(dir) if dir.is_dir() => dir.clone(),
-            _ => std::env::current_dir().unwrap_or_default(),
-        };
+        let dir = self
+            .save_folder()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
         let text = match &f.suggested_name {
             Some(name) => dir.join(name),
             None => dir.join(""),
@@ -389,11 +413,9 @@ impl App {
                 " (installing xdg-desktop-portal or zenity brings the dialog back)"
             }
         ));
-        self.parts.windows.path_prompt = Some(PathPrompt {
-            kind: f.kind,
-            text: text.display().to_string(),
-            focused: false,
-        });
+        self.parts
+            .windows
+            .open_path_prompt(f.kind, text.display().to_string());
         true
     }
 

@@ -99,6 +99,12 @@ pub enum Command {
     Save,
     SaveAs,
     SaveTo(PathBuf),
+    /// Saves at `path` (typed where no save dialog could be shown), then what waited for
+    /// the save.
+    SaveToThen {
+        path: PathBuf,
+        then: Box<Command>,
+    },
     Solve(SolveMode),
     Stop,
     /// Plays the first move of the proven line.

@@ -57,12 +57,32 @@ pub struct DialogFailure {
     pub suggested_name: Option<String>,
 }
 
-/// The in-app path field shown instead of a dialog that did not work.
-pub struct PathPrompt {
-    pub(crate) kind: DialogKind,
-    pub(crate) text: String,
-    /// The field has had the keyboard focus once.
-    pub(crate) focused: bool,
+/// The file name a save offers for `game`: its players and date ("Ann vs Okapi (level 8)
+/// 2026-11-28.json"), or "game" and the date when it names no players; characters no
+/// file system takes are left out.
+pub fn game_file_name(game: &okapi_core::game::Game) -> String {
+    let (black, white) = (game.black.trim(), game.white.trim());
+    let stem = match (black.is_empty(), white.is_empty()) {
+        (true, true) => format!("game {}", game.date.trim()),
+        _ => format!(
+            "{} vs {} {}",
+            if black.is_empty() { "Black" } else { black },
+            if white.is_empty() { "White" } else { white },
+            game.date.trim()
+        ),
+    };
+    let clean: String = stem
+        .chars()
+        .filter(|c| {
+            !c.is_control() && !matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|')
+        })
+        .collect();
+    // Windows takes no name ending in a dot or a space.
+    let clean = clean.trim().trim_end_matches('.').trim();
+    match clean.is_empty() {
+        true => "game.json".into(),
+        false => format!("{clean}.json"),
+    }
 }
 
 /// A dialog's file filters: a name, and the extensions it shows (`*`: every file).
@@ -238,5 +258,28 @@ mod tests {
             PathBuf::from("r.scr.txt"),
             "scr is not a results type"
         );
+    }
+
+    #[test]
+    fn a_save_offers_the_players_and_the_date_as_the_name() {
+        let mut game = okapi_core::game::Game::default();
+        game.date = "2026-11-28".into();
+        assert_eq!(game_file_name(&game), "game 2026-11-28.json");
+        game.black = "Ann".into();
+        game.white = "Okapi (level 8)".into();
+        assert_eq!(
+            game_file_name(&game),
+            "Ann vs Okapi (level 8) 2026-11-28.json"
+        );
+        // What no file system takes is left out: separators, Windows' reserved marks,
+        // control characters, a trailing dot.
+        game.black = "A/B\\C:D*?\"<>|\u{7}".into();
+        game.white = "W.".into();
+        game.date = "2006.".into();
+        assert_eq!(game_file_name(&game), "ABCD vs W. 2006.json");
+        game.black = String::new();
+        game.white = "  ".into();
+        game.date = "?".into();
+        assert_eq!(game_file_name(&game), "game.json");
     }
 }

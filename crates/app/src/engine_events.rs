@@ -187,6 +187,11 @@ impl App {
                 },
             );
         }
+        // The solves kept with the record prove their moves again.
+        for p in self.game().proofs().to_vec() {
+            self.known
+                .offer_proven_line(p.position, p.mode, p.score, &p.line);
+        }
     }
 
     /// Keeps the game in progress (with what is known of it, and where it is saved)

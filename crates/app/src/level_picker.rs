@@ -145,7 +145,7 @@ fn tied_list(names: &[String]) -> String {
     and(&parts)
 }
 
-/// What the level does and how strong it is, in small text under the picker; the
+/// What the level does and how strong it is, under the picker; the
 /// scale's meaning on hover.
 pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) {
     let table = LevelRatings::shipped();
@@ -177,13 +177,15 @@ pub(super) fn level_summary(ui: &mut egui::Ui, level: &Level, solve_limit: u32) 
         ""
     };
     let effective = level.solving_from(solve_limit);
-    ui.label(
-        egui::RichText::new(format!(
+    // In the body's size, wrapped: a player reads it to choose (in small text it was
+    // too small to read).
+    ui.add(
+        egui::Label::new(format!(
             "{} {strength}{machine} {}",
             effective.description(),
             table.scale_sentence()
         ))
-        .small(),
+        .wrap(),
     )
     .on_hover_text(
         "Elo measured in games between Okapi's levels, from balanced openings each played \

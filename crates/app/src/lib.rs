@@ -95,5 +95,5 @@ pub use platform::{ICON_PNG, NativeDialogs};
 pub use script::{RowResult, ScriptJob, ScriptRow};
 pub use settings::{EvalsFor, MIN_WINDOW, Settings};
 pub use start::{
-    app_creator, missing_display, report_start_failure, run, viewport, window_failure,
+    FAILURE_LOG, app_creator, missing_display, report_start_failure, run, viewport, window_failure,
 };

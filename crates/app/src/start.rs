@@ -82,10 +82,45 @@ pub fn report_start_failure(message: &str) {
     show_failure("Okapi could not start", message);
 }
 
-/// A failure said on standard error and, on Windows and macOS, in a message box.
+/// A failure said on standard error, written to the failure log in the data folder
+/// ([`FAILURE_LOG`]: where nobody reads standard error, a desktop launcher on Linux, the
+/// reason stays), and on Windows and macOS in a message box.
 fn show_failure(title: &str, message: &str) {
     eprintln!("okapi: {message}");
+    if let Some(log) = Settings::paths().map(|(_, game)| game.with_file_name(FAILURE_LOG)) {
+        log_failure(&log, title, message);
+    }
     platform::show_failure(title, message);
+}
+
+/// The file, beside the game in progress, keeping why Okapi could not start or stopped.
+pub const FAILURE_LOG: &str = "okapi-failures.log";
+
+/// The failure log stops growing past this many bytes: it starts again.
+const FAILURE_LOG_LIMIT: u64 = 256 * 1024;
+
+/// Adds `title: message` with the date to the log at `path` (making its folder). Nothing
+/// more can be said when that fails too: standard error has it already.
+pub fn log_failure(path: &std::path::Path, title: &str, message: &str) {
+    use std::io::Write;
+    // A FIFO would wait for a reader for ever, a dying app with it.
+    if okapi_core::formats::check_not_a_pipe(path).is_err()
+        || platform::make_folder_of(path).is_err()
+    {
+        return;
+    }
+    let full = std::fs::metadata(path).is_ok_and(|m| m.len() > FAILURE_LOG_LIMIT);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(!full)
+        .write(true)
+        .truncate(full)
+        .open(path);
+    if let Ok(mut file) = file {
+        let when = okapi_core::game::today();
+        let version = env!("CARGO_PKG_VERSION");
+        let _ = writeln!(file, "{when} Okapi {version}: {title}: {message}");
+    }
 }
 
 /// How to run the app where no display is, in one line.

@@ -55,6 +55,7 @@ impl App {
             | Command::Save
             | Command::SaveAs
             | Command::SaveTo(_)
+            | Command::SaveToThen { .. }
             | Command::SaveThen(_)
             | Command::DiscardThen(_)
             | Command::SaveEveryLine { .. }
@@ -252,12 +253,12 @@ impl App {
                 _ => self.apply(Command::SaveAs),
             },
             Command::SaveAs => {
-                let name = format!("game-{}.json", self.game().date);
-                match self.file_dialogs().save_game(&name) {
-                    Some(path) => self.apply(Command::SaveTo(path)),
-                    // Not saved: what waited for the save does not go ahead.
-                    None => self.view.after_save = None,
-                }
+                let name = crate::dialogs::game_file_name(self.game());
+                self.save_where_asked(&name);
+            }
+            Command::SaveToThen { path, then } => {
+                self.view.after_save = Some(*then);
+                self.apply(Command::SaveTo(path));
             }
             Command::SaveTo(path) => match crate::platform::save_game(self.game(), &path) {
                 Ok(()) => {
@@ -314,10 +315,7 @@ impl App {
                         || json.display().to_string(),
                         |n| n.to_string_lossy().into(),
                     );
-                    match self.file_dialogs().save_game(&json_name) {
-                        Some(path) => self.apply(Command::SaveTo(path)),
-                        None => self.view.after_save = None,
-                    }
+                    self.save_where_asked(&json_name);
                 } else {
                     self.apply(Command::SaveTo(json));
                 }
@@ -334,6 +332,23 @@ impl App {
                 }
             }
             other => unreachable!("not a file command: {other:?}"),
+        }
+    }
+
+    /// Saves the game where the save dialog answers, offering `name`; what waits for the
+    /// save ([`ViewState::after_save`](crate::view::ViewState)) goes on after it.
+    fn save_where_asked(&mut self, name: &str) {
+        match self.save_dialogs().save_game(name) {
+            Some(path) => self.apply(Command::SaveTo(path)),
+            // No dialog could be shown: what waits for the save waits for the path typed
+            // instead.
+            None if self.take_dialog_failure() => {
+                if let Some(prompt) = &mut self.parts.windows.path_prompt {
+                    prompt.then = self.view.after_save.take();
+                }
+            }
+            // Not saved: what waited for the save does not go ahead.
+            None => self.view.after_save = None,
         }
     }
 
@@ -521,10 +536,15 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
             plural(left_out, "move")
         );
     }
-    if (0..game.len()).any(|i| game.best_at(i).is_some()) {
-        notice += &format!(
-            "; the game analysis is not kept in {name}: save as Okapi game (.json) to keep it"
-        );
+    let analysed = (0..game.len()).any(|i| game.best_at(i).is_some());
+    let what = match (analysed, !game.proofs().is_empty()) {
+        (true, true) => Some("the game analysis and the solves' proven lines are"),
+        (true, false) => Some("the game analysis is"),
+        (false, true) => Some("the solves' proven lines are"),
+        (false, false) => None,
+    };
+    if let Some(what) = what {
+        notice += &format!("; {what} not kept in {name}: save as Okapi game (.json) to keep it");
     }
     notice
 }

@@ -66,6 +66,14 @@ pub fn data_paths() -> Option<(PathBuf, PathBuf)> {
     ))
 }
 
+/// The player's own folder for games saved where no folder was used yet: Documents, else
+/// the home folder (never the folder Okapi happened to be started from).
+pub fn documents_folder() -> Option<PathBuf> {
+    let dirs = directories::UserDirs::new()?;
+    let documents = dirs.document_dir().filter(|d| d.is_dir());
+    Some(documents.unwrap_or(dirs.home_dir()).to_path_buf())
+}
+
 /// Reads at most `limit` bytes of the file at `path` (never a FIFO, which would wait for
 /// a writer for ever).
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {

@@ -109,6 +109,11 @@ fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
         .ok_or_else(|| not_found(path))
 }
 
+/// The player's own folder: none in the browser, whose downloads go where it puts them.
+pub fn documents_folder() -> Option<PathBuf> {
+    None
+}
+
 /// Reads at most `limit` bytes kept at `path`.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     let io = |reason| ReadError::Io {

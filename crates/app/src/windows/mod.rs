@@ -8,12 +8,12 @@ mod first_steps;
 mod new_game;
 mod one_line_saved;
 mod path_prompt;
+pub(crate) use path_prompt::PathPrompt;
 mod practice;
 mod settings;
 mod shortcuts;
 mod unsaved_changes;
 
-use crate::dialogs::PathPrompt;
 use crate::part::{Commands, FrameView, Window};
 pub(crate) use confirm_solve::ConfirmSolve;
 use eframe::egui;
@@ -62,6 +62,17 @@ impl Default for Windows {
 }
 
 impl Windows {
+    /// Opens the path field standing in for a `kind` dialog that could not be shown,
+    /// holding `text` to start with.
+    pub(crate) fn open_path_prompt(&mut self, kind: crate::dialogs::DialogKind, text: String) {
+        self.path_prompt = Some(PathPrompt {
+            kind,
+            text,
+            focused: false,
+            then: None,
+        });
+    }
+
     /// Opens the window of this title, its fields filled from the game as it is now.
     pub(crate) fn open(&mut self, title: &str, view: &FrameView) {
         if let Some(w) = self.list.iter_mut().find(|w| w.title() == title) {

@@ -79,7 +79,7 @@ impl Window for NewGame {
                             ui.end_row();
                         }
                     });
-                let lines = 7.0 * ui.text_style_height(&egui::TextStyle::Small);
+                let lines = 6.0 * ui.text_style_height(&egui::TextStyle::Body);
                 egui::ScrollArea::vertical()
                     .id_salt("new-game-levels")
                     .max_height(lines)
@@ -88,11 +88,11 @@ impl Window for NewGame {
                     .show(ui, |ui| {
                         for (i, colour) in ["Black", "White"].iter().enumerate() {
                             ui.horizontal_wrapped(|ui| {
-                                ui.label(egui::RichText::new(format!("{colour}:")).small());
+                                ui.label(egui::RichText::new(format!("{colour}:")).strong());
                                 if form.engine[i] {
                                     level_summary(ui, &form.levels[i], solve_limit);
                                 } else {
-                                    ui.label(egui::RichText::new("you play this side.").small());
+                                    ui.label("you play this side.");
                                 }
                             });
                         }

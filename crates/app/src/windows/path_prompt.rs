@@ -1,10 +1,21 @@
 //! The path field standing in for a file dialog the system could not show.
 
 use crate::command::Command;
-use crate::dialogs::PathPrompt;
+use crate::dialogs::DialogKind;
 use crate::part::{Commands, FrameView, Window};
 use eframe::egui;
 use std::path::PathBuf;
+
+/// The in-app path field shown instead of a dialog that did not work.
+pub struct PathPrompt {
+    pub(crate) kind: DialogKind,
+    pub(crate) text: String,
+    /// The field has had the keyboard focus once.
+    pub(crate) focused: bool,
+    /// What waits for the save typed here (a paste, a new game, quitting after "Save" to
+    /// the unsaved-changes question): it goes on once the game is saved.
+    pub(crate) then: Option<Command>,
+}
 
 /// The path field standing in for a file dialog.
 impl Window for PathPrompt {
@@ -54,8 +65,14 @@ impl Window for PathPrompt {
                 });
             });
         if let Some(answer) = done {
-            if let Some(path) = answer {
-                commands.push(Command::picked(prompt.kind, path));
+            match (answer, prompt.then.take()) {
+                (Some(path), Some(then)) => commands.push(Command::SaveToThen {
+                    path,
+                    then: Box::new(then),
+                }),
+                (Some(path), None) => commands.push(Command::picked(prompt.kind, path)),
+                // Not saved: what waited for the save does not go ahead.
+                (None, _) => {}
             }
             *open = false;
         }

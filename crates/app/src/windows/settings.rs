@@ -97,16 +97,14 @@ fn path_settings(s: &mut SettingsUi, view: &FrameView, ui: &mut egui::Ui) {
         ),
         None => ("(not saved in this session)".into(), "(not kept)".into()),
     };
-    egui::Grid::new("settings-paths")
-        .num_columns(2)
-        .show(ui, |ui| {
-            ui.label("Settings:");
-            ui.add(egui::Label::new(egui::RichText::new(settings).monospace()).wrap());
-            ui.end_row();
-            ui.label("Game in progress:");
-            ui.add(egui::Label::new(egui::RichText::new(game).monospace()).wrap());
-            ui.end_row();
+    // Each path under its name, in the body's size, wrapped and selectable (in a grid
+    // column beside the names they were squeezed small).
+    for (name, path) in [("Settings:", settings), ("Game in progress:", game)] {
+        ui.label(name);
+        ui.indent(name, |ui| {
+            ui.add(egui::Label::new(path).wrap().selectable(true));
         });
+    }
     ui.horizontal(|ui| {
         ui.label(format!(
             "Recent files: {} of {MAX_RECENT}",

@@ -19,6 +19,8 @@
 //!     { "from": 0, "at": 1, "moves": ["f6", "e6"], "evals": [...], "analysis": [...] },
 //!     { "from": 1, "at": 1, "moves": ["f4"] }
 //!   ],
+//!   "proofs": [ { "position": "---...XO... O", "mode": "exact", "score": -16,
+//!                 "line": ["h4", "g6", "--", ...] } ],   // solves, newest first
 //!   "line": ["f5", "f6", "f4"],                // the current line; absent = the main line
 //!   "ply": 2,                                  // the cursor: plies along the current line
 //!   "file": "/home/ann/games/g.ggf",           // the app's autosave only: where it is saved
@@ -32,7 +34,9 @@
 //! made the move (disc difference, or 1/0/-1 for `"wld"`). An `analysis` entry is what
 //! the game analysis found for the move at `ply`: the best move of the position before it
 //! and that move's value for the same side ([`BestMove`]). Variations are a flat list so
-//! that no tree is too deep to read back.
+//! that no tree is too deep to read back. A `proofs` entry is a solve of a position of
+//! the game ([`ProvenLine`]): its board string, `"exact"` or `"wld"`, the result for the
+//! side to move there and the proven line from it; one the board refutes is left out.
 //!
 //! The app's autosave of the game in progress is such a file with where the game is saved
 //! ([`SavedState`]), so that a restart asks about what is unsaved and nothing else.
@@ -44,7 +48,8 @@
 
 use super::TextPos;
 use crate::board::{Move, Position};
-use crate::game::{BestMove, Eval, EvalSource, Game, NodeId, Seat};
+use crate::game::{BestMove, Eval, EvalSource, Game, NodeId, ProvenLine, Seat};
+use crate::search::SolveMode;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -125,6 +130,8 @@ struct GameFile {
     analysis: Vec<PlyBest>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     variations: Vec<Variation>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    proofs: Vec<Proof>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     line: Option<Vec<String>>,
     #[serde(default)]
@@ -189,6 +196,61 @@ struct PlyBest {
     best: String,
     value: i32,
     source: EvalSource,
+}
+
+/// A solve kept with the game ([`ProvenLine`]).
+#[derive(Serialize, Deserialize)]
+struct Proof {
+    /// The position solved, as a board string.
+    position: String,
+    mode: ProofMode,
+    score: i32,
+    line: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ProofMode {
+    Exact,
+    Wld,
+}
+
+impl Proof {
+    fn of(p: &ProvenLine) -> Proof {
+        Proof {
+            position: p.position.to_board_string(),
+            mode: match p.mode {
+                SolveMode::Exact => ProofMode::Exact,
+                SolveMode::Wld => ProofMode::Wld,
+            },
+            score: p.score,
+            line: p.line.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    /// The proof as the game keeps it; `place` is where it stands in the file.
+    fn read(&self, place: &str) -> Result<ProvenLine, JsonError> {
+        let position = Position::parse(&self.position).map_err(|e| JsonError::Bad {
+            place: format!("{place}.position"),
+            reason: e.to_string(),
+        })?;
+        check_value(self.score, || format!("{place}.score"))?;
+        let line = self
+            .line
+            .iter()
+            .enumerate()
+            .map(|(i, text)| parse_move(text, i, &format!("{place}.line[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ProvenLine {
+            position,
+            mode: match self.mode {
+                ProofMode::Exact => SolveMode::Exact,
+                ProofMode::Wld => SolveMode::Wld,
+            },
+            score: self.score,
+            line,
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -325,6 +387,7 @@ pub fn write_with_state(game: &Game, state: &SavedState) -> String {
         analysis: analysis_of(game, &lines[0].nodes),
         moves: main_moves.clone(),
         variations,
+        proofs: game.proofs().iter().map(Proof::of).collect(),
         line: (current_texts != main_moves).then_some(current_texts),
         ply: game.ply(),
         file: state
@@ -459,6 +522,10 @@ pub fn read_with_state(text: &str) -> Result<(Game, SavedState), JsonError> {
     game.date = file.date;
     game.comment = file.comment;
     game.event = file.event;
+    // Oldest first, so the newest ends first again.
+    for (k, proof) in file.proofs.iter().enumerate().rev() {
+        game.keep_proof(proof.read(&format!("proofs[{k}]"))?);
+    }
     // Proofs the moves refute (a damaged or hostile file) go; the engine proves anew.
     game.drop_refuted_proofs();
     let state = SavedState {
@@ -653,6 +720,51 @@ mod tests {
             "{:?}",
             back.evals()
         );
+    }
+
+    /// A solve's proven line is kept in the file with its position, newest first; a
+    /// proof the board refutes is left out, a proof that is no proof is an error saying
+    /// where.
+    #[test]
+    fn solves_are_kept_in_the_file() {
+        let mut g = transcript::read("f5d6c3d3c4").unwrap();
+        let at = |g: &Game, ply| g.position_at(ply);
+        let first = ProvenLine {
+            position: at(&g, 2),
+            mode: SolveMode::Exact,
+            score: -4,
+            line: vec![mv("d3"), mv("c4")],
+        };
+        let second = ProvenLine {
+            position: at(&g, 4),
+            mode: SolveMode::Wld,
+            score: 1,
+            line: vec![mv("c4")],
+        };
+        g.keep_proof(first.clone());
+        g.keep_proof(second.clone());
+        let text = write(&g);
+        assert!(text.contains("\"proofs\""), "{text}");
+        let back = read(&text).unwrap();
+        assert_eq!(back.proofs(), [second.clone(), first.clone()]);
+        // A line that cannot be played from its position, or an odd exact score: not a
+        // proof, not kept.
+        let refuted = text.replace("\"d3\",\n        \"c4\"", "\"a1\",\n        \"c4\"");
+        assert_ne!(refuted, text);
+        assert_eq!(
+            read(&refuted).unwrap().proofs(),
+            std::slice::from_ref(&second)
+        );
+        let odd = text.replace("\"score\": -4", "\"score\": -5");
+        assert_ne!(odd, text);
+        assert_eq!(read(&odd).unwrap().proofs(), [second]);
+        // Not a move at all, or a value past 64: the file is refused, saying where.
+        let junk = text.replace("\"d3\",\n        \"c4\"", "\"zz\",\n        \"c4\"");
+        let e = read(&junk).unwrap_err().to_string();
+        assert!(e.contains("proofs[1].line[0]"), "{e}");
+        let huge = text.replace("\"score\": -4", "\"score\": -400");
+        let e = read(&huge).unwrap_err().to_string();
+        assert!(e.contains("proofs[1].score"), "{e}");
     }
 
     #[test]

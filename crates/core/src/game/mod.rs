@@ -9,8 +9,8 @@ mod session;
 mod value;
 
 pub use record::{
-    BestMove, Game, NewMove, NodeId, Seat, SeatError, Unsaved, numbered_line, occasion, today,
-    transcript_of,
+    BestMove, Game, KEPT_SOLVES, NewMove, NodeId, ProvenLine, Seat, SeatError, Unsaved,
+    numbered_line, occasion, today, transcript_of,
 };
-pub use session::{Next, ProvenLine, Session, SessionError, seat_name};
+pub use session::{Next, Session, SessionError, seat_name};
 pub use value::{Eval, EvalSource};

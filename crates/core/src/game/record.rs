@@ -79,6 +79,8 @@ pub struct Game {
     pub event: String,
     /// A free comment on the game.
     pub comment: String,
+    /// The solves of positions of the game, newest first ([`Game::keep_proof`]).
+    proofs: Vec<ProvenLine>,
 }
 
 /// Where a move not yet recorded at the cursor goes among the moves recorded there.
@@ -170,6 +172,7 @@ impl Game {
             date: today(),
             event: String::new(),
             comment: String::new(),
+            proofs: Vec::new(),
         }
     }
 
@@ -803,5 +806,6 @@ pub fn today() -> String {
 
 mod analysis;
 mod proofs;
+pub use proofs::{KEPT_SOLVES, ProvenLine};
 #[cfg(test)]
 mod tests;

@@ -23,11 +23,10 @@
 //! ```
 
 use super::clock::{Clock, clock_allotment};
-use super::record::{Game, NewMove, Seat};
+use super::record::{Game, NewMove, ProvenLine, Seat};
 use super::value::Eval;
 use crate::board::{Color, Move, PlayError, Position};
 use crate::level::Level;
-use crate::search::SolveMode;
 use std::time::Duration;
 
 /// Why a move was not played.
@@ -75,24 +74,6 @@ pub enum Next {
     },
 }
 
-/// The solves a session keeps, each with its position (a player solving the positions of a
-/// game one after another finds each again).
-pub const KEPT_SOLVES: usize = 64;
-
-/// A solved position's proven line: shown at its position, and along it as far as the
-/// game follows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProvenLine {
-    /// The position the line starts from.
-    pub position: Position,
-    /// Exact score or win/draw/loss.
-    pub mode: SolveMode,
-    /// The result for the side to move at `position` (discs, or 1/0/-1).
-    pub score: i32,
-    /// The proven line from `position`, passes included.
-    pub line: Vec<Move>,
-}
-
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -103,10 +84,6 @@ pub struct Session {
     /// rather than reviewed (the cursor was moved back or forth): the engine plays its
     /// turn when the game is played, or at the end of the line.
     live: bool,
-    /// The last solve's proven line, while the game is on it.
-    /// The solves of this game, newest first: each stays with the position it proves,
-    /// so stepping away and back shows it again.
-    proven: Vec<ProvenLine>,
 }
 
 impl Session {
@@ -119,7 +96,6 @@ impl Session {
             clock: None,
             lost_on_time: None,
             live: false,
-            proven: Vec::new(),
         };
         session.changed();
         session
@@ -234,12 +210,10 @@ impl Session {
         self.live || self.at_end()
     }
 
-    /// Keeps a solve's proven line with its position (a new solve of the same position
-    /// replaces the old; the last `KEPT_SOLVES` are kept).
+    /// Keeps a solve's proven line with its position, in the record ([`Game::keep_proof`]):
+    /// stepping away and back shows it again, and the game's file keeps it.
     pub fn set_proven_line(&mut self, proven: ProvenLine) {
-        self.proven.retain(|p| p.position != proven.position);
-        self.proven.insert(0, proven);
-        self.proven.truncate(KEPT_SOLVES);
+        self.game.keep_proof(proven);
         self.changed();
     }
 
@@ -248,7 +222,7 @@ impl Session {
     /// here.
     pub fn proven_here(&self) -> Option<ProvenLine> {
         let here = self.game.ply();
-        self.proven.iter().find_map(|p| {
+        self.game.proofs().iter().find_map(|p| {
             let from = (0..=here)
                 .rev()
                 .find(|&i| self.game.position_at(i) == p.position)?;
@@ -511,6 +485,7 @@ pub fn seat_name(seat: Seat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::SolveMode;
 
     fn mv(s: &str) -> Move {
         Move::parse(s).unwrap()

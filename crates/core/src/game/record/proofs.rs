@@ -4,10 +4,79 @@
 //! after Analyse game.
 
 use super::{Game, NodeId};
-use crate::board::{Color, Move};
+use crate::board::{Color, Move, Position};
 use crate::game::EvalSource;
+use crate::search::SolveMode;
+
+/// The solves a game keeps, each with its position (a player solving the positions of a
+/// game one after another finds each again).
+pub const KEPT_SOLVES: usize = 64;
+
+/// A solved position's proven line: shown at its position, and along it as far as the
+/// game follows it. The record keeps it, so Okapi's game file and the autosave bring it
+/// back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProvenLine {
+    /// The position the line starts from.
+    pub position: Position,
+    /// Exact score or win/draw/loss.
+    pub mode: SolveMode,
+    /// The result for the side to move at `position` (discs, or 1/0/-1).
+    pub score: i32,
+    /// The proven line from `position`, passes included.
+    pub line: Vec<Move>,
+}
+
+impl ProvenLine {
+    /// Whether the board refutes the proof: a score no game ends with (an odd or
+    /// out-of-range disc difference, a win/draw/loss beyond 1), a line that cannot be
+    /// played from its position, or one that ends the game with another result.
+    pub fn is_refuted(&self) -> bool {
+        let possible = match self.mode {
+            SolveMode::Exact => self.score % 2 == 0 && self.score.abs() <= 64,
+            SolveMode::Wld => self.score.abs() <= 1,
+        };
+        if !possible || self.position.is_game_over() {
+            return true;
+        }
+        let mut p = self.position;
+        if self.line.iter().any(|&mv| p.play_move(mv).is_err()) {
+            return true;
+        }
+        if !p.is_game_over() {
+            return false;
+        }
+        let (b, w) = p.final_counts();
+        let black = b as i32 - w as i32;
+        let result = match self.position.side_to_move() {
+            Color::Black => black,
+            Color::White => -black,
+        };
+        match self.mode {
+            SolveMode::Exact => result != self.score,
+            SolveMode::Wld => result.signum() != self.score,
+        }
+    }
+}
 
 impl Game {
+    /// The solves kept with the game, newest first.
+    pub fn proofs(&self) -> &[ProvenLine] {
+        &self.proofs
+    }
+
+    /// Keeps a solve's proven line with its position (a new solve of the same position
+    /// replaces the old; the last [`KEPT_SOLVES`] are kept). A proof the board refutes
+    /// is not kept.
+    pub fn keep_proof(&mut self, proven: ProvenLine) {
+        if proven.is_refuted() {
+            return;
+        }
+        self.proofs.retain(|p| p.position != proven.position);
+        self.proofs.insert(0, proven);
+        self.proofs.truncate(KEPT_SOLVES);
+    }
+
     /// Takes away every proven value (exact or win/draw/loss) that the moves recorded
     /// refute, and says how many there were:
     /// - an odd exact value (every final score is even: the empties go to the winner);
@@ -18,12 +87,17 @@ impl Game {
     ///   proof of a move that ends the game with another outcome.
     ///
     ///
+    /// A solve kept with the game goes when [`ProvenLine::is_refuted`].
+    ///
     /// The game analysis' best move goes too when its proof cannot be: an odd exact value,
     /// a win/draw/loss beyond 1, or an exact value below the move's own proven one.
     ///
     /// The readers call it on every game they read.
     pub fn drop_refuted_proofs(&mut self) -> usize {
-        self.drop_impossible_best_moves() + self.drop_refuted_move_values()
+        let solves = self.proofs.len();
+        self.proofs.retain(|p| !p.is_refuted());
+        let refuted_solves = solves - self.proofs.len();
+        refuted_solves + self.drop_impossible_best_moves() + self.drop_refuted_move_values()
     }
 
     fn drop_impossible_best_moves(&mut self) -> usize {
