@@ -209,9 +209,19 @@ fn filters_by_player_and_side_match_the_tags() {
 fn the_shipped_database_reads_and_every_game_reaches_the_start() {
     let db = okapi::db::load_shipped().expect("the shipped database reads");
     assert!(db.len() > 100_000, "{} games", db.len());
-    let a = db.query(&Position::start(), &Filter::default());
+    let every = Filter {
+        xot: okapi::db::XotGames::Include,
+        ..Filter::default()
+    };
+    let a = db.query(&Position::start(), &every);
     assert_eq!(a.games.len(), db.len());
     let total: u32 = a.moves.iter().map(|m| m.games).sum();
     assert_eq!(total as usize, db.len());
     assert!(db.players().iter().any(|p| p.contains("Tamenori")));
+    // The XOT tournaments' games (Zurich (XOT) - 2025) are told by their names and left
+    // out by default.
+    let xot = (0..db.len()).filter(|&i| db.game(i).xot).count();
+    assert!(xot > 0, "no XOT game in the shipped database");
+    let a = db.query(&Position::start(), &Filter::default());
+    assert_eq!(a.games.len(), db.len() - xot);
 }

@@ -115,9 +115,19 @@ fn text(bytes: &[u8]) -> String {
 
 // --- What each reader must do with an input ----------------------------------------
 
+/// A game as read holds no proof its own moves refute (a value "exact +64" where the
+/// game ends otherwise): the readers drop those, and the engine proves anew.
+fn no_refuted_proof(game: &okapi::game::Game) -> Result<(), String> {
+    match game.clone().drop_refuted_proofs() {
+        0 => Ok(()),
+        n => Err(format!("{n} proofs the game's own moves refute were read")),
+    }
+}
+
 fn check_ggf(bytes: &[u8]) -> Result<(), String> {
     let t = text(bytes);
     if let Ok(r) = ggf::read_record(&t) {
+        no_refuted_proof(&r.game)?;
         let again = ggf::write_record(&r);
         let back =
             ggf::read_record(&again).map_err(|e| format!("own output refused: {e}\n{again}"))?;
@@ -131,6 +141,7 @@ fn check_ggf(bytes: &[u8]) -> Result<(), String> {
 fn check_json(bytes: &[u8]) -> Result<(), String> {
     let t = text(bytes);
     if let Ok(g) = okapi_json::read(&t) {
+        no_refuted_proof(&g)?;
         let again = okapi_json::write(&g);
         let back =
             okapi_json::read(&again).map_err(|e| format!("own output refused: {e}\n{again}"))?;
@@ -709,6 +720,31 @@ fn regressions_replay() {
     }
     assert!(replayed > 0, "{}: no fuzz regression in it", root.display());
     println!("replayed {replayed} fuzz regressions");
+}
+
+/// Game files claiming "exact +64" on every move of a game that ends 33-31: nothing of it
+/// is read as proven (the engine's proofs are the only ones shown), the game is.
+#[test]
+fn proofs_a_game_file_claims_against_its_own_end_are_not_read() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
+    let json = std::fs::read_to_string(root.join("json/exact-64-everywhere.json")).unwrap();
+    let ggf_text = std::fs::read_to_string(root.join("ggf/exact-64-everywhere.ggf")).unwrap();
+    for (name, game) in [
+        ("json", okapi_json::read(&json).unwrap()),
+        ("ggf", read_game(&ggf_text).unwrap()),
+    ] {
+        assert_eq!(game.len(), 61, "{name}: 60 moves and a pass");
+        let proven = (0..game.len())
+            .filter_map(|i| game.eval_at(i))
+            .filter(|e| e.source == okapi::game::EvalSource::Exact)
+            .count();
+        assert_eq!(proven, 0, "{name}: {:?}", game.evals());
+        no_refuted_proof(&game).unwrap();
+    }
+    // GGF's `/eval/` numbers are a program's estimates, kept as written, never proofs.
+    let record = ggf::read_record(&ggf_text).unwrap();
+    let estimates: Vec<f64> = record.move_info.iter().filter_map(|m| m.eval).collect();
+    assert_eq!(estimates, [64.0; 60]);
 }
 
 /// The valid files really are valid: the mutations start from files the readers accept.

@@ -151,6 +151,76 @@ fn closed_pipes_in_the_db_commands_panic_no_more() {
     assert_eq!(code, Some(0));
 }
 
+/// Runs `okapi ARGS` reading `input` (a file: its end comes without a race) and writing
+/// to `output`, which fails every write: a pipe whose reader is gone (closed before the
+/// program starts) or `/dev/full`. Returns the exit code and standard error.
+#[cfg(unix)]
+fn with_failing_output(args: &[&str], input: &str, full_disk: bool) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let input_file = dir.path().join("input.txt");
+    std::fs::write(&input_file, input).unwrap();
+    let output = if full_disk {
+        Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    } else {
+        let mut fds = [0; 2];
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        unsafe { libc::close(fds[0]) };
+        Stdio::from(unsafe {
+            <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fds[1])
+        })
+    };
+    let mut cmd = okapi();
+    cmd.args(args)
+        .stdin(std::fs::File::open(&input_file).unwrap())
+        .stdout(output)
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    drop(cmd);
+    let o = child.wait_with_output().unwrap();
+    (o.status.code(), stderr(&o))
+}
+
+/// `okapi console` and `okapi nboard` talk to a host: the end of their input is the end
+/// of the session (0), but an answer they could not write (the host closed its end, a
+/// full disk) is a failure the host must hear of: a message and 2, as a solve's.
+#[test]
+#[cfg(unix)]
+fn console_and_nboard_fail_when_their_answers_cannot_be_written() {
+    let sessions: [(&[&str], &str, &str); 2] = [
+        (
+            &["console", "--computer", "none"],
+            "board\n",
+            "okapi console",
+        ),
+        (
+            &["nboard", "--no-book"],
+            "nboard 2\nping 1\n",
+            "okapi nboard",
+        ),
+    ];
+    for (args, input, name) in sessions {
+        // The end of the input, everything written: a normal end.
+        let o = run_with_input(args, input);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(!stdout(&o).is_empty(), "{args:?}");
+        let full = [false, true];
+        for full_disk in full {
+            let (code, said) = with_failing_output(args, input, full_disk);
+            assert_eq!(code, Some(2), "{args:?} full disk {full_disk}: {said}");
+            assert!(
+                said.contains(&format!("{name}: cannot write to standard output")),
+                "{args:?} full disk {full_disk}: {said}"
+            );
+            assert!(!said.contains("panicked"), "{said}");
+        }
+    }
+}
+
 #[test]
 #[cfg(unix)]
 fn a_fifo_in_a_games_folder_never_blocks() {
@@ -773,4 +843,96 @@ fn match_reads_an_endless_openings_file_capped() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("file too large"), "{}", stderr(&o));
+}
+
+/// `db build --folder` kept a game stopped half-way as if it had ended (a GGF of short
+/// games moved Black's score from 48% to 67%), and XOT games counted in the opening
+/// statistics: both stay what they are through the file, the unfinished game counts in
+/// no result, and XOT games are left out unless asked for (`--xot`).
+#[test]
+fn a_built_database_keeps_unfinished_and_xot_games_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let wthor = dir.path().join("wthor");
+    std::fs::create_dir(&wthor).unwrap();
+    wthor_folder(&wthor);
+    let club = dir.path().join("club");
+    std::fs::create_dir(&club).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/club-games.ggf"),
+        club.join("club-games.ggf"),
+    )
+    .unwrap();
+    let built = dir.path().join("built.okdb");
+    let o = okapi()
+        .args(["db", "build", "--wthor"])
+        .arg(&wthor)
+        .arg("--folder")
+        .arg(&club)
+        .arg("-o")
+        .arg(&built)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Read back: the WTHOR game, a finished club game, one stopped after 7 moves, and a
+    // game of a random start (TY[8r]).
+    let db = okapi::db::Database::load(&built).unwrap();
+    let kinds: Vec<(bool, bool)> = (0..db.len())
+        .map(|i| (db.game(i).finished, db.game(i).xot))
+        .collect();
+    assert_eq!(
+        kinds,
+        [(true, false), (true, false), (false, false), (true, true)]
+    );
+    let stats = |extra: &[&str]| -> serde_json::Value {
+        let o = okapi()
+            .args(["db", "stats", "--format", "json", "--db"])
+            .arg(&built)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    // By default: the XOT game left out; the unfinished one in the games, in no result
+    // (Black won both finished games: 100%, not Black's disc lead where the third stops).
+    let v = stats(&[]);
+    assert_eq!(v["games"], 3, "{v}");
+    let m = &v["moves"][0];
+    assert_eq!(
+        (
+            &m["games"],
+            &m["unfinished"],
+            &m["black_wins"],
+            &m["black_losses"]
+        ),
+        (&3.into(), &1.into(), &2.into(), &0.into()),
+        "{v}"
+    );
+    assert_eq!(m["average_black_score"], 6.0, "{v}");
+    let v = stats(&["--xot", "include"]);
+    assert_eq!(v["games"], 4, "{v}");
+    assert_eq!(v["moves"][0]["black_losses"], 1, "{v}");
+    let v = stats(&["--xot", "only"]);
+    assert_eq!(v["games"], 1, "{v}");
+    // The text says what it left out.
+    let o = okapi()
+        .args(["db", "stats", "--db"])
+        .arg(&built)
+        .output()
+        .unwrap();
+    let text = stdout(&o);
+    assert!(text.contains("1 XOT game is left out"), "{text}");
+    assert!(
+        text.contains("1 of the games stop before their end"),
+        "{text}"
+    );
+    // `db games` filters the same way.
+    let o = okapi()
+        .args(["db", "games", "--format", "json", "--xot", "only", "--db"])
+        .arg(&built)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["list"][0]["black"], "Kurahashi Satoshi", "{v}");
+    assert_eq!(v["games"], 1, "{v}");
 }

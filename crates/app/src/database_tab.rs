@@ -6,7 +6,7 @@ use crate::command::Command;
 use crate::database_panel::*;
 use eframe::egui;
 use okapi_core::board::{Position, Square};
-use okapi_core::db::{Answer, Database, PlayerSide};
+use okapi_core::db::{Answer, Database, PlayerSide, XotGames};
 use okapi_core::game::occasion;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -258,6 +258,18 @@ impl App {
                     );
                     let _ = (from, to);
                 });
+                ui.end_row();
+                ui.label("");
+                let mut xot = view.filter.xot == XotGames::Include;
+                ui.checkbox(&mut xot, "XOT games").on_hover_text(
+                    "Games whose first moves were drawn from the XOT list, not chosen: \
+                     left out of the statistics unless ticked.",
+                );
+                view.filter.xot = if xot {
+                    XotGames::Include
+                } else {
+                    XotGames::Exclude
+                };
                 ui.end_row();
             });
         let year = |text: &str| text.trim().parse::<u16>().ok();

@@ -92,6 +92,9 @@ struct Console<W: Write> {
     input_closed: bool,
     /// The solve was stopped because the input ended (see [`Console::solve`]).
     stopping: bool,
+    /// Why a line could not be written (the reader gone, a full disk): the session ends
+    /// with that error, not as if it had been read.
+    output_failed: Option<String>,
 }
 
 /// Is standard output a pipe whose reader is gone? (Unix: `poll` reports an error on
@@ -152,9 +155,15 @@ impl<W: Write> Console<W> {
         self.session.position()
     }
 
+    /// Writes a line; after a failed write nothing more is written, and the console ends
+    /// ([`Console::output_failed`]).
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        if self.output_failed.is_some() {
+            return;
+        }
+        if let Err(e) = writeln!(self.out, "{text}").and_then(|()| self.out.flush()) {
+            self.output_failed = Some(e.to_string());
+        }
     }
 
     /// The seats: the computer's sides at the console's level.
@@ -233,7 +242,8 @@ impl<W: Write> Console<W> {
 
     fn computer_moves_while(&mut self, from_here: bool) {
         let mut first = from_here;
-        loop {
+        // Nobody sees the moves once the output fails: no game is played on for nobody.
+        while self.output_failed.is_none() {
             let next = if std::mem::take(&mut first) {
                 self.session.engine_move_now()
             } else {
@@ -689,12 +699,13 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
         pending: Default::default(),
         input_closed: false,
         stopping: false,
+        output_failed: None,
     };
     c.reseat();
     c.say("Okapi console: type help for the commands");
     c.show();
     c.computer_moves();
-    loop {
+    while c.output_failed.is_none() {
         let next = match c.pending.pop_front() {
             Some(line) => line,
             None if c.input_closed => break,
@@ -712,7 +723,11 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
             (number, Err(reason)) => c.say(&format!("error: input line {number}: {reason}")),
         }
     }
-    Ok(())
+    // The end of the input is the end of the session; an answer nobody could read is not.
+    match c.output_failed {
+        Some(why) => Err(format!("cannot write to standard output: {why}")),
+        None => Ok(()),
+    }
 }
 
 pub fn main(a: ConsoleArgs) -> ExitCode {

@@ -5,7 +5,7 @@
 use anyhow::{Context, Result, bail};
 use okapi_core::board::{Color, Move, Position};
 use okapi_core::db::sources::{self, Report};
-use okapi_core::db::{Answer, Builder, Database, Filter, PlayerSide};
+use okapi_core::db::{Answer, Builder, Database, Filter, PlayerSide, XotGames};
 use okapi_core::formats::transcript;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -53,6 +53,27 @@ pub enum OutputFormat {
     Json,
 }
 
+/// `--xot`: what the statistics and the list do with XOT games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum XotArg {
+    /// Leave them out: their first moves were drawn, not chosen.
+    Exclude,
+    /// Only XOT games.
+    Only,
+    /// Count them with the others.
+    Include,
+}
+
+impl From<XotArg> for XotGames {
+    fn from(a: XotArg) -> XotGames {
+        match a {
+            XotArg::Exclude => XotGames::Exclude,
+            XotArg::Only => XotGames::Only,
+            XotArg::Include => XotGames::Include,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct QueryArgs {
     /// The moves from the start (`f5d6c3`, `f5 d6 c3`, `1. f5 d6`); none for the start.
@@ -80,6 +101,11 @@ pub struct QueryArgs {
     pub from_year: Option<u16>,
     #[arg(long, value_name = "YEAR")]
     pub to_year: Option<u16>,
+    /// XOT games (a tournament named XOT, a GGF random start `TY[8r]`): their first
+    /// moves were drawn, not chosen, so they are left out of the statistics unless asked
+    /// for.
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t = XotArg::Exclude)]
+    pub xot: XotArg,
     /// At most this many games (`games`; 0 for all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
@@ -101,6 +127,7 @@ impl QueryArgs {
             tournament: self.tournament.clone().unwrap_or_default(),
             from_year: self.from_year,
             to_year: self.to_year,
+            xot: self.xot.into(),
         }
     }
 }
@@ -110,8 +137,13 @@ pub fn run(cmd: DbCommand) -> Result<()> {
         DbCommand::Build(a) => build(&a),
         DbCommand::Stats(a) => {
             let (db, position) = open(&a)?;
-            let answer = db.query(&position, &a.filter());
-            out!("{}", stats_text(&db, &position, &answer, a.format)?);
+            let filter = a.filter();
+            let answer = db.query(&position, &filter);
+            let mut text = stats_text(&db, &position, &answer, a.format)?;
+            if a.format == OutputFormat::Text {
+                text += &xot_note(&db, &position, &filter);
+            }
+            out!("{text}");
             Ok(())
         }
         DbCommand::Games(a) => {
@@ -120,6 +152,25 @@ pub fn run(cmd: DbCommand) -> Result<()> {
             out!("{}", games_text(&db, &answer, a.limit, a.format)?);
             Ok(())
         }
+    }
+}
+
+/// The line saying that XOT games reaching the position were left out, and how to count
+/// them (empty when none were).
+fn xot_note(db: &Database, position: &Position, filter: &Filter) -> String {
+    if filter.xot != XotGames::Exclude {
+        return String::new();
+    }
+    let only = Filter {
+        xot: XotGames::Only,
+        ..filter.clone()
+    };
+    match db.query(position, &only).games.len() {
+        0 => String::new(),
+        n => format!(
+            "{n} XOT game{} left out (their first moves were drawn; --xot include counts them)\n",
+            if n == 1 { " is" } else { "s are" }
+        ),
     }
 }
 

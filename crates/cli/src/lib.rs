@@ -334,8 +334,9 @@ pub fn main(args: Vec<OsString>) -> Run {
             });
         }
     };
-    // A conversation with a host (a GUI, a person) ends when the host goes: its closed
-    // output is the end, not a failure.
+    // A conversation with a host (a GUI, a person) writes line by line and says itself
+    // when a line could not be written (2, as a solve's failed output): the end of its
+    // input is the end of the session (0).
     let conversation = matches!(cli.command, CliCommand::Console(_) | CliCommand::Nboard(_));
     let code = match cli.command {
         CliCommand::App { file } => return Run::App(file),

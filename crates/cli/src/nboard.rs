@@ -42,17 +42,38 @@ use okapi_core::formats::ggf::move_text;
 
 /// Where the protocol's answers go: whole lines, flushed at once.
 #[derive(Clone)]
-pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Out(Arc<Mutex<Writer>>);
+
+/// The output and the first error writing to it.
+struct Writer {
+    w: Box<dyn Write + Send>,
+    failed: Option<String>,
+}
 
 impl Out {
     pub fn new(w: Box<dyn Write + Send>) -> Out {
-        Out(Arc::new(Mutex::new(w)))
+        Out(Arc::new(Mutex::new(Writer { w, failed: None })))
     }
 
-    /// Writes one line; false when the host no longer reads (a closed pipe).
+    /// Writes one line; false when the host no longer reads (a closed pipe) or the
+    /// output cannot take it (a full disk). Nothing is written after a failure.
     pub fn line(&self, text: &str) -> bool {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        writeln!(w, "{text}").and_then(|()| w.flush()).is_ok()
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if out.failed.is_some() {
+            return false;
+        }
+        let written = writeln!(out.w, "{text}").and_then(|()| out.w.flush());
+        if let Err(e) = written {
+            out.failed = Some(e.to_string());
+            return false;
+        }
+        true
+    }
+
+    /// Why a write failed, if one did.
+    pub fn failure(&self) -> Option<String> {
+        let out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        out.failed.clone()
     }
 }
 
@@ -559,15 +580,24 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
 /// The longest input line taken (a GGF game is well under 2 KB).
 const MAX_LINE: usize = 1 << 20;
 
-/// Runs the protocol on standard input and output.
+/// Runs the protocol on standard input and output. The end of the input or `quit` is the
+/// end of the session (0); an answer that could not be written (the host closed its end
+/// of the pipe, a full disk) is a failure: the host missed it (2, with the reason).
 pub fn run(opts: &NboardOptions) -> std::process::ExitCode {
     let lines = read_lines(io::BufReader::new(io::stdin()));
-    serve(lines, Out::new(Box::new(io::stdout())), opts);
-    std::process::ExitCode::SUCCESS
+    let out = Out::new(Box::new(io::stdout()));
+    serve(lines, out.clone(), opts);
+    match out.failure() {
+        None => std::process::ExitCode::SUCCESS,
+        Some(why) => {
+            errln!("okapi nboard: cannot write to standard output: {why}");
+            std::process::ExitCode::from(2)
+        }
+    }
 }
 
 /// The protocol loop over lines from `lines` (ends when it closes, on `quit`, or when the
-/// host stops reading).
+/// host stops reading: [`Out::failure`] says why).
 pub fn serve(lines: Receiver<InputLine>, out: Out, opts: &NboardOptions) {
     let engine = Engine::spawn_with(
         EngineOptions {

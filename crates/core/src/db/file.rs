@@ -4,7 +4,7 @@
 //! | bytes | field (integers little-endian) |
 //! |-------|-------|
 //! | 8 | magic `OKAPIGDB` |
-//! | 2 | format version (1) |
+//! | 2 | format version (2; version 1 is read too) |
 //! | 2 | reserved, 0 |
 //! | 4 | games `G` |
 //! | 4 | players `P` |
@@ -19,30 +19,47 @@
 //! each ended by a NUL; then the games column by column (columns of small numbers
 //! compress far better than rows): Black's player `u32`, White's `u32`, tournament `u32`,
 //! source `u32`, year `u16`, Black's final disc difference `i8`, the theoretical score's
-//! empties `u8` (0 for none) and score `i8`, the number of moves `u8` (at most 60); then
-//! every game's moves, one byte each (square index, a1 = 0, h8 = 63).
+//! empties `u8` (0 for none) and score `i8`, the number of moves `u8` (at most 60), and
+//! (from version 2) the game's kind `u8`: bit 0 set for a game not played to its end (its
+//! score is no result, [`GameInfo::finished`]), bit 1 for an XOT game (its first moves
+//! were drawn, not chosen, [`GameInfo::xot`]), the other bits 0; then every game's moves,
+//! one byte each (square index, a1 = 0, h8 = 63).
+//!
+//! A version 1 file has no kinds column: its games are finished, and XOT where their
+//! tournament's name says so ([`super::is_xot_event`]).
 //!
 //! The position index is not stored: it is built at load (`okapi bench --db` measures
 //! it).
 
 use super::{Builder, Database, DbError, GameInfo, Names};
-use crate::binary::{check_header, le_u16, le_u32, seal, unseal};
+use crate::binary::{HeaderError, check_header, le_u16, le_u32, seal, unseal};
 use crate::formats::records::TheoreticalScore;
 
 /// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"OKAPIGDB";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this build writes.
+pub const VERSION: u16 = 2;
+/// The oldest format version this build reads (no kinds column).
+pub const OLDEST_VERSION: u16 = 1;
+/// A game's kind byte: not played to its end.
+const UNFINISHED: u8 = 1;
+/// A game's kind byte: an XOT game.
+const XOT: u8 = 2;
 const HEADER_LEN: usize = 36;
 /// The most an `.okdb` file may hold (the whole of WTHOR is under 10 MB).
 pub const MAX_FILE: u64 = 256 << 20;
 /// The most its payload may unpack to (2,000,000 games of 60 moves and their columns).
 const MAX_RAW: usize = 512 << 20;
 /// Bytes a game takes in the columns, besides its moves.
-const GAME_COLUMNS: usize = 4 * 4 + 2 + 1 + 1 + 1 + 1;
+const GAME_COLUMNS: usize = 4 * 4 + 2 + 1 + 1 + 1 + 1 + 1;
 
 /// The file's bytes.
 pub fn write(db: &Database) -> Vec<u8> {
+    write_version(db, VERSION)
+}
+
+/// The file's bytes in format `version` (1 has no kinds column).
+fn write_version(db: &Database, version: u16) -> Vec<u8> {
     let g = db.games.len();
     let mut raw = Vec::with_capacity(g * GAME_COLUMNS + db.moves.len());
     for names in [&db.players, &db.tournaments, &db.sources] {
@@ -71,6 +88,11 @@ pub fn write(db: &Database) -> Vec<u8> {
     for id in 0..g {
         raw.push(db.moves(id).len() as u8);
     }
+    if version >= 2 {
+        games.iter().for_each(|x| {
+            raw.push(if x.finished { 0 } else { UNFINISHED } | if x.xot { XOT } else { 0 })
+        });
+    }
     raw.extend_from_slice(&db.moves);
     let counts = [
         g as u32,
@@ -82,7 +104,7 @@ pub fn write(db: &Database) -> Vec<u8> {
     seal(&raw, |payload_len| {
         let mut h = Vec::with_capacity(HEADER_LEN);
         h.extend_from_slice(MAGIC);
-        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&version.to_le_bytes());
         h.extend_from_slice(&0u16.to_le_bytes());
         for c in counts {
             h.extend_from_slice(&c.to_le_bytes());
@@ -154,7 +176,13 @@ impl<'a> Reader<'a> {
 /// corrupt or foreign file is refused with the reason, never half-read.
 pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
     let (counts, raw) = unpack(bytes)?;
-    let Counts { g, p, t, s } = counts;
+    let Counts {
+        g,
+        p,
+        t,
+        s,
+        version,
+    } = counts;
     let mut r = Reader { raw: &raw, at: 0 };
     let players = r.names(p, "player")?;
     let tournaments = r.names(t, "tournament")?;
@@ -169,6 +197,11 @@ pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
         theo_empties: r.take(g, "theoretical depths")?,
         theo_scores: r.take(g, "theoretical scores")?,
         lengths: r.take(g, "move counts")?,
+        kinds: if version >= 2 {
+            Some(r.take(g, "game kinds")?)
+        } else {
+            None
+        },
     };
     let total: usize = columns.lengths.iter().map(|&n| n as usize).sum();
     let moves = r.take(total, "moves")?;
@@ -178,7 +211,14 @@ pub fn read(bytes: &[u8]) -> Result<Builder, DbError> {
             raw.len() - r.at
         )));
     }
-    let (games, starts) = columns.games(g)?;
+    let (mut games, starts) = columns.games(g)?;
+    if version < 2 {
+        // No kinds column: the tournament's name tells an XOT game.
+        let xot: Vec<bool> = tournaments.iter().map(|t| super::is_xot_event(t)).collect();
+        for game in &mut games {
+            game.xot = xot[game.tournament as usize];
+        }
+    }
     if let Some(i) = moves.iter().position(|&m| m >= 64) {
         return Err(DbError::Malformed(format!(
             "move byte {} at {i} is not a square",
@@ -201,17 +241,28 @@ struct Counts {
     p: usize,
     t: usize,
     s: usize,
+    /// The file's format version.
+    version: u16,
 }
 
 /// The header's counts and the checked, uncompressed payload of a file's bytes.
 fn unpack(bytes: &[u8]) -> Result<(Counts, Vec<u8>), DbError> {
-    check_header(
-        bytes,
-        MAGIC,
-        Some(VERSION),
-        HEADER_LEN + 8,
-        "an Okapi games database",
-    )?;
+    const WHAT: &str = "an Okapi games database";
+    check_header(bytes, MAGIC, None, HEADER_LEN + 8, WHAT)?;
+    let version = le_u16(bytes, MAGIC.len());
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
+        return Err(HeaderError::Version {
+            what: WHAT,
+            found: version,
+            expected: VERSION,
+        }
+        .into());
+    }
+    let game_columns = if version >= 2 {
+        GAME_COLUMNS
+    } else {
+        GAME_COLUMNS - 1
+    };
     let count = |at| le_u32(bytes, at) as usize;
     let (g, p, t, s, raw_len, payload_len) = (
         count(12),
@@ -224,7 +275,7 @@ fn unpack(bytes: &[u8]) -> Result<(Counts, Vec<u8>), DbError> {
     if g > super::MAX_GAMES {
         return Err(DbError::TooManyGames);
     }
-    if raw_len > MAX_RAW || raw_len < g * GAME_COLUMNS + p + t + s {
+    if raw_len > MAX_RAW || raw_len < g * game_columns + p + t + s {
         return Err(DbError::Malformed(format!(
             "an unpacked size of {raw_len} bytes does not fit {g} games"
         )));
@@ -235,7 +286,16 @@ fn unpack(bytes: &[u8]) -> Result<(Counts, Vec<u8>), DbError> {
             computed,
         })
     })?;
-    Ok((Counts { g, p, t, s }, raw))
+    Ok((
+        Counts {
+            g,
+            p,
+            t,
+            s,
+            version,
+        },
+        raw,
+    ))
 }
 
 /// The per-game columns of a file, read.
@@ -249,6 +309,8 @@ struct Columns<'a> {
     theo_empties: &'a [u8],
     theo_scores: &'a [u8],
     lengths: &'a [u8],
+    /// Version 2 on: each game's kind bits.
+    kinds: Option<&'a [u8]>,
 }
 
 impl Columns<'_> {
@@ -275,6 +337,13 @@ impl Columns<'_> {
                     self.lengths[i]
                 )));
             }
+            let kind = self.kinds.map_or(0, |k| k[i]);
+            if kind & !(UNFINISHED | XOT) != 0 {
+                return Err(DbError::Malformed(format!(
+                    "game {}: kind {kind:#04x} has unknown bits",
+                    i + 1
+                )));
+            }
             end += u32::from(self.lengths[i]);
             starts.push(end);
             let theoretical = match self.theo_empties[i] {
@@ -292,8 +361,8 @@ impl Columns<'_> {
                 year: le_u16(self.years, 2 * i),
                 black_score: score(self.scores[i], "score", i)?,
                 theoretical,
-                // The file has no column for it: a game in it counts as finished.
-                finished: true,
+                finished: kind & UNFINISHED == 0,
+                xot: kind & XOT != 0,
             });
         }
         Ok((games, starts))
@@ -303,7 +372,6 @@ impl Columns<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::binary::HeaderError;
 
     #[test]
     fn corrupt_and_foreign_files_are_refused() {
@@ -318,11 +386,11 @@ mod tests {
             Database::from_bytes(&bytes[..20]),
             Err(DbError::Header(HeaderError::Short { .. }))
         ));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
         assert!(matches!(
-            Database::from_bytes(&v2),
-            Err(DbError::Header(HeaderError::Version { found: 2, .. }))
+            Database::from_bytes(&v3),
+            Err(DbError::Header(HeaderError::Version { found: 3, .. }))
         ));
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
@@ -331,5 +399,75 @@ mod tests {
             Database::from_bytes(&flipped),
             Err(DbError::Checksum { .. })
         ));
+    }
+
+    fn record(moves: &str, black_score: i8) -> crate::formats::records::GameRecord {
+        crate::formats::records::GameRecord {
+            moves: crate::formats::transcript::read_moves(moves)
+                .unwrap()
+                .into_iter()
+                .filter_map(|m| match m {
+                    crate::board::Move::Play(sq) => Some(sq),
+                    crate::board::Move::Pass => None,
+                })
+                .collect(),
+            black_score,
+            theoretical: None,
+            year: 2025,
+        }
+    }
+
+    /// A game stopped half-way and an XOT game stay what they are through the file; a
+    /// version 1 file (no kinds column) reads as finished games, XOT by their tournament.
+    #[test]
+    fn unfinished_and_xot_games_keep_their_kind() {
+        let mut b = Builder::new();
+        let names = |tournament| super::super::GameNames {
+            black: "A",
+            white: "B",
+            tournament,
+            source: "test",
+        };
+        b.add(&record("f5d6c3d3c4", 10), names("Paris Open"))
+            .unwrap();
+        b.add_unfinished(&record("f5f6e6f4", 4), names("Club"))
+            .unwrap();
+        b.add(&record("e6f4c3c4d3", -2), names("Zurich (XOT) - 2025"))
+            .unwrap();
+        let db = b.build().unwrap();
+        let kinds = |db: &Database| -> Vec<(bool, bool)> {
+            (0..db.len())
+                .map(|i| (db.game(i).finished, db.game(i).xot))
+                .collect()
+        };
+        assert_eq!(kinds(&db), [(true, false), (false, false), (true, true)]);
+        let again = Database::from_bytes(&write(&db)).unwrap();
+        assert_eq!(kinds(&again), kinds(&db));
+        let old = Database::from_bytes(&write_version(&db, 1)).unwrap();
+        assert_eq!(kinds(&old), [(true, false), (true, false), (true, true)]);
+        // Unknown kind bits are refused, not guessed at.
+        let mut b = Builder::new();
+        b.add(&record("f5", 0), names("x")).unwrap();
+        let mut one = b.build().unwrap();
+        one.games[0].finished = false;
+        let bytes = write(&one);
+        let (_, mut raw) = unpack(&bytes).unwrap();
+        let at = raw.len() - 1 - 1; // the kinds byte, before the one move
+        assert_eq!(raw[at], UNFINISHED);
+        raw[at] = 0x80;
+        let counts = [1u32, 2, 1, 1, raw.len() as u32];
+        let forged = seal(&raw, |payload_len| {
+            let mut h = Vec::with_capacity(HEADER_LEN);
+            h.extend_from_slice(MAGIC);
+            h.extend_from_slice(&VERSION.to_le_bytes());
+            h.extend_from_slice(&0u16.to_le_bytes());
+            for c in counts {
+                h.extend_from_slice(&c.to_le_bytes());
+            }
+            h.extend_from_slice(&payload_len.to_le_bytes());
+            h
+        });
+        let err = Database::from_bytes(&forged).unwrap_err().to_string();
+        assert!(err.contains("unknown bits"), "{err}");
     }
 }

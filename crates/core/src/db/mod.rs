@@ -103,6 +103,17 @@ pub struct GameInfo {
     /// (a saved game stopped half-way) has the disc difference where it stops, which is
     /// no result: it is left out of the win and score figures.
     pub finished: bool,
+    /// An XOT game: its first moves were drawn from the XOT list, not chosen by the
+    /// players, so its opening says nothing of what players choose ([`XotGames`]). Told
+    /// by the tournament's name ([`is_xot_event`]) or a GGF random-start type (`TY[8r]`).
+    pub xot: bool,
+}
+
+/// Does an event's name say its games are XOT (`Zurich (XOT) - 2025`, `XOT cup`)? The
+/// word XOT in any letter case, alone (not inside another word).
+pub fn is_xot_event(name: &str) -> bool {
+    name.split(|c: char| !c.is_alphanumeric())
+        .any(|word| word.eq_ignore_ascii_case("xot"))
 }
 
 impl GameInfo {
@@ -205,12 +216,20 @@ impl Builder {
             black_score: record.black_score,
             theoretical: record.theoretical,
             finished: true,
+            xot: is_xot_event(names.tournament),
         };
         self.games.push(info);
         self.moves
             .extend(record.moves.iter().take(60).map(|s| s.index() as u8));
         self.starts.push(self.moves.len() as u32);
         Ok(())
+    }
+
+    /// Marks the game added last as XOT ([`GameInfo::xot`]) whatever its tournament.
+    pub fn mark_last_xot(&mut self) {
+        if let Some(last) = self.games.last_mut() {
+            last.xot = true;
+        }
     }
 
     /// Adds a game that stops before its end ([`GameInfo::finished`]).
@@ -253,6 +272,7 @@ impl Builder {
             )?;
             if let Some(last) = self.games.last_mut() {
                 last.finished = g.finished;
+                last.xot = g.xot;
             }
         }
         Ok(())
@@ -302,7 +322,32 @@ pub enum PlayerSide {
     White,
 }
 
-/// Which games a query keeps. Text matches are case-insensitive substrings.
+/// Whether a query keeps XOT games ([`GameInfo::xot`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum XotGames {
+    /// Left out (the default): an XOT game's first moves were drawn, not chosen, and
+    /// would count in the opening statistics as if players had chosen them.
+    #[default]
+    Exclude,
+    /// Only XOT games.
+    Only,
+    /// Every game, XOT or not.
+    Include,
+}
+
+impl XotGames {
+    /// Does a game of this kind pass?
+    pub fn keeps(self, xot: bool) -> bool {
+        match self {
+            XotGames::Exclude => !xot,
+            XotGames::Only => xot,
+            XotGames::Include => true,
+        }
+    }
+}
+
+/// Which games a query keeps. Text matches are case-insensitive substrings. The default
+/// keeps every game but the XOT ones ([`XotGames::Exclude`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
     /// Part of a player's name; empty for any player.
@@ -315,11 +360,18 @@ pub struct Filter {
     pub from_year: Option<u16>,
     /// The last year kept.
     pub to_year: Option<u16>,
+    /// XOT games left out, alone, or kept with the others.
+    pub xot: XotGames,
 }
 
 impl Filter {
-    /// Keeps every game.
+    /// Keeps every game (XOT games included).
     pub fn is_empty(&self) -> bool {
+        self.names_and_years_empty() && self.xot == XotGames::Include
+    }
+
+    /// Keeps every player, tournament and year.
+    fn names_and_years_empty(&self) -> bool {
         self.player.trim().is_empty()
             && self.tournament.trim().is_empty()
             && self.from_year.is_none()
@@ -484,9 +536,10 @@ impl Database {
         self.index.memory()
     }
 
-    /// The games kept by `filter` as a per-game mask, or `None` for all.
+    /// The games kept by `filter`'s names and years as a per-game mask, or `None` for all
+    /// (the XOT choice is checked game by game, [`Database::query`]).
     fn filter_mask(&self, filter: &Filter) -> Option<Vec<bool>> {
-        if filter.is_empty() {
+        if filter.names_and_years_empty() {
             return None;
         }
         let matching = |names: &[String], needle: &str| -> Option<Vec<bool>> {
@@ -549,7 +602,7 @@ impl Database {
             }
             last = g;
             let id = g as usize;
-            if mask.as_ref().is_some_and(|m| !m[id]) {
+            if mask.as_ref().is_some_and(|m| !m[id]) || !filter.xot.keeps(self.games[id].xot) {
                 continue;
             }
             let moves = self.moves(id);
@@ -749,6 +802,47 @@ mod tests {
             ..Filter::default()
         };
         assert_eq!(count(tournament), 4);
+    }
+
+    /// XOT games (told by the tournament's name) are out of the statistics unless asked
+    /// for: alone, or with the others.
+    #[test]
+    fn xot_games_are_left_out_unless_asked_for() {
+        assert!(is_xot_event("Zurich (XOT) - 2025"));
+        assert!(is_xot_event("xot cup"));
+        assert!(!is_xot_event("Xotic Open"));
+        assert!(!is_xot_event(""));
+        let mut b = Builder::new();
+        b.extend(&sample()).unwrap();
+        let names = GameNames {
+            black: "Eve",
+            white: "Frank",
+            tournament: "Zurich (XOT) - 2025",
+            source: "test",
+        };
+        b.add(&record("f5d6c3d3c4", -30, 2025), names).unwrap();
+        let db = b.build().unwrap();
+        let stats = |xot| {
+            let a = db.query(
+                &Position::start(),
+                &Filter {
+                    xot,
+                    ..Filter::default()
+                },
+            );
+            (a.games.len(), a.moves[0].black_score_sum)
+        };
+        assert_eq!(Filter::default().xot, XotGames::Exclude);
+        assert_eq!(stats(XotGames::Exclude), (4, 26));
+        assert_eq!(stats(XotGames::Only), (1, -30));
+        assert_eq!(stats(XotGames::Include), (5, -4));
+        assert!(
+            Filter {
+                xot: XotGames::Include,
+                ..Filter::default()
+            }
+            .is_empty()
+        );
     }
 
     #[test]

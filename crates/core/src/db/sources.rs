@@ -327,18 +327,30 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
             .push((path.into(), "not a text file (not UTF-8)".into()));
         return report;
     };
-    let games: Vec<Result<Game, String>> = if extension(path) == "ggf" {
+    // Each game, and whether its start was drawn (a GGF random-start type, `TY[8r]`).
+    let games: Vec<Result<(Game, bool), String>> = if extension(path) == "ggf" {
         // GGS archives hold one game a line; each `(;` starts one.
         text.match_indices("(;")
-            .map(|(at, _)| ggf::read(&text[at..]).map_err(|e| e.to_string()))
+            .map(|(at, _)| {
+                ggf::read_record(&text[at..])
+                    .map(|r| {
+                        let xot = r.random_start();
+                        (r.game, xot)
+                    })
+                    .map_err(|e| e.to_string())
+            })
             .collect()
     } else {
-        vec![read_game(&text).map_err(|e| e.to_string())]
+        vec![
+            read_game(&text)
+                .map(|g| (g, false))
+                .map_err(|e| e.to_string()),
+        ]
     };
     let mut read = Vec::new();
     let mut errors = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
-        match g.and_then(|g| record_of_game(&g).map(|r| (g, r))) {
+        match g.and_then(|(g, xot)| record_of_game(&g).map(|r| (g, r, xot))) {
             Ok(game) => read.push(game),
             Err(e) => errors.push(format!("{}: game {}: {e}", path.display(), i + 1)),
         }
@@ -357,7 +369,7 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
         path,
         &read,
         &mut report,
-        |builder, (g, (record, finished))| {
+        |builder, (g, (record, finished), xot)| {
             let names = GameNames {
                 black: &g.black,
                 white: &g.white,
@@ -365,10 +377,14 @@ pub fn add_game_file(builder: &mut Builder, path: &Path, source: &str) -> Report
                 source,
             };
             if *finished {
-                builder.add(record, names)
+                builder.add(record, names)?;
             } else {
-                builder.add_unfinished(record, names)
+                builder.add_unfinished(record, names)?;
             }
+            if *xot {
+                builder.mark_last_xot();
+            }
+            Ok(())
         },
     );
     report

@@ -119,6 +119,9 @@ pub struct GgfRecord {
     pub result: Option<String>,
     /// `TI` as written, if any.
     pub time_control: Option<String>,
+    /// `TY` as written, if any (`8`; `8r` for a random start, see
+    /// [`GgfRecord::random_start`]).
+    pub board_type: Option<String>,
     /// For each ply of the game (forced passes inserted by the reader included), the
     /// eval and the time in seconds the move's `/eval/time` gave.
     pub move_info: Vec<MoveInfo>,
@@ -133,6 +136,16 @@ pub struct MoveInfo {
     pub eval: Option<f64>,
     /// The time written after the eval, in seconds.
     pub seconds: Option<f64>,
+}
+
+impl GgfRecord {
+    /// Does `TY` name a game of a random start (GGS's `r`, as in `8r` or `8r20`: the
+    /// XOT-like games whose first moves were drawn, not chosen)?
+    pub fn random_start(&self) -> bool {
+        self.board_type
+            .as_deref()
+            .is_some_and(|t| t.contains(['r', 'R']))
+    }
 }
 
 /// Reads the first game of a GGF text into a [`Game`] (the cursor at the end).
@@ -238,6 +251,7 @@ fn apply(
             if !value.trim_start().starts_with('8') {
                 return Err(GgfError::NotEightByEight { value, at });
             }
+            record.board_type = Some(value);
         }
         "BO" => {
             if !game.is_empty() {
@@ -425,7 +439,12 @@ pub fn write_record(record: &GgfRecord) -> String {
     if let Some(d) = game.time_per_side {
         s += &format!("TI[{}]", clock_text(d));
     }
-    s += &format!("TY[8]BO[{}]", board_text(&game.start()));
+    let board_type = record.board_type.as_deref().unwrap_or("8");
+    s += &format!(
+        "TY[{}]BO[{}]",
+        escape(board_type),
+        board_text(&game.start())
+    );
     let comment = comment_with_opening(game);
     if !comment.is_empty() {
         s += &format!("C[{}]", escape(&comment));
@@ -645,5 +664,21 @@ mod tests {
         let d = now_utc();
         assert_eq!(d.len(), "2026.11.22_06:30:00.GMT".len());
         assert!(d.starts_with("20"));
+    }
+
+    /// GGS's random-start type (`TY[8r]`, the XOT-like games) is told and written back.
+    #[test]
+    fn a_random_start_type_is_told_and_kept() {
+        let r = read_record("(;GM[Othello]TY[8r]B[F5];)").unwrap();
+        assert!(r.random_start());
+        let again = write_record(&r);
+        assert!(again.contains("TY[8r]"), "{again}");
+        assert!(read_record(&again).unwrap().random_start());
+        assert!(
+            !read_record("(;GM[Othello]TY[8]B[F5];)")
+                .unwrap()
+                .random_start()
+        );
+        assert!(!read_record("(;GM[Othello]B[F5];)").unwrap().random_start());
     }
 }
