@@ -97,9 +97,14 @@ BANDS=$(for b in $BANDS; do echo "$b"; done | sort -n -t- -k1,1 | tr '\n' ' ')
 mkdir -p "$DIR/labels" "$DIR/weights" "$DIR/reports" "$DIR/logs"
 SEARCH="--depth $DEPTH --exact-from $EXACT --selectivity $SELECTIVITY"
 
-# CPU seconds (user + system) of this shell's finished children so far.
-cpu() { times | tail -1 | awk '{ split($1, u, "m"); split($2, s, "m");
-    printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
+# CPU: the seconds (user + system) of this shell's finished children so far (`times`
+# run in this shell: in a command substitution it would count the subshell's).
+cpu() {
+    times > "$DIR/logs/times"
+    CPU=$(tail -1 "$DIR/logs/times" | awk '{ split($1, u, "m"); split($2, s, "m");
+        printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+}
+spent() { cpu; awk -v a="$CPU" -v b="$1" 'BEGIN { printf "%.0f", a - b }'; }
 log() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$DIR/summary.log" >&2; }
 
 # label NAME EMPTIES WEIGHTS: the step's shards, run through the launcher.
@@ -113,7 +118,8 @@ label() {
         [ -n "$w" ] && weights_option="--weights $w"
         echo "$OKAPI train label --data $DATA $SEARCH --empties $empties $weights_option --shard $k/$SHARD_COUNT --out $out >> $DIR/logs/$name.$k.log 2>&1" >> "$cmds"
     done
-    before=$(cpu)
+    cpu
+    before=$CPU
     log "label $name ($empties empties, weights ${w:-shipped})"
     $LAUNCHER < "$cmds"
     # A shard whose run was cut short is finished by running the step again: check.
@@ -121,7 +127,8 @@ label() {
         grep -q " complete:" "$DIR/logs/$name.$k.log" ||
             die "the labelling $DIR/labels/$name.$k.okl did not finish (see $DIR/logs/$name.$k.log)"
     done
-    log "label $name done, $(awk -v a="$(cpu)" -v b="$before" 'BEGIN { printf "%.0f", a - b }') s of CPU in this shell's children"
+    spent "$before" > "$DIR/logs/spent"
+    log "label $name done, $(cat "$DIR/logs/spent") s of CPU"
 }
 
 # fit NAME EMPTIES BASE LABEL-FILES…: the phases of EMPTIES, the others from BASE.
@@ -132,13 +139,15 @@ fit() {
     [ -f "$out" ] && [ -f "$DIR/reports/$name.md" ] && return 0
     base_option=""
     [ -n "$base" ] && base_option="--base $base"
-    before=$(cpu)
+    cpu
+    before=$CPU
     log "fit $name ($empties empties, base ${base:-none})"
     # shellcheck disable=SC2086
     "$OKAPI" train eval --data "$DATA" $FIT_OPTIONS --fit-empties "$empties" $base_option \
         --label-files "$@" --out "$out" --report "$DIR/reports/$name.md" \
         > "$DIR/logs/$name.fit.log" 2>&1 || die "the fit $name failed (see $DIR/logs/$name.fit.log)"
-    log "fit $name done, $(awk -v a="$(cpu)" -v b="$before" 'BEGIN { printf "%.0f", a - b }') s of CPU"
+    spent "$before" > "$DIR/logs/spent"
+    log "fit $name done, $(cat "$DIR/logs/spent") s of CPU"
 }
 
 # The held-out error against final results, all phases, of a report.
