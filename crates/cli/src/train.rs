@@ -156,6 +156,14 @@ pub struct TrainArgs {
     /// discs, as tables over the count (not with `--no-terms`).
     #[arg(long, conflicts_with = "no_terms")]
     pub board_terms: bool,
+    /// Fit only the phases whose empties all lie in LO-HI and keep the others' weights
+    /// from --base (the refit from the end fits a band of phases at a time).
+    #[arg(long, value_parser = crate::units::parse_empties_range, default_value = "0-60")]
+    pub fit_empties: (u32, u32),
+    /// The weight file the phases outside --fit-empties are taken from (made with the
+    /// same --phase-width and terms).
+    #[arg(long, value_name = "W.bin")]
+    pub base: Option<PathBuf>,
 }
 
 impl TrainArgs {
@@ -195,6 +203,8 @@ impl TrainArgs {
             labelled_games_only: self.labelled_games_only,
             terms: !self.no_terms,
             board_terms: self.board_terms,
+            fit_empties: self.fit_empties,
+            base: self.base.clone(),
         }
     }
 }

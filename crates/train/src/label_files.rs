@@ -605,13 +605,49 @@ pub fn label_shard(
     })
 }
 
-/// The labels of a source gathered from label files (shards of one labelling, in any
-/// order; unfinished ones give the games they hold).
+/// The labels of a source gathered from label files: the shards of one labelling or
+/// more (in any order; unfinished ones give the games they hold).
 #[derive(Clone, Debug)]
 pub struct LabelSet {
-    pub search: LabelSearch,
+    /// The labellings, in the order their files were given; a position labelled by
+    /// more than one takes the value of the last (the refit from the end lays the
+    /// relabelled phases over the labels of the others).
+    pub labellings: Vec<Labelling>,
     /// Each game's labels, `None` for a game no file labels yet.
     pub games: Vec<Option<Vec<i8>>>,
+}
+
+/// One labelling of a [`LabelSet`]: files made with the same settings and evaluation,
+/// shards of one split of the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labelling {
+    pub search: LabelSearch,
+    /// [`search_print`] of the files.
+    pub eval_print: u64,
+    /// How many shards the source was split into, and how many of them are given.
+    pub shard_count: usize,
+    pub shards: usize,
+    /// Positions this labelling labels in the games given.
+    pub labelled: usize,
+}
+
+impl Labelling {
+    /// The labelling in words, for reports.
+    pub fn describe(&self) -> String {
+        let s = &self.search;
+        format!(
+            "depth {}, exact from {} empties, ProbCut level {}, empties {}-{}, evaluation {:016x}; {} of {} shards, {} positions",
+            s.depth,
+            s.exact_empties,
+            s.selectivity,
+            s.empties.0,
+            s.empties.1,
+            self.eval_print,
+            self.shards,
+            self.shard_count,
+            self.labelled
+        )
+    }
 }
 
 impl LabelSet {
@@ -621,13 +657,23 @@ impl LabelSet {
     }
 }
 
-/// Reads the label files `paths`, all of one labelling of `source` (same settings,
-/// evaluation and shard count, each shard once), and gathers their labels by game.
+/// Reads the label files `paths` of `source` and gathers their labels by game. Files made
+/// with the same settings, evaluation and shard count are shards of one labelling (each
+/// shard once); files of other labellings are laid over the earlier ones in the order
+/// given: each position they label takes their value, the others keep theirs. So the
+/// labels of some phases, made again with other weights (`okapi train label --empties
+/// A-B --weights W`), combine with a labelling of every phase.
 pub fn read_label_set(paths: &[impl AsRef<Path>], source: &Source) -> Result<LabelSet> {
     ensure!(!paths.is_empty(), "no label file given");
-    let mut first: Option<(LabelHeader, String)> = None;
-    let mut seen = HashMap::new();
-    let mut games = vec![None; source.games.len()];
+    // The same labelling but for the shard's index and progress.
+    let key = |h: &LabelHeader| LabelHeader {
+        shard: Shard::new(0, h.shard.count).expect("a shard count"),
+        done: 0,
+        ..*h
+    };
+    let mut labellings: Vec<(LabelHeader, HashMap<usize, String>, Labelling)> = Vec::new();
+    let mut games: Vec<Option<Vec<i8>>> = vec![None; source.games.len()];
+    let mut files = Vec::new();
     for path in paths {
         let path = path.as_ref();
         let name = path.display().to_string();
@@ -635,29 +681,51 @@ pub fn read_label_set(paths: &[impl AsRef<Path>], source: &Source) -> Result<Lab
             LabelFile::read(path)?.with_context(|| format!("cannot read {name}: no such file"))?;
         file.check_source(source).with_context(|| name.clone())?;
         let h = file.header;
-        if let Some((f, fname)) = &first {
-            // The same labelling but for the shard's index and progress.
-            let key = |h: &LabelHeader| LabelHeader {
-                shard: Shard::new(0, h.shard.count).expect("a shard count"),
-                done: 0,
-                ..*h
-            };
-            ensure!(
-                key(&h) == key(f),
-                "{name} and {fname} are not shards of one labelling (their settings, evaluations or shard counts differ)"
-            );
-        } else {
-            first = Some((h, name.clone()));
-        }
+        let at = match labellings.iter().position(|(k, _, _)| *k == key(&h)) {
+            Some(at) => at,
+            None => {
+                labellings.push((
+                    key(&h),
+                    HashMap::new(),
+                    Labelling {
+                        search: h.search,
+                        eval_print: h.eval_print,
+                        shard_count: h.shard.count,
+                        shards: 0,
+                        labelled: 0,
+                    },
+                ));
+                labellings.len() - 1
+            }
+        };
+        let (_, seen, labelling) = &mut labellings[at];
         if let Some(other) = seen.insert(h.shard.index, name.clone()) {
-            bail!("{name} and {other} are both shard {}", h.shard);
+            bail!(
+                "{name} and {other} are both shard {} of one labelling",
+                h.shard
+            );
         }
-        for (k, labels) in file.labels.into_iter().enumerate() {
-            games[h.shard.index + k * h.shard.count] = Some(labels);
+        labelling.shards += 1;
+        files.push((at, file));
+    }
+    // Lay the labellings in order, each over the ones before it.
+    for layer in 0..labellings.len() {
+        for (_, file) in files.iter().filter(|(at, _)| *at == layer) {
+            let h = &file.header;
+            for (k, labels) in file.labels.iter().enumerate() {
+                let game = &mut games[h.shard.index + k * h.shard.count];
+                let values = game.get_or_insert_with(|| vec![UNLABELLED; labels.len()]);
+                for (v, &l) in values.iter_mut().zip(labels) {
+                    if l != UNLABELLED {
+                        *v = l;
+                        labellings[layer].2.labelled += 1;
+                    }
+                }
+            }
         }
     }
     Ok(LabelSet {
-        search: first.expect("a file").0.search,
+        labellings: labellings.into_iter().map(|(_, _, l)| l).collect(),
         games,
     })
 }
@@ -768,18 +836,82 @@ mod tests {
                 assert_eq!(v == UNLABELLED, !(10..=50).contains(&b.empty_count()));
             }
         }
-        // A shard given twice, or a part of another labelling, is refused.
+        // A shard given twice is refused.
         let err = read_label_set(&[&parts[0], &parts[0]], &source).unwrap_err();
-        assert!(err.to_string().contains("are both shard 3/3"), "{err}");
-        let err =
-            read_label_set(&[dir.path().join("all.okl"), parts[0].clone()], &source).unwrap_err();
         assert!(
-            err.to_string().contains("not shards of one labelling"),
+            err.to_string()
+                .contains("are both shard 3/3 of one labelling"),
             "{err}"
+        );
+        assert_eq!(union.labellings.len(), 1);
+        assert_eq!(
+            (union.labellings[0].shards, union.labellings[0].shard_count),
+            (3, 3)
         );
         // Missing shards leave their games unlabelled.
         let some = read_label_set(&parts[..1], &source).unwrap();
         assert_eq!(some.labelled_games(), 2);
+    }
+
+    /// The refit from the end: some phases labelled again with other weights, laid over
+    /// a labelling of every phase.
+    #[test]
+    fn a_labelling_of_some_phases_with_other_weights_is_laid_over_the_others() {
+        let source = source();
+        let dir = tempfile::tempdir().unwrap();
+        let mut opts = options(Shard::WHOLE);
+        opts.search.exact_empties = 0;
+        let all = dir.path().join("all.okl");
+        run(&source, &opts, &all).unwrap();
+        // Other weights: the shipped ones halved.
+        let shipped = okapi_core::eval::weights::WeightFile::from_bytes(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../coeffs/okapi-eval.bin"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let mut halved = shipped.clone();
+        halved.weights.iter_mut().for_each(|w| *w /= 2);
+        halved.bias.iter_mut().for_each(|w| *w /= 2);
+        let weights = dir.path().join("halved.bin");
+        std::fs::write(&weights, halved.to_bytes()).unwrap();
+        let other = Arc::new(Evaluator::load(&weights).unwrap());
+        assert_ne!(fingerprint(&other), fingerprint(&Evaluator::shipped()));
+        let mut band = opts.clone();
+        band.search.empties = (20, 30);
+        let mut parts = Vec::new();
+        for k in 0..2 {
+            band.shard = Shard::new(k, 2).unwrap();
+            let path = dir.path().join(format!("band{k}.okl"));
+            label_shard(&source, &other, &band, &path, &mut |_| {}).unwrap();
+            parts.push(path);
+        }
+        let base = read_label_set(&[&all], &source).unwrap();
+        let only_band = read_label_set(&parts, &source).unwrap();
+        let layered = read_label_set(&[&all, &parts[1], &parts[0]], &source).unwrap();
+        assert_eq!(layered.labellings.len(), 2);
+        assert_eq!(layered.labellings[1].search.empties, (20, 30));
+        assert_eq!(layered.labellings[1].shards, 2);
+        let mut changed = 0;
+        for (g, game) in source.games.iter().enumerate() {
+            let (b, o, l) = (
+                base.games[g].as_ref().unwrap(),
+                only_band.games[g].as_ref().unwrap(),
+                layered.games[g].as_ref().unwrap(),
+            );
+            for (i, board) in game.iter().enumerate() {
+                let in_band = (20..=30).contains(&board.empty_count());
+                assert_eq!(l[i], if in_band { o[i] } else { b[i] }, "game {g} ply {i}");
+                changed += usize::from(in_band && o[i] != b[i]);
+            }
+        }
+        // The other weights searched to other values.
+        assert!(changed > 0);
+        // Given the other way round, the band is covered by the labelling of every phase.
+        let under = read_label_set(&[&parts[0], &parts[1], &all], &source).unwrap();
+        assert_eq!(under.games, base.games);
     }
 
     #[test]

@@ -103,6 +103,12 @@ pub struct EvalFitOptions {
     /// Fit the board terms too (the side to move's disc count, each side's stable discs;
     /// [`okapi_core::eval::terms::board_indices`]); only with `terms`.
     pub board_terms: bool,
+    /// Only the phases whose empties all lie in this range (LO-HI) are fitted; the others
+    /// keep `base`'s weights (the refit from the end fits a band of phases at a time).
+    pub fit_empties: (u32, u32),
+    /// The weight file the phases outside `fit_empties` are taken from (the same phases,
+    /// width and terms as this fit).
+    pub base: Option<PathBuf>,
 }
 
 /// What a fit produced: the report it wrote (markdown).
@@ -228,6 +234,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
         "--phase-width must be 1..=61"
     );
     let phases = 60 / args.phase_width as usize + usize::from(60 % args.phase_width != 0);
+    let base = read_base(args, phases)?;
     let mut report = String::new();
     let _ = writeln!(report, "# Okapi evaluation training report\n");
     let _ = writeln!(report, "Command: `okapi train eval {}`\n", describe(args));
@@ -290,7 +297,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
     let held = HeldOut::collect(&corpus, &tree);
 
     progress(&format!("fitting {phases} phases"));
-    let fit = fit_patterns(args, phases, &by_empties, progress);
+    let fit = fit_patterns(args, phases, &by_empties, base.as_ref(), progress);
     progress("fitting the feature baseline");
     let feature_eval = fit_feature_baseline(args, phases, &by_empties);
 
@@ -317,7 +324,7 @@ pub fn run(args: &EvalFitOptions, progress: &mut dyn FnMut(&str)) -> Result<Eval
             &eval,
             &feature_eval,
             &searched,
-            &set.search,
+            &set.labellings,
             &mut report,
         );
     }
@@ -442,16 +449,19 @@ fn apply_label_files(
             labels[node] = (1.0 - blend) * labels[node] + blend * v as f32;
         }
     }
-    let s = &set.search;
+    let labellings: Vec<String> = set
+        .labellings
+        .iter()
+        .map(|l| format!("({})", l.describe()))
+        .collect();
     let _ = writeln!(
         report,
-        "Label files: {} (depth {}, exact from {} empties, ProbCut level {}); {games} of {} training games labelled; \
+        "Label files: {} in {} labelling(s), each laid over the ones before it: {}; {games} of {} training games labelled; \
          {relabelled} training positions of {lo}-{hi} empties relabelled, mean gap to their game labels {:.2} discs; \
          label = {blend} x search + {} x game.\n",
         args.label_files.len(),
-        s.depth,
-        s.exact_empties,
-        s.selectivity,
+        labellings.len(),
+        labellings.join(", "),
         corpus.train.len(),
         gap / relabelled.max(1) as f64,
         1.0 - blend
@@ -575,6 +585,7 @@ fn fit_patterns(
     args: &EvalFitOptions,
     phases: usize,
     by_empties: &[Vec<Sample>],
+    base: Option<&WeightFile>,
     progress: &mut dyn FnMut(&str),
 ) -> PatternFit {
     let n_w = weights_per_phase(args);
@@ -590,6 +601,14 @@ fn fit_patterns(
     );
     let fit_start = Instant::now();
     for p in 0..phases {
+        if !fitted_phase(args, phases, p) {
+            let base = base.expect("read_base requires a base for a partial fit");
+            file.bias[p] = base.bias[p];
+            file.weights[p * n_w..(p + 1) * n_w]
+                .copy_from_slice(&base.weights[p * n_w..(p + 1) * n_w]);
+            let _ = writeln!(fit_log, "| {p} | kept from the base | | |");
+            continue;
+        }
         let (mut lo, mut hi) = phase_window(args, phases, p);
         let count = |lo: usize, hi: usize| by_empties[lo..=hi].iter().map(Vec::len).sum::<usize>();
         while count(lo, hi) < args.min_positions && (lo > 0 || hi < 60) {
@@ -613,6 +632,70 @@ fn fit_patterns(
         log: fit_log,
         time: fit_start.elapsed(),
     }
+}
+
+/// The empties of phase `p` (its first and last).
+fn phase_empties(args: &EvalFitOptions, phases: usize, p: usize) -> (u32, u32) {
+    let lo = p as u32 * args.phase_width;
+    let hi = if p + 1 == phases {
+        60
+    } else {
+        ((p as u32 + 1) * args.phase_width - 1).min(60)
+    };
+    (lo, hi)
+}
+
+/// Whether phase `p` is fitted: all its empties lie in `--fit-empties`.
+fn fitted_phase(args: &EvalFitOptions, phases: usize, p: usize) -> bool {
+    let (lo, hi) = phase_empties(args, phases, p);
+    args.fit_empties.0 <= lo && hi <= args.fit_empties.1
+}
+
+/// The base weights of a fit of some phases only (`--fit-empties`, `--base`): read and
+/// checked against the fit's layout before any work, so a mismatch stops at once.
+fn read_base(args: &EvalFitOptions, phases: usize) -> Result<Option<WeightFile>> {
+    let (lo, hi) = args.fit_empties;
+    anyhow::ensure!(lo <= hi, "--fit-empties {lo}-{hi} is no range");
+    let fitted = (0..phases)
+        .filter(|&p| fitted_phase(args, phases, p))
+        .count();
+    anyhow::ensure!(
+        fitted > 0,
+        "--fit-empties {lo}-{hi} holds no whole phase (phases of {} empties)",
+        args.phase_width
+    );
+    let Some(path) = &args.base else {
+        anyhow::ensure!(
+            fitted == phases,
+            "--fit-empties {lo}-{hi} fits {fitted} of the {phases} phases: give --base W.bin for the others"
+        );
+        return Ok(None);
+    };
+    let bytes = crate::selfplay::read_data_file(
+        path,
+        okapi_core::eval::MAX_WEIGHT_FILE,
+        "a weight file is written by `okapi train eval`",
+    )?;
+    anyhow::ensure!(
+        !bytes.is_empty(),
+        "cannot read the base {}: no such file or an empty one",
+        path.display()
+    );
+    let file =
+        WeightFile::from_bytes(&bytes).with_context(|| format!("the base {}", path.display()))?;
+    let n_w = weights_per_phase(args);
+    anyhow::ensure!(
+        file.phases as usize == phases
+            && u32::from(file.phase_width) == args.phase_width
+            && file.weights_per_phase as usize == n_w,
+        "the base {} has {} phases of {} empties and {} weights a phase; this fit makes {phases} of {} and {n_w} (the same --phase-width and terms are needed)",
+        path.display(),
+        file.phases,
+        file.phase_width,
+        file.weights_per_phase,
+        args.phase_width
+    );
+    Ok(Some(file))
 }
 
 /// The feature baseline: least squares per phase on the same windows.
@@ -646,5 +729,119 @@ fn fit_feature_baseline(
         weights: (0..phases)
             .map(|p| features::solve_normal_equations(&xtx[p], &xty[p], 1e-3))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(fit_empties: (u32, u32), base: Option<PathBuf>) -> EvalFitOptions {
+        EvalFitOptions {
+            data: PathBuf::new(),
+            out: PathBuf::new(),
+            report: PathBuf::new(),
+            labels: Labels::Negamax,
+            phase_width: 2,
+            window: 2,
+            epochs: 3,
+            step: 0.03,
+            momentum: 0.9,
+            l2: 10.0,
+            solve: 0,
+            solve_empties: 20,
+            max_games: None,
+            negamax_max_games: 8,
+            min_positions: 1,
+            selfplay: Vec::new(),
+            selfplay_weight: 1,
+            search: SearchLabelOptions::default(),
+            label_files: Vec::new(),
+            label_empties: (0, 60),
+            labelled_games_only: false,
+            terms: true,
+            board_terms: false,
+            fit_empties,
+            base,
+        }
+    }
+
+    /// The positions of a few fixed games, each labelled by its disc difference.
+    fn by_empties() -> Vec<Vec<Sample>> {
+        let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
+        for game in 0..12u32 {
+            for board in crate::test_games::fixed_game(game) {
+                by_empties[board.empty_count() as usize].push(Sample {
+                    board,
+                    label: (board.player.count_ones() as f32 - board.opponent.count_ones() as f32),
+                });
+            }
+        }
+        by_empties
+    }
+
+    /// A fit of the phases of 0-19 empties keeps the base's other phases bit for bit and
+    /// fits its own as a whole fit does.
+    #[test]
+    fn a_fit_of_some_phases_keeps_the_others_from_the_base() {
+        let samples = by_empties();
+        let whole = fit_patterns(&options((0, 60), None), 30, &samples, None, &mut |_| {}).file;
+        // A base of other values: the whole fit's weights plus one.
+        let mut base = whole.clone();
+        base.weights
+            .iter_mut()
+            .for_each(|w| *w = w.saturating_add(1));
+        base.bias.iter_mut().for_each(|w| *w = w.saturating_add(1));
+        let args = options((0, 19), Some(PathBuf::from("base.bin")));
+        let part = fit_patterns(&args, 30, &samples, Some(&base), &mut |_| {}).file;
+        let n = whole.weights_per_phase as usize;
+        for p in 0..30 {
+            let (from, to) = if p < 10 {
+                (&whole, "fit")
+            } else {
+                (&base, "base")
+            };
+            assert_eq!(part.bias[p], from.bias[p], "phase {p}: the {to}'s bias");
+            assert!(
+                part.weights[p * n..(p + 1) * n] == from.weights[p * n..(p + 1) * n],
+                "phase {p}: the {to}'s weights"
+            );
+        }
+    }
+
+    #[test]
+    fn a_partial_fit_needs_a_base_of_the_same_layout() {
+        let err = read_base(&options((0, 19), None), 30).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("fits 10 of the 30 phases: give --base"),
+            "{err}"
+        );
+        let err = read_base(&options((3, 4), None), 30).unwrap_err();
+        assert!(err.to_string().contains("holds no whole phase"), "{err}");
+        assert!(read_base(&options((0, 60), None), 30).unwrap().is_none());
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.bin");
+        let err = read_base(&options((0, 19), Some(missing)), 30).unwrap_err();
+        assert!(err.to_string().contains("no such file"), "{err}");
+        // A base without the count terms does not fit a fit with them.
+        let path = dir.path().join("patterns.bin");
+        let n = PatternSet::get().weights_per_phase;
+        let file = WeightFile {
+            phases: 30,
+            phase_width: 2,
+            weights_per_phase: n as u32,
+            bias: vec![0; 30],
+            weights: vec![0; 30 * n],
+        };
+        std::fs::write(&path, file.to_bytes()).unwrap();
+        let err = read_base(&options((0, 19), Some(path.clone())), 30).unwrap_err();
+        assert!(
+            err.to_string().contains("the same --phase-width and terms"),
+            "{err}"
+        );
+        let mut no_terms = options((0, 19), Some(path));
+        no_terms.terms = false;
+        assert_eq!(read_base(&no_terms, 30).unwrap().unwrap(), file);
     }
 }

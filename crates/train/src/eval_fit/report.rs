@@ -199,6 +199,16 @@ pub(super) fn describe(args: &EvalFitOptions) -> String {
     if !args.terms {
         s.push_str(" --no-terms");
     }
+    if args.fit_empties != (0, 60) {
+        let _ = write!(
+            s,
+            " --fit-empties {}-{}",
+            args.fit_empties.0, args.fit_empties.1
+        );
+    }
+    if let Some(base) = &args.base {
+        let _ = write!(s, " --base {}", base.display());
+    }
     if !args.label_files.is_empty() {
         s.push_str(" --label-files");
         for f in &args.label_files {
@@ -391,7 +401,7 @@ pub(super) fn report_against_labels(
     eval: &Evaluator,
     feature_eval: &FeatureEval,
     samples: &[Sample],
-    search: &crate::label_files::LabelSearch,
+    labellings: &[crate::label_files::Labelling],
     report: &mut String,
 ) {
     let mut by_phase = vec![Mae::default(); phases];
@@ -405,8 +415,18 @@ pub(super) fn report_against_labels(
     let _ = writeln!(
         report,
         "### Against the search labels, by phase\n\nThe held-out positions not seen in training that the label files value \
-         (depth {}, exact from {} empties): mean absolute error in discs.\n",
-        search.depth, search.exact_empties
+         ({}): mean absolute error in discs.\n",
+        labellings
+            .iter()
+            .map(|l| {
+                let s = &l.search;
+                format!(
+                    "depth {}, exact from {} empties, at {}-{} empties",
+                    s.depth, s.exact_empties, s.empties.0, s.empties.1
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; laid over by ")
     );
     let _ = writeln!(
         report,
