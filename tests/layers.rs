@@ -99,7 +99,7 @@ const CRATES: &[(&str, &[&str], &[&str])] = &[
     // the whole app on a canvas; no desktop-only crate.
     (
         "web",
-        &["okapi-core", "okapi-app"],
+        &["okapi-core", "okapi-engine", "okapi-app"],
         &["clap", "indicatif", "anyhow", "rfd"],
     ),
 ];

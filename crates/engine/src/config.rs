@@ -67,7 +67,7 @@ pub enum ConfigError {
 pub use okapi_core::search::{DEFAULT_HASH_BITS, HASH_BITS};
 
 /// A table asked for that this machine's memory could not hold, and the size used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MemoryCap {
     pub requested: u32,
     pub used: u32,
@@ -106,7 +106,7 @@ impl MemoryCap {
 }
 
 /// The engine's table size and threads, within Okapi's ranges and this machine's means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EngineConfig {
     hash_bits: u32,
     threads: usize,

@@ -100,7 +100,7 @@ impl Default for EngineOptions {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Request {
     /// Value every legal move, streaming better values as they come: the midgame search
     /// deepens up to `max_depth` plies (`None`: until stopped or superseded), and within
@@ -162,7 +162,7 @@ pub enum Request {
 }
 
 /// A search line: the moves, the value of the first for its mover and where it comes from.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Line {
     pub moves: Vec<Move>,
     /// Discs, to 1/100 (exact and WLD values are whole; WLD is 1/0/-1 in `eval`).
@@ -170,7 +170,7 @@ pub struct Line {
     pub eval: Eval,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Event {
     /// A value of a legal move, from the mover's view, with its source.
     MoveValue { square: Square, eval: Eval },
@@ -266,7 +266,9 @@ pub enum CallError {
 /// The number [`Engine::send`] gives a request: every event of the request arrives with
 /// it ([`Reply`]). Tickets increase with every request (and every [`Engine::cancel`]), so
 /// a larger ticket is a newer request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Ticket(u64);
 
 impl std::fmt::Display for Ticket {
@@ -276,20 +278,34 @@ impl std::fmt::Display for Ticket {
 }
 
 /// An event and the ticket of the request it answers.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reply {
     pub ticket: Ticket,
     pub event: Event,
 }
 
-/// What travels to the engine thread, in order.
-enum Message {
+/// What travels to the engine's loop, in order. Public, and serialisable with the
+/// [`Reply`]s that come back, for a platform that serves the loop elsewhere (a Web
+/// Worker: [`EngineLoop::take_waiting`], [`EngineLoop::serve`], [`EngineLoop::pass`]).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub enum Message {
     Request(Ticket, Request),
     Configure(Configuration),
 }
 
+/// What a relay sends to an engine served elsewhere (the browser's engine worker): how
+/// to start it, then the messages its [`Engine`] sent ([`EngineLoop::take_waiting`]),
+/// each served with [`EngineLoop::serve`]. The evaluation is the shipped one.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub enum Relayed {
+    /// Start the engine with this table and threads, its random choices from `seed`.
+    Start { config: EngineConfig, seed: u64 },
+    /// Serve this message.
+    Message(Message),
+}
+
 /// The engine's settings between requests ([`Engine::configure`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Configuration {
     /// Table size and threads.
     pub engine: EngineConfig,
@@ -336,12 +352,72 @@ pub struct EngineLoop {
     messages: Receiver<Message>,
     shared: worker::Shared,
     notify: Box<dyn Fn() + Send>,
+    /// The engine's state when the loop is served message by message ([`EngineLoop::serve`]).
+    server: Option<worker::Server>,
+}
+
+/// What is waiting for an engine's loop ([`EngineLoop::take_waiting`]).
+#[derive(Debug, Default)]
+pub struct Waiting {
+    /// The messages sent, in order.
+    pub messages: Vec<Message>,
+    /// Whether the [`Engine`] is gone (dropped): no more will come.
+    pub closed: bool,
 }
 
 impl EngineLoop {
     /// Serves the requests, waiting for each, until the [`Engine`] is dropped.
     pub fn run(self) {
         worker::run(self.options, self.messages, self.shared, self.notify)
+    }
+
+    /// Serves one message now, to its request's final event (a platform without threads
+    /// hands the loop its messages one by one: the browser's engine worker, given them
+    /// by the page's relay). The events go out as [`EngineLoop::run`]'s do.
+    pub fn serve(&mut self, message: Message) {
+        let options = &self.options;
+        let server = self
+            .server
+            .get_or_insert_with(|| worker::Server::new(options.clone()));
+        server.handle(message, &self.shared, self.notify.as_ref());
+    }
+
+    /// The relay's side (a page whose engine runs in a worker): the messages the
+    /// [`Engine`] sent that this loop has not taken, without waiting.
+    pub fn take_waiting(&self) -> Waiting {
+        let mut waiting = Waiting::default();
+        loop {
+            match self.messages.try_recv() {
+                Ok(message) => waiting.messages.push(message),
+                Err(crossbeam_channel::TryRecvError::Empty) => return waiting,
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                    waiting.closed = true;
+                    return waiting;
+                }
+            }
+        }
+    }
+
+    /// The relay's side: an event of request `reply.ticket` served elsewhere, passed to
+    /// the [`Engine`] as the loop's own are (stale ones dropped, a superseded request's
+    /// final event made [`Event::Superseded`]), then `notify`.
+    pub fn pass(&self, reply: Reply) {
+        if lock(&self.shared.gate).pass(reply.ticket, reply.event) {
+            (self.notify)();
+        }
+    }
+
+    /// The relay's side: the final event request `ticket` ends with at once, if the
+    /// [`Engine`] superseded it ([`Event::Superseded`]) or stopped it ([`Event::Stopped`])
+    /// since it was sent: its server elsewhere is then told no more of it.
+    pub fn overtaken(&self, ticket: Ticket) -> Option<Event> {
+        if ticket.0 < lock(&self.shared.gate).newest {
+            Some(Event::Superseded)
+        } else if ticket.0 <= self.shared.stopped_upto.load(Ordering::SeqCst) {
+            Some(Event::Stopped)
+        } else {
+            None
+        }
     }
 }
 
@@ -402,6 +478,7 @@ impl Engine {
             messages: req_rx,
             shared: worker_shared,
             notify: Box::new(notify),
+            server: None,
         };
         let thread = start(engine_loop)?;
         Ok(Engine {

@@ -632,3 +632,73 @@ fn a_weakened_level_reports_its_candidates() {
             confidence: 95
         }));
 }
+
+/// An engine whose loop is served elsewhere, as the browser's page does with its engine
+/// worker: the page's loop hands its messages over as JSON, the other side serves them
+/// one by one and its replies come back as JSON through the page's gate.
+#[test]
+fn a_loop_served_elsewhere_answers_through_json_and_is_overtaken_by_stop_and_supersede() {
+    fn keep(
+        slot: &std::rc::Rc<std::cell::RefCell<Option<EngineLoop>>>,
+    ) -> impl FnOnce(EngineLoop) -> std::io::Result<Option<JoinHandle<()>>> + '_ {
+        move |l| {
+            *slot.borrow_mut() = Some(l);
+            Ok(None)
+        }
+    }
+    let page_slot = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let mut page = Engine::spawn_on(EngineOptions::default(), || {}, keep(&page_slot)).unwrap();
+    let page_loop = page_slot.borrow_mut().take().unwrap();
+    let far_slot = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let far = Engine::spawn_on(EngineOptions::default(), || {}, keep(&far_slot)).unwrap();
+    let mut far_loop = far_slot.borrow_mut().take().unwrap();
+
+    let ticket = page.send(Request::Solve {
+        position: ffo1(),
+        mode: SolveMode::Exact,
+    });
+    let waiting = page_loop.take_waiting();
+    assert!(!waiting.closed);
+    assert_eq!(waiting.messages.len(), 1);
+    assert_eq!(page_loop.overtaken(ticket), None);
+    for message in waiting.messages {
+        let text = serde_json::to_string(&message).unwrap();
+        far_loop.serve(serde_json::from_str(&text).unwrap());
+    }
+    while let Some(reply) = far.try_recv() {
+        let text = serde_json::to_string(&reply).unwrap();
+        page_loop.pass(serde_json::from_str(&text).unwrap());
+    }
+    let mut events = Vec::new();
+    while let Some(reply) = page.try_recv() {
+        assert_eq!(reply.ticket, ticket);
+        events.push(reply.event);
+    }
+    let solved = events.iter().find_map(|e| match e {
+        Event::Solved { score, line, .. } => Some((*score, line[0])),
+        _ => None,
+    });
+    let g8 = Move::Play(Square::parse("g8").unwrap());
+    assert_eq!(solved, Some((18, g8)), "{events:?}");
+    assert!(
+        matches!(events.last(), Some(Event::Finished { .. })),
+        "{events:?}"
+    );
+
+    // A newer request overtakes the one in flight; a stop overtakes the newest.
+    let first = page.send(Request::Solve {
+        position: ffo1(),
+        mode: SolveMode::Wld,
+    });
+    let second = page.send(Request::Solve {
+        position: ffo1(),
+        mode: SolveMode::Exact,
+    });
+    assert_eq!(page_loop.overtaken(first), Some(Event::Superseded));
+    assert_eq!(page_loop.overtaken(second), None);
+    page.stop();
+    assert_eq!(page_loop.overtaken(second), Some(Event::Stopped));
+    assert_eq!(page_loop.take_waiting().messages.len(), 2);
+    drop(page);
+    assert!(page_loop.take_waiting().closed);
+}

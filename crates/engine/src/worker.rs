@@ -61,34 +61,61 @@ pub(super) fn run(
     shared: Shared,
     notify: Box<dyn Fn() + Send>,
 ) {
-    let mut solve_limit = DEFAULT_SOLVE_LIMIT;
-    let mut use_book = true;
-    let mut config = options.config;
-    let evaluation = options.evaluator;
-    let stop = &shared.stop;
-    // The one random generator of the engine, kept across requests and restarts.
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut worker = Worker::new(stop.clone(), config, &evaluation);
+    let mut server = Server::new(options);
     while let Ok(message) = messages.recv() {
+        server.handle(message, &shared, notify.as_ref());
+    }
+}
+
+/// The engine's state between messages: its search state, random generator and
+/// settings. A thread's loop ([`run`]) and a platform without threads
+/// ([`super::EngineLoop::serve`]) hand it the messages one by one.
+pub(super) struct Server {
+    solve_limit: u32,
+    use_book: bool,
+    config: EngineConfig,
+    evaluation: Arc<Evaluator>,
+    /// The one random generator of the engine, kept across requests and restarts.
+    rng: ChaCha8Rng,
+    /// Made at the first message: building the search takes the table's memory.
+    worker: Option<Worker>,
+}
+
+impl Server {
+    pub(super) fn new(options: EngineOptions) -> Server {
+        Server {
+            solve_limit: DEFAULT_SOLVE_LIMIT,
+            use_book: true,
+            config: options.config,
+            evaluation: options.evaluator,
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            worker: None,
+        }
+    }
+
+    /// Serves one message: a configuration, or a request to its final event.
+    pub(super) fn handle(&mut self, message: Message, shared: &Shared, notify: &(dyn Fn() + Send)) {
+        let stop = &shared.stop;
         let (ticket, request) = match message {
             Message::Configure(c) => {
-                solve_limit = c.solve_limit;
-                use_book = c.book;
-                if c.engine.hash_bits() != config.hash_bits() {
+                self.solve_limit = c.solve_limit;
+                self.use_book = c.book;
+                if c.engine.hash_bits() != self.config.hash_bits() {
                     // The old table goes before the new one is made: under a memory
                     // limit both at once may not fit.
-                    drop(worker);
-                    worker = Worker::new(stop.clone(), c.engine, &evaluation);
+                    self.worker = None;
                 }
-                config = c.engine;
-                worker.search.set_threads(config.threads());
-                continue;
+                self.config = c.engine;
+                if let Some(worker) = &mut self.worker {
+                    worker.search.set_threads(self.config.threads());
+                }
+                return;
             }
             Message::Request(ticket, request) => (ticket, request),
         };
         let out = Outbox {
             gate: &shared.gate,
-            notify: notify.as_ref(),
+            notify,
             ticket,
             ended: Cell::new(false),
         };
@@ -96,18 +123,23 @@ pub(super) fn run(
         stop.store(false, Ordering::SeqCst);
         if ticket.0 < lock(&shared.gate).newest {
             out.send(Event::Superseded); // a newer request is queued
-            continue;
+            return;
         }
         if ticket.0 <= shared.stopped_upto.load(Ordering::SeqCst) {
             out.send(Event::Stopped); // stopped before it started
-            continue;
+            return;
         }
-        worker.solve_limit = solve_limit;
-        worker.use_book = use_book;
+        let (config, evaluation) = (self.config, &self.evaluation);
+        let worker = self
+            .worker
+            .get_or_insert_with(|| Worker::new(stop.clone(), config, evaluation));
+        worker.solve_limit = self.solve_limit;
+        worker.use_book = self.use_book;
         let start = Instant::now();
         let nodes_before = worker.search.nodes();
+        let rng = &mut self.rng;
         let result =
-            std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, &mut rng, &out)));
+            std::panic::catch_unwind(AssertUnwindSafe(|| worker.serve(request, rng, &out)));
         match result {
             Ok(()) if !out.ended.get() => out.send(Event::Finished {
                 nodes: worker.search.nodes().saturating_sub(nodes_before),
@@ -127,8 +159,7 @@ pub(super) fn run(
                     });
                 }
                 // The search state may be half-updated: start afresh.
-                drop(worker);
-                worker = Worker::new(stop.clone(), config, &evaluation);
+                self.worker = None;
             }
         }
     }

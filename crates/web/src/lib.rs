@@ -6,7 +6,8 @@
 //!   page draws its frames while it thinks.
 //!
 //! - With the feature `app`, the whole desktop app on a canvas ([`start_app`], the page
-//!   `app.html`), its platform in `okapi_app::platform`.
+//!   `app/index.html`), its platform in `okapi_app::platform`; its engines each in a Web
+//!   Worker running this module too (`engine_worker.rs`, `engine-worker.js`).
 //!
 //! Boards cross the boundary as the script format's board string (64 squares `X`, `O`,
 //! `-` from a1 to h8, a space, the side to move), answers as JSON. Every function takes
@@ -22,6 +23,9 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use wasm_bindgen::prelude::*;
+
+#[cfg(all(feature = "app", target_arch = "wasm32"))]
+mod engine_worker;
 
 /// Starts the whole app on the page's canvas of id `canvas_id`.
 #[cfg(all(feature = "app", target_arch = "wasm32"))]

@@ -31,7 +31,8 @@ impl Color {
 }
 
 /// A move: a disc on a square, or a pass (written `--` as in scrZebra lines).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Move {
     /// A disc played on this square.
     Play(Square),
@@ -122,12 +123,41 @@ pub enum ParseBoardError {
 /// A position with absolute colours, the side to move, and its Zobrist key.
 ///
 /// Any placement of discs is allowed (board set-up may make positions no game reaches).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub struct Position {
     black: u64,
     white: u64,
     side: Color,
     key: u64,
+}
+
+/// A move serialised as it is written (`"f5"`, `"--"`).
+impl From<Move> for String {
+    fn from(mv: Move) -> String {
+        mv.to_string()
+    }
+}
+
+impl TryFrom<String> for Move {
+    type Error = super::ParseSquareError;
+    fn try_from(text: String) -> Result<Move, super::ParseSquareError> {
+        Move::parse(&text)
+    }
+}
+
+/// A position serialised as its board string (the key is made again when read).
+impl From<Position> for String {
+    fn from(position: Position) -> String {
+        position.to_board_string()
+    }
+}
+
+impl TryFrom<String> for Position {
+    type Error = ParseBoardError;
+    fn try_from(text: String) -> Result<Position, ParseBoardError> {
+        Position::parse(&text)
+    }
 }
 
 impl std::hash::Hash for Position {

@@ -2,8 +2,25 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A square, `a1 = 0 ... h8 = 63` (column a..h, row 1..8).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize,
+)]
+#[serde(into = "String", try_from = "String")]
 pub struct Square(u8);
+
+/// A square serialised by its name (`"f5"`).
+impl From<Square> for String {
+    fn from(square: Square) -> String {
+        square.to_string()
+    }
+}
+
+impl TryFrom<String> for Square {
+    type Error = ParseSquareError;
+    fn try_from(text: String) -> Result<Square, ParseSquareError> {
+        Square::parse(&text)
+    }
+}
 
 /// Text that is not a square name; holds the text given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -55,7 +55,7 @@ pub fn shipped() -> &'static Book {
 }
 
 /// Where a book value comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum BookSource {
     /// The mean result of the games through the position (WTHOR's perfect-play scores
     /// where it has them): only in books built without a search (`--depth 0`).
@@ -183,7 +183,7 @@ pub enum BookError {
 }
 
 /// A move from a position and what the book knows of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BookMove {
     /// The move.
     pub square: Square,

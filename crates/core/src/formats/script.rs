@@ -226,7 +226,7 @@ pub fn output_line(
 }
 
 /// Win, draw or loss, said from Black's side as the script format does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Wld {
     /// Black wins.
     BlackWin,
@@ -237,7 +237,7 @@ pub enum Wld {
 }
 
 /// The result of a position in absolute colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Final disc counts under perfect play, empties to the winner (they sum to 64).
     Exact {
