@@ -368,9 +368,12 @@ fn console_ends_a_solve_when_its_host_is_gone() {
     );
     let mut stdin = child.stdin.take().unwrap();
     write!(stdin, "setboard {}\nsolve\n", &line[..66]).unwrap();
-    drop(stdin);
+    stdin.flush().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
+    // Output first, then input: the solve, stopped by the end of its input, has nowhere
+    // to write its answer (input first raced the answer into a still open pipe).
     drop(child.stdout.take());
+    drop(stdin);
     let status = child.wait().unwrap();
     // Its answer ("stopped") could not be written: said on standard error, status 2.
     assert_eq!(status.code(), Some(2), "{status:?}");

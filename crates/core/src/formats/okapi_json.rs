@@ -48,8 +48,8 @@
 
 use super::TextPos;
 use crate::board::{Move, Position};
+use crate::game::SolveMode;
 use crate::game::{BestMove, Eval, EvalSource, Game, NodeId, ProvenLine, Seat};
-use crate::search::SolveMode;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -733,7 +733,7 @@ mod tests {
             position: at(&g, 2),
             mode: SolveMode::Exact,
             score: -4,
-            line: vec![mv("d3"), mv("c4")],
+            line: vec![mv("c3"), mv("d3")],
         };
         let second = ProvenLine {
             position: at(&g, 4),
@@ -749,7 +749,7 @@ mod tests {
         assert_eq!(back.proofs(), [second.clone(), first.clone()]);
         // A line that cannot be played from its position, or an odd exact score: not a
         // proof, not kept.
-        let refuted = text.replace("\"d3\",\n        \"c4\"", "\"a1\",\n        \"c4\"");
+        let refuted = text.replace("\"c3\",\n        \"d3\"", "\"a1\",\n        \"d3\"");
         assert_ne!(refuted, text);
         assert_eq!(
             read(&refuted).unwrap().proofs(),
@@ -759,7 +759,8 @@ mod tests {
         assert_ne!(odd, text);
         assert_eq!(read(&odd).unwrap().proofs(), [second]);
         // Not a move at all, or a value past 64: the file is refused, saying where.
-        let junk = text.replace("\"d3\",\n        \"c4\"", "\"zz\",\n        \"c4\"");
+        let junk = text.replace("\"c3\",\n        \"d3\"", "\"zz\",\n        \"d3\"");
+        assert_ne!(junk, text);
         let e = read(&junk).unwrap_err().to_string();
         assert!(e.contains("proofs[1].line[0]"), "{e}");
         let huge = text.replace("\"score\": -4", "\"score\": -400");

@@ -8,6 +8,9 @@ pub(crate) mod record;
 mod session;
 mod value;
 
+/// The kind of a solve kept with a game ([`ProvenLine::mode`]): part of the game's
+/// record, so its readers and writers need not reach into the search.
+pub use crate::search::SolveMode;
 pub use record::{
     BestMove, Game, KEPT_SOLVES, NewMove, NodeId, ProvenLine, Seat, SeatError, Unsaved,
     numbered_line, occasion, today, transcript_of,
