@@ -205,6 +205,9 @@ fn after_a_lesson_the_values_are_of_the_position_on_the_board() {
     for sq in &legal {
         let said = h.get_by_label(&sq.to_string()).value().unwrap_or_default();
         let value = h.state().move_evals()[sq].value;
-        assert!(said.contains(&format!("{value:+}")), "{sq}: {said}");
+        assert!(
+            said.contains(&format!("{value:+}")),
+            "{sq}: {said}, {value:+}"
+        );
     }
 }

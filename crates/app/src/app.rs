@@ -226,6 +226,7 @@ impl App {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
         self.poll_script_engine();
+        self.poll_practice(ui.ctx());
         self.parts.menu_bar.take_keys(ui.ctx());
         self.queue_input_commands(ui);
         // What the last frame copied: the platform puts it on the system clipboard.

@@ -241,11 +241,17 @@ impl App {
             .open_practice(self.settings.engine_configuration(), solve_limit)
     }
 
-    pub(crate) fn practice_window(&mut self, ctx: &egui::Context) {
+    /// Takes in what the practice's background work reports: the store read, games
+    /// collected, the engine's values, the lesson's database. At the start of the frame,
+    /// with the board's engine, so that everything drawn shows the same values.
+    pub(crate) fn poll_practice(&mut self, ctx: &egui::Context) {
         self.poll_practice_loading();
         self.poll_practice_finding();
         self.poll_practice_engine();
         self.poll_lesson_database(ctx);
+    }
+
+    pub(crate) fn practice_window(&mut self, ctx: &egui::Context) {
         if !self.practice.open {
             return;
         }
