@@ -310,3 +310,27 @@ pub(crate) fn name_or(name: &str, colour: &str) -> String {
         name.trim().to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window draws the figures counted at the start of the frame: they are counted
+    /// once the cards are read, and again on a new day.
+    #[test]
+    fn the_figures_are_counted_once_the_cards_are_read_and_again_the_next_day() {
+        let day = Day(20_000);
+        let mut p = Practice {
+            day: Some(day),
+            ..Practice::default()
+        };
+        p.count_figures();
+        assert!(p.figures.is_none(), "no cards read yet");
+        p.store = Some(Store::default());
+        p.count_figures();
+        assert_eq!(p.figures.as_ref().map(|f| (f.day, f.round)), Some((day, 0)));
+        p.day = Some(day.plus(1));
+        p.count_figures();
+        assert_eq!(p.figures.as_ref().map(|f| f.day), Some(day.plus(1)));
+    }
+}
