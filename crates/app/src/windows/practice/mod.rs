@@ -10,10 +10,13 @@
 //!
 //! Practising: the cards due today, one at a time on the board, values hidden. Meanwhile
 //! the engine values every move of the position, proven by the solver where it takes
-//! about a second ([`practice::SOLVER_EMPTIES`]) and searched as the game analysis does
+//! about a second ([`okapi_core::practice::SOLVER_EMPTIES`]) and searched as the game analysis does
 //! elsewhere; the move clicked is judged against those values, then the board shows every
 //! move's value, the loss is said and the best line is there on request. A miss comes
 //! back the next day, a right answer further out (1, 3, 7, 14... days).
+//!
+//! The window draws from the frame's view ([`Practice`] there) and asks for every change
+//! by a command, applied after the frame is drawn (`command_handling/practice_*.rs`).
 
 use crate::command::{CollectFrom, Command, LessonChoice, PracticeStep};
 use crate::move_list::plural;
