@@ -108,6 +108,7 @@ macro_rules! frame_view {
             script: $app.script.as_ref(),
             game_analysis: &$app.game_analysis,
             hides_answer: $app.practice.hides_answer(),
+            practice: &$app.practice,
         }
     };
 }
@@ -263,7 +264,6 @@ impl App {
         let ctx = ui.ctx().clone();
         let (view, parts, commands) = self.split();
         parts.windows.show(&ctx, &view, commands);
-        self.practice_window(&ctx);
         let (view, parts, commands) = self.split();
         parts.windows.show_questions(&ctx, &view, commands);
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.view.close_now {

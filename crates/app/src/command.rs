@@ -8,12 +8,12 @@ use okapi_core::search::SolveMode;
 use std::path::PathBuf;
 
 /// What a button of the practice window asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PracticeStep {
     /// Choose the folder of games to collect from (a system dialog).
     ChooseFolder,
     /// Collect the mistakes of the source chosen.
-    Collect,
+    Collect(CollectFrom),
     StopCollecting,
     /// Start a round with the positions due today.
     Start,
@@ -31,8 +31,10 @@ pub enum PracticeStep {
     LineBack,
     /// The best line on the board: one move on.
     LineForward,
+    /// The window's notice (a file set aside, a save that failed) was read.
+    DismissNotice,
     /// Opening trainer: start the lesson chosen.
-    StartLesson,
+    StartLesson(LessonChoice),
     /// Opening trainer: Okapi plays its book move.
     LessonBookMove,
     /// Opening trainer: end the lesson; the board shows the game again.
@@ -41,6 +43,59 @@ pub enum PracticeStep {
 
 /// Everything a person can ask the app to do; menus, buttons, shortcuts and tests all go
 /// through `App::apply`.
+/// Where the practice window collects the mistakes from, whose, and how large.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectFrom {
+    pub source: PracticeSource,
+    /// The game on the board: the side whose moves are collected.
+    pub side: Color,
+    /// A folder or the database: part of the player's name.
+    pub name: String,
+    pub folder: String,
+    /// The discs a move must have lost to become a card.
+    pub min_loss: i32,
+}
+
+/// Where the mistakes are collected from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PracticeSource {
+    #[default]
+    ThisGame,
+    Folder,
+    Database,
+}
+
+/// The opening trainer's lesson: the opening, the player's colour, how Okapi draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonChoice {
+    /// One of the named openings; `None`: the line on the board.
+    pub opening: Option<String>,
+    pub player: Color,
+    pub weighting: okapi_core::practice::openings::Weighting,
+}
+
+impl Default for CollectFrom {
+    fn default() -> Self {
+        CollectFrom {
+            source: PracticeSource::default(),
+            side: Color::Black,
+            name: String::new(),
+            folder: String::new(),
+            min_loss: okapi_core::practice::DEFAULT_MIN_LOSS,
+        }
+    }
+}
+
+impl Default for LessonChoice {
+    fn default() -> Self {
+        LessonChoice {
+            opening: None,
+            player: Color::White,
+            weighting: Default::default(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Play(Square),

@@ -41,15 +41,18 @@
 //! | the move list and the analysis' summary | its scroll, its rows shown | `move_list/` |
 //! | the open endgame script, in its tab of the side panel | nothing (the script is the app's) | `script_tab.rs` |
 //! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
+//! | the practice window: its two tabs, the round's card, the opening lesson | the tab shown, the collection's and the lesson's forms | `windows/practice/` (its cards, round and lesson in `practice_state.rs`) |
 //!
 //! Still drawn by `impl App` from the app's state: the side panel and its tabs
 //! (`side_panel.rs`, `database_tab.rs`, `players.rs`, `level_picker.rs`,
-//! `settings_widgets.rs`) and the practice window (`windows/practice/`).
+//! `settings_widgets.rs`).
 //!
 //! And what acts: the commands applied once per frame (`command_handling/`: files,
 //! clipboard and views in `mod.rs`, moving through the game in `navigation.rs`, the
 //! board's engine in `engine_commands.rs`, set-up in `setup.rs`, scripts in
-//! `script_commands.rs`), the game's
+//! `script_commands.rs`, the practice window's file, engine and background work in
+//! `practice_commands.rs`, its round, collection and lessons in `practice_round.rs`,
+//! `practice_collect.rs` and `practice_lesson.rs`), the game's
 //! moves (`session_actions.rs`), the engines' requests and events (`engine_events.rs`),
 //! starting the window (`start.rs`), fitting it to its screen (`screen.rs`), the
 //! responsiveness figures (`metrics.rs`).
@@ -88,7 +91,7 @@ mod view;
 mod windows;
 
 pub use app::App;
-pub use command::{Command, PracticeStep};
+pub use command::{CollectFrom, Command, LessonChoice, PracticeSource, PracticeStep};
 pub use dialogs::{FileDialogs, ScriptedDialogs};
 pub use metrics::Metrics;
 pub use platform::{ICON_PNG, NativeDialogs};

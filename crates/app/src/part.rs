@@ -12,6 +12,7 @@ use crate::command::Command;
 use crate::engine_hub::{EngineHub, PlyAnalysis};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
+use crate::practice_state::Practice;
 use crate::script::ScriptJob;
 use crate::settings::Settings;
 use eframe::egui;
@@ -66,6 +67,8 @@ pub(crate) struct FrameView<'a> {
     /// A practice card is on the board, not yet answered: nothing may give the answer
     /// away ([`Practice::hides_answer`](crate::practice_state::Practice::hides_answer)).
     pub(crate) hides_answer: bool,
+    /// The practice window's cards, collection, round and lesson.
+    pub(crate) practice: &'a Practice,
 }
 
 impl FrameView<'_> {

@@ -1,40 +1,24 @@
 //! What the practice window holds: where its cards are kept, the collection under way,
-//! the round and the card on the board. Drawn and driven by `windows/practice/`.
+//! the round and the card on the board. Drawn by the practice window (`windows/practice/`),
+//! driven by its commands (`command_handling/practice_*.rs`).
 
+use crate::command::{CollectFrom, LessonChoice};
 use okapi_core::board::{Color, Move, Position, Square};
-use okapi_core::practice::openings::{Lesson, Weighting};
+use okapi_core::practice::openings::Lesson;
 use okapi_core::practice::{self, AnalysedMove, Day, Judgement, Store};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
-/// Where the mistakes are collected from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Source {
-    #[default]
-    ThisGame,
-    Folder,
-    Database,
-}
-
-/// The window's two parts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Tab {
-    /// The player's own mistakes, collected and drilled.
-    #[default]
-    Mistakes,
-    /// The opening trainer.
-    Openings,
-}
+/// A lesson from the line on the board that reached no named opening: its name, and the
+/// opening trainer's choice of it.
+pub(crate) const LINE_ON_BOARD: &str = "The line on the board";
 
 /// The opening trainer: the lesson chosen and the one under way.
 pub(crate) struct OpeningTrainer {
-    /// The opening chosen (one of the named openings); `None`: the line on the board.
-    pub(crate) opening: Option<String>,
-    /// The colour the player takes.
-    pub(crate) player: Color,
-    /// How Okapi draws its book moves.
-    pub(crate) weighting: Weighting,
+    /// The lesson asked for last: its opening, the player's colour, how Okapi draws its
+    /// book moves.
+    pub(crate) choice: LessonChoice,
     pub(crate) lesson: Option<Lesson>,
     /// The last move played, for the board.
     pub(crate) last: Option<Square>,
@@ -52,9 +36,7 @@ pub(crate) struct OpeningTrainer {
 impl Default for OpeningTrainer {
     fn default() -> Self {
         OpeningTrainer {
-            opening: None,
-            player: Color::White,
-            weighting: Weighting::default(),
+            choice: LessonChoice::default(),
             lesson: None,
             last: None,
             verdict: None,
@@ -99,7 +81,6 @@ pub(crate) enum Asking {
 
 /// The practice window's state.
 pub(crate) struct Practice {
-    pub(crate) open: bool,
     /// Where the cards are kept (none: only for this run).
     pub(crate) file: Option<PathBuf>,
     /// The cards, read from the file the first time the window opens.
@@ -119,13 +100,8 @@ pub(crate) struct Practice {
     pub(crate) notice: Option<String>,
     /// The day taken as today (`None`: the clock's).
     pub(crate) day: Option<Day>,
-    pub(crate) source: Source,
-    /// This game's side to collect.
-    pub(crate) side: Color,
-    /// The player, for a folder or the database.
-    pub(crate) name: String,
-    pub(crate) folder: String,
-    pub(crate) min_loss: i32,
+    /// The collection asked for last: its source, whose games, the least loss kept.
+    pub(crate) asked: CollectFrom,
     pub(crate) asking: Asking,
     /// Reading a folder or searching the database, on a thread of its own.
     pub(crate) finding: Option<Receiver<Result<practice::FolderGames, String>>>,
@@ -135,14 +111,12 @@ pub(crate) struct Practice {
     /// What the last collection found.
     pub(crate) summary: Option<String>,
     pub(crate) round: Option<Round>,
-    pub(crate) tab: Tab,
     pub(crate) openings: OpeningTrainer,
 }
 
 impl Default for Practice {
     fn default() -> Self {
         Practice {
-            open: false,
             file: None,
             store: None,
             loading: None,
@@ -151,18 +125,13 @@ impl Default for Practice {
             stamp: practice::FileStamp::default(),
             notice: None,
             day: None,
-            source: Source::default(),
-            side: Color::Black,
-            name: String::new(),
-            folder: String::new(),
-            min_loss: practice::DEFAULT_MIN_LOSS,
+            asked: CollectFrom::default(),
             asking: Asking::Nothing,
             finding: None,
             waiting_for_database: false,
             collecting: None,
             summary: None,
             round: None,
-            tab: Tab::default(),
             openings: OpeningTrainer::default(),
         }
     }
@@ -273,6 +242,27 @@ impl Shown {
 }
 
 impl Practice {
+    /// The day the practice takes as today (the clock's unless a test set one).
+    pub(crate) fn today(&self) -> Day {
+        self.day.unwrap_or_else(Day::today)
+    }
+
+    /// Is a collection or a reading of games under way?
+    pub(crate) fn collecting_anything(&self) -> bool {
+        self.collecting.is_some() || self.finding.is_some() || self.waiting_for_database
+    }
+
+    /// Counts the figures the window shows again when the store or the day changed (at
+    /// the start of the frame: the window draws them as they are).
+    pub(crate) fn count_figures(&mut self) {
+        let today = self.today();
+        if let Some(store) = &self.store
+            && self.figures.as_ref().is_none_or(|f| f.day != today)
+        {
+            self.figures = Some(Figures::of(store, today));
+        }
+    }
+
     pub(crate) fn shown(&self) -> Option<&Shown> {
         self.round.as_ref()?.shown.as_ref()
     }
@@ -309,5 +299,38 @@ impl Practice {
     pub(crate) fn steps_line(&self) -> bool {
         self.shown()
             .is_some_and(|s| s.judgement.is_some() && s.best_line.is_some())
+    }
+}
+
+/// A game's player name, or the colour when the game names none.
+pub(crate) fn name_or(name: &str, colour: &str) -> String {
+    if name.trim().is_empty() {
+        colour.to_string()
+    } else {
+        name.trim().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window draws the figures counted at the start of the frame: they are counted
+    /// once the cards are read, and again on a new day.
+    #[test]
+    fn the_figures_are_counted_once_the_cards_are_read_and_again_the_next_day() {
+        let day = Day(20_000);
+        let mut p = Practice {
+            day: Some(day),
+            ..Practice::default()
+        };
+        p.count_figures();
+        assert!(p.figures.is_none(), "no cards read yet");
+        p.store = Some(Store::default());
+        p.count_figures();
+        assert_eq!(p.figures.as_ref().map(|f| (f.day, f.round)), Some((day, 0)));
+        p.day = Some(day.plus(1));
+        p.count_figures();
+        assert_eq!(p.figures.as_ref().map(|f| f.day), Some(day.plus(1)));
     }
 }

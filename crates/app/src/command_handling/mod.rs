@@ -551,5 +551,9 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
 
 mod engine_commands;
 mod navigation;
+mod practice_collect;
+mod practice_commands;
+mod practice_lesson;
+mod practice_round;
 mod script_commands;
 mod setup;

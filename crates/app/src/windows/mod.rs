@@ -1,6 +1,7 @@
 //! The app's windows, one file each, all [`Window`]s: those the menus open, held in a
 //! list with the titles open (as egui's demo does), and the questions a command asks (held
-//! while waiting for an answer). The practice window still draws from the app itself.
+//! while waiting for an answer), and the practice window (the menus and the analysis
+//! panel open it through a command, which reads its practice file too).
 
 mod about;
 mod confirm_solve;
@@ -10,6 +11,7 @@ mod one_line_saved;
 mod path_prompt;
 pub(crate) use path_prompt::PathPrompt;
 mod practice;
+pub(crate) use practice::PracticeWindow;
 mod settings;
 mod shortcuts;
 mod unsaved_changes;
@@ -27,6 +29,7 @@ pub(crate) const ABOUT: &str = "About Okapi";
 pub(crate) const SHORTCUTS: &str = "Keyboard shortcuts";
 pub(crate) const SETTINGS: &str = "Settings";
 pub(crate) const FIRST_STEPS: &str = "First steps";
+pub(crate) const PRACTICE: &str = "Practise your mistakes";
 
 /// The windows and the questions waiting for an answer.
 pub(crate) struct Windows {
@@ -40,6 +43,9 @@ pub(crate) struct Windows {
     /// A one-line save (GGF, a transcript) left other lines out: what to do with them.
     pub(crate) one_line_saved: Option<OneLineSaved>,
     pub(crate) unsaved: Option<UnsavedChanges>,
+    /// Game › Practise your mistakes, drawn over the other windows (open while its title
+    /// is in `open`).
+    pub(crate) practice: PracticeWindow,
 }
 
 impl Default for Windows {
@@ -57,6 +63,7 @@ impl Default for Windows {
             confirm_solve: None,
             one_line_saved: None,
             unsaved: None,
+            practice: PracticeWindow::default(),
         }
     }
 }
@@ -78,6 +85,9 @@ impl Windows {
         if let Some(w) = self.list.iter_mut().find(|w| w.title() == title) {
             w.opened(view);
             self.open.insert(w.title());
+        } else if title == PRACTICE {
+            self.practice.opened(view);
+            self.open.insert(PRACTICE);
         }
     }
 
@@ -100,6 +110,13 @@ impl Windows {
                 if !open {
                     self.open.remove(w.title());
                 }
+            }
+        }
+        let mut open = self.open.contains(PRACTICE);
+        if open {
+            self.practice.show(ctx, &mut open, view, commands);
+            if !open {
+                self.open.remove(PRACTICE);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! What a card says in words: the verdict, where its values come from, the move of the
 //! game and what the game's analysis said of it, the history of its answers.
 
-use super::plural;
+use crate::move_list::plural;
 use eframe::egui;
 use okapi_core::game::{Eval, EvalSource};
 use okapi_core::practice::{self, Judgement};

@@ -1,486 +1,209 @@
-//! A round of practice: the cards due, one at a time on the board; the values of every
-//! move, the judgement, the schedule, the best line.
+//! The round on the practice window: the card, the answer and its judgement, the best
+//! line stepped through on the board, what comes next.
 
 use super::card_text::{history_text, played_text, values_source, verdict};
-use super::{Asking, Round, Shown, days_from_now, plural};
-use crate::app::App;
-use crate::command::Command;
-use crate::command::PracticeStep;
-use crate::engine_hub::EngineUse;
+use super::days_from_now;
+use crate::command::{Command, PracticeStep};
+use crate::move_list::plural;
+use crate::part::{Commands, FrameView};
+use crate::practice_state::Practice;
 use eframe::egui;
-use okapi_core::board::{Move, Square};
-use okapi_core::game::{Eval, numbered_line};
-use okapi_core::level::Level;
-use okapi_core::practice::{self, Judgement};
-use okapi_core::search::SolveMode;
-use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
+use okapi_core::game::numbered_line;
+use okapi_core::practice::Judgement;
 
-/// A missed position comes back after this many others in the same round.
-const RETRY_AFTER: usize = 2;
-
-impl App {
-    /// Starts a round with the cards due today; the board's own analysis rests meanwhile.
-    pub(super) fn start_round(&mut self) {
-        let today = self.practice_today();
-        let Some(store) = &self.practice.store else {
-            return;
-        };
-        let queue = store.round(today);
-        if queue.is_empty() {
-            return;
-        }
-        self.engines.board.thread.cancel();
-        self.engines.board.task = crate::engine_hub::Task::Idle;
-        self.engines.board.status.clear();
-        self.practice.round = Some(Round {
-            queue,
-            at: 0,
-            right: 0,
-            missed: 0,
-            retries: 0,
-            shown: None,
-        });
-        self.show_card();
-    }
-
-    /// Puts the round's next card on the board and asks the engine for every move's value.
-    fn show_card(&mut self) {
-        let today = self.practice_today();
-        let Some(round) = &mut self.practice.round else {
-            return;
-        };
-        let Some(&card) = round.queue.get(round.at) else {
-            round.shown = None;
-            self.practice.asking = Asking::Nothing;
-            return;
-        };
-        let again = round.queue[..round.at].contains(&card)
-            || self
-                .practice
-                .store
-                .as_ref()
-                .and_then(|s| s.cards.get(card))
-                .is_some_and(|c| c.missed_on(today));
-        round.shown = Some(Shown {
-            again,
-            card,
-            valued: false,
-            proven_line: None,
-            answer: None,
-            judgement: None,
-            next_in: None,
-            best_line: None,
-            line_asked: false,
-            line_step: 0,
-        });
-        let Some(position) = self
-            .practice
-            .store
-            .as_ref()
-            .and_then(|s| s.cards.get(card))
-            .map(|c| c.position)
-        else {
-            return;
-        };
-        let limit = self.settings.solve_limit.max(practice::SOLVER_EMPTIES);
-        self.practice_engine(limit).send(Request::Analyse {
-            position,
-            mode: SolveMode::Exact,
-            max_depth: Some(GAME_ANALYSIS_DEPTH),
-        });
-        self.practice.asking = Asking::Values;
-    }
-
-    /// Ends the round: the board shows the game again, and its analysis goes on.
-    pub(super) fn end_round(&mut self) {
-        if self.practice.round.take().is_none() {
-            return;
-        }
-        if let Some(engine) = self.engines.get_mut(EngineUse::Practice) {
-            engine.cancel();
-        }
-        self.practice.asking = Asking::Nothing;
-        self.position_changed();
-    }
-
-    pub(super) fn round_event(&mut self, event: Event) {
-        let asking = self.practice.asking;
-        let Some(position) = self.practice.card_position() else {
-            return;
-        };
-        if let Event::MoveValue { square, eval } = event {
-            // Among every value known of the position: one never gives way to a weaker
-            // one (a proof to a shallow search), and every view shows the same.
-            self.learn_value(position, square, eval);
-            return;
-        }
-        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
-            return;
-        };
-        match event {
-            Event::Solved { line, .. } => shown.proven_line = Some(line),
-            Event::Line { line } if asking == Asking::Line => {
-                // The line after the best move, deepening: the deepest is kept.
-                if let Some(best) = shown.judgement.map(|j| j.best) {
-                    let mut moves = vec![Move::Play(best)];
-                    moves.extend(line.moves);
-                    shown.best_line = Some(moves);
-                }
-            }
-            Event::Finished { .. } => {
-                self.practice.asking = Asking::Nothing;
-                if asking == Asking::Values {
-                    shown.valued = true;
-                    self.judge_if_ready();
-                } else {
-                    shown.line_asked = false;
-                }
-            }
-            Event::Error { message } => {
-                self.practice.asking = Asking::Nothing;
-                self.practice.notice = Some(format!("The engine failed: {message}"));
-            }
-            _ => {}
-        }
-    }
-
-    /// A move clicked on the board while a card shows.
-    pub(super) fn practice_answer(&mut self, sq: Square) {
-        let Some(position) = self.practice.card_position() else {
-            return;
-        };
-        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
-            return;
-        };
-        if shown.answer.is_some() {
-            return;
-        }
-        if !position.is_legal(sq) {
-            self.notice = Some(format!("{sq} is not a legal move here."));
-            return;
-        }
-        shown.answer = Some(sq);
-        self.judge_if_ready();
-    }
-
-    /// Judges the answer once every value is in; the card's schedule moves and is saved.
-    fn judge_if_ready(&mut self) {
-        let today = self.practice_today();
-        let Some(position) = self.practice.card_position() else {
-            return;
-        };
-        // Judged with the values the board then shows: a search above a proof is taken
-        // at the proof.
-        let values: Vec<(Square, Eval)> = self
-            .known
-            .of(&position)
-            .iter()
-            .map(|(s, e)| (*s, self.known.bounded(&position, *e)))
-            .collect();
-        let Some(round) = &mut self.practice.round else {
-            return;
-        };
-        let Some(shown) = &mut round.shown else {
-            return;
-        };
-        let (Some(answer), true, None) = (shown.answer, shown.valued, shown.judgement) else {
-            return;
-        };
-        let tolerance = self
-            .practice
-            .store
-            .as_ref()
-            .map(|s| s.tolerance)
-            .unwrap_or_default();
-        let Some(judgement) = practice::judge(&values, answer, tolerance) else {
-            self.practice.notice = Some(format!("The engine gave no value for {answer}."));
-            return;
-        };
-        shown.judgement = Some(judgement);
-        let card = shown.card;
-        if judgement.right {
-            round.right += 1;
-        } else {
-            round.missed += 1;
-            // Tried again after a few other positions, and again at the end of the round.
-            let soon = (round.at + 1 + RETRY_AFTER).min(round.queue.len());
-            round.queue.insert(soon, card);
-            if soon + 1 < round.queue.len() {
-                round.queue.push(card);
-            }
-            round.retries += 1;
-        }
-        if let Some(store) = &mut self.practice.store {
-            shown.next_in = store.answer(card, answer, judgement.right, today);
-        }
-        self.save_practice();
-    }
-
-    /// Steps through the best line on the board.
-    pub(super) fn step_line(&mut self, step: PracticeStep) {
-        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
-            return;
-        };
-        let Some(len) = shown.best_line.as_ref().map(Vec::len) else {
-            return;
-        };
-        shown.line_step = match step {
-            PracticeStep::LineFirst => 0,
-            PracticeStep::LineBack => shown.line_step.saturating_sub(1),
-            PracticeStep::LineForward => (shown.line_step + 1).min(len),
-            _ => shown.line_step,
-        };
-    }
-
-    /// The best line: the solver's where it solved the position (when it starts with the
-    /// best move), else a search after the best move, as deep as the game analysis.
-    pub(super) fn ask_best_line(&mut self) {
-        let Some(position) = self.practice.card_position() else {
-            return;
-        };
-        let Some(shown) = self.practice.round.as_mut().and_then(|r| r.shown.as_mut()) else {
-            return;
-        };
-        let Some(best) = shown.judgement.map(|j| j.best) else {
-            return;
-        };
-        if let Some(line) = &shown.proven_line
-            && line.first() == Some(&Move::Play(best))
-        {
-            shown.best_line = Some(line.clone());
-            return;
-        }
-        let mut after = position;
-        if after.play(best).is_err() {
-            return;
-        }
-        shown.best_line = Some(vec![Move::Play(best)]);
-        if after.must_pass() {
-            // The line goes on after the pass; the hint is asked of the position after it.
-            after.force_pass();
-            if let Some(line) = &mut shown.best_line {
-                line.push(Move::Pass);
-            }
-        }
-        if after.is_game_over() {
-            return;
-        }
-        shown.line_asked = true;
-        self.practice_engine(self.settings.solve_limit)
-            .send(Request::Hint {
-                position: after,
-                level: Level::numbered(GAME_ANALYSIS_DEPTH),
-                count: 1,
-                book: false,
-            });
-        self.practice.asking = Asking::Line;
-    }
-
-    pub(super) fn next_card(&mut self) {
-        if let Some(round) = &mut self.practice.round {
-            round.at += 1;
-        }
-        self.show_card();
-    }
-
-    /// The round: the card, the answer and its judgement, the best line, what comes next.
-    pub(super) fn round_ui(&mut self, ui: &mut egui::Ui) {
-        let today = self.practice_today();
-        let (still, next_due) = match self.practice_figures(today) {
-            Some(f) => (f.round, f.next_due),
-            None => (0, None),
-        };
-        let (Some(round), Some(store)) = (&self.practice.round, &self.practice.store) else {
-            return;
-        };
-        let Some(shown) = &round.shown else {
-            ui.strong(format!(
-                "Done for today: {} right, {} missed.",
-                round.right, round.missed
-            ));
-            if still > 0 {
-                ui.label(format!(
-                    "{} still to find today: start again to retry.",
-                    plural(still, "position")
-                ));
-            }
-            if let Some((day, count)) = next_due {
-                ui.label(format!(
-                    "Next: {} on {day} ({}).",
-                    plural(count, "position"),
-                    days_from_now(today.until(day))
-                ));
-            }
-            if ui.button("End practice").clicked() {
-                self.commands.push(Command::Practice(PracticeStep::End));
-            }
-            return;
-        };
-        let Some(card) = store.cards.get(shown.card) else {
-            return;
-        };
-        let retry = shown.again;
+/// The round: the card, the answer and its judgement, the best line, what comes next.
+pub(super) fn round_ui(ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+    let p = view.practice;
+    let today = p.today();
+    let (still, next_due) = match &p.figures {
+        Some(f) => (f.round, f.next_due),
+        None => (0, None),
+    };
+    let (Some(round), Some(store)) = (&p.round, &p.store) else {
+        return;
+    };
+    let Some(shown) = &round.shown else {
         ui.strong(format!(
-            "Position {} of {}{}",
-            round.at + 1,
-            round.queue.len(),
-            if retry { " (again: missed before)" } else { "" }
+            "Done for today: {} right, {} missed.",
+            round.right, round.missed
         ));
-        let side = card.position.side_to_move();
-        ui.label(format!(
-            "{} to move: find the best move and click it on the board.",
-            side.name()
-        ));
-        ui.label(
-            egui::RichText::new(format!(
-                "From {}, move {} ({} to play).",
-                card.origin.game,
-                card.origin.move_number(),
-                card.origin.player
-            ))
-            .small()
-            .weak(),
-        );
-        ui.separator();
-        match (shown.answer, shown.judgement) {
-            (None, _) => {
-                if !shown.valued {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label(
-                            egui::RichText::new("the engine is valuing the moves")
-                                .small()
-                                .weak(),
-                        );
-                    });
-                }
-            }
-            (Some(sq), None) => {
+        if still > 0 {
+            ui.label(format!(
+                "{} still to find today: start again to retry.",
+                plural(still, "position")
+            ));
+        }
+        if let Some((day, count)) = next_due {
+            ui.label(format!(
+                "Next: {} on {day} ({}).",
+                plural(count, "position"),
+                days_from_now(today.until(day))
+            ));
+        }
+        if ui.button("End practice").clicked() {
+            commands.push(Command::Practice(PracticeStep::End));
+        }
+        return;
+    };
+    let Some(card) = store.cards.get(shown.card) else {
+        return;
+    };
+    let retry = shown.again;
+    ui.strong(format!(
+        "Position {} of {}{}",
+        round.at + 1,
+        round.queue.len(),
+        if retry { " (again: missed before)" } else { "" }
+    ));
+    let side = card.position.side_to_move();
+    ui.label(format!(
+        "{} to move: find the best move and click it on the board.",
+        side.name()
+    ));
+    ui.label(
+        egui::RichText::new(format!(
+            "From {}, move {} ({} to play).",
+            card.origin.game,
+            card.origin.move_number(),
+            card.origin.player
+        ))
+        .small()
+        .weak(),
+    );
+    ui.separator();
+    match (shown.answer, shown.judgement) {
+        (None, _) => {
+            if !shown.valued {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label(format!("Judging {sq}…"));
+                    ui.label(
+                        egui::RichText::new("the engine is valuing the moves")
+                            .small()
+                            .weak(),
+                    );
                 });
             }
-            (Some(_), Some(j)) => {
-                let now = self.known.get(&card.position, card.played).map(|e| {
-                    let e = self.known.bounded(&card.position, e);
-                    (e, self.known.label(&card.position, e))
-                });
-                let played = played_text(card, now, j.best_eval);
-                let next = shown.next_in.map(|days| {
-                    format!(
-                        "This position comes back {} ({}).",
-                        days_from_now(i64::from(days)),
-                        today.plus(days)
-                    )
-                });
-                let line = shown
-                    .best_line
-                    .as_ref()
-                    .map(|l| (numbered_line(&card.position, l), shown.line_step, l.len()));
-                let history = history_text(card);
-                self.judgement_ui(ui, &j, &played, next, line);
-                ui.separator();
-                ui.label(egui::RichText::new(history).small());
-            }
         }
-    }
-
-    fn judgement_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        j: &Judgement,
-        played: &str,
-        next: Option<String>,
-        line: Option<(String, usize, usize)>,
-    ) {
-        let (text, color) = verdict(j);
-        ui.label(egui::RichText::new(text).strong().color(color));
-        ui.label(egui::RichText::new(values_source(j)).small());
-        ui.label(played);
-        if let Some(next) = next {
-            ui.label(next);
+        (Some(sq), None) => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Judging {sq}…"));
+            });
         }
-        let asked = self.shown().is_some_and(|s| s.line_asked);
-        match line {
-            Some((line, step, len)) => {
-                ui.add(
-                    egui::Label::new(format!("Best line: {line}"))
-                        .wrap()
-                        .selectable(true),
-                );
-                self.line_steps_ui(ui, step, len);
-                if asked {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label(egui::RichText::new("deepening").small().weak());
-                    });
-                }
-            }
-            None => {
-                if ui.button("Show the best line").clicked() {
-                    self.commands
-                        .push(Command::Practice(PracticeStep::BestLine));
-                }
-            }
-        }
-        ui.horizontal(|ui| {
-            let last = self
-                .practice
-                .round
+        (Some(_), Some(j)) => {
+            let known = view.known;
+            let now = known.get(&card.position, card.played).map(|e| {
+                let e = known.bounded(&card.position, e);
+                (e, known.label(&card.position, e))
+            });
+            let played = played_text(card, now, j.best_eval);
+            let next = shown.next_in.map(|days| {
+                format!(
+                    "This position comes back {} ({}).",
+                    days_from_now(i64::from(days)),
+                    today.plus(days)
+                )
+            });
+            let line = shown
+                .best_line
                 .as_ref()
-                .is_some_and(|r| r.at + 1 >= r.queue.len());
-            if ui
-                .button(if last { "Finish" } else { "Next position" })
-                .clicked()
-            {
-                self.commands
-                    .push(Command::Practice(PracticeStep::NextCard));
-            }
-            if ui.button("End practice").clicked() {
-                self.commands.push(Command::Practice(PracticeStep::End));
-            }
-        });
+                .map(|l| (numbered_line(&card.position, l), shown.line_step, l.len()));
+            let history = history_text(card);
+            judgement_ui(ui, p, commands, &j, &played, next, line);
+            ui.separator();
+            ui.label(egui::RichText::new(history).small());
+        }
     }
 }
 
-impl App {
-    /// The buttons that step the best line on the board, and where it stands.
-    fn line_steps_ui(&mut self, ui: &mut egui::Ui, step: usize, len: usize) {
-        ui.horizontal(|ui| {
-            for (text, what, enabled, hover) in [
-                (
-                    "« Card",
-                    PracticeStep::LineFirst,
-                    step > 0,
-                    "Back to the position of the card",
-                ),
-                (
-                    "‹ Back",
-                    PracticeStep::LineBack,
-                    step > 0,
-                    "One move back (Left)",
-                ),
-                (
-                    "On ›",
-                    PracticeStep::LineForward,
-                    step < len,
-                    "One move on (Right)",
-                ),
-            ] {
-                if ui
-                    .add_enabled(enabled, egui::Button::new(text))
-                    .on_hover_text(hover)
-                    .clicked()
-                {
-                    self.commands.push(Command::Practice(what));
-                }
-            }
-            ui.label(if step == 0 {
-                "the card (Right: the line)".to_string()
-            } else {
-                format!("move {step} of {len} of the line")
-            });
-        });
+/// What the judged card says (`j`, the move of the game, when it comes back, the best
+/// line and the step shown) and the buttons to go on.
+fn judgement_ui(
+    ui: &mut egui::Ui,
+    p: &Practice,
+    commands: &mut Commands,
+    j: &Judgement,
+    played: &str,
+    next: Option<String>,
+    line: Option<(String, usize, usize)>,
+) {
+    let (text, color) = verdict(j);
+    ui.label(egui::RichText::new(text).strong().color(color));
+    ui.label(egui::RichText::new(values_source(j)).small());
+    ui.label(played);
+    if let Some(next) = next {
+        ui.label(next);
     }
+    let asked = p.shown().is_some_and(|s| s.line_asked);
+    match line {
+        Some((line, step, len)) => {
+            ui.add(
+                egui::Label::new(format!("Best line: {line}"))
+                    .wrap()
+                    .selectable(true),
+            );
+            line_steps_ui(ui, commands, step, len);
+            if asked {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(egui::RichText::new("deepening").small().weak());
+                });
+            }
+        }
+        None => {
+            if ui.button("Show the best line").clicked() {
+                commands.push(Command::Practice(PracticeStep::BestLine));
+            }
+        }
+    }
+    ui.horizontal(|ui| {
+        let last = p.round.as_ref().is_some_and(|r| r.at + 1 >= r.queue.len());
+        if ui
+            .button(if last { "Finish" } else { "Next position" })
+            .clicked()
+        {
+            commands.push(Command::Practice(PracticeStep::NextCard));
+        }
+        if ui.button("End practice").clicked() {
+            commands.push(Command::Practice(PracticeStep::End));
+        }
+    });
+}
+/// The buttons that step the best line on the board, and where it stands.
+fn line_steps_ui(ui: &mut egui::Ui, commands: &mut Commands, step: usize, len: usize) {
+    ui.horizontal(|ui| {
+        for (text, what, enabled, hover) in [
+            (
+                "« Card",
+                PracticeStep::LineFirst,
+                step > 0,
+                "Back to the position of the card",
+            ),
+            (
+                "‹ Back",
+                PracticeStep::LineBack,
+                step > 0,
+                "One move back (Left)",
+            ),
+            (
+                "On ›",
+                PracticeStep::LineForward,
+                step < len,
+                "One move on (Right)",
+            ),
+        ] {
+            if ui
+                .add_enabled(enabled, egui::Button::new(text))
+                .on_hover_text(hover)
+                .clicked()
+            {
+                commands.push(Command::Practice(what));
+            }
+        }
+        ui.label(if step == 0 {
+            "the card (Right: the line)".to_string()
+        } else {
+            format!("move {step} of {len} of the line")
+        });
+    });
 }
