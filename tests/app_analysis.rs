@@ -165,6 +165,10 @@ fn game_analysis_finds_the_lost_discs() {
 #[test]
 fn values_for_one_side_and_hints() {
     let mut h = harness();
+    // In the side panel's Engine section, folded until opened.
+    h.get_by_role_and_label(eframe::egui::Role::DisclosureTriangle, "Engine")
+        .click();
+    h.run_steps(2);
     h.click_label("White only");
     // Black to move: no values for Black
     assert!(!h.state().engine_busy());
@@ -263,6 +267,10 @@ fn a_weakened_engine_shows_its_lines() {
     h.get_by_label("f5").click();
     h.run_steps(1);
     step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
+    // In the side panel's Engine section, folded until opened.
+    h.get_by_role_and_label(eframe::egui::Role::DisclosureTriangle, "Engine")
+        .click();
+    h.run_steps(2);
     h.click_label("Show the engine's lines");
     let played = h
         .query_by_label_contains("(played)")
