@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{Steps, harness_sized, has_label};
+use common::app::{Steps, harness_sized, has_label, unfold};
 use eframe::egui::{self, Event, Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -94,19 +94,14 @@ fn the_side_panel_fits_the_default_window_with_a_long_game() {
     assert!(last - first + 1 >= 14, "rows {first}..={last}");
     // The engine's settings unfolded (and remembered): the list gives them room, the
     // panel still ends in the window.
-    h.get_by_role_and_label(Role::DisclosureTriangle, "Engine")
-        .click();
-    // (The section unfolds in a few frames: an animation.)
-    h.run_steps(10);
+    unfold(&mut h, "Engine");
     assert!(h.state().settings.engine_section_open);
     assert!(
         has_label(&h, "Solve moves from"),
         "the engine's settings show"
     );
     inside(&h, "the Engine section open");
-    h.get_by_role_and_label(Role::DisclosureTriangle, "Engine")
-        .click();
-    h.run_steps(10);
+    unfold(&mut h, "Engine"); // (the header folds it again)
     assert!(!h.state().settings.engine_section_open);
     assert!(!has_label(&h, "Solve moves from"), "folded again");
     inside(&h, "folded again");
