@@ -7,7 +7,7 @@ mod common;
 
 use common::app::{
     SaveAs, Steps, ffo1_json, first_legal_move, harness, harness_with, has_label, new_game,
-    step_until, step_until_every_move_exact, temp_dir, text_of,
+    step_until, step_until_every_move_exact, temp_dir, text_of, unfold,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -33,6 +33,8 @@ fn exact_values_appear_on_the_squares() {
         h.get_by_label("g8").value().as_deref(),
         Some("legal move, +18 (exact), best")
     );
+    // The values list, in the side panel's Move values section, folded until opened.
+    unfold(&mut h, "Move values");
     assert!(has_label(&h, "g8: +18 (exact)"));
     // then the proven principal line, without asking
     step_until(&mut h, "the principal line", |app| !app.engine_busy());
@@ -165,6 +167,8 @@ fn game_analysis_finds_the_lost_discs() {
 #[test]
 fn values_for_one_side_and_hints() {
     let mut h = harness();
+    // In the side panel's Engine section, folded until opened.
+    unfold(&mut h, "Engine");
     h.click_label("White only");
     // Black to move: no values for Black
     assert!(!h.state().engine_busy());
@@ -263,6 +267,8 @@ fn a_weakened_engine_shows_its_lines() {
     h.get_by_label("f5").click();
     h.run_steps(1);
     step_until(&mut h, "the engine's reply", |app| app.game().ply() == 2);
+    // In the side panel's Engine section, folded until opened.
+    unfold(&mut h, "Engine");
     h.click_label("Show the engine's lines");
     let played = h
         .query_by_label_contains("(played)")

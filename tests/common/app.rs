@@ -95,6 +95,15 @@ impl Steps for Harness<'static, App> {
     }
 }
 
+/// Unfolds a folding section of the side panel's Play tab ("Engine", "Move values": folded
+/// until opened) and lets it open (an animation of a few frames, during which its controls
+/// take no click). The header is found by its role: the menu bar has an "Engine" too.
+pub fn unfold(h: &mut Harness<'static, App>, section: &str) {
+    h.get_by_role_and_label(eframe::egui::Role::DisclosureTriangle, section)
+        .click();
+    h.run_steps(10);
+}
+
 /// Is there a node with this accessible name?
 pub fn has_label(h: &Harness<'static, App>, label: &str) -> bool {
     h.query_by_label(label).is_some()

@@ -13,7 +13,6 @@ use crate::platform::{self, Instant};
 use crate::practice_state::Practice;
 use crate::script::{self, ScriptJob};
 use crate::settings::{Settings, WindowGeometry};
-use crate::settings_widgets::SettingsUi;
 use crate::view::ViewState;
 use eframe::egui;
 use okapi_core::board::{Position, Square};
@@ -101,9 +100,16 @@ macro_rules! frame_view {
             next_as_variation: $app.view.next_as_variation,
             setting_up: $app.view.setup.is_some(),
             setup: $app.view.setup,
+            setup_text: &$app.view.setup_text,
+            setup_text_error: $app.view.setup_text_error.as_deref(),
             values_shown_for: $app.values_shown_for,
             practice_board: $app.practice.board(),
             board_area: $app.view.board_area,
+            side_area: $app.view.side_area,
+            side_tab: $app.view.side_tab,
+            solve_stats: $app.solve_stats,
+            engine_lines: $app.engine_lines.as_ref(),
+            database: &$app.database,
             script_hidden: $app.script.as_ref().is_some_and(|j| !j.open),
             script: $app.script.as_ref(),
             game_analysis: &$app.game_analysis,
@@ -129,11 +135,6 @@ impl App {
     /// since ([`FrameView::analysis_of`]).
     pub(crate) fn analysis_of(&self, i: usize) -> Option<PlyAnalysis> {
         self.frame_view().analysis_of(i)
-    }
-
-    /// The settings' widgets, for this frame.
-    pub(crate) fn settings_ui(&mut self) -> SettingsUi<'_> {
-        SettingsUi::new(&self.settings, &mut self.commands)
     }
 
     /// Opens the window of this title (see [`Window::title`](crate::part::Window::title)).
@@ -228,6 +229,7 @@ impl App {
         }
         self.poll_script_engine();
         self.poll_practice(ui.ctx());
+        self.poll_database(ui.ctx());
         self.parts.menu_bar.take_keys(ui.ctx());
         self.queue_input_commands(ui);
         // What the last frame copied: the platform puts it on the system clipboard.
@@ -254,9 +256,14 @@ impl App {
         parts.menu_bar.show(ui, &view, commands);
         let (view, parts, commands) = self.split();
         parts.status_bar.show(ui, &view, commands);
-        // The side panel first, the whole height beside the menu and status bars: the
-        // graph goes under the board only, so the move list keeps its rows.
-        self.side_panel(ui);
+        // The side panel first, the whole height beside the menu and status bars (under
+        // the board in a narrow window): the graph goes under the board only, so the move
+        // list keeps its rows. Both places follow from the window's size alone.
+        let graph = self.parts.graph.height(ui.ctx());
+        let place = crate::side_panel::layout(ui.available_rect_before_wrap(), graph);
+        (self.view.board_area, self.view.side_area) = (Some(place.board), Some(place.side));
+        let (view, parts, commands) = self.split();
+        parts.side_panel.show(ui, &view, commands);
         let (view, parts, commands) = self.split();
         parts.graph.show(ui, &view, commands);
         let (view, parts, commands) = self.split();
@@ -465,7 +472,7 @@ impl App {
 
     /// The move list's rows shown whole on screen last frame: (first, last), from 0.
     pub fn move_list_rows_shown(&self) -> Option<(usize, usize)> {
-        self.parts.move_list.rows
+        self.parts.side_panel.play.move_list.rows
     }
 
     /// Saves the settings when they changed this frame.

@@ -1,7 +1,7 @@
 //! The board in the central panel: the position (the game's, a set-up's or a practice
 //! card's) at its size and place, the flip animation, and each click as a command.
 
-use crate::board_view::{BoardClick, BoardView, board_ui};
+use crate::board_view::{BoardClick, BoardView, FRAME, NARROW_FRAME, board_ui};
 use crate::command::Command;
 use crate::part::{Commands, FrameView, Part};
 use crate::platform::Instant;
@@ -40,6 +40,9 @@ impl Part for BoardPanel {
         if ui.input(|i| i.pointer.any_pressed()) {
             self.last_press_at = Some(now);
         }
+        // A narrow window (a phone held upright): the board takes the whole width, and
+        // every point of it counts.
+        let narrow = ui.ctx().content_rect().width() < crate::side_panel::NARROW_WIDTH;
         egui::CentralPanel::default().show(ui, |ui| {
             let setup = view.setup.is_some();
             let engine_to_move =
@@ -73,10 +76,16 @@ impl Part for BoardPanel {
                 best_only: view.settings.best_only,
                 coordinates: view.settings.coordinates,
                 colors: view.settings.board_colors,
+                frame: if narrow { NARROW_FRAME } else { FRAME },
             };
             // The board in its own square at the top of its area, centred across it: its
             // size and place follow from the window alone, whatever the panels hold.
-            let area = view.board_area.unwrap_or_else(|| ui.max_rect()).shrink(8.0);
+            // Eight points round it, two in a narrow window.
+            let margin = if narrow { 2.0 } else { 8.0 };
+            let area = view
+                .board_area
+                .unwrap_or_else(|| ui.max_rect())
+                .shrink(margin);
             let side = area.width().min(area.height());
             let square = egui::Rect::from_min_size(
                 egui::pos2(area.center().x - side / 2.0, area.top()),

@@ -32,7 +32,15 @@ pub struct BoardView<'a> {
     /// Letters and digits around the board.
     pub coordinates: bool,
     pub colors: crate::settings::BoardColors,
+    /// The frame's width, a share of the board's side: [`FRAME`], or [`NARROW_FRAME`]
+    /// on a phone, where the squares need every point of the width.
+    pub frame: f32,
 }
+
+/// The frame round the board, a share of its side.
+pub const FRAME: f32 = 0.05;
+/// The frame on a phone held upright: the coordinates' smallest font still fits it.
+pub const NARROW_FRAME: f32 = 0.035;
 
 /// The felt, the frame and the grid lines of a colour scheme.
 fn board_colors(colors: crate::settings::BoardColors) -> (Color32, Color32, Color32) {
@@ -303,7 +311,7 @@ pub fn board_ui(ui: &mut egui::Ui, view: &BoardView) -> Option<BoardClick> {
     let side = avail.x.min(avail.y).max(160.0);
     let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let painter = ui.painter_at(outer);
-    let margin = side * 0.05;
+    let margin = side * view.frame;
     let inner = outer.shrink(margin);
     let at = Geometry {
         outer,

@@ -202,6 +202,10 @@ pub enum Command {
     ShowScript,
     /// The error in the status bar read and put away.
     DismissError,
+    /// A tab of the side panel clicked: it shows from the next frame.
+    ShowSideTab(crate::view::SideTab),
+    /// The Database tab's "Try again": the games database is read again after a failure.
+    RetryDatabase,
     /// Database › Your folders › Choose…: a folder of games from the system's dialog.
     ChooseDbFolder,
     /// A folder of games for the database (refused, with a message, if it is not one).

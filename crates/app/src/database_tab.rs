@@ -1,12 +1,15 @@
-//! The side panel's "Database" tab drawn: the next moves of the position with their games
-//! and values, the filters and the games list, the player's folders of games.
+//! The side panel's "Database" tab, a part: the next moves of the position with their
+//! games and values, the filters and the games list, the player's folders of games. It
+//! owns its filters, its sorting and what it last computed; the database itself is the
+//! app's (the practice's collecting reads it too), read in the background the first time
+//! the tab shows.
 
-use crate::app::App;
 use crate::command::Command;
 use crate::database_panel::*;
+use crate::part::{Commands, FrameView, Part};
 use eframe::egui;
 use okapi_core::board::{Position, Square};
-use okapi_core::db::{Answer, Database, PlayerSide, XotGames};
+use okapi_core::db::{Answer, Database, Filter, GameHit, PlayerSide, XotGames};
 use okapi_core::game::occasion;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,46 +18,33 @@ use std::time::Duration;
 /// The most height of the next moves' rows (they scroll beyond it).
 const MOVES_HEIGHT: f32 = 170.0;
 
-impl App {
-    /// The database's folders of games: chosen, typed, added.
-    pub(crate) fn apply_database(&mut self, command: Command) {
-        match command {
-            Command::ChooseDbFolder => {
-                if let Some(path) = self.dialogs.pick_folder() {
-                    self.apply(Command::AddDbFolder(path));
-                }
-            }
-            Command::AddDbFolder(path) if path.is_dir() => {
-                if path.to_str().is_none() {
-                    // The settings file is JSON: the folder is read this run only.
-                    self.error = Some(format!(
-                        "{} is read now, but its name is not UTF-8 text, which the \
-                         settings file cannot keep: rename it to keep it for the next \
-                         start",
-                        path.display()
-                    ));
-                }
-                self.change_setting(crate::settings::Setting::AddDbFolder(path));
-                self.database.folder_text.clear();
-            }
-            Command::AddDbFolder(path) => {
-                self.error = Some(format!("{} is not a folder", path.display()));
-            }
-            other => unreachable!("not a database command: {other:?}"),
-        }
-    }
+/// The Database tab: its filters, its sorting, its folder field, and the last answer.
+#[derive(Default)]
+pub(crate) struct DatabaseTab {
+    filter: Filter,
+    /// The years as typed (the filter takes them once they are numbers).
+    from_year: String,
+    to_year: String,
+    /// The last answer, for the database, position and filter it answers.
+    answer: Option<(Arc<Database>, Position, Filter, Answer)>,
+    /// The answer's games in the list's order.
+    sorted: Vec<GameHit>,
+    /// How many next moves the position has with no filter: the rows the tab keeps room
+    /// for, so that a filter never moves what is under them.
+    unfiltered_rows: Option<(Arc<Database>, Position, usize)>,
+    /// The column and whether ascending (by default the newest games first).
+    sort: (GameSort, bool),
+    /// The folder field's text.
+    folder_text: String,
+    /// The folder typed and added: the field empties once the settings hold it (a path
+    /// that is no folder stays, to be corrected).
+    folder_added: Option<PathBuf>,
+}
 
-    /// The contents of the side panel's "Database" tab (it scrolls its own lists).
-    pub(crate) fn database_contents(&mut self, ui: &mut egui::Ui) {
-        self.database.poll();
-        if matches!(self.database.load, Load::NotStarted)
-            || (self.database.database().is_some()
-                && self.database.loaded_folders != self.settings.db_folders)
-        {
-            let folders = self.settings.db_folders.clone();
-            self.database.start_loading(folders, ui.ctx());
-        }
-        match &self.database.load {
+impl Part for DatabaseTab {
+    /// The tab's contents (it scrolls its own lists).
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        match &view.database.load {
             Load::NotStarted | Load::Loading(_) => {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -69,24 +59,75 @@ impl App {
                     format!("The games database could not be read: {e}"),
                 );
                 if ui.button("Try again").clicked() {
-                    self.database.load = Load::NotStarted;
+                    commands.push(Command::RetryDatabase);
                 }
                 return;
             }
             Load::Ready(_) => {}
         }
-        let Some(db) = self.database.database().cloned() else {
+        let Some(db) = view.database.database() else {
             return;
+        };
+        if let Some(added) = &self.folder_added
+            && view.settings.db_folders.contains(added)
+        {
+            self.folder_text.clear();
+            self.folder_added = None;
+        }
+        let mut draw = DatabaseDraw {
+            tab: self,
+            view,
+            commands,
         };
         egui::ScrollArea::vertical()
             .id_salt("db_tab")
-            .show(ui, |ui| self.database_ready(ui, &db));
+            .show(ui, |ui| draw.ready(ui, db));
+    }
+}
+
+impl DatabaseTab {
+    /// How many next moves `position` has in games of any player, year or tournament
+    /// (computed when the position or the database changed).
+    fn unfiltered_rows(&mut self, db: &Arc<Database>, position: &Position) -> usize {
+        match &self.unfiltered_rows {
+            Some((d, p, rows)) if Arc::ptr_eq(d, db) && p == position => *rows,
+            _ => {
+                let rows = db.query(position, &Filter::default()).moves.len();
+                self.unfiltered_rows = Some((db.clone(), *position, rows));
+                rows
+            }
+        }
     }
 
+    /// The answer for `position`, computed when the position, the filter or the database
+    /// changed.
+    fn answer_for(&mut self, db: &Arc<Database>, position: &Position) -> &Answer {
+        let fresh = self
+            .answer
+            .as_ref()
+            .is_some_and(|(d, p, f, _)| Arc::ptr_eq(d, db) && p == position && *f == self.filter);
+        if !fresh {
+            let answer = db.query(position, &self.filter);
+            self.sorted = answer.games.clone();
+            sort_games(db, &mut self.sorted, self.sort);
+            self.answer = Some((db.clone(), *position, self.filter.clone(), answer));
+        }
+        &self.answer.as_ref().expect("just set").3
+    }
+}
+
+/// One frame's drawing of the tab: its state, what it reads, where clicks go.
+struct DatabaseDraw<'a> {
+    tab: &'a mut DatabaseTab,
+    view: &'a FrameView<'a>,
+    commands: &'a mut Commands,
+}
+
+impl DatabaseDraw<'_> {
     /// The tab once the database is loaded.
-    fn database_ready(&mut self, ui: &mut egui::Ui, db: &Arc<Database>) {
-        let position = self.game().position();
-        let answer = self.database.answer_for(db, &position).clone();
+    fn ready(&mut self, ui: &mut egui::Ui, db: &Arc<Database>) {
+        let position = self.view.game().position();
+        let answer = self.tab.answer_for(db, &position).clone();
         let reaching = answer.games.len();
         ui.label(format!(
             "{} of {} games reach this position",
@@ -96,28 +137,21 @@ impl App {
         if let Some(name) = opening_name(&position) {
             ui.label(format!("Opening: {name}"));
         }
-        let rows = self.database.unfiltered_rows(db, &position);
-        self.database_moves(ui, &position, &answer, rows);
+        let rows = self.tab.unfiltered_rows(db, &position);
+        self.moves(ui, &position, &answer, rows);
         ui.separator();
-        self.database_filters(ui);
+        self.filters(ui);
         ui.separator();
-        self.database_games(ui, db, &position);
+        self.games(ui, db, &position);
         ui.separator();
-        self.database_folders(ui);
+        self.folders(ui);
     }
 
-    /// The next moves' rows: games, Black %, average, book, engine.
-    /// The next moves' rows, in room for `rows` of them (those of every game, whatever
-    /// the filters leave).
-    fn database_moves(
-        &mut self,
-        ui: &mut egui::Ui,
-        position: &Position,
-        answer: &Answer,
-        rows: usize,
-    ) {
+    /// The next moves' rows (games, Black %, average, book, engine), in room for `rows`
+    /// of them (those of every game, whatever the filters leave).
+    fn moves(&mut self, ui: &mut egui::Ui, position: &Position, answer: &Answer, rows: usize) {
         // A practice card waiting for its answer: no book value, no opening name.
-        let hide_answer = self.practice.hides_answer();
+        let hide_answer = self.view.hides_answer;
         let book = match hide_answer {
             true => Vec::new(),
             false => okapi_core::book::shipped().moves(&position.board()),
@@ -190,12 +224,12 @@ impl App {
                                 Some(b) => ui.label(signed_tenths(b.discs())),
                                 None => ui.weak("–"),
                             };
-                            match self.move_evals().get(&m.square) {
+                            match self.view.move_evals().get(&m.square) {
                                 // With its source, as in the values list: a proof
                                 // reads as one, a search it bounds as "≤-16".
                                 Some(e) => ui.label(format!(
                                     "{} ({})",
-                                    self.known.label(position, *e),
+                                    self.view.known.label(position, *e),
                                     e.source
                                 )),
                                 None => ui.weak("–"),
@@ -210,8 +244,8 @@ impl App {
         }
     }
 
-    fn database_filters(&mut self, ui: &mut egui::Ui) {
-        let view = &mut self.database;
+    fn filters(&mut self, ui: &mut egui::Ui) {
+        let view = &mut *self.tab;
         egui::Grid::new("db_filters")
             .num_columns(2)
             .spacing([6.0, 4.0])
@@ -285,8 +319,8 @@ impl App {
         ui.colored_label(ui.visuals().warn_fg_color, warning);
     }
 
-    fn database_games(&mut self, ui: &mut egui::Ui, db: &Arc<Database>, position: &Position) {
-        let view = &mut self.database;
+    fn games(&mut self, ui: &mut egui::Ui, db: &Arc<Database>, position: &Position) {
+        let view = &mut *self.tab;
         ui.horizontal_wrapped(|ui| {
             ui.label("Sort:");
             for by in GameSort::ALL {
@@ -361,13 +395,13 @@ impl App {
         }
     }
 
-    fn database_folders(&mut self, ui: &mut egui::Ui) {
+    fn folders(&mut self, ui: &mut egui::Ui) {
         ui.collapsing("Your folders of games", |ui| {
             ui.weak(
                 ".wtb (with WTHOR.JOU/.TRN), .pgn, .ggf and saved games; read with the database.",
             );
             let mut remove = None;
-            for (i, f) in self.settings.db_folders.iter().enumerate() {
+            for (i, f) in self.view.settings.db_folders.iter().enumerate() {
                 ui.horizontal(|ui| {
                     if ui.small_button("Remove").clicked() {
                         remove = Some(i);
@@ -376,7 +410,7 @@ impl App {
                 });
             }
             if let Some(i) = remove {
-                let folder = self.settings.db_folders[i].clone();
+                let folder = self.view.settings.db_folders[i].clone();
                 self.commands
                     .push(Command::Set(crate::settings::Setting::RemoveDbFolder(
                         folder,
@@ -384,7 +418,7 @@ impl App {
             }
             ui.horizontal(|ui| {
                 let field = ui.add(
-                    egui::TextEdit::singleline(&mut self.database.folder_text)
+                    egui::TextEdit::singleline(&mut self.tab.folder_text)
                         .hint_text("a folder's path")
                         .desired_width(150.0),
                 );
@@ -394,23 +428,25 @@ impl App {
                     self.commands.push(Command::ChooseDbFolder);
                 }
                 let typed = add
-                    .then(|| self.database.folder_text.trim().to_string())
+                    .then(|| self.tab.folder_text.trim().to_string())
                     .filter(|t| !t.is_empty())
                     .map(PathBuf::from);
                 if let Some(path) = typed {
+                    self.tab.folder_added = Some(path.clone());
                     self.commands.push(Command::AddDbFolder(path));
                 }
             });
-            if let Some(t) = self.database.load_time {
+            let database = self.view.database;
+            if let Some(t) = database.load_time {
                 ui.weak(format!("Read in {:.2} s.", t.as_secs_f64()));
             }
-            if self.database.skipped_games > 0 {
+            if database.skipped_games > 0 {
                 ui.weak(format!(
                     "{} games in your files did not replay and were skipped.",
-                    self.database.skipped_games
+                    database.skipped_games
                 ));
             }
-            for bad in &self.database.bad_files {
+            for bad in &database.bad_files {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("Skipped {bad}"));
             }
         });
@@ -421,6 +457,7 @@ impl App {
 mod tests {
     use crate::ScriptedDialogs;
     use crate::app::App;
+    use crate::part::Part;
     use egui_kittest::kittest::Queryable;
     use okapi_core::board::{Move, Position};
     use okapi_core::game::{Eval, EvalSource, Game, Seat, Session};
@@ -460,7 +497,10 @@ mod tests {
             },
         };
         app.show_values(&[(next, searched)]);
-        let harness = egui_kittest::Harness::new_ui(|ui| app.database_contents(ui));
+        let mut tab = super::DatabaseTab::default();
+        let harness = egui_kittest::Harness::new_ui(|ui| {
+            tab.show(ui, &app.frame_view(), &mut Vec::new());
+        });
         assert!(
             harness
                 .query_by_label(&format!("Database move {next}"))

@@ -16,7 +16,7 @@
 //! | every change a click makes ([`Command`]) | `command.rs` |
 //! | the engines under one budget, and what they report | `engine_hub.rs` |
 //! | the best known value of each move, which every view reads | `known_values.rs` |
-//! | the board's and the side panel's state, the practice round | `view.rs`, `practice_state.rs` |
+//! | what the view shows besides the game (the side panel's tab, where the board and the side panel go, the set-up's text), the practice round | `view.rs`, `practice_state.rs` |
 //! | the settings kept between runs | `settings/` |
 //! | endgame scripts, the games database | `script/`, `database_panel/` |
 //! | what differs in the browser: threads, files, storage, clipboard, quitting, the window, its icon, portable mode | `platform/` |
@@ -38,21 +38,24 @@
 //! | the menu bar | the open menu, the menu keys | `menu_bar.rs` |
 //! | the status bar | nothing | `status_bar.rs` |
 //! | the graph under the board, and the loss chart beside it | its height | `graph/` (the plot's frame in `graph/frame.rs`) |
-//! | the move list and the analysis' summary | its scroll, its rows shown | `move_list/` |
-//! | the open endgame script, in its tab of the side panel | nothing (the script is the app's) | `script_tab.rs` |
+//! | the side panel beside the board (under it in a narrow window), its tabs, and where it and the board go | its tabs' parts (the tab shown is the view's: commands switch it) | `side_panel.rs` |
+//! | its Play tab: the game, the solve, the moves, the folding engine settings and move values | the folds' height | `play_tab.rs` (the players in `players.rs`, the set-up in `setup_tab.rs`) |
+//! | the move list and the analysis' summary, in the Play tab | its scroll, its rows shown, the room under it | `move_list/` |
+//! | the games database, in its tab | its filters, its sorting, its folder field, its last answer (the database is the app's) | `database_tab.rs` |
+//! | the open endgame script, in its tab | nothing (the script is the app's) | `script_tab.rs` |
 //! | the windows, one file each (new game, settings, help, questions...) | their fields; the list the menus open | `windows/` |
 //! | the practice window: its two tabs, the round's card, the opening lesson | the tab shown, the collection's and the lesson's forms | `windows/practice/` (its cards, round and lesson in `practice_state.rs`) |
 //!
-//! Still drawn by `impl App` from the app's state: the side panel and its tabs
-//! (`side_panel.rs`, `database_tab.rs`, `players.rs`, `level_picker.rs`,
-//! `settings_widgets.rs`).
+//! The settings' widgets every part draws (`settings_widgets.rs`, the level picker in
+//! `level_picker.rs`) push a command for each change. No part is drawn by `impl App`.
 //!
 //! And what acts: the commands applied once per frame (`command_handling/`: files,
 //! clipboard and views in `mod.rs`, moving through the game in `navigation.rs`, the
 //! board's engine in `engine_commands.rs`, set-up in `setup.rs`, scripts in
-//! `script_commands.rs`, the practice window's file, engine and background work in
-//! `practice_commands.rs`, its round, collection and lessons in `practice_round.rs`,
-//! `practice_collect.rs` and `practice_lesson.rs`), the game's
+//! `script_commands.rs`, the games database read and its folders in `database.rs`, the
+//! practice window's file, engine and background work in `practice_commands.rs`, its
+//! round, collection and lessons in `practice_round.rs`, `practice_collect.rs` and
+//! `practice_lesson.rs`), the game's
 //! moves (`session_actions.rs`), the engines' requests and events (`engine_events.rs`),
 //! starting the window (`start.rs`), fitting it to its screen (`screen.rs`), the
 //! responsiveness figures (`metrics.rs`).
@@ -76,6 +79,7 @@ mod move_list;
 mod part;
 mod parts;
 pub mod platform;
+mod play_tab;
 mod players;
 mod practice_state;
 pub mod screen;
@@ -84,6 +88,7 @@ mod script_tab;
 mod session_actions;
 pub mod settings;
 mod settings_widgets;
+mod setup_tab;
 mod side_panel;
 mod start;
 mod status_bar;

@@ -9,12 +9,14 @@
 //! borrowed.
 
 use crate::command::Command;
-use crate::engine_hub::{EngineHub, PlyAnalysis};
+use crate::database_panel::DatabaseView;
+use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats};
 use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
 use crate::practice_state::Practice;
 use crate::script::ScriptJob;
 use crate::settings::Settings;
+use crate::view::SideTab;
 use eframe::egui;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::{Eval, Game, Session};
@@ -52,12 +54,24 @@ pub(crate) struct FrameView<'a> {
     pub(crate) setting_up: bool,
     /// Board set-up: the position being edited.
     pub(crate) setup: Option<Position>,
+    /// Set-up: the board string field's text, and what is wrong with it.
+    pub(crate) setup_text: &'a str,
+    pub(crate) setup_text_error: Option<&'a str>,
     /// The position whose move values were asked for (shown while it is on the board).
     pub(crate) values_shown_for: Option<Position>,
     /// Practising: the card's (or the lesson's) position on the board and its last move.
     pub(crate) practice_board: Option<(Position, Option<Square>)>,
-    /// Where the board goes (the side panel sets it from the window's size).
+    /// Where the board goes, and the side panel (from the window's size alone).
     pub(crate) board_area: Option<egui::Rect>,
+    pub(crate) side_area: Option<egui::Rect>,
+    /// The side panel's tab shown.
+    pub(crate) side_tab: SideTab,
+    /// The figures of the solve whose proven line the session keeps.
+    pub(crate) solve_stats: Option<SolveStats>,
+    /// The weakened engine's candidates for its last move.
+    pub(crate) engine_lines: Option<&'a EngineLines>,
+    /// The games database, once read.
+    pub(crate) database: &'a DatabaseView,
     /// A script is open but hidden (File › Show the script shows it).
     pub(crate) script_hidden: bool,
     /// The open endgame script and its results.

@@ -1,11 +1,9 @@
-//! The app's parts, each owning its own state: the windows so far (the panels draw from
-//! the app's state through `impl App` until each has its part).
+//! The app's parts, each owning its own state.
 
 use crate::board_panel::BoardPanel;
 use crate::graph::Graph;
 use crate::menu_bar::MenuBar;
-use crate::move_list::MoveList;
-use crate::script_tab::ScriptTab;
+use crate::side_panel::SidePanel;
 use crate::status_bar::StatusBar;
 use crate::windows::Windows;
 
@@ -19,12 +17,11 @@ pub(crate) struct Parts {
     pub(crate) board: BoardPanel,
     /// The evaluation graph and the loss chart under the board.
     pub(crate) graph: Graph,
-    /// The move list and the game analysis' summary in the side panel.
-    pub(crate) move_list: MoveList,
+    /// The side panel and its tabs (the move list and the game analysis' summary, the
+    /// games database, the open script).
+    pub(crate) side_panel: SidePanel,
     /// The message line and the engine's state at the bottom.
     pub(crate) status_bar: StatusBar,
     /// File, Edit, Game, Engine, View, Help.
     pub(crate) menu_bar: MenuBar,
-    /// The open endgame script, in its tab of the side panel.
-    pub(crate) script_tab: ScriptTab,
 }

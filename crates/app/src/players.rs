@@ -7,57 +7,56 @@
 //! plays both sides from here (File › New game › the position on the board gives the
 //! seats to Okapi).
 
-use crate::app::App;
+use crate::part::FrameView;
 use eframe::egui;
 use okapi_core::board::{Color, Position};
 use okapi_core::game::{Seat, occasion, seat_name};
 
-impl App {
-    /// Two rows, each with one half per colour ("Black: Tastet Marc", "Black: 12
-    /// discs"), then, for a game from elsewhere, one line of where it was played and who
-    /// plays on. Each row stays one line (long names are cut, shown whole on hover), so
-    /// nothing below moves.
-    pub(super) fn players_rows(&self, ui: &mut egui::Ui, pos: Position) {
-        let names = [Color::Black, Color::White].map(|c| self.session.player_name(c));
-        ui.columns(2, |cols| {
-            for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                cols[i].add(egui::Label::new(format!("{}: {}", color.name(), names[i])).truncate());
-            }
-        });
-        ui.columns(2, |cols| {
-            for (i, n) in [pos.black_count(), pos.white_count()]
-                .into_iter()
-                .enumerate()
-            {
-                cols[i].label(
-                    egui::RichText::new(format!(
-                        "{}: {}",
-                        [Color::Black, Color::White][i].name(),
-                        crate::move_list::discs(n)
-                    ))
-                    .strong(),
-                );
-            }
-        });
-        let game = self.game();
-        let about = [
-            match game.event.trim() {
-                "" => String::new(),
-                event => occasion(event, &game.date),
-            },
-            plays_on(
-                self.session.seats(),
-                &names,
-                self.session.seats().map(|s| self.settings.seat_name(s)),
-            ),
-        ]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" · ");
-        if !about.is_empty() {
-            ui.add(egui::Label::new(egui::RichText::new(about).weak()).truncate());
+/// Two rows, each with one half per colour ("Black: Tastet Marc", "Black: 12 discs"),
+/// then, for a game from elsewhere, one line of where it was played and who plays on.
+/// Each row stays one line (long names are cut, shown whole on hover), so nothing below
+/// moves.
+pub(crate) fn players_rows(ui: &mut egui::Ui, view: &FrameView, pos: Position) {
+    let session = view.session;
+    let names = [Color::Black, Color::White].map(|c| session.player_name(c));
+    ui.columns(2, |cols| {
+        for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+            cols[i].add(egui::Label::new(format!("{}: {}", color.name(), names[i])).truncate());
         }
+    });
+    ui.columns(2, |cols| {
+        for (i, n) in [pos.black_count(), pos.white_count()]
+            .into_iter()
+            .enumerate()
+        {
+            cols[i].label(
+                egui::RichText::new(format!(
+                    "{}: {}",
+                    [Color::Black, Color::White][i].name(),
+                    crate::move_list::discs(n)
+                ))
+                .strong(),
+            );
+        }
+    });
+    let game = view.game();
+    let about = [
+        match game.event.trim() {
+            "" => String::new(),
+            event => occasion(event, &game.date),
+        },
+        plays_on(
+            session.seats(),
+            &names,
+            session.seats().map(|s| view.settings.seat_name(s)),
+        ),
+    ]
+    .into_iter()
+    .filter(|s| !s.is_empty())
+    .collect::<Vec<_>>()
+    .join(" · ");
+    if !about.is_empty() {
+        ui.add(egui::Label::new(egui::RichText::new(about).weak()).truncate());
     }
 }
 

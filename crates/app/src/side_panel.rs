@@ -1,502 +1,72 @@
-//! The side panel: one dock to the right of the board, of a fixed width, with tabs. "Play":
-//! the game, the engine settings, the solve, the move values, the moves; "Database": the
-//! games database for the position on the board ([`crate::database_panel`]); "Script": the
-//! open endgame script, while there is one. The side area takes the width the board leaves
-//! ([`board_side`]): the board keeps its size and place whichever tab shows; the tab's
-//! contents scroll.
+//! The side panel, a part: one dock beside the board, with tabs. "Play": the game, the
+//! solve, the moves, the engine's settings and the move values ([`crate::play_tab`]);
+//! "Database": the games database for the position on the board
+//! ([`crate::database_tab`]); "Script": the open endgame script, while there is one
+//! ([`crate::script_tab`]).
+//!
+//! Its place and the board's follow from the window's size alone ([`layout`]): on a
+//! desktop it is right of the board and takes the width the board leaves; in a narrow
+//! window (a phone held upright) the board takes the whole width and the panel goes
+//! under it. The board keeps its size and place whichever tab shows; a tab's contents
+//! scroll.
 
-use crate::app::App;
 use crate::command::Command;
-use crate::engine_hub::Task;
-use crate::level_picker::level_summary;
-use crate::move_list::discs;
-use crate::part::Part;
+use crate::database_tab::DatabaseTab;
+use crate::part::{Commands, FrameView, Part};
+use crate::play_tab::PlayTab;
+use crate::script_tab::ScriptTab;
 use crate::view::SideTab;
 use eframe::egui;
-use okapi_core::board::{Color, Position, Square};
-use okapi_core::game::clock::format_clock;
+use okapi_core::board::Position;
 use okapi_core::game::{Eval, numbered_line};
-use okapi_core::search::SolveMode;
 use okapi_engine::mode_name;
 
 /// The side area is never narrower than this: the move list's three columns, the solve
 /// buttons and the script's results fit (measured at 800x600: 300 px shows them whole).
 pub(crate) const MIN_SIDE_WIDTH: f32 = 300.0;
 
-impl App {
-    /// The side panel takes all the width the board does not: the board is as large as
-    /// the height allows (leaving the side its minimum), so its size and place depend on
-    /// the window alone, never on what the side area shows.
-    pub(super) fn side_panel(&mut self, ui: &mut egui::Ui) {
-        // The graph goes under the board (drawn after this panel): the board is sized to
-        // the height above it.
-        let graph = self.parts.graph.height(ui.ctx());
-        let avail = ui.available_size();
-        let board = board_side(egui::vec2(avail.x, avail.y - graph));
-        let width = (avail.x - board).max(MIN_SIDE_WIDTH.min(avail.x));
-        let script_shown = self.script.as_ref().is_some_and(|j| j.open);
-        if self.view.side_tab == SideTab::Script && !script_shown {
-            self.view.side_tab = SideTab::Game;
-        }
-        let area = ui.available_rect_before_wrap();
-        self.view.board_area = Some(egui::Rect::from_min_size(
+/// A window narrower than this is narrow (a phone held upright): the board takes the
+/// whole width, the side panel goes under it. The desktop's windows are wider.
+pub(crate) const NARROW_WIDTH: f32 = 600.0;
+
+/// In a narrow window the side panel under the board is at least this tall: its tabs
+/// and the game's buttons show; the rest scrolls.
+const MIN_SIDE_HEIGHT: f32 = 200.0;
+
+/// Where the board and the side panel go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Layout {
+    /// The board's area (the board is the largest square in it, at its top).
+    pub(crate) board: egui::Rect,
+    /// The side panel's.
+    pub(crate) side: egui::Rect,
+}
+
+/// The board's and the side panel's places in `area` (the window less the menu and
+/// status bars), the graph taking `graph` points under the board. Wide: the board is as
+/// large as the height allows, leaving the side its least width, and the side takes the
+/// rest of the width over the whole height. Narrow: the board takes the whole width (or
+/// what leaves the side panel its least height), the graph goes under it, the side panel
+/// under the graph.
+pub(crate) fn layout(area: egui::Rect, graph: f32) -> Layout {
+    if area.width() < NARROW_WIDTH {
+        let side = area
+            .width()
+            .min(area.height() - graph - MIN_SIDE_HEIGHT)
+            .max(160.0);
+        let board = egui::Rect::from_min_size(area.min, egui::vec2(area.width(), side));
+        let top = (board.bottom() + graph).min(area.bottom());
+        let side = egui::Rect::from_min_max(egui::pos2(area.left(), top), area.max);
+        return Layout { board, side };
+    }
+    let board = board_side(egui::vec2(area.width(), area.height() - graph));
+    let width = (area.width() - board).max(MIN_SIDE_WIDTH.min(area.width()));
+    Layout {
+        board: egui::Rect::from_min_size(
             area.min,
             egui::vec2(area.width() - width, area.height() - graph),
-        ));
-        egui::Panel::right("side")
-            .resizable(false)
-            .exact_size(width)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    let mut tabs = vec![SideTab::Game, SideTab::Database];
-                    if script_shown {
-                        tabs.push(SideTab::Script);
-                    }
-                    for tab in tabs {
-                        ui.selectable_value(&mut self.view.side_tab, tab, tab.title());
-                    }
-                });
-                ui.separator();
-                match self.view.side_tab {
-                    SideTab::Game => {
-                        egui::ScrollArea::vertical()
-                            .id_salt("side-game")
-                            .show(ui, |ui| self.side_contents(ui));
-                    }
-                    SideTab::Database => self.database_contents(ui),
-                    SideTab::Script => {
-                        // The board's proven result and line above the list: a clicked
-                        // position shows its line here, beside the script.
-                        let pos = self.game().position();
-                        self.solved_section(ui, pos);
-                        ui.separator();
-                        let (view, parts, commands) = self.split();
-                        parts.script_tab.show(ui, &view, commands);
-                    }
-                }
-            });
-    }
-
-    pub(super) fn setup_contents(&mut self, ui: &mut egui::Ui, pos: Position) {
-        ui.heading("Set up a position");
-        ui.label("Click a square: empty, black, white, empty.");
-        ui.label(format!("Black: {}", discs(pos.black_count())));
-        ui.label(format!("White: {}", discs(pos.white_count())));
-        ui.horizontal(|ui| {
-            ui.label("To move:");
-            for side in [Color::Black, Color::White] {
-                if ui.radio(pos.side_to_move() == side, side.name()).clicked() {
-                    self.commands.push(Command::SetupSide(side));
-                }
-            }
-        });
-        ui.horizontal(|ui| {
-            if ui.button("Clear").clicked() {
-                self.commands.push(Command::SetupClear);
-            }
-            if ui.button("Standard").clicked() {
-                self.commands.push(Command::SetupStandard);
-            }
-        });
-        ui.horizontal(|ui| {
-            if ui.button("Done").clicked() {
-                self.commands.push(Command::SetupDone);
-            }
-            if ui.button("Cancel").clicked() {
-                self.commands.push(Command::SetupCancel);
-            }
-        });
-        ui.separator();
-        // Type or paste a board string: the board follows as it is typed.
-        let label = ui.label("Board string (64 squares and the side to move):");
-        let mut text = if self.view.setup_text.is_empty() {
-            pos.to_board_string()
-        } else {
-            self.view.setup_text.clone()
-        };
-        let field = ui
-            .add(
-                egui::TextEdit::multiline(&mut text)
-                    .font(egui::TextStyle::Monospace)
-                    .desired_rows(2)
-                    .desired_width(f32::INFINITY)
-                    .hint_text(
-                        "e.g. ---------------------------OX------XO--------------------------- X",
-                    ),
-            )
-            .labelled_by(label.id)
-            .on_hover_text(
-                "Black: X * B, White: O 0 W, empty: - . _; the side to move last (X or O). \
-                 Spaces and line breaks are allowed, and Okapi's own diagram reads too.",
-            );
-        if field.changed() {
-            self.commands.push(Command::SetupText(text));
-        }
-        match &self.view.setup_text_error {
-            Some(e) => {
-                ui.label(
-                    egui::RichText::new(format!("Not a board: {e}"))
-                        .color(egui::Color32::from_rgb(0xff, 0x60, 0x50)),
-                );
-            }
-            None => {
-                ui.label(
-                    egui::RichText::new("The board shows this position.")
-                        .weak()
-                        .small(),
-                );
-            }
-        }
-    }
-
-    pub(super) fn side_contents(&mut self, ui: &mut egui::Ui) {
-        if let Some(p) = self.view.setup {
-            self.setup_contents(ui, p);
-            return;
-        }
-        // Sections whose size changes come after the controls people click: nothing
-        // appears or disappears above a button (the layout stays put).
-        // The moves come right after the game and the solve, with the height left on
-        // screen: the list is in view without scrolling the panel (the engine's settings,
-        // also in the Settings window, come after it).
-        let pos = self.game().position();
-        self.game_section(ui, pos);
-        self.solve_section(ui, pos);
-        self.moves_section(ui);
-        self.engine_section(ui, pos);
-        self.move_values_section(ui);
-    }
-
-    /// The players, the discs, whose move or the result, the clock, and the game buttons.
-    fn game_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        self.players_rows(ui, pos);
-        // One line: the result, a loss on time, or whose move it is.
-        let gold = egui::Color32::from_rgb(0xff, 0xc0, 0x40);
-        if let Some(side) = self.session.lost_on_time() {
-            ui.label(
-                egui::RichText::new(format!(
-                    "{}'s time is up: {} wins on time",
-                    side.name(),
-                    side.opposite().name()
-                ))
-                .strong()
-                .color(gold),
-            );
-        } else if pos.is_game_over() {
-            let (b, w) = pos.final_counts();
-            let verdict = match b.cmp(&w) {
-                std::cmp::Ordering::Greater => format!("Game over: Black wins {b}-{w}"),
-                std::cmp::Ordering::Less => format!("Game over: White wins {w}-{b}"),
-                std::cmp::Ordering::Equal => format!("Game over: draw {b}-{w}"),
-            };
-            ui.label(egui::RichText::new(verdict).strong().color(gold));
-        } else {
-            ui.label(format!(
-                "Move {}: {} to move",
-                self.game().move_number(),
-                pos.side_to_move().name()
-            ));
-        }
-        if let Some(clock) = self.session.clock() {
-            ui.horizontal(|ui| {
-                ui.label("Clock:");
-                for side in [Color::Black, Color::White] {
-                    let text = format!("{} {}", side.name(), format_clock(clock.left(side)));
-                    let text = egui::RichText::new(text).monospace();
-                    ui.label(if clock.running() == Some(side) {
-                        text.strong()
-                    } else {
-                        text.weak()
-                    });
-                }
-            });
-        }
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(self.game().can_undo(), egui::Button::new("Undo"))
-                .clicked()
-            {
-                self.commands.push(Command::Undo);
-            }
-            if ui
-                .add_enabled(self.game().can_redo(), egui::Button::new("Redo"))
-                .clicked()
-            {
-                self.commands.push(Command::Redo);
-            }
-            if ui
-                .add_enabled(self.game().can_undo(), egui::Button::new("First"))
-                .clicked()
-            {
-                self.commands.push(Command::First);
-            }
-            if ui
-                .add_enabled(self.game().can_redo(), egui::Button::new("Last"))
-                .clicked()
-            {
-                self.commands.push(Command::Last);
-            }
-        });
-        // Below Undo/Redo, and there for the whole game against the engine (enabled when
-        // the engine is to move and waits), so it never pushes other buttons around.
-        if self.session.seats().iter().any(|s| s.is_engine()) {
-            let engine_waits = self.session.seat_to_move().is_engine()
-                && self.engines.board.task != Task::Thinking
-                && !self.session.is_over();
-            if ui
-                .add_enabled(engine_waits, egui::Button::new("Let the engine move"))
-                .on_disabled_hover_text("When the engine is to move and waits (after a Stop, or from an earlier position)")
-                .clicked()
-            {
-                self.commands.push(Command::EngineMove);
-            }
-            // Practice: the person's own move values, hidden unless chosen.
-            self.settings_ui().values_against_engine(ui);
-        }
-        ui.separator();
-    }
-
-    /// The solve buttons and, in a block of fixed height, the proven result and line.
-    fn solve_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        let open = !pos.is_game_over();
-        ui.horizontal(|ui| {
-            for (mode, label) in [
-                (SolveMode::Exact, "Solve exact"),
-                (SolveMode::Wld, "Solve WLD"),
-            ] {
-                let mut b = ui.add_enabled(open, egui::Button::new(label));
-                if let Some(w) = super::status_bar::long_solve_warning(pos.empty_count(), mode) {
-                    b = b.on_hover_text(w);
-                }
-                if b.clicked() {
-                    self.commands.push(Command::SolveAfterWarning(mode));
-                }
-            }
-            if ui
-                .add_enabled(
-                    self.engines.board.task != Task::Idle,
-                    egui::Button::new("Stop"),
-                )
-                .clicked()
-            {
-                self.commands.push(Command::Stop);
-            }
-        });
-        self.solved_section(ui, pos);
-        ui.separator();
-    }
-
-    /// The engine's settings, in a section that folds away.
-    fn engine_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        egui::CollapsingHeader::new("Engine")
-            .default_open(true)
-            .show(ui, |ui| self.engine_settings(ui, pos));
-    }
-
-    fn engine_settings(&mut self, ui: &mut egui::Ui, pos: Position) {
-        ui.horizontal(|ui| {
-            self.settings_ui().show_values(ui);
-            if ui
-                .button("Hint")
-                .on_hover_text("Value the moves of this position once (Ctrl+H)")
-                .clicked()
-            {
-                self.commands.push(Command::Hint);
-            }
-        });
-        let mut s = self.settings_ui();
-        s.values_for(ui);
-        s.values_on_best(ui);
-        s.level(ui, "side-level");
-        let solve_limit = self.settings.solve_limit;
-        level_summary(ui, &self.settings.level, solve_limit);
-        self.engine_lines_view(ui);
-        let mut s = self.settings_ui();
-        s.value_mode(ui);
-        s.solve_from(ui);
-        // Where this position's values come from, in one line (the details on hover).
-        let (source, details) = if pos.empty_count() <= self.settings.solve_limit {
-            (
-                "values are proven (solved)",
-                "Within the limit: every move is solved to the end of the game.",
-            )
-        } else {
-            (
-                "values from the search (depth@confidence)",
-                "Above the limit: the midgame search on the trained evaluation values the moves, \
-                 tagged depth@confidence: 14@95% is 14 moves deep, with a selective search that \
-                 is right 95% of the time. It goes deeper until the analysis depth (Engine \
-                 menu), then stops and says so; it starts again when the position changes.",
-            )
-        };
-        ui.add(
-            egui::Label::new(
-                egui::RichText::new(format!("{} empties: {source}", pos.empty_count()))
-                    .small()
-                    .weak(),
-            )
-            .truncate(),
-        )
-        .on_hover_text(details);
-    }
-
-    /// The proven result and line of this position, in three lines that are always
-    /// there (empty until a solve), so nothing below moves when a solve ends.
-    fn solved_section(&mut self, ui: &mut egui::Ui, pos: Position) {
-        let solved = self
-            .session
-            .proven_here()
-            .filter(|_| !self.practice.hides_answer());
-        let Some(s) = solved else {
-            ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
-            ui.label("");
-            ui.horizontal(|ui| {
-                ui.add_enabled(false, egui::Button::new("Copy line"));
-                ui.add_enabled(false, egui::Button::new("Play best move"));
-            });
-            return;
-        };
-        let text = Eval::proven(s.mode, s.score).verdict(pos.side_to_move());
-        ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
-        // The whole line, numbered and wrapped; the text can be selected, or copied with
-        // the button.
-        let line = numbered_line(&pos, &s.line);
-        ui.add(
-            egui::Label::new(format!("Line: {line}"))
-                .wrap()
-                .selectable(true),
-        );
-        ui.horizontal(|ui| {
-            if ui
-                .button("Copy line")
-                .on_hover_text("Copy the proven line, numbered, to the clipboard")
-                .clicked()
-            {
-                self.commands.push(Command::CopyText(line.clone()));
-            }
-            if ui
-                .add_enabled(
-                    !self.session.seat_to_move().is_engine(),
-                    egui::Button::new("Play best move"),
-                )
-                .clicked()
-            {
-                self.commands.push(Command::PlayBest);
-            }
-            if let Some(stats) = self.solve_stats {
-                ui.label(
-                    egui::RichText::new(format!(
-                        "{} nodes in {:.2} s",
-                        stats.nodes,
-                        stats.elapsed.as_secs_f64()
-                    ))
-                    .small(),
-                );
-            }
-        });
-    }
-
-    /// The values of the legal moves, strongest source first, in a section that folds.
-    fn move_values_section(&mut self, ui: &mut egui::Ui) {
-        ui.separator();
-        egui::CollapsingHeader::new("Move values")
-            .default_open(true)
-            .show(ui, |ui| {
-                if self.move_evals().is_empty() {
-                    ui.label(egui::RichText::new("none yet").weak());
-                }
-                let mut evals: Vec<(Square, Eval)> =
-                    self.move_evals().iter().map(|(s, e)| (*s, *e)).collect();
-                evals.sort_by_key(|(s, e)| {
-                    (std::cmp::Reverse(e.source), std::cmp::Reverse(e.value), *s)
-                });
-                let best = crate::board_view::best_eval(self.move_evals());
-                for (sq, e) in evals {
-                    ui.label(format!(
-                        "{sq}: {} ({})",
-                        crate::board_view::value_label(e, best),
-                        e.source
-                    ));
-                }
-            });
-    }
-
-    /// The moves and what the game analysis found.
-    fn moves_section(&mut self, ui: &mut egui::Ui) {
-        ui.separator();
-        ui.horizontal(|ui| {
-            ui.strong("Moves");
-            let can = !self.game().is_empty();
-            if ui
-                .add_enabled(can, egui::Button::new("Analyse game"))
-                .clicked()
-            {
-                self.commands.push(Command::AnalyseGame);
-            }
-            if ui
-                .button("Practise mistakes")
-                .on_hover_text("Drill the positions where a player lost discs")
-                .clicked()
-            {
-                self.commands.push(Command::ShowPractice);
-            }
-        });
-        let (view, parts, commands) = self.split();
-        parts.move_list.show(ui, &view, commands);
-    }
-
-    /// Practice: the weakened engine's candidates for its last move, on request. The
-    /// checkbox is there whenever the level is weakened, so it never comes and goes.
-    pub(super) fn engine_lines_view(&mut self, ui: &mut egui::Ui) {
-        let ply = self.game().ply();
-        let weakened = matches!(self.settings.level, okapi_core::level::Level::Search(s) if s.temperature > 0.0);
-        let lines = self
-            .engine_lines
-            .as_ref()
-            .filter(|lines| {
-                !self.practice.hides_answer()
-                    && ply > 0
-                    && self.game().position_at(ply - 1) == lines.position
-                    && self.game().moves()[ply - 1] == lines.played
-                    && !lines.candidates.is_empty()
-            })
-            .cloned();
-        if !weakened && lines.is_none() {
-            return;
-        }
-        self.settings_ui().show_lines(ui);
-        let Some(lines) = lines else {
-            if self.settings.show_lines {
-                ui.label(
-                    egui::RichText::new("(after the engine's move)")
-                        .weak()
-                        .small(),
-                );
-            }
-            return;
-        };
-        if !self.settings.show_lines {
-            return;
-        }
-        egui::Grid::new("engine-lines")
-            .striped(true)
-            .show(ui, |ui| {
-                ui.strong("move");
-                ui.strong("value");
-                ui.strong("chance");
-                ui.end_row();
-                for (mv, eval, chance) in &lines.candidates {
-                    let text = format!("{mv}");
-                    if *mv == lines.played {
-                        ui.strong(format!("{text} (played)"));
-                    } else {
-                        ui.label(text);
-                    }
-                    ui.label(format!("{} ({})", eval.label(), eval.source));
-                    ui.label(format!("{:.0}%", chance * 100.0));
-                    ui.end_row();
-                }
-            });
+        ),
+        side: egui::Rect::from_min_max(egui::pos2(area.right() - width, area.top()), area.max),
     }
 }
 
@@ -504,4 +74,166 @@ impl App {
 /// and graph bars): the height, leaving the side area at least [`MIN_SIDE_WIDTH`].
 pub(crate) fn board_side(avail: egui::Vec2) -> f32 {
     avail.y.min(avail.x - MIN_SIDE_WIDTH).max(160.0)
+}
+
+/// Is the side panel under the board (a narrow window)?
+pub(crate) fn under_board(view: &FrameView) -> bool {
+    view.board_area
+        .zip(view.side_area)
+        .is_some_and(|(board, side)| side.top() >= board.bottom() - 0.5)
+}
+
+/// The side panel: its tabs, each a part owning its own state.
+#[derive(Default)]
+pub(crate) struct SidePanel {
+    /// The game, the solve, the moves, the engine's settings, the move values.
+    pub(crate) play: PlayTab,
+    /// The games database.
+    database: DatabaseTab,
+    /// The open endgame script.
+    script: ScriptTab,
+}
+
+impl Part for SidePanel {
+    fn show(&mut self, ui: &mut egui::Ui, view: &FrameView, commands: &mut Commands) {
+        let Some(area) = view.side_area else {
+            return;
+        };
+        let script_shown = view.script.is_some_and(|j| j.open);
+        let tab = match view.side_tab {
+            // The script was hidden or closed: its tab goes, the game's shows.
+            SideTab::Script if !script_shown => {
+                commands.push(Command::ShowSideTab(SideTab::Game));
+                SideTab::Game
+            }
+            tab => tab,
+        };
+        // One id for each place: a panel keeps its size under its id.
+        let panel = if under_board(view) {
+            egui::Panel::bottom("side-under-board").exact_size(area.height())
+        } else {
+            egui::Panel::right("side").exact_size(area.width())
+        };
+        panel.resizable(false).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let mut tabs = vec![SideTab::Game, SideTab::Database];
+                if script_shown {
+                    tabs.push(SideTab::Script);
+                }
+                for t in tabs {
+                    if ui.selectable_label(tab == t, t.title()).clicked() && tab != t {
+                        commands.push(Command::ShowSideTab(t));
+                    }
+                }
+            });
+            ui.separator();
+            match tab {
+                SideTab::Game => self.play.show(ui, view, commands),
+                SideTab::Database => self.database.show(ui, view, commands),
+                SideTab::Script => {
+                    // The board's proven result and line above the list: a clicked
+                    // position shows its line here, beside the script.
+                    solved_section(ui, view, commands, view.game().position());
+                    ui.separator();
+                    self.script.show(ui, view, commands);
+                }
+            }
+        });
+    }
+}
+
+/// The proven result and line of this position, in three lines that are always there
+/// (empty until a solve), so nothing below moves when a solve ends.
+pub(crate) fn solved_section(
+    ui: &mut egui::Ui,
+    view: &FrameView,
+    commands: &mut Commands,
+    pos: Position,
+) {
+    let solved = view.session.proven_here().filter(|_| !view.hides_answer);
+    let Some(s) = solved else {
+        ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
+        ui.label("");
+        ui.horizontal(|ui| {
+            ui.add_enabled(false, egui::Button::new("Copy line"));
+            ui.add_enabled(false, egui::Button::new("Play best move"));
+        });
+        return;
+    };
+    let text = Eval::proven(s.mode, s.score).verdict(pos.side_to_move());
+    ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
+    // The whole line, numbered and wrapped; the text can be selected, or copied with the
+    // button.
+    let line = numbered_line(&pos, &s.line);
+    ui.add(
+        egui::Label::new(format!("Line: {line}"))
+            .wrap()
+            .selectable(true),
+    );
+    ui.horizontal(|ui| {
+        if ui
+            .button("Copy line")
+            .on_hover_text("Copy the proven line, numbered, to the clipboard")
+            .clicked()
+        {
+            commands.push(Command::CopyText(line.clone()));
+        }
+        if ui
+            .add_enabled(
+                !view.session.seat_to_move().is_engine(),
+                egui::Button::new("Play best move"),
+            )
+            .clicked()
+        {
+            commands.push(Command::PlayBest);
+        }
+        if let Some(stats) = view.solve_stats {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} nodes in {:.2} s",
+                    stats.nodes,
+                    stats.elapsed.as_secs_f64()
+                ))
+                .small(),
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn area(w: f32, h: f32) -> egui::Rect {
+        egui::Rect::from_min_size(egui::pos2(0.0, 24.0), egui::vec2(w, h))
+    }
+
+    /// A desktop window: the side panel right of the board, over the whole height; the
+    /// board as tall as the area less the graph.
+    #[test]
+    fn a_wide_window_has_the_side_panel_beside_the_board() {
+        let l = layout(area(1000.0, 650.0), 120.0);
+        assert_eq!(l.board.height(), 530.0);
+        assert_eq!(l.side.height(), 650.0);
+        assert_eq!(l.board.right(), l.side.left());
+        assert_eq!(l.side.width(), 1000.0 - 530.0);
+        // A wide, short window: the side keeps its least width.
+        let l = layout(area(700.0, 650.0), 120.0);
+        assert_eq!(l.side.width(), MIN_SIDE_WIDTH);
+    }
+
+    /// A phone held upright: the board over the whole width, the side panel under the
+    /// graph under the board, to the bottom.
+    #[test]
+    fn a_narrow_window_has_the_side_panel_under_the_board() {
+        let l = layout(area(390.0, 790.0), 136.0);
+        assert_eq!(l.board.width(), 390.0);
+        assert_eq!(l.board.height(), 390.0);
+        assert_eq!(l.side.top(), l.board.bottom() + 136.0);
+        assert_eq!(l.side.bottom(), 24.0 + 790.0);
+        assert_eq!(l.side.width(), 390.0);
+        // Short as well: the board leaves the side panel its least height.
+        let l = layout(area(390.0, 600.0), 104.0);
+        assert_eq!(l.side.height(), MIN_SIDE_HEIGHT);
+    }
 }

@@ -21,9 +21,11 @@ pub(crate) struct ViewState {
     pub(crate) window_seen: Option<(WindowGeometry, Instant)>,
     /// Which tab of the side panel shows.
     pub(crate) side_tab: SideTab,
-    /// Where the board goes: the window less the bars and the side area, set by the side
-    /// panel each frame from the window's size alone.
+    /// Where the board goes: the window less the bars, the graph and the side area, set
+    /// each frame from the window's size alone ([`crate::side_panel::layout`]).
     pub(crate) board_area: Option<egui::Rect>,
+    /// Where the side panel goes: beside the board, or under it in a narrow window.
+    pub(crate) side_area: Option<egui::Rect>,
     /// "Discard" was answered: the next game-replacing command goes ahead.
     pub(crate) discard_confirmed: bool,
     /// "Save" was answered: this command runs once the game is saved.
@@ -45,7 +47,7 @@ pub(crate) enum MenuKey {
 
 /// The tabs of the side panel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum SideTab {
+pub enum SideTab {
     /// The game, the engine, the solve, the moves.
     #[default]
     Game,

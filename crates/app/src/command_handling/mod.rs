@@ -100,11 +100,14 @@ impl App {
             | Command::ShowSettings
             | Command::ShowAbout
             | Command::ShowScript
+            | Command::ShowSideTab(_)
             | Command::HideScript
             | Command::ScriptLinesShown(_)
             | Command::DismissError
             | Command::ShowFirstSteps) => self.apply_view(c),
-            c @ (Command::ChooseDbFolder | Command::AddDbFolder(_)) => self.apply_database(c),
+            c @ (Command::ChooseDbFolder | Command::AddDbFolder(_) | Command::RetryDatabase) => {
+                self.apply_database(c)
+            }
             c @ (Command::ShowPractice
             | Command::ClosePractice
             | Command::PracticeAnswer(_)
@@ -463,6 +466,7 @@ impl App {
                 }
                 self.view.side_tab = crate::view::SideTab::Script;
             }
+            Command::ShowSideTab(tab) => self.view.side_tab = tab,
             Command::HideScript => {
                 if let Some(job) = &mut self.script {
                     job.open = false;
@@ -549,6 +553,7 @@ fn saved_notice(game: &Game, format: Format, path: &std::path::Path) -> String {
     notice
 }
 
+mod database;
 mod engine_commands;
 mod navigation;
 mod practice_collect;

@@ -1,6 +1,6 @@
-//! The "Database" tab of the side panel: the master games that reached the position on the
-//! board (under the 8 symmetries, by any move order), move by move, and the games
-//! themselves.
+//! The games database of the side panel's "Database" tab (drawn by `database_tab.rs`):
+//! the master games that reached the position on the board (under the 8 symmetries, by
+//! any move order), move by move, and the games themselves.
 //!
 //! The shipped WTHOR database and the user's folders are read on a background thread the
 //! first time the tab shows (a few hundred milliseconds of CPU: never in a frame); the tab
@@ -13,7 +13,7 @@
 use crate::platform::Instant;
 use eframe::egui;
 use okapi_core::board::{Move, Position};
-use okapi_core::db::{Answer, Database, Filter, GameHit, sources};
+use okapi_core::db::{Database, GameHit, sources};
 use okapi_core::game::Game;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -77,7 +77,8 @@ impl GameSort {
     }
 }
 
-/// The tab's state.
+/// The games database the app reads (the Database tab and the practice's collecting
+/// share it): loaded in the background, and what the loading skipped.
 #[derive(Default)]
 pub struct DatabaseView {
     pub(crate) load: Load,
@@ -86,19 +87,6 @@ pub struct DatabaseView {
     pub(crate) bad_files: Vec<String>,
     pub(crate) skipped_games: usize,
     pub(crate) load_time: Option<Duration>,
-    pub filter: Filter,
-    pub(crate) from_year: String,
-    pub(crate) to_year: String,
-    /// The last answer, for the position and filter it answers.
-    pub(crate) answer: Option<(Position, Filter, Answer)>,
-    /// The answer's games in the list's order.
-    pub(crate) sorted: Vec<GameHit>,
-    /// How many next moves the position has with no filter: the rows the tab keeps room
-    /// for, so that a filter never moves what is under them.
-    pub(crate) unfiltered_rows: Option<(Position, usize)>,
-    /// The column and whether ascending (by default the newest games first).
-    pub(crate) sort: (GameSort, bool),
-    pub(crate) folder_text: String,
 }
 
 impl DatabaseView {
@@ -127,8 +115,6 @@ impl DatabaseView {
     pub fn set_database(&mut self, db: Database, folders: Vec<PathBuf>) {
         self.load = Load::Ready(Arc::new(db));
         self.loaded_folders = folders;
-        self.answer = None;
-        self.unfiltered_rows = None;
     }
 
     /// Starts reading the shipped database and `folders` on a background thread.
@@ -145,8 +131,6 @@ impl DatabaseView {
             Err(e) => Load::Failed(format!("cannot start the loading thread: {e}")),
         };
         self.loaded_folders = folders;
-        self.answer = None;
-        self.unfiltered_rows = None;
     }
 
     /// Takes the background thread's result when it has come.
@@ -160,8 +144,6 @@ impl DatabaseView {
                 self.skipped_games = loaded.skipped_games;
                 self.load_time = Some(loaded.took);
                 self.load = Load::Ready(Arc::new(loaded.db));
-                self.answer = None;
-                self.unfiltered_rows = None;
             }
             Ok(Err(e)) => self.load = Load::Failed(e),
             Err(TryRecvError::Empty) => {}
@@ -169,34 +151,6 @@ impl DatabaseView {
                 self.load = Load::Failed("the loading thread stopped without an answer".into())
             }
         }
-    }
-
-    /// How many next moves `position` has in games of any player, year or tournament
-    /// (computed when the position changed).
-    pub(crate) fn unfiltered_rows(&mut self, db: &Database, position: &Position) -> usize {
-        match self.unfiltered_rows {
-            Some((p, rows)) if p == *position => rows,
-            _ => {
-                let rows = db.query(position, &Filter::default()).moves.len();
-                self.unfiltered_rows = Some((*position, rows));
-                rows
-            }
-        }
-    }
-
-    /// The answer for `position`, computed when the position or the filter changed.
-    pub(crate) fn answer_for(&mut self, db: &Database, position: &Position) -> &Answer {
-        let fresh = self
-            .answer
-            .as_ref()
-            .is_some_and(|(p, f, _)| p == position && *f == self.filter);
-        if !fresh {
-            let answer = db.query(position, &self.filter);
-            self.sorted = answer.games.clone();
-            sort_games(db, &mut self.sorted, self.sort);
-            self.answer = Some((*position, self.filter.clone(), answer));
-        }
-        &self.answer.as_ref().expect("just set").2
     }
 }
 

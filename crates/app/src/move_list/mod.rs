@@ -66,6 +66,12 @@ pub(crate) struct MoveList {
     scrolled: Option<usize>,
     /// The rows shown whole on screen last frame (first, last), for tests.
     pub(crate) rows: Option<(usize, usize)>,
+    /// The list's height last frame: when it changes (a section under it opened), the
+    /// current move is brought into view again.
+    height: Option<f32>,
+    /// The height of what followed the list last frame (the variations, the file, the
+    /// game analysis' summary): the list leaves room for it on screen.
+    below: Option<f32>,
 }
 
 impl Part for MoveList {
@@ -75,8 +81,14 @@ impl Part for MoveList {
             view,
             commands,
         };
-        draw.move_list(ui);
+        let list_bottom = draw.move_list(ui);
         draw.analysis_summary(ui);
+        let below = (ui.min_rect().bottom() - list_bottom).max(0.0);
+        if self.below.is_none_or(|b| (b - below).abs() > 0.5) {
+            // Something under the list came or went: the list fits round it next frame.
+            self.below = Some(below);
+            ui.ctx().request_repaint();
+        }
     }
 }
 
@@ -323,7 +335,9 @@ impl MoveListDraw<'_> {
             .on_hover_text(format!("Opening reached by {hover}"));
     }
 
-    fn move_list(&mut self, ui: &mut egui::Ui) {
+    /// The list, then the variations and the file under it; returns where the list
+    /// ends.
+    fn move_list(&mut self, ui: &mut egui::Ui) -> f32 {
         let len = self.game().len();
         // Rows of (Black's ply, White's ply); a game that starts with White leaves the
         // first Black cell empty, and a pass takes its colour's cell.
@@ -346,10 +360,15 @@ impl MoveListDraw<'_> {
         if self.game().ply() == 0 {
             self.state.scrolled = Some(0);
         }
-        // Leaves a line below for the variations or the file name.
-        let below = ui.spacing().interact_size.y;
+        // Leaves room below for what follows it (at first a line, for the variations or
+        // the file name).
+        let below = self.state.below.unwrap_or(ui.spacing().interact_size.y);
         let height = (ui.clip_rect().bottom() - ui.cursor().top() - below)
             .clamp(MOVE_LIST_MIN, MOVE_LIST_MAX);
+        if self.state.height.is_some_and(|h| (h - height).abs() > 0.5) {
+            self.state.scrolled = None;
+        }
+        self.state.height = Some(height);
         let outer_clip = ui.clip_rect();
         let mut row_rects = Vec::with_capacity(rows.len());
         let shown = egui::ScrollArea::vertical()
@@ -418,6 +437,7 @@ impl MoveListDraw<'_> {
                     .weak(),
             );
         }
+        shown.inner_rect.bottom()
     }
 
     /// The variations at the cursor: the moves tried from this position (choose one), and

@@ -54,6 +54,10 @@ pub struct Settings {
     /// The player's own name, for the seats a person plays in a new game (and so in the
     /// games saved: `PB[Marc]`, not `PB[Human]`); empty: "Human".
     pub player_name: String,
+    /// The side panel's folding sections open: the engine's settings, the move values
+    /// (folded by default: the move list takes the height, as in WZebra).
+    pub engine_section_open: bool,
+    pub move_values_open: bool,
 }
 
 /// The board's colours: the felt, and the frame with its coordinates.
@@ -80,8 +84,9 @@ impl BoardColors {
     }
 }
 
-/// The smallest window the layout is made for.
-pub const MIN_WINDOW: [f32; 2] = [520.0, 400.0];
+/// The smallest window the layout is made for: as narrow as a phone held upright (the
+/// board over the whole width, the side panel under it).
+pub const MIN_WINDOW: [f32; 2] = [360.0, 400.0];
 
 /// A window's inner size and its outer position on the desktop (none where the platform
 /// does not tell it, as on Wayland).
@@ -148,6 +153,8 @@ impl Default for Settings {
             db_folders: Vec::new(),
             analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
             player_name: String::new(),
+            engine_section_open: false,
+            move_values_open: false,
         }
     }
 }
@@ -194,6 +201,10 @@ pub enum Setting {
     BoardColors(BoardColors),
     Debug(bool),
     PlayerName(String),
+    /// The side panel's Engine section unfolded or folded.
+    EngineSectionOpen(bool),
+    /// The side panel's Move values section unfolded or folded.
+    MoveValuesOpen(bool),
     /// Every setting back to its default, except the window's place and the recent files
     /// (the user's, not settings to reset).
     RestoreDefaults,
@@ -230,6 +241,8 @@ impl Setting {
             Setting::BoardColors(v) => settings.board_colors = v,
             Setting::Debug(v) => settings.debug = v,
             Setting::PlayerName(v) => settings.player_name = v,
+            Setting::EngineSectionOpen(v) => settings.engine_section_open = v,
+            Setting::MoveValuesOpen(v) => settings.move_values_open = v,
             Setting::RestoreDefaults => {
                 *settings = Settings {
                     window: settings.window,

@@ -112,15 +112,23 @@ impl Window for PracticeWindow {
         view: &FrameView,
         commands: &mut Commands,
     ) {
-        // Right of the board, over the side panel: the board stays whole for the answer.
+        // Over the side panel, right of the board or under it in a narrow window: the
+        // board stays whole for the answer.
         let right = ctx.content_rect().right();
-        let left = view
-            .board_area
-            .map_or(right - 350.0, |board| board.right() + 4.0);
-        let width = (right - left - 24.0).clamp(240.0, 330.0);
+        let (left, top, width) = match view.side_area {
+            Some(side) if crate::side_panel::under_board(view) => {
+                (side.left() + 4.0, side.top() + 4.0, side.width() - 24.0)
+            }
+            _ => {
+                let left = view
+                    .board_area
+                    .map_or(right - 350.0, |board| board.right() + 4.0);
+                (left, 60.0, (right - left - 24.0).clamp(240.0, 330.0))
+            }
+        };
         egui::Window::new(self.title())
             .open(open)
-            .default_pos([left, 60.0])
+            .default_pos([left, top])
             .default_width(width)
             .collapsible(false)
             .resizable(false)

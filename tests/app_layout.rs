@@ -1,0 +1,162 @@
+//! The app's layout at the window sizes players use, driven through egui_kittest and
+//! AccessKit: the side panel fits the default window (1000x720) with a long game, and a
+//! phone held upright (390x844) has the board over the whole width with the side panel
+//! under it.
+#![cfg(feature = "gui")]
+
+mod common;
+
+use common::app::{Steps, harness_sized, has_label, unfold};
+use eframe::egui::{self, Event, Role};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use okapi_app::App;
+
+/// A game of 40 moves (20 rows of the move list), from the WTHOR sample of 2024.
+const GAME: &str =
+    "f5d6c3d3c4f4f6g5e6f7d7c5g3f3c6e7f8b4g6b6e8c7h4c8b3d2d8g8a4a5a3b5g4e3f2g2e2e1c1d1";
+
+/// The Play tab's controls, top to bottom: the tabs, the game's buttons, the solve's,
+/// the values' switch and Hint, the moves' buttons. The folding sections' headers come
+/// last ([`folds`]).
+const CONTROLS: [&str; 15] = [
+    "Play",
+    "Database",
+    "Undo",
+    "Redo",
+    "First",
+    "Last",
+    "Solve exact",
+    "Solve WLD",
+    "Stop",
+    "Copy line",
+    "Play best move",
+    "Show move values",
+    "Hint",
+    "Analyse game",
+    "Practise mistakes",
+];
+
+/// The folding sections' headers, the tab's last controls.
+const FOLDS: [&str; 2] = ["Engine", "Move values"];
+
+/// The app in a window of `w` × `h` with [`GAME`] pasted, at its last move.
+fn with_game(w: f32, h: f32) -> Harness<'static, App> {
+    let mut h = harness_sized(w, h);
+    h.event(Event::Paste(GAME.into()));
+    h.run_steps(4);
+    assert_eq!(h.state().game().len(), 40);
+    h
+}
+
+/// The rect of the control named `label` (a folding section's header by its role: the
+/// menu bar has an "Engine" too).
+fn control(h: &Harness<'static, App>, label: &str) -> egui::Rect {
+    if FOLDS.contains(&label) {
+        h.get_by_role_and_label(Role::DisclosureTriangle, label)
+            .rect()
+    } else {
+        h.get_by_label(label).rect()
+    }
+}
+
+/// Every control of the Play tab and its folding sections' headers, with its rect.
+fn play_tab_controls(h: &Harness<'static, App>) -> Vec<(&'static str, egui::Rect)> {
+    CONTROLS
+        .iter()
+        .chain(FOLDS.iter())
+        .map(|&label| (label, control(h, label)))
+        .collect()
+}
+
+/// The complaint: at 1000x720, once a game has moves, the side panel scrolled (the
+/// engine's settings and the move values under the moves pushed its end below the
+/// window). Every control is inside the window, the last (the folding sections'
+/// headers) too, and the move list shows the current move, without scrolling.
+#[test]
+fn the_side_panel_fits_the_default_window_with_a_long_game() {
+    let mut h = with_game(1000.0, 720.0);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 720.0));
+    let inside = |h: &Harness<'static, App>, what: &str| {
+        for (label, r) in play_tab_controls(h) {
+            assert!(
+                window.contains_rect(r),
+                "{what}: {label} at {r:?}, outside the 1000x720 window"
+            );
+        }
+        // The last row of the list (moves 39 and 40) whole in view.
+        let (_, last) = h.state().move_list_rows_shown().expect("rows shown");
+        assert_eq!(last, 19, "{what}: the current move's row");
+    };
+    inside(&h, "folded");
+    // The list has the height: at least 14 rows in view.
+    let (first, last) = h.state().move_list_rows_shown().unwrap();
+    assert!(last - first + 1 >= 14, "rows {first}..={last}");
+    // The engine's settings unfolded (and remembered): the list gives them room, the
+    // panel still ends in the window.
+    unfold(&mut h, "Engine");
+    assert!(h.state().settings.engine_section_open);
+    assert!(
+        has_label(&h, "Solve moves from"),
+        "the engine's settings show"
+    );
+    inside(&h, "the Engine section open");
+    unfold(&mut h, "Engine"); // (the header folds it again)
+    assert!(!h.state().settings.engine_section_open);
+    assert!(!has_label(&h, "Solve moves from"), "folded again");
+    inside(&h, "folded again");
+}
+
+/// A phone held upright (the app in the browser): the board over the whole width (its
+/// squares span at least 340 of the 390 points), the side panel under it with its tabs,
+/// which work, and every control of the Play tab within the width (reached by a tap,
+/// scrolling down).
+#[test]
+fn a_phone_held_upright_has_the_board_over_the_width_and_the_panel_under_it() {
+    let mut h = with_game(390.0, 844.0);
+    let squares: Vec<egui::Rect> = (0..64)
+        .map(|i| {
+            let name = format!("{}{}", (b'a' + i % 8) as char, i / 8 + 1);
+            h.get_by_label(&name).rect()
+        })
+        .collect();
+    let board = squares
+        .iter()
+        .fold(egui::Rect::NOTHING, |all, r| all.union(*r));
+    assert!(board.width() >= 340.0, "the board is {board:?}");
+    assert!(board.height() >= 340.0, "the board is {board:?}");
+    assert!(board.left() >= 0.0 && board.right() <= 390.0, "{board:?}");
+    for (label, r) in play_tab_controls(&h) {
+        assert!(
+            r.left() >= 0.0 && r.right() <= 390.0,
+            "{label} at {r:?}, beyond the width"
+        );
+        assert!(
+            r.top() >= board.bottom(),
+            "{label} at {r:?}, over the board"
+        );
+    }
+    for tab in ["Play", "Database"] {
+        let r = control(&h, tab);
+        assert!(
+            r.bottom() <= 844.0,
+            "the tab {tab} at {r:?}, below the window"
+        );
+    }
+    // The tabs work.
+    h.state_mut()
+        .database
+        .set_database(okapi_core::db::Builder::new().build().unwrap(), Vec::new());
+    h.click_label("Database");
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("games reach this position")
+            .is_some(),
+        "the Database tab shows"
+    );
+    assert!(!has_label(&h, "Undo"), "the Play tab is away");
+    h.click_label("Play");
+    assert!(has_label(&h, "Undo"), "the Play tab is back");
+    // The board kept its place.
+    assert_eq!(h.get_by_label("a1").rect(), squares[0]);
+}
