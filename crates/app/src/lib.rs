@@ -72,6 +72,7 @@ mod metrics;
 mod move_list;
 mod part;
 mod parts;
+mod paste_keys;
 pub mod platform;
 mod players;
 mod practice_state;
