@@ -7,7 +7,7 @@
 //! text. (In the browser the press comes as a key and the page's paste event follows it,
 //! so nothing is said there but of an image.)
 
-use eframe::egui::{self, Event, Key, Modifiers};
+use eframe::egui::{Event, Key, Modifiers};
 
 /// What the status line says when a paste finds no text on the clipboard.
 pub(crate) const NO_TEXT: &str = "Nothing pasted: the clipboard holds no text.";
@@ -78,6 +78,7 @@ impl PasteKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eframe::egui;
 
     fn key(key: Key, pressed: bool, modifiers: Modifiers) -> Event {
         Event::Key {
