@@ -748,7 +748,23 @@ fn ctrl_v_with_no_text_on_the_clipboard_says_so() {
         modifiers: Modifiers::COMMAND,
     };
     let says = |h: &Harness<'static, App>, what: &str| h.query_by_label_contains(what).is_some();
-    h.event(release_v());
+    // As X11 sends it: Ctrl let go first, V's release with no modifiers.
+    let ctrl = |pressed, modifiers| Event::Key {
+        key: Key::ControlLeft,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers,
+    };
+    h.event(ctrl(true, Modifiers::NONE));
+    h.event(ctrl(false, Modifiers::COMMAND));
+    h.event(Event::Key {
+        key: Key::V,
+        physical_key: None,
+        pressed: false,
+        repeat: false,
+        modifiers: Modifiers::NONE,
+    });
     h.run_steps(2);
     assert!(says(&h, "Nothing pasted: the clipboard holds no text."));
     assert_eq!(h.state().game().transcript(), "");

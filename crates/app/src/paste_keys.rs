@@ -3,11 +3,13 @@
 //! keyboard's Paste key) as a paste and reads the clipboard itself: with text there it
 //! sends a paste event; with an image, an image paste event; with nothing, nothing at
 //! all, not even the key. Only the key's release comes through then: a release of a paste
-//! key whose press never came as a key, with no paste since, is a paste that found no
-//! text. (In the browser the press comes as a key and the page's paste event follows it,
-//! so nothing is said there but of an image.)
+//! key whose press never came as a key, after Ctrl (⌘, or Shift) went down, with no paste
+//! since, is a paste that found no text. The release's own modifiers cannot tell: under
+//! X11 Ctrl's release often comes first, and V's then carries none. (In the browser the
+//! press comes as a key and the page's paste event follows it, so nothing is said there
+//! but of an image.)
 
-use eframe::egui::{Event, Key, Modifiers};
+use eframe::egui::{Event, Key};
 
 /// What the status line says when a paste finds no text on the clipboard.
 pub(crate) const NO_TEXT: &str = "Nothing pasted: the clipboard holds no text.";
@@ -23,15 +25,23 @@ pub(crate) struct PasteKeys {
     pressed: Vec<Key>,
     /// A paste (text or image) came since the last paste key went up.
     pasted: bool,
+    /// Ctrl, ⌘ or Shift went down (or held a key's modifiers) since the last paste key
+    /// went up: a V then was a paste, not a key pressed before the window had the focus.
+    chord: bool,
 }
 
-/// Would the window's layer take this key, with these modifiers, as a paste? As
-/// egui-winit's own test, so the two agree.
-fn is_paste(key: Key, modifiers: Modifiers) -> bool {
-    key == Key::Paste
-        || (modifiers.command_only() && key == Key::V)
-        || (cfg!(target_os = "windows") && modifiers.shift && key == Key::Insert)
-}
+/// The keys that make V (Insert) a paste.
+const CHORD_KEYS: [Key; 6] = [
+    Key::ControlLeft,
+    Key::ControlRight,
+    Key::SuperLeft,
+    Key::SuperRight,
+    Key::ShiftLeft,
+    Key::ShiftRight,
+];
+
+/// The keys the window's layer may take as a paste.
+const PASTE_KEYS: [Key; 3] = [Key::V, Key::Insert, Key::Paste];
 
 impl PasteKeys {
     /// Reads a frame's events, in order; what to tell the player when a paste found no
@@ -39,31 +49,25 @@ impl PasteKeys {
     pub(crate) fn watch(&mut self, events: &[Event]) -> Option<&'static str> {
         let mut say = None;
         for event in events {
-            match event {
+            match *event {
                 Event::Paste(_) => self.pasted = true,
                 Event::PasteImage(_) => {
                     self.pasted = true;
                     say = Some(AN_IMAGE);
                 }
-                &Event::Key {
-                    key, pressed: true, ..
-                } => {
-                    if matches!(key, Key::V | Key::Insert | Key::Paste)
-                        && !self.pressed.contains(&key)
-                    {
-                        self.pressed.push(key);
-                    }
-                }
-                &Event::Key {
+                Event::Key {
                     key,
-                    pressed: false,
+                    pressed,
                     modifiers,
                     ..
                 } => {
-                    let typed = self.pressed.contains(&key);
-                    self.pressed.retain(|&k| k != key);
-                    // A paste since counts once: the next key's is its own.
-                    if !typed && is_paste(key, modifiers) && !std::mem::take(&mut self.pasted) {
+                    if modifiers.command
+                        || modifiers.shift
+                        || (pressed && CHORD_KEYS.contains(&key))
+                    {
+                        self.chord = true;
+                    }
+                    if self.key_went_up_unpasted(key, pressed) {
                         say = Some(NO_TEXT);
                     }
                 }
@@ -73,12 +77,31 @@ impl PasteKeys {
         }
         say
     }
+
+    /// Follows a paste key; true when it went up after being taken as a paste that
+    /// brought nothing.
+    fn key_went_up_unpasted(&mut self, key: Key, pressed: bool) -> bool {
+        if !PASTE_KEYS.contains(&key) {
+            return false;
+        }
+        let typed = self.pressed.contains(&key);
+        if pressed {
+            if !typed {
+                self.pressed.push(key);
+            }
+            return false;
+        }
+        self.pressed.retain(|&k| k != key);
+        let taken = !typed && (key == Key::Paste || std::mem::take(&mut self.chord));
+        // A paste since counts once: the next key's is its own.
+        taken && !std::mem::take(&mut self.pasted)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eframe::egui;
+    use eframe::egui::{self, Modifiers};
 
     fn key(key: Key, pressed: bool, modifiers: Modifiers) -> Event {
         Event::Key {
@@ -115,6 +138,25 @@ mod tests {
         );
     }
 
+    /// What X11 sends for Ctrl+V (xdotool, a person): Ctrl's release before V's, and V's
+    /// with no modifiers.
+    #[test]
+    fn ctrl_let_go_before_v_is_a_paste_all_the_same() {
+        let mut watch = PasteKeys::default();
+        let ctrl_v = |paste: Option<&str>| {
+            let mut events = vec![key(Key::ControlLeft, true, Modifiers::NONE)];
+            events.extend(paste.map(|t| Event::Paste(t.into())));
+            events.push(key(Key::ControlLeft, false, CTRL));
+            events.push(key(Key::V, false, Modifiers::NONE));
+            events
+        };
+        assert_eq!(watch.watch(&ctrl_v(None)), Some(NO_TEXT));
+        assert_eq!(watch.watch(&ctrl_v(Some("f5"))), None);
+        assert_eq!(watch.watch(&ctrl_v(None)), Some(NO_TEXT));
+        // V let go with no Ctrl at all (pressed before the window had the focus).
+        assert_eq!(watch.watch(&[key(Key::V, false, Modifiers::NONE)]), None);
+    }
+
     #[test]
     fn a_typed_v_or_another_key_says_nothing() {
         let mut watch = PasteKeys::default();
@@ -128,11 +170,10 @@ mod tests {
         assert_eq!(watch.watch(&ctrl_v[..1]), None);
         assert_eq!(watch.watch(&ctrl_v[1..]), None);
         assert_eq!(watch.watch(&[key(Key::C, false, CTRL)]), None);
-        // Ctrl+Shift+V is no paste to the layer.
-        assert_eq!(
-            watch.watch(&[key(Key::V, false, CTRL | Modifiers::SHIFT)]),
-            None
-        );
+        // Ctrl+Shift+V is no paste to the layer: its press comes as a key.
+        let shifted = CTRL | Modifiers::SHIFT;
+        let ctrl_shift_v = [key(Key::V, true, shifted), key(Key::V, false, shifted)];
+        assert_eq!(watch.watch(&ctrl_shift_v), None);
     }
 
     #[test]
