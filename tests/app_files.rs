@@ -79,6 +79,34 @@ fn a_bad_file_is_refused_with_a_message() {
     assert!(h.query_by_label_contains("Error:").is_none());
 }
 
+/// A file claiming proofs its own game's end refutes opens, its game whole, and the status
+/// says how many proven values were left out: nothing of the file goes silently.
+#[test]
+fn a_file_whose_proofs_its_end_refutes_opens_and_says_what_was_left_out() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/fuzz-regressions/json/exact-64-everywhere.json");
+    let tmp = temp_dir("refuted");
+    let path = tmp.path().join("game.json");
+    std::fs::copy(&fixture, &path).unwrap();
+    let mut h = harness();
+    h.state_mut().apply(Command::OpenPath(path));
+    h.run_steps(3);
+    assert_eq!(h.state().game().len(), 61);
+    let said = "game.json: 61 proven values contradict the game's end and were not read.";
+    assert!(h.query_by_label_contains(said).is_some(), "{said}");
+    // A file with nothing left out says nothing of the kind.
+    let fine = tmp.path().join("fine.json");
+    std::fs::write(
+        &fine,
+        r#"{"format":"okapi-game","version":1,"moves":["f5","d6"]}"#,
+    )
+    .unwrap();
+    h.state_mut().apply(Command::OpenPath(fine));
+    h.run_steps(3);
+    assert_eq!(h.state().game().transcript(), "f5d6");
+    assert!(h.query_by_label_contains("were not read").is_none());
+}
+
 #[test]
 fn paste_a_transcript_and_copy_it_back() {
     let mut h = harness();

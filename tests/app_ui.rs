@@ -732,3 +732,57 @@ fn a_paste_of_an_empty_clipboard_says_so() {
             .is_none()
     );
 }
+
+/// Ctrl+V with no text on the clipboard: the window's layer takes the press as a paste,
+/// finds nothing and sends only the key's release (as egui-winit does on X11, Wayland and
+/// Windows). The status says so; a Ctrl+V that brings text says nothing of the kind, and
+/// an image on the clipboard is named.
+#[test]
+fn ctrl_v_with_no_text_on_the_clipboard_says_so() {
+    let mut h = harness();
+    let release_v = || Event::Key {
+        key: Key::V,
+        physical_key: None,
+        pressed: false,
+        repeat: false,
+        modifiers: Modifiers::COMMAND,
+    };
+    let says = |h: &Harness<'static, App>, what: &str| h.query_by_label_contains(what).is_some();
+    // As X11 sends it: Ctrl let go first, V's release with no modifiers.
+    let ctrl = |pressed, modifiers| Event::Key {
+        key: Key::ControlLeft,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers,
+    };
+    h.event(ctrl(true, Modifiers::NONE));
+    h.event(ctrl(false, Modifiers::COMMAND));
+    h.event(Event::Key {
+        key: Key::V,
+        physical_key: None,
+        pressed: false,
+        repeat: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    assert!(says(&h, "Nothing pasted: the clipboard holds no text."));
+    assert_eq!(h.state().game().transcript(), "");
+    // With text: the paste, then the release.
+    h.event(Event::Paste("f5d6".into()));
+    h.event(release_v());
+    h.run_steps(2);
+    assert_eq!(h.state().game().transcript(), "f5d6");
+    assert!(!says(&h, "Nothing pasted"));
+    // A screenshot on the clipboard comes as an image paste.
+    h.event(Event::PasteImage(std::sync::Arc::new(
+        egui::ColorImage::filled([2, 2], egui::Color32::BLACK),
+    )));
+    h.event(release_v());
+    h.run_steps(2);
+    assert!(says(
+        &h,
+        "Nothing pasted: the clipboard holds an image, not text."
+    ));
+    assert_eq!(h.state().game().transcript(), "f5d6");
+}

@@ -741,6 +741,15 @@ fn proofs_a_game_file_claims_against_its_own_end_are_not_read() {
         assert_eq!(proven, 0, "{name}: {:?}", game.evals());
         no_refuted_proof(&game).unwrap();
     }
+    // The JSON's 61 claims (one a ply) are said to be left out (the app and the command line tell the
+    // player); GGF's values are estimates, so nothing of it is left out.
+    let (_, warnings) = okapi::formats::read_any_warned(&json).unwrap();
+    assert_eq!(
+        warnings,
+        [okapi::formats::ReadWarning::RefutedProofs { count: 61 }]
+    );
+    let (_, warnings) = okapi::formats::read_any_warned(&ggf_text).unwrap();
+    assert_eq!(warnings, []);
     // GGF's `/eval/` numbers are a program's estimates, kept as written, never proofs.
     let record = ggf::read_record(&ggf_text).unwrap();
     let estimates: Vec<f64> = record.move_info.iter().filter_map(|m| m.eval).collect();

@@ -9,6 +9,7 @@ use crate::known_values::KnownValues;
 use crate::metrics::Metrics;
 use crate::part::{Commands, FrameView, Part};
 use crate::parts::Parts;
+use crate::paste_keys::{self, PasteKeys};
 use crate::platform::{self, Instant};
 use crate::practice_state::Practice;
 use crate::script::{self, ScriptJob};
@@ -65,6 +66,8 @@ pub struct App {
     /// A paste was asked of the platform last frame: its text is due this frame, and
     /// none means the clipboard held no text (the platform sends nothing then).
     paste_awaited: bool,
+    /// Ctrl+V's that found no text on the clipboard (the platform sends nothing then).
+    paste_keys: PasteKeys,
     /// Where the game in progress is kept across restarts (set when the window opens).
     pub(crate) autosave: Option<PathBuf>,
     /// The last autosave failed (and the user was told).
@@ -168,6 +171,7 @@ impl App {
             clipboard_out: None,
             paste_requested: false,
             paste_awaited: false,
+            paste_keys: PasteKeys::default(),
             autosave: None,
             autosave_failed: false,
             metrics: Metrics::default(),
@@ -355,7 +359,10 @@ impl App {
             })
         });
         if std::mem::take(&mut self.paste_awaited) && pasted.is_none() {
-            self.notice = Some("Nothing pasted: the clipboard holds no text.".into());
+            self.notice = Some(paste_keys::NO_TEXT.into());
+        }
+        if let Some(why) = ui.input(|i| self.paste_keys.watch(&i.events)) {
+            self.notice = Some(why.into());
         }
         if let Some(text) = pasted.filter(|_| !typing) {
             self.commands.push(Command::Paste(text));

@@ -198,19 +198,22 @@ impl KnownValues {
     }
 }
 
+/// A midgame search's value at `depth`, as the engine sends it: the tests of every view
+/// that shows values offer these.
+#[cfg(test)]
+pub(crate) fn searched(value: i32, depth: u8) -> Eval {
+    Eval {
+        value,
+        source: EvalSource::Midgame {
+            depth,
+            confidence: 95,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn searched(value: i32, depth: u8) -> Eval {
-        Eval {
-            value,
-            source: EvalSource::Midgame {
-                depth,
-                confidence: 95,
-            },
-        }
-    }
 
     fn exact(value: i32) -> Eval {
         Eval {

@@ -78,6 +78,7 @@ mod metrics;
 mod move_list;
 mod part;
 mod parts;
+mod paste_keys;
 pub mod platform;
 mod play_tab;
 mod players;

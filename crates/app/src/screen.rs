@@ -18,7 +18,8 @@ pub fn fit_window(outer: Rect, inner: Vec2, area: Rect) -> Option<(Pos2, Vec2)> 
         if len >= hi - lo {
             lo
         } else {
-            pos.clamp(lo, hi - len)
+            // Not `clamp`, which panics on a NaN bound (a screen reported as nothing).
+            pos.min(hi - len).max(lo)
         }
     };
     let min = Pos2::new(
@@ -118,6 +119,26 @@ mod tests {
 
     fn rect(x: f32, y: f32, w: f32, h: f32) -> Rect {
         Rect::from_min_size(Pos2::new(x, y), Vec2::new(w, h))
+    }
+
+    /// A screen whose size comes as no number (NaN) or as nothing: the window keeps its
+    /// place and the smallest size rather than the app stopping as it opens.
+    #[test]
+    fn a_screen_of_no_size_never_stops_the_app() {
+        let outer = rect(10.0, 10.0, 1016.0, 758.0);
+        for area in [
+            rect(0.0, 0.0, f32::NAN, f32::NAN),
+            rect(f32::NAN, 0.0, 800.0, 600.0),
+            rect(0.0, 0.0, 0.0, 0.0),
+            rect(0.0, 0.0, f32::INFINITY, 600.0),
+        ] {
+            if let Some((_, size)) = fit_window(outer, Vec2::new(1000.0, 720.0), area) {
+                assert!(
+                    size.x >= crate::settings::MIN_WINDOW[0],
+                    "{area:?}: {size:?}"
+                );
+            }
+        }
     }
 
     /// A title bar of 30 points and borders of 8.

@@ -18,7 +18,10 @@ pub fn run(open: Option<PathBuf>) -> anyhow::Result<()> {
     // The window comes back where and as large as it was ([`Settings::window`]).
     let saved = Settings::paths().map(|(settings, _)| Settings::load(&settings));
     let viewport = platform::with_icon(viewport(saved.as_ref().and_then(|s| s.window)));
-    let Err(mut failures) = platform::run_window(viewport, || app_creator(open.clone())) else {
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        platform::run_window(viewport, || app_creator(open.clone()))
+    }));
+    let Err(mut failures) = ran.unwrap_or_else(|payload| said_and_resumed(payload)) else {
         return Ok(());
     };
     let last = failures.pop().unwrap_or_default();
@@ -61,19 +64,87 @@ pub fn app_creator(open: Option<PathBuf>) -> eframe::AppCreator<'static> {
 
 /// A panic on the main thread ends the window: it says why where the player sees it (a
 /// message box on Windows and macOS, where a program started from the Start menu or
-/// Finder has no terminal), not only on a standard error nobody reads. The engine's
-/// threads report their own failures in the window.
+/// Finder has no terminal), not only on a standard error nobody reads. A panic on another
+/// thread goes to the failure log too: the engine's threads report their failures in the
+/// window, but a thread's panic that its joiner raises again on the main thread
+/// (`resume_unwind`) calls no hook a second time, and would end the app unexplained
+/// ([`said_and_resumed`] says it then).
 fn say_why_a_panic_ends_the_app() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         previous(info);
-        if std::thread::current().name() == Some("main") {
-            show_failure(
-                "Okapi stopped",
-                &format!("Okapi stopped on an internal error: {info}"),
-            );
+        let report = panic_report(std::thread::current().name(), &info.to_string());
+        if report.ends_the_app {
+            PANIC_SAID.store(true, std::sync::atomic::Ordering::SeqCst);
+            show_failure(report.title, &report.message);
+        } else {
+            eprintln!("okapi: {}", report.message);
+            if let Some(log) = failure_log() {
+                log_failure(&log, report.title, &report.message);
+            }
         }
     }));
+}
+
+/// A panic on the main thread was said already (by the hook): the window's end says it
+/// no second time.
+static PANIC_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What a panic says, by the thread it happened on.
+#[derive(Debug, PartialEq, Eq)]
+struct PanicReport {
+    title: &'static str,
+    message: String,
+    /// On the main thread: the app stops (said in a message box too).
+    ends_the_app: bool,
+}
+
+fn panic_report(thread: Option<&str>, what: &str) -> PanicReport {
+    match thread {
+        Some("main") => PanicReport {
+            title: "Okapi stopped",
+            message: format!("Okapi stopped on an internal error: {what}"),
+            ends_the_app: true,
+        },
+        other => PanicReport {
+            title: "Internal error",
+            message: format!(
+                "an internal error on the thread {}: {what}",
+                other.unwrap_or("without a name")
+            ),
+            ends_the_app: false,
+        },
+    }
+}
+
+/// The main thread unwinds out of the window: a panic the hook said, or one raised again
+/// from another thread (`resume_unwind` calls no hook), which is said here. Then it goes
+/// on as it would have (the exit status of a panic).
+fn said_and_resumed(payload: Box<dyn std::any::Any + Send>) -> ! {
+    if !PANIC_SAID.load(std::sync::atomic::Ordering::SeqCst) {
+        show_failure(
+            "Okapi stopped",
+            &format!(
+                "Okapi stopped on an internal error: {}",
+                panic_text(payload.as_ref())
+            ),
+        );
+    }
+    std::panic::resume_unwind(payload)
+}
+
+/// A panic's message, from its payload (a `&str` or a `String`, as `panic!` makes).
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// The failure log beside the game in progress, where the platform has folders.
+fn failure_log() -> Option<std::path::PathBuf> {
+    Settings::paths().map(|(_, game)| game.with_file_name(FAILURE_LOG))
 }
 
 /// Says why the app did not start: on standard error, and where nobody reads that (a
@@ -87,7 +158,7 @@ pub fn report_start_failure(message: &str) {
 /// reason stays), and on Windows and macOS in a message box.
 fn show_failure(title: &str, message: &str) {
     eprintln!("okapi: {message}");
-    if let Some(log) = Settings::paths().map(|(_, game)| game.with_file_name(FAILURE_LOG)) {
+    if let Some(log) = failure_log() {
         log_failure(&log, title, message);
     }
     platform::show_failure(title, message);
@@ -255,6 +326,35 @@ mod first_contact_tests {
         } else if !cfg!(target_os = "macos") {
             assert!(said.contains("LIBGL_ALWAYS_SOFTWARE=1"), "{said}");
         }
+    }
+
+    /// A panic on the main thread stops the app and says so in a message box; one on
+    /// another thread is logged with the thread's name (its joiner may raise it again).
+    #[test]
+    fn a_panic_says_where_it_happened() {
+        let main = panic_report(Some("main"), "boom");
+        assert!(main.ends_the_app);
+        assert_eq!(main.message, "Okapi stopped on an internal error: boom");
+        let task = panic_report(Some("okapi-database"), "boom");
+        assert!(!task.ends_the_app);
+        assert!(task.message.contains("okapi-database"), "{}", task.message);
+        assert!(task.message.ends_with("boom"));
+        assert!(!panic_report(None, "boom").ends_the_app);
+    }
+
+    /// A panic raised again on the main thread carries its message.
+    #[test]
+    fn a_resumed_panic_is_said_with_its_message() {
+        let caught = std::thread::Builder::new()
+            .name("okapi-test-task".into())
+            .spawn(|| panic!("the task's {} failure", "own"))
+            .unwrap()
+            .join()
+            .unwrap_err();
+        assert_eq!(panic_text(caught.as_ref()), "the task's own failure");
+        let fixed = std::thread::spawn(|| panic!("fixed")).join().unwrap_err();
+        assert_eq!(panic_text(fixed.as_ref()), "fixed");
+        assert_eq!(panic_text(&7_u8), "a panic without a message");
     }
 
     #[test]

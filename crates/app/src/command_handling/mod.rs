@@ -232,13 +232,14 @@ impl App {
                 }
             }
             Command::OpenPath(path) => match crate::platform::load_game(&path) {
-                Ok(game) => {
+                Ok((game, warnings)) => {
                     // A game comes back with the players it was saved with.
                     let seats = game.seats;
+                    let notice = left_out_notice(&path, &warnings);
                     self.settings.remember(&path);
                     self.file = Some(path);
                     self.error = None;
-                    self.load_game(game, seats, None);
+                    self.load_game(game, seats, notice);
                     self.mark_saved();
                 }
                 Err(e) => self.error = Some(format!("Could not open {}: {e}", path.display())),
@@ -374,12 +375,13 @@ impl App {
             ),
             Command::CopyText(text) => self.copy(text, "the proven line"),
             Command::PasteClipboard => self.paste_requested = true,
-            Command::Paste(text) => match formats::read_any(&text) {
-                Ok(read) => {
+            Command::Paste(text) => match formats::read_any_warned(&text) {
+                Ok((read, warnings)) => {
                     // Studied, as a set-up position: both seats human.
                     self.file = None;
+                    let left_out: String = warnings.iter().map(|w| format!(" {w}.")).collect();
                     let notice = format!(
-                        "Pasted {}. {}",
+                        "Pasted {}.{left_out} {}",
                         read.kind().name(),
                         STUDY_NOTICE.replace("{what}", "It")
                     );
@@ -509,6 +511,21 @@ fn replaces_the_game(command: &Command, game: &Game) -> bool {
                 | Command::Quit
         ),
     }
+}
+
+/// The status after opening a file whose reader left something out: the file's name and
+/// what, so nothing of the player's file goes silently ("game.json: 3 proven values
+/// contradict the game's end and were not read.").
+fn left_out_notice(
+    path: &std::path::Path,
+    warnings: &[okapi_core::formats::ReadWarning],
+) -> Option<String> {
+    let name = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy();
+    let said: Vec<String> = warnings.iter().map(|w| format!("{name}: {w}.")).collect();
+    (!said.is_empty()).then(|| said.join(" "))
 }
 
 /// The status after a save: a one-line format says that it holds the line on the board

@@ -7,7 +7,7 @@ use crate::dialogs::{
 };
 use eframe::egui;
 use okapi_core::formats::okapi_json::SavedState;
-use okapi_core::formats::{GameFileError, ReadError};
+use okapi_core::formats::{GameFileError, ReadError, ReadWarning};
 use okapi_core::game::Game;
 use okapi_core::practice::{FileStamp, Opened, Store};
 use okapi_engine::{Engine, EngineOptions, Machine};
@@ -105,9 +105,10 @@ pub fn rename(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::rename(from, to)
 }
 
-/// Reads the game file at `path`, in whichever format it is.
-pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
-    okapi_core::formats::load_game(path)
+/// Reads the game file at `path`, in whichever format it is, with what its reader left
+/// out.
+pub fn load_game(path: &Path) -> Result<(Game, Vec<ReadWarning>), GameFileError> {
+    okapi_core::formats::load_game_warned(path)
 }
 
 /// Saves `game` at `path`, in the format its extension names.

@@ -175,11 +175,14 @@ pub fn rename(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads the game kept at `path`, in whichever format it is.
-pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
+/// Reads the game kept at `path`, in whichever format it is, with what its reader left
+/// out.
+pub fn load_game(
+    path: &Path,
+) -> Result<(Game, Vec<okapi_core::formats::ReadWarning>), GameFileError> {
     let bytes = read_file(path, okapi_core::formats::MAX_GAME_FILE)?;
-    okapi_core::formats::read_any(&String::from_utf8_lossy(&bytes))
-        .map(okapi_core::formats::Contents::into_game)
+    okapi_core::formats::read_any_warned(&String::from_utf8_lossy(&bytes))
+        .map(|(contents, warnings)| (contents.into_game(), warnings))
 }
 
 /// Keeps `game` at `path` (storage or a download), in the format its extension names.

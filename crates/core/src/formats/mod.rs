@@ -235,6 +235,36 @@ impl Format {
     }
 }
 
+/// What a reader left out of a file it read, and why: the file is read, but not all of
+/// it, and the player is told (the app beside the file's name, the command line on
+/// stderr).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadWarning {
+    /// Proven values (a move's, a best move's, a solve's line) that the game's own moves
+    /// refute: a damaged or hostile file. Left out, so no view shows a false proof; the
+    /// engine proves anew.
+    #[error(
+        "{count} proven value{} contradict{} the game's end and {} not read",
+        if *count == 1 { "" } else { "s" },
+        if *count == 1 { "s" } else { "" },
+        if *count == 1 { "was" } else { "were" }
+    )]
+    RefutedProofs {
+        /// How many were left out.
+        count: usize,
+    },
+}
+
+impl ReadWarning {
+    /// The warning for `count` refuted proofs left out: none for none.
+    pub fn refuted_proofs(count: usize) -> Vec<ReadWarning> {
+        (count > 0)
+            .then_some(ReadWarning::RefutedProofs { count })
+            .into_iter()
+            .collect()
+    }
+}
+
 /// Why a game file was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum GameFileError {
@@ -352,15 +382,27 @@ impl Contents {
 /// tells the format ([`detect`]) and reads it with that format's reader; an error says
 /// what the text looked like and what is wrong with it.
 pub fn read_any(text: &str) -> Result<Contents, GameFileError> {
+    read_any_warned(text).map(|(contents, _)| contents)
+}
+
+/// [`read_any`], with what the reader left out ([`ReadWarning`]). Only Okapi JSON holds
+/// proofs: GGF's values are a program's estimates, kept as written.
+pub fn read_any_warned(text: &str) -> Result<(Contents, Vec<ReadWarning>), GameFileError> {
     let t = text.trim_start_matches('\u{feff}').trim();
     if t.is_empty() {
         return Err(GameFileError::Empty);
     }
     Ok(match detect(t).ok_or(GameFileError::Unrecognised)? {
-        Kind::OkapiJson => Contents::Game(Box::new(okapi_json::read(t)?), Kind::OkapiJson),
-        Kind::Ggf => Contents::Game(Box::new(ggf::read(t)?), Kind::Ggf),
-        Kind::Transcript => Contents::Game(Box::new(transcript::read(t)?), Kind::Transcript),
-        Kind::Board => Contents::Board(board_text::read(t)?),
+        Kind::OkapiJson => {
+            let (game, _, warnings) = okapi_json::read_warned(t)?;
+            (Contents::Game(Box::new(game), Kind::OkapiJson), warnings)
+        }
+        Kind::Ggf => (Contents::Game(Box::new(ggf::read(t)?), Kind::Ggf), vec![]),
+        Kind::Transcript => (
+            Contents::Game(Box::new(transcript::read(t)?), Kind::Transcript),
+            vec![],
+        ),
+        Kind::Board => (Contents::Board(board_text::read(t)?), vec![]),
     })
 }
 
@@ -373,14 +415,24 @@ pub fn read_game(text: &str) -> Result<Game, GameFileError> {
 /// Reads a game or board file (at most [`MAX_GAME_FILE`]); see [`read_any`]. A FIFO or
 /// a socket is refused unread ([`check_not_a_pipe`]).
 pub fn load_any(path: &Path) -> Result<Contents, GameFileError> {
+    load_any_warned(path).map(|(contents, _)| contents)
+}
+
+/// [`load_any`], with what the reader left out ([`ReadWarning`]).
+pub fn load_any_warned(path: &Path) -> Result<(Contents, Vec<ReadWarning>), GameFileError> {
     check_not_a_pipe(path)?;
     let bytes = read_capped(path, MAX_GAME_FILE)?;
-    read_any(&String::from_utf8_lossy(&bytes))
+    read_any_warned(&String::from_utf8_lossy(&bytes))
 }
 
 /// Reads a game file, or a board file as a game from that position; see [`read_any`].
 pub fn load_game(path: &Path) -> Result<Game, GameFileError> {
     load_any(path).map(Contents::into_game)
+}
+
+/// [`load_game`], with what the reader left out ([`ReadWarning`]).
+pub fn load_game_warned(path: &Path) -> Result<(Game, Vec<ReadWarning>), GameFileError> {
+    load_any_warned(path).map(|(contents, warnings)| (contents.into_game(), warnings))
 }
 
 /// Reads the app's autosave of the game in progress (Okapi JSON, at most
@@ -673,6 +725,21 @@ impl Drop for AtomicFile {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_warning_says_how_many_were_left_out() {
+        use super::ReadWarning;
+        assert_eq!(ReadWarning::refuted_proofs(0), []);
+        let said = |count| ReadWarning::refuted_proofs(count)[0].to_string();
+        assert_eq!(
+            said(1),
+            "1 proven value contradicts the game's end and was not read"
+        );
+        assert_eq!(
+            said(3),
+            "3 proven values contradict the game's end and were not read"
+        );
+    }
+
     #[test]
     fn a_format_is_named_and_json_is_told_by_its_ending() {
         use super::Format;

@@ -46,7 +46,7 @@
 //! Errors ([`JsonError`]) give the line and column of a syntax error, and the place in
 //! the file (`variations[2].moves[3]`) of a move that cannot be played.
 
-use super::TextPos;
+use super::{ReadWarning, TextPos};
 use crate::board::{Move, Position};
 use crate::game::SolveMode;
 use crate::game::{BestMove, Eval, EvalSource, Game, NodeId, ProvenLine, Seat};
@@ -407,6 +407,12 @@ pub fn read(text: &str) -> Result<Game, JsonError> {
 
 /// Reads an Okapi game file with where it is saved, if it says (the app's autosave).
 pub fn read_with_state(text: &str) -> Result<(Game, SavedState), JsonError> {
+    read_warned(text).map(|(game, state, _)| (game, state))
+}
+
+/// Reads an Okapi game file with where it is saved and what of it was left out
+/// ([`ReadWarning`]): proven values the game's own moves refute.
+pub fn read_warned(text: &str) -> Result<(Game, SavedState, Vec<ReadWarning>), JsonError> {
     let file: GameFile = serde_json::from_str(text).map_err(|e| JsonError::Syntax {
         at: TextPos {
             line: e.line(),
@@ -527,12 +533,12 @@ pub fn read_with_state(text: &str) -> Result<(Game, SavedState), JsonError> {
         game.keep_proof(proof.read(&format!("proofs[{k}]"))?);
     }
     // Proofs the moves refute (a damaged or hostile file) go; the engine proves anew.
-    game.drop_refuted_proofs();
+    let warnings = ReadWarning::refuted_proofs(game.drop_refuted_proofs());
     let state = SavedState {
         file: file.file.map(PathBuf::from),
         settled: file.settled,
     };
-    Ok((game, state))
+    Ok((game, state, warnings))
 }
 
 fn parse_move(text: &str, index: usize, place: &str) -> Result<Move, JsonError> {
@@ -712,13 +718,23 @@ mod tests {
                 },
             );
         }
-        let back = read(&write(&ended)).unwrap();
+        let (back, _, warnings) = read_warned(&write(&ended)).unwrap();
         assert!(
             (0..back.len()).all(|i| back
                 .eval_at(i)
                 .is_none_or(|e| e.source != EvalSource::Exact)),
             "{:?}",
             back.evals()
+        );
+        // Said, not dropped silently: one for each proven value left out.
+        assert_eq!(
+            warnings,
+            [ReadWarning::RefutedProofs { count: ended.len() }]
+        );
+        assert_eq!(
+            read_warned(&text).unwrap().2,
+            [ReadWarning::RefutedProofs { count: 1 }],
+            "the odd one"
         );
     }
 

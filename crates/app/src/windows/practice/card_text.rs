@@ -112,18 +112,9 @@ pub(super) fn verdict(j: &Judgement) -> (String, egui::Color32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::known_values::searched;
     use okapi_core::board::{Position, Square};
     use okapi_core::practice::Day;
-
-    fn searched(value: i32, depth: u8) -> Eval {
-        Eval {
-            value,
-            source: EvalSource::Midgame {
-                depth,
-                confidence: 95,
-            },
-        }
-    }
 
     fn card(played_eval: Eval, best_eval: Eval) -> practice::Card {
         let day = Day::parse("2026-11-27").unwrap();
