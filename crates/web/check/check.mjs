@@ -26,7 +26,8 @@ const ARGS = [
 // The FFO positions of a script file (`BOARD % ffo#N best:A2 score:+38`), by number.
 function ffoPositions(file) {
   return readFileSync(file, 'utf8').split('\n').flatMap((l) => {
-    const m = l.match(/^(\S{64} [XO]) % ffo#(\d+) best:(\w+) score:([+-]\d+)/);
+    // (`best` may name several moves, `G3,C7`: the first is taken.)
+    const m = l.match(/^(\S{64} [XO]) % ffo#(\d+) best:(\w+)\S* score:([+-]\d+)/);
     return m ? [{ board: m[1], number: m[2], best: m[3].toLowerCase(), score: Number(m[4]) }] : [];
   });
 }
