@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::app::{Steps, harness, has_label, new_game, step_until, temp_dir};
+use common::app::{Steps, harness, has_label, new_game, step_until, temp_dir, unfold};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use okapi_app::settings::Setting;
@@ -56,6 +56,8 @@ fn every_view_says_e1_is_plus_16(h: &Harness<'static, App>, when: &str) {
 #[test]
 fn ffo_49_solved_shows_its_proof_everywhere_and_keeps_it() {
     let mut h = harness();
+    // The values list, folded under the moves until opened.
+    unfold(&mut h, "Move values");
     // FFO #49 pasted, as a player would; the live analysis values the moves first (above
     // the solver's reach: estimates).
     h.event(eframe::egui::Event::Paste(FFO_49.into()));

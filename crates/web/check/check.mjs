@@ -1,8 +1,10 @@
 // The browser build's checks, in headless Chromium driven by playwright-core:
-//   node check.mjs check URL SHOTS_DIR     the page's checks (.ci/web)
-//   node check.mjs app URL SHOTS_DIR       the app page's checks (.ci/web, its app/)
-//   node check.mjs bench URL RUNS FFO_FILE  FFO positions solved in the page, one thread,
-//                                           RUNS times each: the medians
+//   node check.mjs check URL SHOTS_DIR FFO_FILE  the page's checks (.ci/web)
+//   node check.mjs app URL SHOTS_DIR FFO_FILE    the app page's checks (.ci/web, its app/)
+//   node check.mjs bench URL RUNS FFO_FILE       FFO positions solved in the page, one
+//                                                thread, RUNS times each: the medians
+// FFO_FILE: the FFO positions with their best moves and scores (tests/data/ffo40-59.scr),
+// from which the checks solve #40.
 // Each check prints PASS or FAIL with its time; the last line counts them. Exit 1 if any
 // failed.
 import { chromium } from 'playwright-core';
@@ -20,7 +22,21 @@ const ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const FFO40 = 'O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X';
+
+// The FFO positions of a script file (`BOARD % ffo#N best:A2 score:+38`), by number.
+function ffoPositions(file) {
+  return readFileSync(file, 'utf8').split('\n').flatMap((l) => {
+    // (`best` may name several moves, `G3,C7`: the first is taken.)
+    const m = l.match(/^(\S{64} [XO]) % ffo#(\d+) best:(\w+)\S* score:([+-]\d+)/);
+    return m ? [{ board: m[1], number: m[2], best: m[3].toLowerCase(), score: Number(m[4]) }] : [];
+  });
+}
+
+function ffo40(file) {
+  const p = ffoPositions(file).find((p) => p.number === '40');
+  must(p, `no ffo#40 in ${file}`);
+  return p;
+}
 
 // --- PNG: the distinct colours of a screenshot and its share of green --------------------
 function pixels(png) {
@@ -116,7 +132,64 @@ async function squareCentre(page, sq) {
   return [box.x + margin + (col + 0.5) * cell, box.y + margin + (row + 0.5) * cell];
 }
 
-async function checks(url, shots) {
+// The longest gap between two frames over `ms` milliseconds.
+async function frameGapOver(page, ms) {
+  return page.evaluate((ms) => new Promise((done) => {
+    let last = null, gap = 0;
+    const end = performance.now() + ms;
+    const tick = (t) => {
+      if (last !== null) gap = Math.max(gap, t - last);
+      last = t;
+      if (t < end) requestAnimationFrame(tick); else done(gap);
+    };
+    requestAnimationFrame(tick);
+  }), ms);
+}
+
+// Starts keeping the longest gap between two frames of `page` (from its tenth frame on),
+// until `frameGapEnd`.
+async function frameGapStart(page) {
+  await page.evaluate(() => new Promise((started) => {
+    window.frameGap = 0;
+    window.frameGapDone = false;
+    let last = null;
+    let frames = 0;
+    const tick = (t) => {
+      if (last !== null) window.frameGap = Math.max(window.frameGap, t - last);
+      last = t;
+      if (++frames === 10) { window.frameGap = 0; started(); }
+      if (!window.frameGapDone) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
+}
+
+// The longest gap between two frames since `frameGapStart`, in ms.
+async function frameGapEnd(page) {
+  return page.evaluate(() => { window.frameGapDone = true; return window.frameGap; });
+}
+
+// Screenshots of `page` at a phone's size and the desktop's (`${prefix}${w}x${h}.png`):
+// each with more than 200 colours and its board (`boardOf(page, png)`) fitting across,
+// at least `minShare` of the narrow side. Says the board's size at each.
+async function screenshotsAtSizes(page, shots, { prefix, settleMs, boardOf, minShare }) {
+  const sizes = [];
+  for (const [w, h] of [[390, 844], [1280, 900]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForTimeout(settleMs);
+    const shot = await page.screenshot({ path: join(shots, `${prefix}${w}x${h}.png`) });
+    const c = colours(shot);
+    must(c.count > 200, `${w}x${h}: ${c.count} colours`);
+    const box = await boardOf(page, shot);
+    must(box.x >= 0 && box.x + box.width <= w + 1, `${w}x${h}: the board does not fit across`);
+    must(box.width >= minShare * Math.min(w, h), `${w}x${h}: the board is ${Math.round(box.width)} px across`);
+    sizes.push(`${w}x${h} board ${Math.round(box.width)} px`);
+  }
+  return sizes.join(', ');
+}
+
+async function checks(url, shots, ffoFile) {
+  const ffo = ffo40(ffoFile);
   mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const errors = [];
@@ -157,41 +230,30 @@ async function checks(url, shots) {
     await page.screenshot({ path: join(shots, 'game-1280x900.png') });
     return `f5, then the engine's ${moves[1]}`;
   });
-  await check('FFO #40 solved: a2 +38, frames go on meanwhile', async () => {
-    await page.fill('#position', FFO40);
+  await check(`FFO #40 solved: ${ffo.best} +${ffo.score}, frames go on meanwhile`, async () => {
+    await page.fill('#position', ffo.board);
     // The longest gap between frames while the worker solves: the page never waits on it.
-    // (Measured from the first frame on, with ten frames gone before the click.)
-    await page.evaluate(() => new Promise((started) => {
-      window.frameGap = 0;
-      window.solved = false;
-      let last = null;
-      let frames = 0;
-      const tick = (t) => {
-        if (last !== null) window.frameGap = Math.max(window.frameGap, t - last);
-        last = t;
-        if (++frames === 10) { window.frameGap = 0; started(); }
-        if (!window.solved) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    }));
+    const idle = await frameGapOver(page, 2000);
+    await frameGapStart(page);
     await page.click('#solve');
     await page.waitForFunction(() => !document.querySelector('#solution').textContent.startsWith('Solv'), null, { timeout: 60_000 });
     const text = await page.textContent('#solution');
-    const gap = await page.evaluate(() => { window.solved = true; return window.frameGap; });
+    const gap = await frameGapEnd(page);
     await page.screenshot({ path: join(shots, 'solve-1280x900.png') });
-    must(text.startsWith('a2 +38'), `the page says "${text}"`);
+    must(text.startsWith(`${ffo.best} +${ffo.score}`), `the page says "${text}"`);
     // (A solve on the page's thread stops the frames for its whole time, over a second
-    // here; 500 ms leaves room for a busy machine.)
-    must(gap < 500, `a frame waited ${gap.toFixed(0)} ms`);
-    return `"${text.trim()}", longest frame gap ${gap.toFixed(0)} ms`;
+    // here; 500 ms, or 1.5 times the idle page's longest gap, leaves room for a busy
+    // machine.)
+    must(gap < Math.max(500, 1.5 * idle), `a frame waited ${gap.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms)`);
+    return `"${text.trim()}", longest frame gap ${gap.toFixed(0)} ms (idle ${idle.toFixed(0)} ms)`;
   });
   await check('FFO #40: the SIMD128 and portable copies search the same nodes', async () => {
     const [fast, portable] = await page.evaluate(async (b) => [
       await okapi.call('solve', { board: b }),
       await okapi.call('solve', { board: b, portable: true }),
-    ], FFO40);
+    ], ffo.board);
     must(fast.nodes === portable.nodes, `${fast.nodes} nodes against ${portable.nodes}`);
-    must(fast.score === 38 && portable.score === 38, `scores ${fast.score}, ${portable.score}`);
+    must(fast.score === ffo.score && portable.score === ffo.score, `scores ${fast.score}, ${portable.score}`);
     return `${fast.nodes} nodes both; ${fast.ms.toFixed(0)} ms against ${portable.ms.toFixed(0)} ms`;
   });
   await check('a reload keeps the game', async () => {
@@ -203,20 +265,9 @@ async function checks(url, shots) {
     must(JSON.stringify(after) === JSON.stringify(before), `${after.join(' ')} after, ${before.join(' ')} before`);
     return after.join(' ');
   });
-  await check('screenshots at 390x844 and 1280x900', async () => {
-    const sizes = [];
-    for (const [w, h] of [[390, 844], [1280, 900]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.waitForTimeout(300);
-      const shot = await page.screenshot({ path: join(shots, `${w}x${h}.png`) });
-      const c = colours(shot);
-      must(c.count > 200, `${w}x${h}: ${c.count} colours`);
-      const box = await page.locator('#board').boundingBox();
-      must(box.x >= 0 && box.x + box.width <= w + 1, `${w}x${h}: the board does not fit across`);
-      sizes.push(`${w}x${h} board ${Math.round(box.width)} px`);
-    }
-    return sizes.join(', ');
-  });
+  await check('screenshots at 390x844 and 1280x900', async () => screenshotsAtSizes(page, shots, {
+    prefix: '', settleMs: 300, minShare: 0, boardOf: (page) => page.locator('#board').boundingBox(),
+  }));
   await check('no console error', async () => {
     must(errors.length === 0, `${errors.length}: ${errors[0]}`);
     return '';
@@ -284,20 +335,6 @@ async function workerReplies(page) {
   return (await page.evaluate(() => window.okapiWorkerReplies || [])).map((t) => JSON.parse(t));
 }
 
-// The longest gap between two frames over `ms` milliseconds.
-async function frameGapOver(page, ms) {
-  return page.evaluate((ms) => new Promise((done) => {
-    let last = null, gap = 0;
-    const end = performance.now() + ms;
-    const tick = (t) => {
-      if (last !== null) gap = Math.max(gap, t - last);
-      last = t;
-      if (t < end) requestAnimationFrame(tick); else done(gap);
-    };
-    requestAnimationFrame(tick);
-  }), ms);
-}
-
 async function openApp(browser, url, viewport, errors) {
   const page = await browser.newPage({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
   await page.addInitScript(WATCH_WORKERS);
@@ -317,7 +354,19 @@ async function openApp(browser, url, viewport, errors) {
   return { page, ms: Date.now() - t };
 }
 
-async function appChecks(url, shots) {
+// The start position, as a board string.
+const START = '---------------------------OX------XO--------------------------- X';
+
+// Opens `text` as the file `name` through the app's File › Open (Ctrl+O): the page's
+// file picker, answered by the browser's file chooser as a player's choice would be.
+async function openAsFile(page, name, text) {
+  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  await page.keyboard.press('Control+O');
+  await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(`${text}\n`) });
+}
+
+async function appChecks(url, shots, ffoFile) {
+  const ffo = ffo40(ffoFile);
   mkdirSync(shots, { recursive: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const errors = [];
@@ -343,6 +392,37 @@ async function appChecks(url, shots) {
     must(c.count > 200, `${c.count} colours`);
     must(box.width > 200 && Math.abs(box.width - box.height) < box.width * 0.1, `board ${box.width}x${box.height}`);
     return `${c.count} colours, board ${box.width}x${box.height} at ${box.x},${box.y}`;
+  });
+  await check(`FFO #40 opened as a file and solved: ${ffo.best} +${ffo.score}, frames go on`, async () => {
+    await openAsFile(page, 'ffo40.txt', ffo.board);
+    await page.waitForTimeout(1000);
+    const idle = await frameGapOver(page, 2000);
+    await frameGapStart(page);
+    await page.keyboard.press('Control+E');
+    await page.waitForFunction(() => (globalThis.okapiEngineAnswers || []).some((t) => t.includes('"Solved"')), null, { timeout: 120_000 })
+      .finally(() => page.screenshot({ path: join(shots, 'app-solve-1280x900.png') }));
+    const gap = await frameGapEnd(page);
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: join(shots, 'app-solve-1280x900.png') });
+    const solved = (await answers(page)).filter((r) => r.event.Solved).pop().event.Solved;
+    must(solved.score === ffo.score && solved.line[0] === ffo.best, `solved ${solved.line[0]} ${solved.score}`);
+    // The app's own frames take long under SwiftShader on a busy machine: a gap is the
+    // engine's only if it is well over the idle page's.
+    must(gap < Math.max(500, 1.5 * idle), `a frame waited ${gap.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms)`);
+    return `${ffo.best} +${ffo.score} in ${solved.line.length} moves of line; longest frame gap ${gap.toFixed(0)} ms (idle ${idle.toFixed(0)} ms)`;
+  });
+  // A position shared by the address (`#board=`) replaces the one open; the next check's
+  // click on f5 (taken in FFO #40) plays only if it is the start position.
+  await check('a position in the address (#board=) opens, and leaves the address', async () => {
+    const before = await savedGame(page);
+    await page.goto(`${url}#board=${encodeURIComponent(START)}`);
+    await page.reload();
+    await page.waitForTimeout(4000);
+    const hash = await page.evaluate(() => location.hash);
+    must(hash === '', `the address still has ${hash}`);
+    const after = await savedGame(page);
+    must(after && after !== before, 'the autosaved game did not change');
+    return 'the start position opened';
   });
   // A new game plays two people (File › New game sets Okapi as a player): the engine
   // answers a move with its values of the replies, from its worker.
@@ -373,60 +453,22 @@ async function appChecks(url, shots) {
     const shotAfter = colours(await page.screenshot());
     return `autosave kept (${after.length} bytes); ${shotBefore.count} and ${shotAfter.count} colours`;
   });
-  await check('FFO #40 pasted and solved: a2 +38, frames go on meanwhile', async () => {
-    // The browser's paste event with the board string, to the focused element (the
-    // status bar clicked first: the focus off the board and its text fields). Ctrl+V in
-    // headless Chromium reached the app's Paste shortcut but no paste event.
-    await page.mouse.click(400, 888);
-    await page.evaluate((text) => {
-      const data = new DataTransfer();
-      data.setData('text/plain', text);
-      const target = document.activeElement || document;
-      target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }, FFO40);
-    await page.waitForTimeout(1000);
-    await page.evaluate(() => new Promise((started) => {
-      window.frameGap = 0;
-      window.solved = false;
-      let last = null;
-      let frames = 0;
-      const tick = (t) => {
-        if (last !== null) window.frameGap = Math.max(window.frameGap, t - last);
-        last = t;
-        if (++frames === 10) { window.frameGap = 0; started(); }
-        if (!window.solved) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    }));
-    const idle = await frameGapOver(page, 2000);
-    await page.keyboard.press('Control+E');
-    await page.waitForFunction(() => (globalThis.okapiEngineAnswers || []).some((t) => t.includes('"Solved"')), null, { timeout: 120_000 })
-      .finally(() => page.screenshot({ path: join(shots, 'app-solve-1280x900.png') }));
-    const gap = await page.evaluate(() => { window.solved = true; return window.frameGap; });
-    await page.waitForTimeout(1000);
-    await page.screenshot({ path: join(shots, 'app-solve-1280x900.png') });
-    const solved = (await answers(page)).filter((r) => r.event.Solved).pop().event.Solved;
-    must(solved.score === 38 && solved.line[0] === 'a2', `solved ${solved.line[0]} ${solved.score}`);
-    // The app's own frames take long under SwiftShader on a busy machine: a gap is the
-    // engine's only if it is well over the idle page's.
-    must(gap < Math.max(500, 1.5 * idle), `a frame waited ${gap.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms)`);
-    return `a2 +38 in ${solved.line.length} moves of line; longest frame gap ${gap.toFixed(0)} ms (idle ${idle.toFixed(0)} ms)`;
+  // The games database is not in the module: the tab downloads it when first shown.
+  await check('the Database tab downloads the games database and shows it', async () => {
+    const download = page.waitForResponse((r) => r.url().endsWith('/wthor.okdb'), { timeout: 30_000 });
+    await page.mouse.click(775, 37); // the side panel's "Database" tab, at 1280x900
+    const response = await download;
+    must(response.ok(), `wthor.okdb: HTTP ${response.status()}`);
+    const bytes = (await response.body()).length;
+    await page.waitForTimeout(5000);
+    const panel = await page.screenshot({ path: join(shots, 'app-database-1280x900.png'), clip: { x: 684, y: 25, width: 596, height: 820 } });
+    const c = colours(panel);
+    must(c.count > 50, `the panel has ${c.count} colours`);
+    return `${(bytes / 1e6).toFixed(1)} MB downloaded; the panel ${c.count} colours`;
   });
-  await check('screenshots at 390x844 and 1280x900', async () => {
-    const sizes = [];
-    for (const [w, h] of [[390, 844], [1280, 900]]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.waitForTimeout(1000);
-      const shot = await page.screenshot({ path: join(shots, `app-${w}x${h}.png`) });
-      const c = colours(shot);
-      must(c.count > 200, `${w}x${h}: ${c.count} colours`);
-      const b = boardBox(shot);
-      must(b.x >= 0 && b.x + b.width <= w + 1, `${w}x${h}: the board does not fit across`);
-      must(b.width >= 0.6 * Math.min(w, h), `${w}x${h}: the board is ${b.width} px across`);
-      sizes.push(`${w}x${h} board ${b.width} px`);
-    }
-    return sizes.join(', ');
-  });
+  await check('screenshots at 390x844 and 1280x900', async () => screenshotsAtSizes(page, shots, {
+    prefix: 'app-', settleMs: 1000, minShare: 0.6, boardOf: (_, png) => boardBox(png),
+  }));
   await check('no console error', async () => {
     must(errors.length === 0, `${errors.length}: ${errors[0]}`);
     return '';
@@ -439,10 +481,7 @@ async function appChecks(url, shots) {
 
 // --- FFO in the page ------------------------------------------------------------------------
 async function bench(url, runs, file) {
-  const positions = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => /ffo#4[0-4]\b/.test(l))
-    .map((l) => ({ board: l.slice(0, 66), number: l.match(/ffo#(\d+)/)[1] }));
+  const positions = ffoPositions(file).filter((p) => /^4[0-4]$/.test(p.number));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const errors = [];
   const page = await open(browser, url, { width: 1280, height: 900 }, errors);
@@ -471,12 +510,12 @@ async function bench(url, runs, file) {
 
 const [mode, url, a, b] = process.argv.slice(2);
 if (mode === 'check') {
-  process.exit((await checks(url, a)) ? 0 : 1);
+  process.exit((await checks(url, a, b)) ? 0 : 1);
 } else if (mode === 'app') {
-  process.exit((await appChecks(url, a)) ? 0 : 1);
+  process.exit((await appChecks(url, a, b)) ? 0 : 1);
 } else if (mode === 'bench') {
   await bench(url, Number(a) || 3, b);
 } else {
-  console.error('usage: node check.mjs check URL SHOTS_DIR | app URL SHOTS_DIR | bench URL RUNS FFO_FILE');
+  console.error('usage: node check.mjs check URL SHOTS_DIR FFO_FILE | app URL SHOTS_DIR FFO_FILE | bench URL RUNS FFO_FILE');
   process.exit(2);
 }

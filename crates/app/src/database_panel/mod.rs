@@ -117,13 +117,24 @@ impl DatabaseView {
         self.loaded_folders = folders;
     }
 
-    /// Starts reading the shipped database and `folders` on a background thread.
+    /// Starts reading the shipped database and `folders` on a background thread. In the
+    /// page the shipped games are downloaded first: until they have come this starts
+    /// nothing and the load stays [`Load::NotStarted`] (its callers ask again each frame;
+    /// `ctx` is woken when they come).
     pub(crate) fn start_loading(&mut self, folders: Vec<PathBuf>, ctx: &egui::Context) {
+        let shipped = match crate::platform::shipped_database(ctx) {
+            None => return,
+            Some(Ok(shipped)) => shipped,
+            Some(Err(e)) => {
+                self.load = Load::Failed(e);
+                return;
+            }
+        };
         let (tx, rx) = channel();
         let ctx = ctx.clone();
         let wanted = folders.clone();
         let spawned = crate::platform::spawn_task("okapi-database", move || {
-            let _ = tx.send(load(&wanted));
+            let _ = tx.send(load(shipped, &wanted));
             ctx.request_repaint();
         });
         self.load = match spawned {
@@ -154,10 +165,11 @@ impl DatabaseView {
     }
 }
 
-/// Reads the shipped database and the user's folders (on the loading thread).
-pub fn load(folders: &[PathBuf]) -> Result<LoadedDatabase, String> {
+/// Reads the shipped database (its bytes, `shipped`) and the user's folders (on the
+/// loading thread).
+pub fn load(shipped: &[u8], folders: &[PathBuf]) -> Result<LoadedDatabase, String> {
     let t = Instant::now();
-    let shipped = okapi_core::db::load_shipped().map_err(|e| e.to_string())?;
+    let shipped = Database::from_bytes(shipped).map_err(|e| e.to_string())?;
     if folders.is_empty() {
         return Ok(LoadedDatabase {
             db: shipped,

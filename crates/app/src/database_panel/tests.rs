@@ -14,7 +14,7 @@ fn a_fifo_in_a_games_folder_never_blocks_the_database_tab() {
     let folders = vec![dir.path().to_path_buf()];
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(load(&folders));
+        let _ = tx.send(load(okapi_core::db::shipped_bytes(), &folders));
     });
     let loaded = rx
         .recv_timeout(Duration::from_secs(60))

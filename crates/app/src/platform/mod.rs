@@ -7,6 +7,7 @@
 //! | the machine ([`machine`]) | cores and memory | the page's cores, a fixed memory cap |
 //! | the settings, the game in progress, practice ([`data_paths`], [`read_file`], [`write_file`]...) | files in the platform's folders | `localStorage`, keyed by those paths |
 //! | files the player opens and saves ([`NativeDialogs`], [`load_game`], [`save_game`]) | the system's dialogs, files | `<input type=file>`, a download |
+//! | the shipped games database ([`shipped_database`]) | compiled in | downloaded when first used |
 //! | the clipboard ([`copy_text`], [`request_paste`]) | egui's | the page's (paste by the keyboard only) |
 //! | quitting, the window's place and size ([`CAN_QUIT`], [`close_window`], [`place_window`]) | the window's | none: the page is the window |
 //! | starting ([`run_window`], [`show_start_failure`]) | a window, the first renderer that draws | a canvas in the page (`start_in_canvas`) |

@@ -28,6 +28,11 @@ pub fn spawn_task(name: &str, task: impl FnOnce() + Send + 'static) -> std::io::
         .map(drop)
 }
 
+/// The shipped games database's bytes: compiled into the program, always here.
+pub fn shipped_database(_ctx: &egui::Context) -> Option<Result<&'static [u8], String>> {
+    Some(Ok(okapi_core::db::shipped_bytes()))
+}
+
 /// The cores and memory the engines share.
 pub fn machine() -> Machine {
     Machine::this()

@@ -32,6 +32,21 @@ pub use engine_relay::spawn_engine;
 /// Where the app's own data lives: paths under it are `localStorage` keys.
 const STORAGE_ROOT: &str = "okapi";
 
+/// The shipped games database, beside the page (`.ci/web` copies `data/wthor.okdb`
+/// there): 5.5 MB that the first screen does not need, fetched when the Database tab or
+/// a lesson first asks, instead of being compiled into the module as on the desktop.
+const SHIPPED_DATABASE_URL: &str = "wthor.okdb";
+
+/// The name a position shared by the page's address is opened under.
+const SHARED_POSITION: &str = "shared position.txt";
+
+/// Where the download of the shipped games database is.
+enum Download {
+    NotStarted,
+    Running,
+    Done(Result<&'static [u8], String>),
+}
+
 thread_local! {
     /// The files the player opened this session, by name (the page has no paths).
     static OPENED: RefCell<HashMap<PathBuf, Vec<u8>>> = RefCell::new(HashMap::new());
@@ -39,6 +54,8 @@ thread_local! {
     static PICKED: RefCell<Vec<(DialogKind, PathBuf)>> = const { RefCell::new(Vec::new()) };
     /// The app's context, to wake it when a file comes.
     static CONTEXT: RefCell<Option<egui::Context>> = const { RefCell::new(None) };
+    /// The shipped games database's download.
+    static SHIPPED_DATABASE: RefCell<Download> = const { RefCell::new(Download::NotStarted) };
 }
 
 /// Runs `task` at once: the page has no threads (the jobs are short or report as they go).
@@ -96,6 +113,100 @@ fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
     OPENED
         .with(|o| o.borrow().get(path).cloned())
         .ok_or_else(|| not_found(path))
+}
+
+/// The shipped games database's bytes, once the page has downloaded them: `None` until
+/// then (the first call starts the download; `ctx` is woken when it ends). A failed
+/// download is said once; the next call tries again.
+pub fn shipped_database(ctx: &egui::Context) -> Option<Result<&'static [u8], String>> {
+    SHIPPED_DATABASE.with_borrow_mut(|download| {
+        match download {
+            Download::Done(Ok(bytes)) => return Some(Ok(*bytes)),
+            Download::Running => return None,
+            Download::Done(Err(_)) | Download::NotStarted => {}
+        }
+        if let Download::Done(Err(e)) = std::mem::replace(download, Download::NotStarted) {
+            return Some(Err(e));
+        }
+        *download = Download::Running;
+        let ctx = ctx.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            // Kept for the session, as the desktop's is in its program: a reload of the
+            // player's folders reads it again.
+            let done = fetch_bytes(SHIPPED_DATABASE_URL)
+                .await
+                .map(|bytes| &*Box::leak(bytes.into_boxed_slice()))
+                .map_err(|e| {
+                    format!(
+                        "the games database ({SHIPPED_DATABASE_URL}) could not be downloaded: {e}"
+                    )
+                });
+            SHIPPED_DATABASE.with_borrow_mut(|download| *download = Download::Done(done));
+            ctx.request_repaint();
+        });
+        None
+    })
+}
+
+/// The bytes at `url` (relative to the page).
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| js_error(&e))?;
+    // The `Response` read through `Reflect`: web-sys's `Response` binding is a feature
+    // that eframe does not turn on, and turning it on here rebuilds eframe.
+    let field = |name: &str| {
+        js_sys::Reflect::get(&response, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    };
+    if field("ok").as_bool() != Some(true) {
+        return Err(format!("HTTP {}", field("status").as_f64().unwrap_or(0.0)));
+    }
+    let array_buffer: js_sys::Function = field("arrayBuffer")
+        .dyn_into()
+        .map_err(|_| "the answer has no body".to_string())?;
+    let promise: js_sys::Promise = array_buffer
+        .call0(&response)
+        .map_err(|e| js_error(&e))?
+        .dyn_into()
+        .map_err(|_| "the answer's body cannot be read".to_string())?;
+    let buffer = JsFuture::from(promise).await.map_err(|e| js_error(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// What a JavaScript exception says.
+fn js_error(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// A position shared by the page's address (`index.html#board=` and a board string as
+/// the script format writes it, `_` or `%20` for its space): opened as a file the
+/// player picked is, then taken off the address, so that a reload keeps the game played
+/// from it. A bad board is the same error a bad file is.
+fn open_shared_position() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let Ok(hash) = location.hash() else {
+        return;
+    };
+    let Some(encoded) = hash.strip_prefix("#board=") else {
+        return;
+    };
+    let board = js_sys::decode_uri_component(encoded)
+        .map(String::from)
+        .unwrap_or_else(|_| encoded.to_string())
+        .replace('_', " ");
+    let path = PathBuf::from(SHARED_POSITION);
+    OPENED.with(|o| o.borrow_mut().insert(path.clone(), board.into_bytes()));
+    PICKED.with(|p| p.borrow_mut().push((DialogKind::OpenGame, path)));
+    // (An empty fragment: the page is not loaded again.)
+    let _ = location.set_hash("");
 }
 
 /// The player's own folder: none in the browser, whose downloads go where it puts them.
@@ -357,11 +468,12 @@ impl FileDialogs for NativeDialogs {
 
 /// Starts the app `creator` builds on the page's canvas (eframe's web runner): the
 /// settings, the game in progress and practice from `localStorage`, as the desktop's
-/// from its files.
+/// from its files; a position in the page's address is opened on the first frame.
 pub async fn start_in_canvas(
     canvas: web_sys::HtmlCanvasElement,
     creator: eframe::AppCreator<'static>,
 ) -> Result<(), JsValue> {
+    open_shared_position();
     let creator: eframe::AppCreator<'static> = Box::new(move |cc| {
         keep_context(&cc.egui_ctx);
         creator(cc)
