@@ -356,14 +356,7 @@ fn record(seed: u64) -> GameRecord {
     let mut rng = Rng(seed);
     let n = 60;
     common::play_random(&mut g, &mut rng, n);
-    let moves: Vec<Square> = g
-        .moves()
-        .into_iter()
-        .filter_map(|m| match m {
-            Move::Play(sq) => Some(sq),
-            Move::Pass => None,
-        })
-        .collect();
+    let moves: Vec<Square> = g.moves().into_iter().filter_map(Move::square).collect();
     GameRecord {
         moves,
         black_score: (rng.below(129) as i32 - 64) as i8,

@@ -41,10 +41,7 @@ impl App {
                     .game()
                     .moves()
                     .into_iter()
-                    .filter_map(|m| match m {
-                        Move::Play(sq) => Some(sq),
-                        Move::Pass => None,
-                    })
+                    .filter_map(Move::square)
                     .collect();
                 // Named after the opening it reached, where it reached one.
                 let name = openings::shipped()

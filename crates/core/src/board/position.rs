@@ -57,6 +57,14 @@ impl Move {
             _ => Square::parse(text).map(Move::Play),
         }
     }
+
+    /// The square played, or `None` for a pass.
+    pub fn square(self) -> Option<Square> {
+        match self {
+            Move::Play(sq) => Some(sq),
+            Move::Pass => None,
+        }
+    }
 }
 
 /// Why [`Position::play`] or [`Position::pass`] refused a move; the text says it to a user.

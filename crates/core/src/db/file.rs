@@ -406,10 +406,7 @@ mod tests {
             moves: crate::formats::transcript::read_moves(moves)
                 .unwrap()
                 .into_iter()
-                .filter_map(|m| match m {
-                    crate::board::Move::Play(sq) => Some(sq),
-                    crate::board::Move::Pass => None,
-                })
+                .filter_map(crate::board::Move::square)
                 .collect(),
             black_score,
             theoretical: None,

@@ -5,7 +5,7 @@
 //! not a game file at all is reported by name and skipped, and neither stops the rest.
 
 use super::{Builder, DbError, GameNames};
-use crate::board::{Move, Position};
+use crate::board::Position;
 use crate::formats::records::{GameRecord, pgn, wthor};
 use crate::formats::{MAX_GAME_FILE, MAX_RECORD_FILE, ggf, read_capped, read_game};
 use crate::game::Game;
@@ -272,13 +272,7 @@ pub fn record_of_game(game: &Game) -> Result<(GameRecord, bool), String> {
         return Err("the game does not start from the standard position".into());
     }
     let line = game.main_line();
-    let moves: Vec<_> = line
-        .iter()
-        .filter_map(|m| match m {
-            Move::Play(sq) => Some(*sq),
-            Move::Pass => None,
-        })
-        .collect();
+    let moves: Vec<_> = line.iter().filter_map(|m| m.square()).collect();
     if moves.is_empty() {
         return Err("the game has no moves".into());
     }
@@ -474,7 +468,7 @@ fn add_folder_inner(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
+    use crate::board::{Move, Square};
 
     fn one_game(year: u16) -> Vec<u8> {
         let game = GameRecord {

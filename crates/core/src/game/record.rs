@@ -263,10 +263,7 @@ impl Game {
         self.line[..self.ply()]
             .iter()
             .rev()
-            .find_map(|&id| match self.node(id).mv {
-                Move::Play(sq) => Some(sq),
-                Move::Pass => None,
-            })
+            .find_map(|&id| self.node(id).mv.square())
     }
 
     /// The move number of the next disc as players count it: the discs on the board
