@@ -203,7 +203,7 @@ pub enum Command {
     /// The error in the status bar read and put away.
     DismissError,
     /// A tab of the side panel clicked: it shows from the next frame.
-    ShowSideTab(crate::view::SideTab),
+    ShowSideTab(SideTab),
     /// The Database tab's "Try again": the games database is read again after a failure.
     RetryDatabase,
     /// Database › Your folders › Choose…: a folder of games from the system's dialog.
@@ -372,4 +372,28 @@ impl Command {
         Command::StepBack,
         Command::StepForward,
     ];
+}
+
+/// The tabs of the side panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SideTab {
+    /// The game, the engine, the solve, the moves.
+    #[default]
+    Game,
+    /// The games database for the position on the board.
+    Database,
+    /// The open endgame script (a tab while a script is open and not hidden).
+    Script,
+}
+
+impl SideTab {
+    /// The tab's title, also its accessible name.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            // Not "Game": the menu of that name has it.
+            SideTab::Game => "Play",
+            SideTab::Database => "Database",
+            SideTab::Script => "Script",
+        }
+    }
 }

@@ -9,6 +9,7 @@
 //! borrowed.
 
 use crate::command::Command;
+use crate::command::SideTab;
 use crate::database_panel::DatabaseView;
 use crate::engine_hub::{EngineHub, EngineLines, PlyAnalysis, SolveStats};
 use crate::known_values::KnownValues;
@@ -16,7 +17,6 @@ use crate::metrics::Metrics;
 use crate::practice_state::Practice;
 use crate::script::ScriptJob;
 use crate::settings::Settings;
-use crate::view::SideTab;
 use eframe::egui;
 use okapi_core::board::{Move, Position, Square};
 use okapi_core::game::{Eval, Game, Session};
@@ -86,6 +86,13 @@ pub(crate) struct FrameView<'a> {
 }
 
 impl FrameView<'_> {
+    /// Is the side panel under the board (a narrow window)?
+    pub(crate) fn side_under_board(&self) -> bool {
+        self.board_area
+            .zip(self.side_area)
+            .is_some_and(|(board, side)| side.top() >= board.bottom() - 0.5)
+    }
+
     /// The game record.
     pub(crate) fn game(&self) -> &Game {
         self.session.game()

@@ -14,12 +14,12 @@ use crate::part::{Commands, FrameView, Part};
 use crate::players::players_rows;
 use crate::settings::Setting;
 use crate::settings_widgets::SettingsUi;
-use crate::side_panel::{solved_section, under_board};
 use eframe::egui;
 use okapi_core::board::{Color, Position, Square};
-use okapi_core::game::Eval;
 use okapi_core::game::clock::format_clock;
+use okapi_core::game::{Eval, numbered_line};
 use okapi_core::search::SolveMode;
+use okapi_engine::mode_name;
 
 /// The least room of the moves beside the folding sections (their header, a few rows
 /// of the list and a line under it): an open section scrolls in what is left above it.
@@ -44,7 +44,7 @@ impl Part for PlayTab {
             return;
         }
         let pos = view.game().position();
-        if under_board(view) {
+        if view.side_under_board() {
             egui::ScrollArea::vertical()
                 .id_salt("side-game")
                 .show(ui, |ui| {
@@ -377,4 +377,62 @@ impl PlayDraw<'_> {
                 }
             });
     }
+}
+
+/// The proven result and line of this position, in three lines that are always there
+/// (empty until a solve), so nothing below moves when a solve ends.
+pub(crate) fn solved_section(
+    ui: &mut egui::Ui,
+    view: &FrameView,
+    commands: &mut Commands,
+    pos: Position,
+) {
+    let solved = view.session.proven_here().filter(|_| !view.hides_answer);
+    let Some(s) = solved else {
+        ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
+        ui.label("");
+        ui.horizontal(|ui| {
+            ui.add_enabled(false, egui::Button::new("Copy line"));
+            ui.add_enabled(false, egui::Button::new("Play best move"));
+        });
+        return;
+    };
+    let text = Eval::proven(s.mode, s.score).verdict(pos.side_to_move());
+    ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
+    // The whole line, numbered and wrapped; the text can be selected, or copied with the
+    // button.
+    let line = numbered_line(&pos, &s.line);
+    ui.add(
+        egui::Label::new(format!("Line: {line}"))
+            .wrap()
+            .selectable(true),
+    );
+    ui.horizontal(|ui| {
+        if ui
+            .button("Copy line")
+            .on_hover_text("Copy the proven line, numbered, to the clipboard")
+            .clicked()
+        {
+            commands.push(Command::CopyText(line.clone()));
+        }
+        if ui
+            .add_enabled(
+                !view.session.seat_to_move().is_engine(),
+                egui::Button::new("Play best move"),
+            )
+            .clicked()
+        {
+            commands.push(Command::PlayBest);
+        }
+        if let Some(stats) = view.solve_stats {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} nodes in {:.2} s",
+                    stats.nodes,
+                    stats.elapsed.as_secs_f64()
+                ))
+                .small(),
+            );
+        }
+    });
 }

@@ -11,15 +11,12 @@
 //! scroll.
 
 use crate::command::Command;
+use crate::command::SideTab;
 use crate::database_tab::DatabaseTab;
 use crate::part::{Commands, FrameView, Part};
-use crate::play_tab::PlayTab;
+use crate::play_tab::{PlayTab, solved_section};
 use crate::script_tab::ScriptTab;
-use crate::view::SideTab;
 use eframe::egui;
-use okapi_core::board::Position;
-use okapi_core::game::{Eval, numbered_line};
-use okapi_engine::mode_name;
 
 /// The side area is never narrower than this: the move list's three columns, the solve
 /// buttons and the script's results fit (measured at 800x600: 300 px shows them whole).
@@ -76,13 +73,6 @@ pub(crate) fn board_side(avail: egui::Vec2) -> f32 {
     avail.y.min(avail.x - MIN_SIDE_WIDTH).max(160.0)
 }
 
-/// Is the side panel under the board (a narrow window)?
-pub(crate) fn under_board(view: &FrameView) -> bool {
-    view.board_area
-        .zip(view.side_area)
-        .is_some_and(|(board, side)| side.top() >= board.bottom() - 0.5)
-}
-
 /// The side panel: its tabs, each a part owning its own state.
 #[derive(Default)]
 pub(crate) struct SidePanel {
@@ -109,7 +99,7 @@ impl Part for SidePanel {
             tab => tab,
         };
         // One id for each place: a panel keeps its size under its id.
-        let panel = if under_board(view) {
+        let panel = if view.side_under_board() {
             egui::Panel::bottom("side-under-board").exact_size(area.height())
         } else {
             egui::Panel::right("side").exact_size(area.width())
@@ -140,64 +130,6 @@ impl Part for SidePanel {
             }
         });
     }
-}
-
-/// The proven result and line of this position, in three lines that are always there
-/// (empty until a solve), so nothing below moves when a solve ends.
-pub(crate) fn solved_section(
-    ui: &mut egui::Ui,
-    view: &FrameView,
-    commands: &mut Commands,
-    pos: Position,
-) {
-    let solved = view.session.proven_here().filter(|_| !view.hides_answer);
-    let Some(s) = solved else {
-        ui.label(egui::RichText::new("(a solve's result and proven line show here)").weak());
-        ui.label("");
-        ui.horizontal(|ui| {
-            ui.add_enabled(false, egui::Button::new("Copy line"));
-            ui.add_enabled(false, egui::Button::new("Play best move"));
-        });
-        return;
-    };
-    let text = Eval::proven(s.mode, s.score).verdict(pos.side_to_move());
-    ui.label(egui::RichText::new(format!("Solved ({}): {text}", mode_name(s.mode))).strong());
-    // The whole line, numbered and wrapped; the text can be selected, or copied with the
-    // button.
-    let line = numbered_line(&pos, &s.line);
-    ui.add(
-        egui::Label::new(format!("Line: {line}"))
-            .wrap()
-            .selectable(true),
-    );
-    ui.horizontal(|ui| {
-        if ui
-            .button("Copy line")
-            .on_hover_text("Copy the proven line, numbered, to the clipboard")
-            .clicked()
-        {
-            commands.push(Command::CopyText(line.clone()));
-        }
-        if ui
-            .add_enabled(
-                !view.session.seat_to_move().is_engine(),
-                egui::Button::new("Play best move"),
-            )
-            .clicked()
-        {
-            commands.push(Command::PlayBest);
-        }
-        if let Some(stats) = view.solve_stats {
-            ui.label(
-                egui::RichText::new(format!(
-                    "{} nodes in {:.2} s",
-                    stats.nodes,
-                    stats.elapsed.as_secs_f64()
-                ))
-                .small(),
-            );
-        }
-    });
 }
 
 #[cfg(test)]

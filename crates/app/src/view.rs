@@ -1,7 +1,7 @@
 //! What the view shows besides the game: the open menu, the side panel's tab, the windows
 //! open and their forms, a board being set up, the questions waiting for an answer.
 
-use crate::command::Command;
+use crate::command::{Command, SideTab};
 use crate::platform::Instant;
 use crate::settings::WindowGeometry;
 use eframe::egui;
@@ -43,28 +43,4 @@ pub(crate) enum MenuKey {
     Open(usize),
     /// Close the open menu.
     Close,
-}
-
-/// The tabs of the side panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SideTab {
-    /// The game, the engine, the solve, the moves.
-    #[default]
-    Game,
-    /// The games database for the position on the board.
-    Database,
-    /// The open endgame script (a tab while a script is open and not hidden).
-    Script,
-}
-
-impl SideTab {
-    /// The tab's title, also its accessible name.
-    pub(crate) fn title(self) -> &'static str {
-        match self {
-            // Not "Game": the menu of that name has it.
-            SideTab::Game => "Play",
-            SideTab::Database => "Database",
-            SideTab::Script => "Script",
-        }
-    }
 }

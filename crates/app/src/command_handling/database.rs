@@ -3,8 +3,8 @@
 
 use crate::app::App;
 use crate::command::Command;
+use crate::command::SideTab;
 use crate::database_panel::Load;
-use crate::view::SideTab;
 use eframe::egui;
 
 impl App {

@@ -466,7 +466,7 @@ impl App {
                 if let Some(job) = &mut self.script {
                     job.open = true;
                 }
-                self.view.side_tab = crate::view::SideTab::Script;
+                self.view.side_tab = crate::command::SideTab::Script;
             }
             Command::ShowSideTab(tab) => self.view.side_tab = tab,
             Command::HideScript => {

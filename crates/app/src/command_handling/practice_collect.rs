@@ -4,10 +4,10 @@
 
 use crate::app::App;
 use crate::command::PracticeSource;
+use crate::command::SideTab;
 use crate::engine_hub::EngineUse;
 use crate::move_list::plural;
 use crate::practice_state::{Asking, Collecting, Pending, name_or};
-use crate::view::SideTab;
 use okapi_core::board::{Color, Move, Position, Square};
 use okapi_core::game::Eval;
 use okapi_core::practice::{self, AnalysedMove, PlayerGame, Store};

@@ -83,7 +83,7 @@ impl App {
                 ));
                 self.settings.remember_folder(path);
                 self.script = Some(job);
-                self.view.side_tab = crate::view::SideTab::Script;
+                self.view.side_tab = crate::command::SideTab::Script;
             }
             Err(e) => {
                 self.error = Some(format!("Could not open {}: {e}", path.display()));

@@ -116,7 +116,7 @@ impl Window for PracticeWindow {
         // board stays whole for the answer.
         let right = ctx.content_rect().right();
         let (left, top, width) = match view.side_area {
-            Some(side) if crate::side_panel::under_board(view) => {
+            Some(side) if view.side_under_board() => {
                 (side.left() + 4.0, side.top() + 4.0, side.width() - 24.0)
             }
             _ => {
