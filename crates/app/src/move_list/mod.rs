@@ -142,9 +142,14 @@ impl MoveListDraw<'_> {
             ));
         }
         for side in [Color::Black, Color::White] {
-            let lost: Vec<&(usize, PlyAnalysis)> = analysed
+            let of_side: Vec<&(usize, PlyAnalysis)> = analysed
                 .iter()
-                .filter(|(i, a)| self.game().position_at(*i).side_to_move() == side && a.loss() > 0)
+                .filter(|(i, _)| self.game().position_at(*i).side_to_move() == side)
+                .collect();
+            let lost: Vec<&(usize, PlyAnalysis)> = of_side
+                .iter()
+                .copied()
+                .filter(|(_, a)| a.loss() > 0)
                 .collect();
             let discs: i32 = lost.iter().map(|(_, a)| a.loss()).sum();
             let proven = lost
@@ -156,7 +161,11 @@ impl MoveListDraw<'_> {
                     .filter(|(_, a)| Severity::of(a.loss()) == Some(s))
                     .count()
             };
-            let text = if lost.is_empty() {
+            // A side none of whose moves was analysed (mistakes collected for the
+            // other side only) lost nothing that is known.
+            let text = if of_side.is_empty() {
+                format!("{}: not analysed", side.name())
+            } else if lost.is_empty() {
                 format!("{}: no disc lost", side.name())
             } else {
                 format!(

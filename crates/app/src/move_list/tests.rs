@@ -226,5 +226,7 @@ fn the_summary_reads_the_values_bounded_by_the_proof() {
         "no move lost a disc against the proof"
     );
     assert!(harness.query_by_label("White: no disc lost").is_some());
+    // Only White's move was analysed: Black's losses are unknown, not none.
+    assert!(harness.query_by_label("Black: not analysed").is_some());
     assert!(harness.query_by_label_contains("-10").is_none());
 }
