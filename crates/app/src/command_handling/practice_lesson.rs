@@ -43,12 +43,23 @@ impl App {
                     .into_iter()
                     .filter_map(Move::square)
                     .collect();
-                // Named after the opening it reached, where it reached one.
-                let name = openings::shipped()
-                    .name(&self.game().position())
-                    .unwrap_or(LINE_ON_BOARD)
-                    .to_string();
-                Lesson::new(&name, &line, player)
+                // The lesson starts where the line left the book: further on, the book
+                // has nothing to judge by.
+                let cut = Lesson::book_prefix(&line, okapi_core::book::shipped());
+                if cut < line.len() {
+                    self.notice = Some(format!(
+                        "The line on the board leaves the book after move {cut}: the \
+                         lesson starts there."
+                    ));
+                }
+                Lesson::new(LINE_ON_BOARD, &line[..cut], player)
+                    .map(|mut lesson| {
+                        // Named after the opening it reached, where it reached one.
+                        if let Some(name) = openings::shipped().name(&lesson.position) {
+                            lesson.name = name.to_string();
+                        }
+                        lesson
+                    })
                     .map_err(|e| format!("The line on the board cannot be a lesson: {e}"))
             }
         };

@@ -73,6 +73,30 @@ impl Lesson {
         })
     }
 
+    /// How much of `line` (from the standard start) a lesson can use: its moves up to the
+    /// last position where `book` has a move, so that the lesson starts where the line
+    /// left the book (the whole line when the book knows its end; 0 when it knows no
+    /// position of it but the start's). Stops at a move that is not legal.
+    pub fn book_prefix(line: &[Square], book: &Book) -> usize {
+        let mut position = Position::start();
+        let mut known = 0;
+        for (i, &sq) in line.iter().enumerate() {
+            if !book.moves(&position.board()).is_empty() {
+                known = i;
+            }
+            if position.play(sq).is_err() {
+                return known;
+            }
+            if position.must_pass() {
+                position.force_pass();
+            }
+        }
+        if !book.moves(&position.board()).is_empty() {
+            known = line.len();
+        }
+        known
+    }
+
     /// A lesson in the named opening (one of the 77 names), `None` for another name.
     pub fn of_opening(name: &str, player: Color) -> Option<Lesson> {
         let opening = openings::shipped()
@@ -240,6 +264,32 @@ mod tests {
                 .unwrap_err()
                 .contains("move 1 (a1)")
         );
+    }
+
+    /// A line that leaves the book: the lesson takes it up to where it left (the last
+    /// position the book has a move in); a line the book knows to its end, whole.
+    #[test]
+    fn a_line_out_of_the_book_is_cut_where_it_left_it() {
+        let book = crate::book::shipped();
+        let line = |t: &str| -> Vec<Square> {
+            t.as_bytes()
+                .chunks(2)
+                .map(|c| Square::parse(std::str::from_utf8(c).unwrap()).unwrap())
+                .collect()
+        };
+        let tiger = Lesson::of_opening("Tiger", Color::White).unwrap().moves;
+        assert_eq!(Lesson::book_prefix(&tiger, book), tiger.len());
+        // f5 f4 f3 is a move no book line plays after f5 f4 (the book has moves after
+        // f5 f4), and a game going on from there stays out of the book.
+        let out = line("f5f4f3f6d3f2g6c3b3b2g4g3");
+        let cut = Lesson::book_prefix(&out, book);
+        assert!(cut < 4, "cut at {cut}");
+        let mut position = Position::start();
+        for &sq in &out[..cut] {
+            position.play(sq).unwrap();
+        }
+        assert!(!book.moves(&position.board()).is_empty());
+        assert_eq!(Lesson::book_prefix(&[], book), 0);
     }
 
     #[test]
