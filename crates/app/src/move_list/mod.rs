@@ -57,6 +57,9 @@ impl Severity {
 /// stay in reach on a tall screen). At 1000x720 what is left shows 14 rows, at 800x600 8.
 const MOVE_LIST_MIN: f32 = 110.0;
 const MOVE_LIST_MAX: f32 = 480.0;
+/// The least height of the game analysis' summary under the list: its title and two
+/// lines, the rest scrolled to.
+const SUMMARY_MIN: f32 = 60.0;
 
 /// The move list and the game analysis' summary under it: owns where it scrolled to.
 #[derive(Default)]
@@ -82,8 +85,19 @@ impl Part for MoveList {
             commands,
         };
         let list_bottom = draw.move_list(ui);
-        draw.analysis_summary(ui);
-        let below = (ui.min_rect().bottom() - list_bottom).max(0.0);
+        // The summary in the room left under the list, scrolling where it is longer (a
+        // small window: the list keeps its least height); never less than a few lines.
+        let room = (ui.clip_rect().bottom() - ui.cursor().top())
+            .max(SUMMARY_MIN)
+            .floor();
+        let summary = egui::ScrollArea::vertical()
+            .id_salt("analysis-summary")
+            .max_height(room)
+            .auto_shrink([false, true])
+            .show(ui, |ui| draw.analysis_summary(ui));
+        // What the list leaves room for: the summary's whole height, not what it got.
+        let hidden = (summary.content_size.y - summary.inner_rect.height()).max(0.0);
+        let below = (ui.min_rect().bottom() - list_bottom).max(0.0) + hidden;
         if self.below.is_none_or(|b| (b - below).abs() > 0.5) {
             // Something under the list came or went: the list fits round it next frame.
             self.below = Some(below);
