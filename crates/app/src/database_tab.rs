@@ -396,6 +396,10 @@ impl DatabaseDraw<'_> {
     }
 
     fn folders(&mut self, ui: &mut egui::Ui) {
+        // (A page reads no folders: nothing to add.)
+        if !crate::platform::CAN_PICK_FOLDER {
+            return;
+        }
         ui.collapsing("Your folders of games", |ui| {
             ui.weak(
                 ".wtb (with WTHOR.JOU/.TRN), .pgn, .ggf and saved games; read with the database.",

@@ -163,6 +163,10 @@ pub fn request_paste(ctx: &egui::Context) -> Option<&'static str> {
 /// Whether the app can close its window (the menu's Quit).
 pub const CAN_QUIT: bool = true;
 
+/// Whether the app can read a folder of games the player names (the system's folder
+/// dialog, the files in it).
+pub const CAN_PICK_FOLDER: bool = true;
+
 /// Closes the window: the app ends.
 pub fn close_window(ctx: &egui::Context) {
     ctx.send_viewport_cmd(egui::ViewportCommand::Close);

@@ -364,6 +364,10 @@ pub fn request_paste(_ctx: &egui::Context) -> Option<&'static str> {
 /// A page does not close itself: no Quit.
 pub const CAN_QUIT: bool = false;
 
+/// A page has no folder picker and no files to read from a folder: no folder of games
+/// as a source (practice, the games database).
+pub const CAN_PICK_FOLDER: bool = false;
+
 /// Nothing to close: the tab is the player's.
 pub fn close_window(_ctx: &egui::Context) {}
 

@@ -20,11 +20,14 @@ impl PracticeWindow {
         ui.strong("Collect the positions where a player lost discs");
         let busy = view.practice.collecting_anything();
         ui.add_enabled_ui(!busy, |ui| {
+            let offered = sources(crate::platform::CAN_PICK_FOLDER);
+            if !offered.iter().any(|(s, _)| *s == self.collect.source) {
+                self.collect.source = PracticeSource::default();
+            }
             ui.horizontal_wrapped(|ui| {
-                let source = &mut self.collect.source;
-                ui.radio_value(source, PracticeSource::ThisGame, "This game");
-                ui.radio_value(source, PracticeSource::Folder, "A folder of games");
-                ui.radio_value(source, PracticeSource::Database, "The games database");
+                for (source, text) in offered {
+                    ui.radio_value(&mut self.collect.source, *source, *text);
+                }
             });
             match self.collect.source {
                 PracticeSource::ThisGame => {
@@ -107,6 +110,22 @@ impl PracticeWindow {
     }
 }
 
+/// The sources offered to collect from, with their labels: a folder of games only where
+/// the platform can pick and read one (not in the browser).
+fn sources(can_pick_folder: bool) -> &'static [(PracticeSource, &'static str)] {
+    const ALL: [(PracticeSource, &str); 3] = [
+        (PracticeSource::ThisGame, "This game"),
+        (PracticeSource::Folder, "A folder of games"),
+        (PracticeSource::Database, "The games database"),
+    ];
+    const WITHOUT_FOLDER: [(PracticeSource, &str); 2] = [ALL[0], ALL[2]];
+    if can_pick_folder {
+        &ALL
+    } else {
+        &WITHOUT_FOLDER
+    }
+}
+
 /// What the collection under way has done, and what the last one found.
 fn collect_progress(ui: &mut egui::Ui, p: &Practice) {
     if p.waiting_for_database {
@@ -139,5 +158,27 @@ fn collect_progress(ui: &mut egui::Ui, p: &Practice) {
     }
     if let Some(summary) = &p.summary {
         ui.add(egui::Label::new(summary.as_str()).wrap());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_of_games_is_offered_only_where_folders_can_be_picked() {
+        let kinds = |can| sources(can).iter().map(|(s, _)| *s).collect::<Vec<_>>();
+        assert_eq!(
+            kinds(true),
+            [
+                PracticeSource::ThisGame,
+                PracticeSource::Folder,
+                PracticeSource::Database
+            ]
+        );
+        assert_eq!(
+            kinds(false),
+            [PracticeSource::ThisGame, PracticeSource::Database]
+        );
     }
 }
