@@ -57,8 +57,8 @@ impl Severity {
 /// stay in reach on a tall screen). At 1000x720 what is left shows 14 rows, at 800x600 8.
 const MOVE_LIST_MIN: f32 = 110.0;
 const MOVE_LIST_MAX: f32 = 480.0;
-/// The least height of the game analysis' summary under the list: its title and two
-/// lines, the rest scrolled to.
+/// The game analysis' summary's height where the screen leaves it no room under the list
+/// (the tab scrolls as a whole): its title and two lines, the rest scrolled to.
 const SUMMARY_MIN: f32 = 60.0;
 
 /// The move list and the game analysis' summary under it: owns where it scrolled to.
@@ -86,10 +86,10 @@ impl Part for MoveList {
         };
         let list_bottom = draw.move_list(ui);
         // The summary in the room left under the list, scrolling where it is longer (a
-        // small window: the list keeps its least height); never less than a few lines.
-        let room = (ui.clip_rect().bottom() - ui.cursor().top())
-            .max(SUMMARY_MIN)
-            .floor();
+        // small window: the list keeps its least height). With no room on screen (the
+        // phone's layout, where the whole tab scrolls) a few lines, scrolled to.
+        let room = (ui.clip_rect().bottom() - ui.cursor().top()).floor();
+        let room = if room < 24.0 { SUMMARY_MIN } else { room };
         let summary = egui::ScrollArea::vertical()
             .id_salt("analysis-summary")
             .max_height(room)
