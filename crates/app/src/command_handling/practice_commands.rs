@@ -12,7 +12,8 @@ use crate::windows;
 use eframe::egui;
 use okapi_core::board::{Move, Position};
 use okapi_core::practice::{self, Day, Store};
-use okapi_engine::{Engine, Reply};
+use okapi_core::search::SolveMode;
+use okapi_engine::{Engine, GAME_ANALYSIS_DEPTH, Reply, Request};
 use std::path::PathBuf;
 use std::sync::mpsc::{TryRecvError, channel};
 
@@ -215,6 +216,18 @@ impl App {
                 path.display()
             ));
         }
+    }
+
+    /// Asks the window's engine for the values of `position`'s moves, as the game
+    /// analysis values them (exact within the solver's reach); `asking` says whose.
+    pub(super) fn ask_practice_values(&mut self, position: Position, asking: Asking) {
+        let limit = self.settings.solve_limit.max(practice::SOLVER_EMPTIES);
+        self.practice_engine(limit).send(Request::Analyse {
+            position,
+            mode: SolveMode::Exact,
+            max_depth: Some(GAME_ANALYSIS_DEPTH),
+        });
+        self.practice.asking = asking;
     }
 
     /// The window's engine, started on first use with the board's settings.

@@ -11,9 +11,8 @@ use eframe::egui;
 use okapi_core::board::{Move, Square};
 use okapi_core::game::openings;
 use okapi_core::practice::openings::Lesson;
-use okapi_core::practice::{self, Judgement, Tolerance};
-use okapi_core::search::SolveMode;
-use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
+use okapi_core::practice::{Judgement, Tolerance};
+use okapi_engine::Event;
 
 impl App {
     /// The lesson under way, if any.
@@ -162,13 +161,7 @@ impl App {
         self.practice.openings.score_waits = waits;
         self.practice.openings.ended = Some(self.lesson_score());
         // The move values show the position on the board, as after a card is judged.
-        let limit = self.settings.solve_limit.max(practice::SOLVER_EMPTIES);
-        self.practice_engine(limit).send(Request::Analyse {
-            position,
-            mode: SolveMode::Exact,
-            max_depth: Some(GAME_ANALYSIS_DEPTH),
-        });
-        self.practice.asking = Asking::LessonValues;
+        self.ask_practice_values(position, Asking::LessonValues);
     }
 
     /// How the lesson ended and what the line scored in the games database (while it

@@ -9,7 +9,6 @@ use okapi_core::board::{Move, Square};
 use okapi_core::game::Eval;
 use okapi_core::level::Level;
 use okapi_core::practice;
-use okapi_core::search::SolveMode;
 use okapi_engine::{Event, GAME_ANALYSIS_DEPTH, Request};
 
 /// A missed position comes back after this many others in the same round.
@@ -79,13 +78,7 @@ impl App {
         else {
             return;
         };
-        let limit = self.settings.solve_limit.max(practice::SOLVER_EMPTIES);
-        self.practice_engine(limit).send(Request::Analyse {
-            position,
-            mode: SolveMode::Exact,
-            max_depth: Some(GAME_ANALYSIS_DEPTH),
-        });
-        self.practice.asking = Asking::Values;
+        self.ask_practice_values(position, Asking::Values);
     }
 
     /// Ends the round: the board shows the game again, and its analysis goes on.
