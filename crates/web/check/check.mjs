@@ -265,6 +265,13 @@ async function checks(url, shots, ffoFile) {
     must(JSON.stringify(after) === JSON.stringify(before), `${after.join(' ')} after, ${before.join(' ')} before`);
     return after.join(' ');
   });
+  await check('the page links to the whole app, which is served beside it', async () => {
+    const href = await page.locator('#whole-app a').getAttribute('href');
+    const target = new URL(href, page.url()).href;
+    const status = await page.evaluate(async (u) => (await fetch(u)).status, target);
+    must(status === 200, `${target}: HTTP ${status}`);
+    return target;
+  });
   await check('screenshots at 390x844 and 1280x900', async () => screenshotsAtSizes(page, shots, {
     prefix: '', settleMs: 300, minShare: 0, boardOf: (page) => page.locator('#board').boundingBox(),
   }));
@@ -398,18 +405,22 @@ async function appChecks(url, shots, ffoFile) {
     await page.waitForTimeout(1000);
     const idle = await frameGapOver(page, 2000);
     await frameGapStart(page);
+    const solveStart = Date.now();
     await page.keyboard.press('Control+E');
     await page.waitForFunction(() => (globalThis.okapiEngineAnswers || []).some((t) => t.includes('"Solved"')), null, { timeout: 120_000 })
       .finally(() => page.screenshot({ path: join(shots, 'app-solve-1280x900.png') }));
     const gap = await frameGapEnd(page);
+    const solveMs = Date.now() - solveStart;
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(shots, 'app-solve-1280x900.png') });
     const solved = (await answers(page)).filter((r) => r.event.Solved).pop().event.Solved;
     must(solved.score === ffo.score && solved.line[0] === ffo.best, `solved ${solved.line[0]} ${solved.score}`);
-    // The app's own frames take long under SwiftShader on a busy machine: a gap is the
-    // engine's only if it is well over the idle page's.
-    must(gap < Math.max(500, 1.5 * idle), `a frame waited ${gap.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms)`);
-    return `${ffo.best} +${ffo.score} in ${solved.line.length} moves of line; longest frame gap ${gap.toFixed(0)} ms (idle ${idle.toFixed(0)} ms)`;
+    // A solve on the page's thread would stop the frames for all its time. The app's own
+    // frames take long under SwiftShader on a busy machine, so a gap is the engine's only
+    // if it is well over the idle page's and takes half the solve or more.
+    must(gap < Math.max(500, 1.5 * idle, solveMs / 2),
+      `a frame waited ${gap.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms; the solve ${solveMs} ms)`);
+    return `${ffo.best} +${ffo.score} in ${solved.line.length} moves of line, ${solveMs} ms; longest frame gap ${gap.toFixed(0)} ms (idle ${idle.toFixed(0)} ms)`;
   });
   // A position shared by the address (`#board=`) replaces the one open; the next check's
   // click on f5 (taken in FFO #40) plays only if it is the start position.
