@@ -160,3 +160,55 @@ fn a_phone_held_upright_has_the_board_over_the_width_and_the_panel_under_it() {
     // The board kept its place.
     assert_eq!(h.get_by_label("a1").rect(), squares[0]);
 }
+
+/// The complaint: opening a folding section under the move list (which then gets less
+/// height) lost the current move from view. Wherever the game is (the start too, reached
+/// from the end), with a section open or both, the current move's row is in view, and
+/// stays so when the player steps.
+#[test]
+fn the_current_move_stays_in_view_when_a_section_opens() {
+    for (w, hgt) in [(1000.0, 720.0), (800.0, 600.0)] {
+        let mut h = with_game(w, hgt);
+        let in_view = |h: &Harness<'static, App>, what: &str| {
+            let what = format!("{w}x{hgt}: {what}");
+            let ply = h.state().game().ply();
+            if ply == 0 {
+                // The start: the list's head ("start") under the moves' buttons.
+                let start = h.get_by_label("start").rect();
+                let buttons = h.get_by_label("Analyse game").rect();
+                assert!(
+                    start.top() >= buttons.bottom(),
+                    "{what}: the start at {start:?}, scrolled away under {buttons:?}"
+                );
+                return;
+            }
+            let row = (ply - 1) / 2;
+            let (first, last) = h.state().move_list_rows_shown().expect("rows shown");
+            assert!(
+                (first..=last).contains(&row),
+                "{what}: move {ply} (row {row}) not in rows {first}..={last}"
+            );
+        };
+        for ply in [40, 0, 20, 2] {
+            h.state_mut().apply(okapi_app::Command::GoTo(ply));
+            h.run_steps(4);
+            in_view(&h, &format!("move {ply}, folded"));
+            for section in FOLDS {
+                unfold(&mut h, section);
+                in_view(&h, &format!("move {ply}, {section} opened"));
+                for step in [
+                    okapi_app::Command::StepBack,
+                    okapi_app::Command::StepForward,
+                ] {
+                    h.state_mut().apply(step);
+                    h.run_steps(4);
+                    in_view(&h, &format!("from move {ply}, {section} open, a step"));
+                }
+            }
+            for section in FOLDS {
+                unfold(&mut h, section); // folds it again
+                in_view(&h, &format!("move {ply}, {section} folded again"));
+            }
+        }
+    }
+}
