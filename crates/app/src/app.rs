@@ -477,6 +477,12 @@ impl App {
         }
     }
 
+    /// The side panel's place last frame: the window less the menu and status bars and
+    /// the board (what a tab shows without scrolling is inside it).
+    pub fn side_panel_rect(&self) -> Option<egui::Rect> {
+        self.view.side_area
+    }
+
     /// The move list's rows shown whole on screen last frame: (first, last), from 0.
     pub fn move_list_rows_shown(&self) -> Option<(usize, usize)> {
         self.parts.side_panel.play.move_list.rows
