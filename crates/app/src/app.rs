@@ -227,6 +227,10 @@ impl App {
     /// One frame: take engine news, draw, then apply what the widgets asked for.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
+        if !self.view.readable {
+            crate::theme::make_readable(ui.ctx());
+            self.view.readable = true;
+        }
         self.poll_engine();
         if self.send_paced_move() {
             ui.ctx().request_repaint_after(Duration::from_millis(50));

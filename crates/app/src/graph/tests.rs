@@ -127,3 +127,12 @@ fn a_search_above_the_proof_is_drawn_and_told_bounded() {
     );
     assert!(!text.contains("14"), "{text}");
 }
+
+/// The legend's text and the off-scale figures read on the felt and on their box.
+#[test]
+fn the_texts_on_the_felt_read() {
+    use crate::theme::contrast;
+    assert!(contrast(LABEL, FELT) >= 4.5, "{}", contrast(LABEL, FELT));
+    let on_box = contrast(ZERO, frame::OFF_SCALE_BOX);
+    assert!(on_box >= 4.5, "{on_box}");
+}
