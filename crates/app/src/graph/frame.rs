@@ -67,13 +67,12 @@ impl Frame {
         while m < self.len + 0.01 {
             let x = self.x(m);
             painter.vline(x, self.rect.y_range(), Stroke::new(1.0, GRID));
-            painter.text(
-                pos2(x, self.rect.bottom() + 1.0),
-                egui::Align2::CENTER_TOP,
-                format!("{m:.0}"),
-                font.clone(),
-                axis,
-            );
+            // Centred under its line, but never past the painter's right edge: the last,
+            // "60" at the plot's right end, was cut to "6".
+            let number = painter.layout_no_wrap(format!("{m:.0}"), font.clone(), axis);
+            let width = number.size().x;
+            let left = (x - width / 2.0).min(painter.clip_rect().right() - width);
+            painter.galley(pos2(left, self.rect.bottom() + 1.0), number, axis);
             m += 10.0;
         }
         painter.text(
