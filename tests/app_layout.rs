@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::app::{Steps, harness_sized, has_label, unfold};
+use common::app::{Steps, harness_sized, has_label, text_of, unfold};
 use eframe::egui::{self, Event, Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -159,4 +159,119 @@ fn a_phone_held_upright_has_the_board_over_the_width_and_the_panel_under_it() {
     assert!(has_label(&h, "Undo"), "the Play tab is back");
     // The board kept its place.
     assert_eq!(h.get_by_label("a1").rect(), squares[0]);
+}
+
+/// The Database tab's controls that are found by their role (the fields' names are the
+/// labels beside them, which a query by label finds too): the four fields (player,
+/// tournament, the years) and the player's side.
+const DATABASE_ROLES: [(Role, usize); 2] = [(Role::TextInput, 4), (Role::RadioButton, 3)];
+
+/// The Database tab's other controls, top to bottom: the tabs, the filters' tick box, the
+/// sort's title, the games' first row and the folders' section's header.
+const DATABASE_CONTROLS: [(Role, &str); 5] = [
+    (Role::Button, "Play"),
+    (Role::Button, "Database"),
+    (Role::CheckBox, "XOT games"),
+    (Role::Label, "Sort:"),
+    (Role::DisclosureTriangle, "Your folders of games"),
+];
+
+/// The complaint: at 1000x720 the Database tab scrolled (by 17 px at the start position,
+/// more where the position has many next moves): the games list kept its whole height
+/// and pushed the folders' section out of the window. Every control of the tab is inside
+/// the side panel, at the start and with the next moves' rows at their most.
+#[test]
+fn the_database_tab_fits_the_default_window() {
+    let mut h = with_game(1000.0, 720.0);
+    h.state_mut()
+        .database
+        .set_database(okapi_core::db::load_shipped().unwrap(), Vec::new());
+    h.click_label("Database");
+    // From the start (one next move) through the opening (positions with more next moves
+    // than the rows have room for).
+    let mut most_rows = 0;
+    for ply in 0..=12 {
+        h.state_mut().apply(okapi_app::Command::GoTo(ply));
+        h.run_steps(4);
+        let side = h.state().side_panel_rect().expect("the side panel's place");
+        let rows = h.query_all_by_label_contains("Database move ").count();
+        assert!(rows >= 1, "ply {ply}: the next moves show");
+        most_rows = most_rows.max(rows);
+        // A game's row: its players, "Black – White   33-31".
+        let game = h
+            .query_all_by_role(Role::Button)
+            .find(|n| text_of(n).contains(" – "))
+            .expect("a game's row")
+            .rect();
+        let mut controls: Vec<(String, egui::Rect)> = vec![("a game's row".into(), game)];
+        for (role, label) in DATABASE_CONTROLS {
+            let r = h.get_by_role_and_label(role, label).rect();
+            controls.push((label.into(), r));
+        }
+        for (role, count) in DATABASE_ROLES {
+            let found: Vec<egui::Rect> = h.query_all_by_role(role).map(|n| n.rect()).collect();
+            assert_eq!(found.len(), count, "ply {ply}: the {role:?}s");
+            controls.extend(found.into_iter().map(|r| (format!("a {role:?}"), r)));
+        }
+        for (label, r) in controls {
+            assert!(
+                side.contains_rect(r),
+                "ply {ply} ({rows} next moves): {label} at {r:?}, outside the side panel {side:?}"
+            );
+        }
+    }
+    // Some position had more next moves than their 170 points show.
+    assert!(most_rows >= 9, "at most {most_rows} next moves");
+}
+
+/// The complaint: opening a folding section under the move list (which then gets less
+/// height) lost the current move from view. Wherever the game is (the start too, reached
+/// from the end), with a section open or both, the current move's row is in view, and
+/// stays so when the player steps.
+#[test]
+fn the_current_move_stays_in_view_when_a_section_opens() {
+    for (w, hgt) in [(1000.0, 720.0), (800.0, 600.0)] {
+        let mut h = with_game(w, hgt);
+        let in_view = |h: &Harness<'static, App>, what: &str| {
+            let what = format!("{w}x{hgt}: {what}");
+            let ply = h.state().game().ply();
+            if ply == 0 {
+                // The start: the list's head ("start") under the moves' buttons.
+                let start = h.get_by_label("start").rect();
+                let buttons = h.get_by_label("Analyse game").rect();
+                assert!(
+                    start.top() >= buttons.bottom(),
+                    "{what}: the start at {start:?}, scrolled away under {buttons:?}"
+                );
+                return;
+            }
+            let row = (ply - 1) / 2;
+            let (first, last) = h.state().move_list_rows_shown().expect("rows shown");
+            assert!(
+                (first..=last).contains(&row),
+                "{what}: move {ply} (row {row}) not in rows {first}..={last}"
+            );
+        };
+        for ply in [40, 0, 20, 2] {
+            h.state_mut().apply(okapi_app::Command::GoTo(ply));
+            h.run_steps(4);
+            in_view(&h, &format!("move {ply}, folded"));
+            for section in FOLDS {
+                unfold(&mut h, section);
+                in_view(&h, &format!("move {ply}, {section} opened"));
+                for step in [
+                    okapi_app::Command::StepBack,
+                    okapi_app::Command::StepForward,
+                ] {
+                    h.state_mut().apply(step);
+                    h.run_steps(4);
+                    in_view(&h, &format!("from move {ply}, {section} open, a step"));
+                }
+            }
+            for section in FOLDS {
+                unfold(&mut h, section); // folds it again
+                in_view(&h, &format!("move {ply}, {section} folded again"));
+            }
+        }
+    }
 }

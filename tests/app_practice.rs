@@ -364,6 +364,41 @@ fn a_damaged_practice_file_is_set_aside_and_practice_goes_on() {
     assert!(has_label(&h, "0 positions to practise, 0 due today"));
 }
 
+/// The player choice for the game on the board names each side once: by its colour when
+/// the game names no players ("Black", never "Black (Black)"), with the name when it does.
+#[test]
+fn the_player_choice_names_each_side_once() {
+    let dir = temp_dir("practice-sides");
+    let mut h = harness();
+    h.state_mut()
+        .keep_practice_at(Some(dir.path().join(STORE_FILE)));
+    let mut game = Game::default();
+    for sq in ["f5", "d6", "c3"] {
+        game.play(Move::Play(sq.parse().unwrap()), None).unwrap();
+    }
+    let unnamed = dir.path().join("unnamed.json");
+    game.save(&unnamed).unwrap();
+    h.state_mut().apply(okapi_app::Command::OpenPath(unnamed));
+    h.run_steps(2);
+    h.state_mut().apply(okapi_app::Command::ShowPractice);
+    h.run_steps(3);
+    let choices = |h: &egui_kittest::Harness<'static, okapi_app::App>| -> Vec<String> {
+        h.query_all_by_role(eframe::egui::Role::RadioButton)
+            .map(|n| text_of(&n))
+            .filter(|t| t.starts_with("Black") || t.starts_with("White"))
+            .collect()
+    };
+    assert_eq!(choices(&h), ["Black", "White"]);
+    // A game with its players' names: each side with its player's.
+    game.black = "Alice".into();
+    game.white = "Bob".into();
+    let path = dir.path().join("alice-bob.json");
+    game.save(&path).unwrap();
+    h.state_mut().apply(okapi_app::Command::OpenPath(path));
+    h.run_steps(3);
+    assert_eq!(choices(&h), ["Black (Alice)", "White (Bob)"]);
+}
+
 #[test]
 fn a_folder_of_the_players_games_is_collected_once() {
     let dir = temp_dir("practice-folder");

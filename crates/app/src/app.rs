@@ -227,6 +227,10 @@ impl App {
     /// One frame: take engine news, draw, then apply what the widgets asked for.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
+        if !self.view.readable {
+            crate::theme::make_readable(ui.ctx());
+            self.view.readable = true;
+        }
         self.poll_engine();
         if self.send_paced_move() {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
@@ -475,6 +479,12 @@ impl App {
                 }
             }
         }
+    }
+
+    /// The side panel's place last frame: the window less the menu and status bars and
+    /// the board (what a tab shows without scrolling is inside it).
+    pub fn side_panel_rect(&self) -> Option<egui::Rect> {
+        self.view.side_area
     }
 
     /// The move list's rows shown whole on screen last frame: (first, last), from 0.

@@ -18,6 +18,12 @@ use std::time::Duration;
 /// The most height of the next moves' rows (they scroll beyond it).
 const MOVES_HEIGHT: f32 = 170.0;
 
+/// The games list's height: what the tab leaves on screen above what follows it (the
+/// folders' header), at most [`GAMES_MAX`] and at least [`GAMES_MIN_ROWS`] rows (where the
+/// window is too small for that the tab scrolls as a whole).
+const GAMES_MAX: f32 = 320.0;
+const GAMES_MIN_ROWS: f32 = 3.0;
+
 /// The Database tab: its filters, its sorting, its folder field, and the last answer.
 #[derive(Default)]
 pub(crate) struct DatabaseTab {
@@ -39,6 +45,9 @@ pub(crate) struct DatabaseTab {
     /// The folder typed and added: the field empties once the settings hold it (a path
     /// that is no folder stays, to be corrected).
     folder_added: Option<PathBuf>,
+    /// The height of what followed the games list last frame (the separator and the
+    /// folders' header, folded): the list leaves room for it on screen.
+    below_games: Option<f32>,
 }
 
 impl Part for DatabaseTab {
@@ -78,6 +87,7 @@ impl Part for DatabaseTab {
             tab: self,
             view,
             commands,
+            room: ui.available_height(),
         };
         egui::ScrollArea::vertical()
             .id_salt("db_tab")
@@ -121,11 +131,16 @@ struct DatabaseDraw<'a> {
     tab: &'a mut DatabaseTab,
     view: &'a FrameView<'a>,
     commands: &'a mut Commands,
+    /// The tab's height on screen (what shows without scrolling).
+    room: f32,
 }
 
 impl DatabaseDraw<'_> {
     /// The tab once the database is loaded.
     fn ready(&mut self, ui: &mut egui::Ui, db: &Arc<Database>) {
+        // The end of the screen, where the tab's contents start plus its room (in the
+        // contents' place, so that it moves with them when they scroll).
+        let screen_bottom = ui.cursor().top() + self.room;
         let position = self.view.game().position();
         let answer = self.tab.answer_for(db, &position).clone();
         let reaching = answer.games.len();
@@ -142,9 +157,15 @@ impl DatabaseDraw<'_> {
         ui.separator();
         self.filters(ui);
         ui.separator();
-        self.games(ui, db, &position);
+        let games_bottom = self.games(ui, db, &position, screen_bottom);
         ui.separator();
-        self.folders(ui);
+        let below_end = self.folders(ui).unwrap_or(ui.cursor().top());
+        let below = (below_end - games_bottom).max(0.0);
+        if self.tab.below_games.is_none_or(|b| (b - below).abs() > 0.5) {
+            // The list fits round it from the next frame.
+            self.tab.below_games = Some(below);
+            ui.ctx().request_repaint();
+        }
     }
 
     /// The next moves' rows (games, Black %, average, book, engine), in room for `rows`
@@ -319,7 +340,15 @@ impl DatabaseDraw<'_> {
         ui.colored_label(ui.visuals().warn_fg_color, warning);
     }
 
-    fn games(&mut self, ui: &mut egui::Ui, db: &Arc<Database>, position: &Position) {
+    /// The sort and the games list, as tall as the screen leaves it above what follows
+    /// (`screen_bottom`: the end of the screen); returns where the list ends.
+    fn games(
+        &mut self,
+        ui: &mut egui::Ui,
+        db: &Arc<Database>,
+        position: &Position,
+        screen_bottom: f32,
+    ) -> f32 {
         let view = &mut *self.tab;
         ui.horizontal_wrapped(|ui| {
             ui.label("Sort:");
@@ -348,9 +377,15 @@ impl DatabaseDraw<'_> {
         let row_height = ui.text_style_height(&egui::TextStyle::Body)
             + ui.text_style_height(&egui::TextStyle::Small)
             + 10.0;
-        egui::ScrollArea::vertical()
+        // Before the first frame measured it, room for a line under the list.
+        let below = view.below_games.unwrap_or(ui.spacing().interact_size.y);
+        let height = (screen_bottom - ui.cursor().top() - below)
+            .min(GAMES_MAX)
+            .max(GAMES_MIN_ROWS * row_height);
+        let shown = egui::ScrollArea::vertical()
             .id_salt("db_games_scroll")
-            .max_height(320.0)
+            .max_height(height)
+            .min_scrolled_height(height)
             // As tall with one game as with many: "Your folders of games" stays put.
             .auto_shrink([false, false])
             .show_rows(ui, row_height, view.sorted.len(), |ui, rows| {
@@ -377,6 +412,7 @@ impl DatabaseDraw<'_> {
                     }
                 }
             });
+        let list_bottom = shown.inner_rect.bottom();
         if let Some(hit) = open {
             let game = game_at_position(db, &hit, position);
             let info = db.game(hit.id as usize);
@@ -393,14 +429,17 @@ impl DatabaseDraw<'_> {
                 notice,
             });
         }
+        list_bottom
     }
 
-    fn folders(&mut self, ui: &mut egui::Ui) {
+    /// The player's folders of games, a folding section; returns where its header ends
+    /// (none where there is no section).
+    fn folders(&mut self, ui: &mut egui::Ui) -> Option<f32> {
         // (A page reads no folders: nothing to add.)
         if !crate::platform::CAN_PICK_FOLDER {
-            return;
+            return None;
         }
-        ui.collapsing("Your folders of games", |ui| {
+        let section = ui.collapsing("Your folders of games", |ui| {
             ui.weak(
                 ".wtb (with WTHOR.JOU/.TRN), .pgn, .ggf and saved games; read with the database.",
             );
@@ -454,6 +493,7 @@ impl DatabaseDraw<'_> {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("Skipped {bad}"));
             }
         });
+        Some(section.header_response.rect.bottom())
     }
 }
 

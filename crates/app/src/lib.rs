@@ -58,7 +58,8 @@
 //! `practice_lesson.rs`), the game's
 //! moves (`session_actions.rs`), the engines' requests and events (`engine_events.rs`),
 //! starting the window (`start.rs`), fitting it to its screen (`screen.rs`), the
-//! responsiveness figures (`metrics.rs`).
+//! responsiveness figures (`metrics.rs`). The colours of both themes, readable on each,
+//! are in `theme.rs`.
 
 mod app;
 mod board_panel;
@@ -93,6 +94,7 @@ mod setup_tab;
 mod side_panel;
 mod start;
 mod status_bar;
+mod theme;
 mod view;
 mod windows;
 

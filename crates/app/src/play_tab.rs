@@ -147,7 +147,7 @@ impl PlayDraw<'_> {
         let game = self.view.game();
         players_rows(ui, self.view, pos);
         // One line: the result, a loss on time, or whose move it is.
-        let gold = egui::Color32::from_rgb(0xff, 0xc0, 0x40);
+        let gold = crate::theme::themed(ui.visuals(), crate::theme::RESULT_TEXT);
         if let Some(side) = session.lost_on_time() {
             ui.label(
                 egui::RichText::new(format!(

@@ -71,8 +71,7 @@ pub(crate) fn setup_contents(
     match view.setup_text_error {
         Some(e) => {
             ui.label(
-                egui::RichText::new(format!("Not a board: {e}"))
-                    .color(egui::Color32::from_rgb(0xff, 0x60, 0x50)),
+                egui::RichText::new(format!("Not a board: {e}")).color(ui.visuals().error_fg_color),
             );
         }
         None => {

@@ -6,25 +6,10 @@
 use crate::command::Command;
 use crate::engine_hub::Task;
 use crate::part::{Commands, FrameView, Part};
+use crate::theme::{NOTICE_TEXT, themed};
 use eframe::egui;
 use okapi_core::game::openings;
 use okapi_core::search::SolveMode;
-
-/// The error's and the notice's colours on the dark theme, and on the light one (Windows
-/// follows the system's theme): each readable on its background (contrast over 4.5:1).
-const ERROR_RED: [egui::Color32; 2] = [
-    egui::Color32::from_rgb(0xff, 0x60, 0x50),
-    egui::Color32::from_rgb(0xb0, 0x20, 0x10),
-];
-const NOTICE_BLUE: [egui::Color32; 2] = [
-    egui::Color32::from_rgb(0x80, 0xc0, 0xff),
-    egui::Color32::from_rgb(0x10, 0x50, 0xa0),
-];
-
-/// The colour of `pair` for the theme `ui` draws with.
-fn themed(ui: &egui::Ui, pair: [egui::Color32; 2]) -> egui::Color32 {
-    pair[usize::from(!ui.visuals().dark_mode)]
-}
 
 /// The status bar: it holds nothing of its own and draws from the frame's view.
 #[derive(Default)]
@@ -91,7 +76,7 @@ impl StatusDraw<'_> {
                         ui.add(
                             egui::Label::new(
                                 egui::RichText::new(format!("Error: {err}"))
-                                    .color(themed(ui, ERROR_RED)),
+                                    .color(ui.visuals().error_fg_color),
                             )
                             .truncate(),
                         );
@@ -99,8 +84,10 @@ impl StatusDraw<'_> {
                 } else if let Some(n) = self.view.notice {
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         ui.add(
-                            egui::Label::new(egui::RichText::new(n).color(themed(ui, NOTICE_BLUE)))
-                                .truncate(),
+                            egui::Label::new(
+                                egui::RichText::new(n).color(themed(ui.visuals(), NOTICE_TEXT)),
+                            )
+                            .truncate(),
                         );
                     });
                 }

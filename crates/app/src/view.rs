@@ -12,6 +12,9 @@ use okapi_core::board::Position;
 pub(crate) struct ViewState {
     /// The window is still to be fitted to its screen (the real window's first frames).
     pub(crate) fit_window: bool,
+    /// Both themes' colours made readable ([`crate::theme::readable`]: once, the context
+    /// keeps them).
+    pub(crate) readable: bool,
     /// Board set-up in progress: the position being edited.
     pub(crate) setup: Option<Position>,
     /// Set-up: the board string field's text, and what is wrong with it.

@@ -2,7 +2,7 @@
 //! game's plies and a scale of discs, its felt, grid and labels, the current move's line
 //! and the marks of values off the scale.
 
-use super::{CURRENT, FELT, GRID, LABEL, ZERO};
+use super::{CURRENT, FELT, GRID, ZERO};
 use eframe::egui::{self, Color32, Rect, Stroke, pos2};
 
 /// A plot area over the game's plies (0..`len`) and ±`range` discs.
@@ -34,12 +34,14 @@ impl Frame {
     }
 
     /// The felt, the grid of labelled ticks (`label(side, discs)`: side "B" above the
-    /// zero line, "W" below), the move numbers under it and the zero line.
+    /// zero line, "W" below), the move numbers under it and the zero line. The labels
+    /// are on the panel beside and under the felt, in the theme's `axis` colour.
     pub(super) fn draw(
         &self,
         painter: &egui::Painter,
         labels_at: f32,
         label: fn(&str, f32) -> String,
+        axis: Color32,
     ) {
         let font = egui::FontId::proportional(10.0);
         painter.rect_filled(self.rect, 2.0, FELT);
@@ -56,7 +58,7 @@ impl Frame {
                     egui::Align2::RIGHT_CENTER,
                     label(side, d),
                     font.clone(),
-                    LABEL,
+                    axis,
                 );
             }
             d += step;
@@ -65,13 +67,12 @@ impl Frame {
         while m < self.len + 0.01 {
             let x = self.x(m);
             painter.vline(x, self.rect.y_range(), Stroke::new(1.0, GRID));
-            painter.text(
-                pos2(x, self.rect.bottom() + 1.0),
-                egui::Align2::CENTER_TOP,
-                format!("{m:.0}"),
-                font.clone(),
-                LABEL,
-            );
+            // Centred under its line, but never past the painter's right edge: the last,
+            // "60" at the plot's right end, was cut to "6".
+            let number = painter.layout_no_wrap(format!("{m:.0}"), font.clone(), axis);
+            let width = number.size().x;
+            let left = (x - width / 2.0).min(painter.clip_rect().right() - width);
+            painter.galley(pos2(left, self.rect.bottom() + 1.0), number, axis);
             m += 10.0;
         }
         painter.text(
@@ -79,7 +80,7 @@ impl Frame {
             egui::Align2::RIGHT_CENTER,
             "0",
             font,
-            LABEL,
+            axis,
         );
         painter.hline(self.rect.x_range(), self.y(0.0), Stroke::new(1.0, ZERO));
     }

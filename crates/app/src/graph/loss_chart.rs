@@ -4,6 +4,7 @@
 use super::frame::{LEFT_MARGIN, OffScale, plot_frame};
 use super::{GraphDraw, LOSS_RANGE};
 use crate::move_list::Severity;
+use crate::theme::{AXIS_LABEL, themed};
 use eframe::egui::{self, Rect, Stroke, pos2, vec2};
 use okapi_core::board::Color;
 use okapi_core::game::{Eval, EvalSource};
@@ -54,9 +55,13 @@ impl GraphDraw<'_> {
             let frame = plot_frame(rect, self.graph_len(), LOSS_RANGE);
             let painter = ui.painter_at(rect);
             // Discs lost, whoever lost them: the title says which side is which.
-            frame.draw(&painter, rect.left() + LEFT_MARGIN - 3.0, |_, d| {
-                format!("{d:.0}")
-            });
+            let axis = themed(ui.visuals(), AXIS_LABEL);
+            frame.draw(
+                &painter,
+                rect.left() + LEFT_MARGIN - 3.0,
+                |_, d| format!("{d:.0}"),
+                axis,
+            );
             let half = (frame.rect.width() / frame.len * 0.45).max(1.0);
             let mut off_scale = Vec::new();
             for b in losses {

@@ -14,6 +14,7 @@ use crate::command::Command;
 use crate::engine_hub::PlyAnalysis;
 use crate::move_list::Severity;
 use crate::part::{Commands, FrameView, Part};
+use crate::theme::{AXIS_LABEL, themed};
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke, pos2, vec2};
 use okapi_core::board::{Color, Move};
 use okapi_core::game::{Eval, EvalSource};
@@ -38,6 +39,7 @@ const SEARCHED: Color32 = Color32::from_rgb(0x9a, 0xa4, 0xa0);
 const PROVEN: Color32 = CLOSE;
 /// The current move: the board's colour for the best move.
 const CURRENT: Color32 = BEST;
+/// The legend's text, on the felt.
 const LABEL: Color32 = Color32::from_rgb(0xc8, 0xc8, 0xc0);
 
 /// One point of the graph: the value after the move at `ply` of the line, from Black's
@@ -305,9 +307,13 @@ impl GraphDraw<'_> {
         let points = self.graph_points();
         let frame = plot_frame(rect, self.graph_len(), GRAPH_RANGE);
         let painter = ui.painter_at(rect);
-        frame.draw(&painter, rect.left() + LEFT_MARGIN - 3.0, |side, d| {
-            format!("{side}+{d:.0}")
-        });
+        let axis = themed(ui.visuals(), AXIS_LABEL);
+        frame.draw(
+            &painter,
+            rect.left() + LEFT_MARGIN - 3.0,
+            |side, d| format!("{side}+{d:.0}"),
+            axis,
+        );
         let xy: Vec<(f32, f32)> = points
             .iter()
             .map(|p| (self.graph_x(p.ply + 1), p.discs()))

@@ -127,3 +127,53 @@ fn a_search_above_the_proof_is_drawn_and_told_bounded() {
     );
     assert!(!text.contains("14"), "{text}");
 }
+
+/// Every label of the axes lies whole inside the graph (its painter clips there), on both
+/// themes, in the theme's colour: the last move number, "60" at the plot's right end, was
+/// cut to "6".
+#[test]
+fn the_axis_labels_lie_whole_inside_the_graph() {
+    for (visuals, width) in [
+        (egui::Visuals::dark(), 400.0),
+        (egui::Visuals::light(), 613.0),
+    ] {
+        let ctx = egui::Context::default();
+        let axis = crate::theme::themed(&visuals, crate::theme::AXIS_LABEL);
+        let rect = Rect::from_min_size(pos2(10.0, 20.0), vec2(width, 140.0));
+        let output = ctx.run_ui(Default::default(), |ui| {
+            let painter = ui.painter_at(rect);
+            plot_frame(rect, 60.0, GRAPH_RANGE).draw(
+                &painter,
+                rect.left() + frame::LEFT_MARGIN - 3.0,
+                |side, d| format!("{side}+{d:.0}"),
+                axis,
+            );
+        });
+        let mut numbers = Vec::new();
+        for clipped in output.shapes {
+            let egui::Shape::Text(text) = clipped.shape else {
+                continue;
+            };
+            let label = text.galley.text().to_string();
+            let shown = text.visual_bounding_rect();
+            assert!(
+                rect.expand(0.5).contains_rect(shown),
+                "{label} at {shown:?}, beyond the graph {rect:?}"
+            );
+            assert_eq!(text.fallback_color, axis, "{label}");
+            numbers.push(label);
+        }
+        for m in ["10", "30", "60", "B+32", "W+32", "0"] {
+            assert!(numbers.iter().any(|n| n == m), "{m} in {numbers:?}");
+        }
+    }
+}
+
+/// The legend's text and the off-scale figures read on the felt and on their box.
+#[test]
+fn the_texts_on_the_felt_read() {
+    use crate::theme::contrast;
+    assert!(contrast(LABEL, FELT) >= 4.5, "{}", contrast(LABEL, FELT));
+    let on_box = contrast(ZERO, frame::OFF_SCALE_BOX);
+    assert!(on_box >= 4.5, "{on_box}");
+}

@@ -380,9 +380,6 @@ impl MoveListDraw<'_> {
                 }
             }
         }
-        if self.game().ply() == 0 {
-            self.state.scrolled = Some(0);
-        }
         // Leaves room below for what follows it (at first a line, for the variations or
         // the file name).
         let below = self.state.below.unwrap_or(ui.spacing().interact_size.y);
@@ -408,12 +405,18 @@ impl MoveListDraw<'_> {
                     .striped(true)
                     .spacing([8.0, 1.0])
                     .show(ui, |ui| {
-                        // The start position heads the number column.
-                        if ui
-                            .selectable_label(self.game().ply() == 0, "start")
-                            .on_hover_text("The start position")
-                            .clicked()
-                        {
+                        // The start position heads the number column, the current
+                        // "move" at the start: into view as a move's cell is.
+                        let at_start = self.game().ply() == 0;
+                        let start = ui.selectable_label(at_start, "start");
+                        if at_start && self.state.scrolled != Some(0) {
+                            start.scroll_to_me_animation(
+                                Some(egui::Align::Min),
+                                egui::style::ScrollAnimation::none(),
+                            );
+                            self.state.scrolled = Some(0);
+                        }
+                        if start.on_hover_text("The start position").clicked() {
                             self.commands.push(Command::GoTo(0));
                         }
                         // The move columns at least 70 points wide, as before the

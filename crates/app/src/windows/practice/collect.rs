@@ -5,7 +5,7 @@ use super::PracticeWindow;
 use crate::command::{Command, PracticeSource, PracticeStep};
 use crate::move_list::plural;
 use crate::part::{Commands, FrameView};
-use crate::practice_state::{Practice, name_or};
+use crate::practice_state::Practice;
 use eframe::egui;
 use okapi_core::board::Color;
 
@@ -32,15 +32,11 @@ impl PracticeWindow {
             match self.collect.source {
                 PracticeSource::ThisGame => {
                     let game = view.game();
-                    let names = [
-                        (Color::Black, name_or(&game.black, "Black")),
-                        (Color::White, name_or(&game.white, "White")),
-                    ];
+                    let names = [(Color::Black, &game.black), (Color::White, &game.white)];
                     ui.horizontal(|ui| {
                         ui.label("Player:");
                         for (side, name) in names {
-                            let text = format!("{} ({name})", side.name());
-                            ui.radio_value(&mut self.collect.side, side, text);
+                            ui.radio_value(&mut self.collect.side, side, side_choice(side, name));
                         }
                     });
                 }
@@ -126,6 +122,16 @@ fn sources(can_pick_folder: bool) -> &'static [(PracticeSource, &'static str)] {
     }
 }
 
+/// A side of the game on the board as the player choice names it: the colour, with the
+/// player's name when the game has one ("Black (Alice)"), the colour alone when not
+/// ("Black", never "Black (Black)").
+fn side_choice(side: Color, name: &str) -> String {
+    match name.trim() {
+        "" => side.name().to_string(),
+        name => format!("{} ({name})", side.name()),
+    }
+}
+
 /// What the collection under way has done, and what the last one found.
 fn collect_progress(ui: &mut egui::Ui, p: &Practice) {
     if p.waiting_for_database {
@@ -164,6 +170,14 @@ fn collect_progress(ui: &mut egui::Ui, p: &Practice) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_side_is_named_once_by_its_colour_and_by_its_player_when_the_game_names_one() {
+        assert_eq!(side_choice(Color::Black, ""), "Black");
+        assert_eq!(side_choice(Color::White, "  "), "White");
+        assert_eq!(side_choice(Color::Black, "Alice"), "Black (Alice)");
+        assert_eq!(side_choice(Color::White, " Bob "), "White (Bob)");
+    }
 
     #[test]
     fn a_folder_of_games_is_offered_only_where_folders_can_be_picked() {
