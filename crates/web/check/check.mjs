@@ -350,11 +350,13 @@ async function openApp(browser, url, viewport, errors) {
   page.on('worker', (w) => w.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); }));
   const t = Date.now();
   await page.goto(url);
-  // Drawn: the canvas holds a board (green) once the app's first frames are in.
+  // Drawn: the canvas holds a board (green) once the app's first frames are in. (A query
+  // of the page's elements waits while the app starts, over 30 s under SwiftShader: it
+  // is asked only when no board is seen yet.)
   for (;;) {
-    must(!(await page.$('#failed')), `the page says: ${await page.textContent('#failed').catch(() => '')}`);
     const c = colours(await page.screenshot());
     if (c.green > 0.05) break;
+    must(!(await page.$('#failed')), `the page says: ${await page.textContent('#failed').catch(() => '')}`);
     must(Date.now() - t < 60_000, 'no board after 60 s');
     await page.waitForTimeout(250);
   }

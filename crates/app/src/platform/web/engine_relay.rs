@@ -107,6 +107,13 @@ impl Relay {
             _on_message: on_message,
             _on_error: on_error,
         };
+        // The page's module, compiled once: the worker instantiates it as it is instead
+        // of fetching and compiling 10 MB of code again, each time a stopped search
+        // ends its worker. Browsers share the compiled code between the two.
+        relay_worker
+            .worker
+            .post_message(&wasm_bindgen::module())
+            .map_err(|e| format!("the engine's worker cannot be given the module: {e:?}"))?;
         post(&relay_worker.worker, &self.start)?;
         if let Some(configuration) = &self.configuration {
             post(
