@@ -248,12 +248,13 @@ impl MenuDraw<'_> {
         s.analysis_depth(ui);
     }
 
-    /// The View menu: how the board is drawn.
+    /// The View menu: how the board is drawn, and the theme.
     fn view_menu(&mut self, ui: &mut egui::Ui) {
         self.menu_item(ui, "Flip board", true, Command::FlipView);
         let mut s = self.settings_ui();
         s.animate(ui);
         s.coordinates(ui);
+        s.theme(ui);
         self.menu_item(ui, "Settings...", true, Command::ShowSettings);
     }
 
