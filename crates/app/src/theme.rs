@@ -103,6 +103,14 @@ pub(crate) fn readable(visuals: &mut Visuals) {
     visuals.widgets.inactive.bg_stroke = Stroke::new(1.0, themed(visuals, CONTROL_EDGE));
 }
 
+/// Gives the tick boxes, radio buttons and fields in `ui` back their edge where egui takes
+/// it away (its menus draw their controls with none: an unticked box or an unchosen radio
+/// button in the light theme's menu was a grey disc at 1.2:1 on the menu).
+pub(crate) fn control_edges(ui: &mut egui::Ui) {
+    let edge = themed(ui.visuals(), CONTROL_EDGE);
+    ui.visuals_mut().widgets.inactive.bg_stroke = Stroke::new(1.0, edge);
+}
+
 /// Sets [`readable`] visuals for both themes of `ctx` (the system's may change while the
 /// app runs).
 pub(crate) fn make_readable(ctx: &egui::Context) {
