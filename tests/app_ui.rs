@@ -786,3 +786,82 @@ fn ctrl_v_with_no_text_on_the_clipboard_says_so() {
     ));
     assert_eq!(h.state().game().transcript(), "f5d6");
 }
+
+/// The View menu, opened by a click on it in the bar.
+fn open_view_menu(h: &mut Harness<'static, App>) {
+    h.query_all_by_label("View")
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .expect("the View menu")
+        .click();
+    h.run_steps(3);
+}
+
+/// Whether the radio button `label` of the open menu is the one checked.
+fn checked(h: &Harness<'static, App>, label: &str) -> bool {
+    h.get_by_label(label).accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
+}
+
+/// The theme egui was asked for, and the one it draws in.
+fn themes(h: &Harness<'static, App>) -> (egui::ThemePreference, egui::Theme) {
+    (h.ctx.options(|o| o.theme_preference), h.ctx.theme())
+}
+
+/// View › Theme › Light makes the app light at once, shows Light checked and is kept in
+/// the settings file; System gives the choice back to the computer.
+#[test]
+fn the_theme_is_chosen_in_the_view_menu_and_kept() {
+    use okapi_app::settings::Theme;
+    let tmp = temp_dir("theme");
+    let path = tmp.path().join("settings.json");
+    let mut h = harness();
+    h.state_mut().use_settings_file(&path);
+    h.run_steps(2);
+    open_view_menu(&mut h);
+    assert!(
+        checked(&h, "System") && !checked(&h, "Light"),
+        "System at first"
+    );
+    h.get_by_label("Light").click();
+    h.run_steps(3);
+    assert_eq!(
+        themes(&h),
+        (egui::ThemePreference::Light, egui::Theme::Light)
+    );
+    assert!(!h.ctx.global_style().visuals.dark_mode, "drawn light");
+    if h.query_by_label("Light").is_none() {
+        open_view_menu(&mut h);
+    }
+    assert!(checked(&h, "Light") && !checked(&h, "System") && !checked(&h, "Dark"));
+    assert_eq!(okapi_app::Settings::load(&path).theme, Theme::Light);
+    h.get_by_label("System").click();
+    h.run_steps(3);
+    assert_eq!(themes(&h).0, egui::ThemePreference::System);
+    assert_eq!(okapi_app::Settings::load(&path).theme, Theme::System);
+}
+
+/// A settings file that says Dark starts dark; one from before the theme was chosen (no
+/// `theme`) starts as the computer is set, with the rest of its settings read.
+#[test]
+fn the_theme_comes_from_the_settings_file_and_an_old_file_follows_the_system() {
+    let tmp = temp_dir("theme-file");
+    let dark = tmp.path().join("dark.json");
+    std::fs::write(&dark, r#"{"coordinates": false, "theme": "Dark"}"#).unwrap();
+    let mut h = harness();
+    h.state_mut().use_settings_file(&dark);
+    h.run_steps(2);
+    assert_eq!(themes(&h), (egui::ThemePreference::Dark, egui::Theme::Dark));
+    assert!(h.ctx.global_style().visuals.dark_mode);
+
+    let old = tmp.path().join("old.json");
+    std::fs::write(&old, r#"{"coordinates": false, "board_colors": "Teal"}"#).unwrap();
+    // (The test harness asks for Dark before the app's first frame.)
+    let mut h = harness();
+    h.state_mut().use_settings_file(&old);
+    h.run_steps(2);
+    assert_eq!(error(&h), None);
+    let s = &h.state().settings;
+    assert!(!s.coordinates);
+    assert_eq!(s.board_colors, okapi_app::settings::BoardColors::Teal);
+    assert_eq!(s.theme, okapi_app::settings::Theme::System);
+    assert_eq!(themes(&h).0, egui::ThemePreference::System);
+}

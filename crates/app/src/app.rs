@@ -231,6 +231,12 @@ impl App {
             crate::theme::make_readable(ui.ctx());
             self.view.readable = true;
         }
+        // The chosen theme, from the first frame and as soon as it is changed.
+        let theme = self.settings.theme.preference();
+        if ui.ctx().options(|o| o.theme_preference) != theme {
+            ui.ctx().set_theme(theme);
+            ui.ctx().request_repaint();
+        }
         self.poll_engine();
         if self.send_paced_move() {
             ui.ctx().request_repaint_after(Duration::from_millis(50));

@@ -240,6 +240,7 @@ impl MenuDraw<'_> {
     /// The Engine menu's settings: the book, the pause between engine moves, the hash
     /// table, the threads, the depth the live analysis stops at.
     fn engine_menu_settings(&mut self, ui: &mut egui::Ui) {
+        crate::theme::control_edges(ui);
         let mut s = self.settings_ui();
         s.book(ui);
         s.engine_move_pause(ui);
@@ -248,12 +249,16 @@ impl MenuDraw<'_> {
         s.analysis_depth(ui);
     }
 
-    /// The View menu: how the board is drawn.
+    /// The View menu: how the board is drawn, and the theme.
     fn view_menu(&mut self, ui: &mut egui::Ui) {
         self.menu_item(ui, "Flip board", true, Command::FlipView);
-        let mut s = self.settings_ui();
-        s.animate(ui);
-        s.coordinates(ui);
+        ui.scope(|ui| {
+            crate::theme::control_edges(ui);
+            let mut s = self.settings_ui();
+            s.animate(ui);
+            s.coordinates(ui);
+            s.theme(ui);
+        });
         self.menu_item(ui, "Settings...", true, Command::ShowSettings);
     }
 
@@ -263,7 +268,10 @@ impl MenuDraw<'_> {
         self.menu_item(ui, "Keyboard shortcuts", true, Command::ShowShortcuts);
         self.menu_item(ui, "About Okapi", true, Command::ShowAbout);
         ui.separator();
-        self.settings_ui().debug(ui);
+        ui.scope(|ui| {
+            crate::theme::control_edges(ui);
+            self.settings_ui().debug(ui);
+        });
         if self.view.settings.debug {
             self.menu_item(
                 ui,

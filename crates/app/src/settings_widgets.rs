@@ -7,7 +7,7 @@ use crate::command::Command;
 use crate::level_picker::level_picker;
 use crate::settings::{
     BoardColors, EvalsFor, HASH_BITS, MAX_ENGINE_MOVE_PAUSE, MAX_SOLVE_LIMIT, Setting, Settings,
-    table_megabytes,
+    Theme, table_megabytes,
 };
 use eframe::egui;
 use okapi_core::search::SolveMode;
@@ -342,6 +342,24 @@ impl SettingsUi<'_> {
                 let mut chosen = self.settings.board_colors;
                 if ui.radio_value(&mut chosen, c, c.name()).changed() {
                     self.set(Setting::BoardColors(chosen));
+                }
+            }
+        });
+    }
+
+    /// System, Dark, Light: the chosen one checked.
+    pub(crate) fn theme(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label("Theme:");
+            for t in Theme::ALL {
+                let mut chosen = self.settings.theme;
+                let r = ui.radio_value(&mut chosen, t, t.name());
+                let r = match t {
+                    Theme::System => r.on_hover_text("Dark or light as the computer is set"),
+                    _ => r,
+                };
+                if r.changed() {
+                    self.set(Setting::Theme(chosen));
                 }
             }
         });

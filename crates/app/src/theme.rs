@@ -57,12 +57,58 @@ pub(crate) const AXIS_LABEL: Themed = [
     Color32::from_rgb(0x50, 0x50, 0x48),
 ];
 
+/// A proven value in the move list.
+pub(crate) const PROVEN_TEXT: Themed = [
+    Color32::from_rgb(0x70, 0xc8, 0x70),
+    Color32::from_rgb(0x2a, 0x7a, 0x34),
+];
+
+/// A loss of 1-2 discs in the move list and its legend, gold.
+pub(crate) const INACCURACY_TEXT: Themed = [
+    Color32::from_rgb(0xe0, 0xc0, 0x40),
+    Color32::from_rgb(0x8a, 0x6a, 0x00),
+];
+
+/// A loss of 3-7 discs, orange.
+pub(crate) const MISTAKE_TEXT: Themed = [
+    Color32::from_rgb(0xf0, 0x80, 0x30),
+    Color32::from_rgb(0xb0, 0x4a, 0x00),
+];
+
+/// A loss of 8 discs or more, red.
+pub(crate) const BLUNDER_TEXT: Themed = [
+    Color32::from_rgb(0xf0, 0x40, 0x40),
+    Color32::from_rgb(0xc0, 0x18, 0x18),
+];
+
+/// Right, green: a practice answer within what is allowed, a script's result that agrees
+/// with its expected score (the text and its tick).
+pub(crate) const RIGHT_TEXT: Themed = [
+    Color32::from_rgb(0x40, 0xc0, 0x60),
+    Color32::from_rgb(0x1a, 0x7a, 0x34),
+];
+
+/// Wrong, red: a practice answer that missed, a script's result that differs (the text and
+/// its cross).
+pub(crate) const WRONG_TEXT: Themed = [
+    Color32::from_rgb(0xf0, 0x50, 0x40),
+    Color32::from_rgb(0xc0, 0x28, 0x18),
+];
+
 /// egui's `visuals` (either theme's) with the colours above.
 pub(crate) fn readable(visuals: &mut Visuals) {
     visuals.weak_text_color = Some(themed(visuals, WEAK_TEXT));
     visuals.error_fg_color = themed(visuals, ERROR_TEXT);
     visuals.warn_fg_color = themed(visuals, WARN_TEXT);
     visuals.widgets.inactive.bg_stroke = Stroke::new(1.0, themed(visuals, CONTROL_EDGE));
+}
+
+/// Gives the tick boxes, radio buttons and fields in `ui` back their edge where egui takes
+/// it away (its menus draw their controls with none: an unticked box or an unchosen radio
+/// button in the light theme's menu was a grey disc at 1.2:1 on the menu).
+pub(crate) fn control_edges(ui: &mut egui::Ui) {
+    let edge = themed(ui.visuals(), CONTROL_EDGE);
+    ui.visuals_mut().widgets.inactive.bg_stroke = Stroke::new(1.0, edge);
 }
 
 /// Sets [`readable`] visuals for both themes of `ctx` (the system's may change while the
@@ -113,7 +159,8 @@ mod tests {
 
     /// Every text colour on every background it is drawn on, at 4.5:1 at least: the panels'
     /// texts, the fields' texts and hints, the radio buttons' and tick boxes' labels, the
-    /// buttons' texts on their fill, the errors, warnings and notices, the graph's axis.
+    /// buttons' texts on their fill, the errors, warnings and notices, the graph's axis, the
+    /// move list's proofs and losses, the practice verdicts and the script's ticks and crosses.
     #[test]
     fn every_text_reads_on_its_background_on_both_themes() {
         for (theme, v) in themes() {
@@ -128,9 +175,22 @@ mod tests {
                 ("a notice", themed(&v, NOTICE_TEXT)),
                 ("the game's result", themed(&v, RESULT_TEXT)),
                 ("the graph's axis labels", themed(&v, AXIS_LABEL)),
+                ("a proven value in the move list", themed(&v, PROVEN_TEXT)),
+                ("an inaccuracy", themed(&v, INACCURACY_TEXT)),
+                ("a mistake", themed(&v, MISTAKE_TEXT)),
+                ("a blunder", themed(&v, BLUNDER_TEXT)),
+                ("a script's result that agrees", themed(&v, RIGHT_TEXT)),
+                ("a script's result that differs", themed(&v, WRONG_TEXT)),
             ];
             for (what, fg) in texts {
                 assert_contrast(theme, what, fg, panel, 4.5);
+            }
+            // The practice window's verdict, on the window's fill.
+            for (what, fg) in [
+                ("a right answer", themed(&v, RIGHT_TEXT)),
+                ("a missed answer", themed(&v, WRONG_TEXT)),
+            ] {
+                assert_contrast(theme, what, fg, v.window_fill, 4.5);
             }
             for (what, fg) in [
                 ("a field's text", v.widgets.inactive.text_color()),

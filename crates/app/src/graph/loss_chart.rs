@@ -71,7 +71,7 @@ impl GraphDraw<'_> {
                     pos2(x - half, frame.y(0.0)),
                     pos2(x + half, frame.y(discs)),
                 );
-                let color = b.severity.color();
+                let color = b.severity.on_felt();
                 let fill = if b.proven {
                     color
                 } else {

@@ -122,7 +122,7 @@ fn shade(frame: &Frame, points: &[(f32, f32)]) -> egui::Mesh {
 /// when the move lost discs.
 fn draw_marker(painter: &egui::Painter, at: Pos2, point: &GraphPoint) {
     let fill = match (point.severity, point.proven) {
-        (Some(s), _) => s.color(),
+        (Some(s), _) => s.on_felt(),
         (None, true) => PROVEN,
         (None, false) => SEARCHED,
     };

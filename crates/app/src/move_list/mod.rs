@@ -4,13 +4,11 @@
 use crate::command::Command;
 use crate::engine_hub::PlyAnalysis;
 use crate::part::{Commands, FrameView, Part};
+use crate::theme::{BLUNDER_TEXT, INACCURACY_TEXT, MISTAKE_TEXT, PROVEN_TEXT, Themed, themed};
 use eframe::egui;
 use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
 use okapi_core::game::openings;
-
-/// The colour of a proven value in the move list.
-const PROVEN: egui::Color32 = egui::Color32::from_rgb(0x70, 0xc8, 0x70);
 
 /// How bad a move was, by the discs it lost against the best move (for its mover).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -35,12 +33,23 @@ impl Severity {
         }
     }
 
-    pub(super) fn color(self) -> egui::Color32 {
+    /// Its colour on each theme's panel (dark, light).
+    pub(super) fn colors(self) -> Themed {
         match self {
-            Severity::Inaccuracy => egui::Color32::from_rgb(0xe0, 0xc0, 0x40),
-            Severity::Mistake => egui::Color32::from_rgb(0xf0, 0x80, 0x30),
-            Severity::Blunder => egui::Color32::from_rgb(0xf0, 0x40, 0x40),
+            Severity::Inaccuracy => INACCURACY_TEXT,
+            Severity::Mistake => MISTAKE_TEXT,
+            Severity::Blunder => BLUNDER_TEXT,
         }
+    }
+
+    /// Its colour on the theme `visuals` draws with.
+    pub(super) fn color(self, visuals: &egui::Visuals) -> egui::Color32 {
+        themed(visuals, self.colors())
+    }
+
+    /// Its colour on the graph's felt, which is dark green on either theme.
+    pub(super) fn on_felt(self) -> egui::Color32 {
+        self.colors()[0]
     }
 
     fn name(self) -> &'static str {
@@ -215,7 +224,11 @@ impl MoveListDraw<'_> {
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new("Losses, for the side that moved:").small());
             for s in [Severity::Inaccuracy, Severity::Mistake, Severity::Blunder] {
-                ui.label(egui::RichText::new(s.name()).small().color(s.color()));
+                ui.label(
+                    egui::RichText::new(s.name())
+                        .small()
+                        .color(s.color(ui.visuals())),
+                );
             }
             ui.label(
                 egui::RichText::new("~: by the search, not proven")
@@ -272,7 +285,7 @@ impl MoveListDraw<'_> {
             // A proof in the proof colour; the search's estimates marked `~`, as the
             // analysis marks its losses ("≤-16", a search a proof bounds, is marked).
             let (label, color) = if e.is_proven() {
-                (label, PROVEN)
+                (label, themed(ui.visuals(), PROVEN_TEXT))
             } else {
                 let label = match label.starts_with(['~', '≤']) {
                     true => label,
@@ -293,7 +306,7 @@ impl MoveListDraw<'_> {
                 -a.loss(),
                 a.best_move
             );
-            rich.append(&mark, 4.0, small(severity.color()));
+            rich.append(&mark, 4.0, small(severity.color(ui.visuals())));
             name += &format!(" ?{mark}");
         }
         if let Some(opening) = openings::opening_name(&game.position_at(i + 1)) {

@@ -8,6 +8,7 @@
 
 use crate::command::Command;
 use crate::platform::Instant;
+use crate::theme::{RIGHT_TEXT, WRONG_TEXT, themed};
 use eframe::egui;
 use okapi_core::board::{Move, Position};
 use okapi_core::formats::script::{self, NumberedLine, Outcome, ScriptLine};
@@ -327,7 +328,7 @@ impl ScriptJob {
                         .show(ui, |ui| {
                             for (n, reason) in &self.bad {
                                 ui.colored_label(
-                                    egui::Color32::from_rgb(0xff, 0x90, 0x70),
+                                    ui.visuals().error_fg_color,
                                     format!("line {n}: {reason}"),
                                 );
                             }
@@ -503,7 +504,7 @@ impl ScriptJob {
             Some(ok) => {
                 ui.horizontal(|ui| {
                     ui.spacing_mut().item_spacing.x = 4.0;
-                    let color = if ok { TICK_GREEN } else { CROSS_RED };
+                    let color = check_color(ui.visuals(), ok);
                     ui.colored_label(color, text);
                     check_mark(ui, ok).on_hover_text(if ok {
                         "The result agrees with the expected score"
@@ -535,8 +536,11 @@ impl ScriptJob {
     }
 }
 
-const TICK_GREEN: egui::Color32 = egui::Color32::from_rgb(0x70, 0xe0, 0x70);
-const CROSS_RED: egui::Color32 = egui::Color32::from_rgb(0xff, 0x70, 0x60);
+/// A result's colour, and its mark's: green when it agrees with the expected score, red
+/// when it differs.
+fn check_color(visuals: &egui::Visuals, ok: bool) -> egui::Color32 {
+    themed(visuals, if ok { RIGHT_TEXT } else { WRONG_TEXT })
+}
 
 /// A painted ✓ or ✗ (the bundled fonts have neither glyph), read out as "✓ agrees" or
 /// "✗ differs".
@@ -544,7 +548,7 @@ fn check_mark(ui: &mut egui::Ui, ok: bool) -> egui::Response {
     let size = ui.text_style_height(&egui::TextStyle::Body);
     let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
     let r = rect.shrink(size * 0.18);
-    let stroke = egui::Stroke::new(2.0, if ok { TICK_GREEN } else { CROSS_RED });
+    let stroke = egui::Stroke::new(2.0, check_color(ui.visuals(), ok));
     let p = ui.painter();
     if ok {
         p.line_segment(

@@ -49,6 +49,9 @@ pub struct Settings {
     pub coordinates: bool,
     /// The board's colours.
     pub board_colors: BoardColors,
+    /// Dark or light panels and text, or as the computer is set (settings files from
+    /// before the choice have none: the system's).
+    pub theme: Theme,
     /// The main window's size and place when it was last seen (restored at start).
     pub window: Option<WindowGeometry>,
     /// The player's own name, for the seats a person plays in a new game (and so in the
@@ -80,6 +83,38 @@ impl BoardColors {
             BoardColors::Green => "Green",
             BoardColors::Teal => "Teal",
             BoardColors::Grey => "Grey",
+        }
+    }
+}
+
+/// The app's theme: the computer's (dark or light as it is set, and following it when it
+/// changes), or always dark, or always light.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Theme {
+    #[default]
+    System,
+    Dark,
+    Light,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::System, Theme::Dark, Theme::Light];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::System => "System",
+            Theme::Dark => "Dark",
+            Theme::Light => "Light",
+        }
+    }
+
+    /// The same as egui takes it.
+    pub fn preference(self) -> eframe::egui::ThemePreference {
+        use eframe::egui::ThemePreference;
+        match self {
+            Theme::System => ThemePreference::System,
+            Theme::Dark => ThemePreference::Dark,
+            Theme::Light => ThemePreference::Light,
         }
     }
 }
@@ -149,6 +184,7 @@ impl Default for Settings {
             engine_move_pause: 0.5,
             coordinates: true,
             board_colors: BoardColors::default(),
+            theme: Theme::default(),
             window: None,
             db_folders: Vec::new(),
             analysis_depth: okapi_engine::DEFAULT_ANALYSIS_DEPTH,
@@ -199,6 +235,7 @@ pub enum Setting {
     Animate(bool),
     Flipped(bool),
     BoardColors(BoardColors),
+    Theme(Theme),
     Debug(bool),
     PlayerName(String),
     /// The side panel's Engine section unfolded or folded.
@@ -239,6 +276,7 @@ impl Setting {
             Setting::Animate(v) => settings.animate = v,
             Setting::Flipped(v) => settings.flipped = v,
             Setting::BoardColors(v) => settings.board_colors = v,
+            Setting::Theme(v) => settings.theme = v,
             Setting::Debug(v) => settings.debug = v,
             Setting::PlayerName(v) => settings.player_name = v,
             Setting::EngineSectionOpen(v) => settings.engine_section_open = v,

@@ -2,6 +2,7 @@
 //! game and what the game's analysis said of it, the history of its answers.
 
 use crate::move_list::plural;
+use crate::theme::{RIGHT_TEXT, WRONG_TEXT, themed};
 use eframe::egui;
 use okapi_core::game::{Eval, EvalSource};
 use okapi_core::practice::{self, Judgement};
@@ -76,10 +77,10 @@ pub(super) fn values_source(j: &Judgement) -> String {
     }
 }
 
-/// The verdict in one line, and its colour.
-pub(super) fn verdict(j: &Judgement) -> (String, egui::Color32) {
-    let green = egui::Color32::from_rgb(0x40, 0xc0, 0x60);
-    let red = egui::Color32::from_rgb(0xf0, 0x50, 0x40);
+/// The verdict in one line, and its colour on the theme `visuals` draws with.
+pub(super) fn verdict(j: &Judgement, visuals: &egui::Visuals) -> (String, egui::Color32) {
+    let green = themed(visuals, RIGHT_TEXT);
+    let red = themed(visuals, WRONG_TEXT);
     let chosen = format!("{} ({})", j.chosen, j.chosen_eval.label());
     let best = format!("{} ({})", j.best, j.best_eval.label());
     let allowed = plural(j.allowed as usize, "disc");

@@ -127,7 +127,7 @@ fn judgement_ui(
     next: Option<String>,
     line: Option<(String, usize, usize)>,
 ) {
-    let (text, color) = verdict(j);
+    let (text, color) = verdict(j, ui.visuals());
     ui.label(egui::RichText::new(text).strong().color(color));
     ui.label(egui::RichText::new(values_source(j)).small());
     ui.label(played);
