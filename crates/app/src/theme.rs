@@ -8,7 +8,9 @@
 //! error and warning colours under 4:1; its dark theme its weak text at 2.7:1 and its
 //! error red at 4.3:1. [`readable`] sets each text colour to at least 4.5:1 on the
 //! backgrounds it is drawn on, and the controls' edge to at least 3:1 on the panel (WCAG
-//! 2's contrast for text and for the parts of controls); the tests below check every pair.
+//! 2's contrast for text and for the parts of controls); the move list's current move, on
+//! egui's selection fill, has its own colours ([`cell_texts`]); the tests below check every
+//! pair.
 
 use eframe::egui::{self, Color32, Stroke, Visuals};
 
