@@ -43,7 +43,7 @@ pub const FRAME: f32 = 0.05;
 pub const NARROW_FRAME: f32 = 0.035;
 
 /// The felt, the frame and the grid lines of a colour scheme.
-fn board_colors(colors: crate::settings::BoardColors) -> (Color32, Color32, Color32) {
+pub(crate) fn board_colors(colors: crate::settings::BoardColors) -> (Color32, Color32, Color32) {
     use crate::settings::BoardColors;
     match colors {
         BoardColors::Green => (BOARD_GREEN, FRAME_BROWN, GRID),
@@ -67,7 +67,17 @@ const GRID: Color32 = Color32::from_rgb(0x0e, 0x40, 0x22);
 /// discs of it, and moves that lose more.
 pub(crate) const BEST: Color32 = Color32::from_rgb(0xff, 0xd8, 0x40);
 pub(crate) const CLOSE: Color32 = Color32::from_rgb(0xa8, 0xf0, 0xff);
-const LOSING: Color32 = Color32::from_rgb(0xff, 0xa0, 0x90);
+/// Salmon: at least 3:1 on every felt (a figure there is large text).
+const LOSING: Color32 = Color32::from_rgb(0xff, 0xb4, 0xa0);
+/// WCAG's large text: 14 pt bold, 18.67 px (the figures are drawn doubled, as heavy as
+/// bold); below it a figure is small text.
+const LARGE_TEXT: f32 = 18.67;
+/// A value's font size, a share of the square: up to three characters, and longer
+/// labels ("~+12", "loss").
+const FIGURE: f32 = 0.42;
+const LONG_FIGURE: f32 = 0.32;
+/// The dark box under the source's tag, and under the figures where they are small.
+const TAG_BOX: Color32 = Color32::from_black_alpha(150);
 
 /// How a move's value compares with the best shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +99,7 @@ impl ValueClass {
         }
     }
 
-    fn color(self) -> Color32 {
+    pub(crate) fn color(self) -> Color32 {
         match self {
             ValueClass::Best => BEST,
             ValueClass::Close => CLOSE,
@@ -181,8 +191,11 @@ fn shown_values(
     v.into_iter().collect()
 }
 
-/// A move's value on its square: a large number in its class's colour on a dark shadow,
-/// the source in a dark tag below, a frame around the best.
+/// A move's value on its square: a large number in its class's colour, the source in a
+/// dark tag below, a frame around the best. The number sits on the felt with a dark
+/// shadow where its font is large text ([`LARGE_TEXT`]), else on a dark box like the tag's
+/// (no colour but white reads at 4.5:1 on the green felt): on a board whose squares make
+/// the longer labels small, every number has its box, so that the values look alike.
 fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, best: Option<Eval>) {
     let class = value_class(*e, best);
     let cell = rect.width();
@@ -198,22 +211,30 @@ fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, best: Option<Eval>
     let label = value_label(*e, best);
     // WLD words are longer than numbers: a smaller size keeps them inside the square.
     let size = if label.chars().count() > 3 {
-        cell * 0.32
+        cell * LONG_FIGURE
     } else {
-        cell * 0.42
+        cell * FIGURE
     };
     // Hack (the monospace font) is a regular weight: the proportional one is a light
     // weight, too thin for figures on a green board.
     let font = FontId::monospace(size.max(12.0));
     let at = Pos2::new(rect.center().x, rect.top() + cell * 0.40);
-    for d in [Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.5)] {
-        painter.text(
-            at + d,
-            Align2::CENTER_CENTER,
-            &label,
-            font.clone(),
-            Color32::from_black_alpha(200),
-        );
+    if (cell * LONG_FIGURE).max(12.0) < LARGE_TEXT {
+        let galley = painter.layout_no_wrap(label.clone(), font.clone(), color);
+        // Round both copies of the figure (the second is 0.6 px to the right).
+        let plate = Rect::from_center_size(at + Vec2::new(0.3, 0.0), galley.size())
+            .expand2(Vec2::new(2.5, 0.0));
+        painter.rect_filled(plate, 3.0, TAG_BOX);
+    } else {
+        for d in [Vec2::new(1.0, 1.0), Vec2::new(1.5, 1.5)] {
+            painter.text(
+                at + d,
+                Align2::CENTER_CENTER,
+                &label,
+                font.clone(),
+                Color32::from_black_alpha(200),
+            );
+        }
     }
     // Drawn twice a hair apart: a heavier stroke than the default font has.
     painter.text(at, Align2::CENTER_CENTER, &label, font.clone(), color);
@@ -240,7 +261,7 @@ fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, best: Option<Eval>
         ),
         galley.size() + Vec2::new(3.0, 0.0),
     );
-    painter.rect_filled(tag_rect, 3.0, Color32::from_black_alpha(150));
+    painter.rect_filled(tag_rect, 3.0, TAG_BOX);
     painter.galley(
         tag_rect.center() - galley.size() / 2.0,
         galley,
@@ -568,5 +589,110 @@ fn source_tag(source: EvalSource) -> String {
         EvalSource::Heuristic { depth } => format!("~{depth}"),
         EvalSource::Midgame { depth, confidence } => format!("{depth}@{confidence}%"),
         EvalSource::Book => "book".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::BoardColors;
+    use crate::theme::contrast;
+
+    /// `top` (premultiplied, as egui paints it) over the opaque `bottom`.
+    fn over(top: Color32, bottom: Color32) -> Color32 {
+        let keep = 1.0 - f32::from(top.a()) / 255.0;
+        let mix = |t: u8, b: u8| (f32::from(t) + f32::from(b) * keep).round() as u8;
+        Color32::from_rgb(
+            mix(top.r(), bottom.r()),
+            mix(top.g(), bottom.g()),
+            mix(top.b(), bottom.b()),
+        )
+    }
+
+    /// Every text a move's value paints on its square reads on what is behind it: the felt
+    /// and whatever box was painted under the text first (a text's translucent shadow is
+    /// not its background). The figure is large text where its font reaches
+    /// [`LARGE_TEXT`] (3:1, as WCAG asks), small text below it (4.5:1); on each board's
+    /// felt, at the squares of a small window to a large one, for the best, a close and a
+    /// losing value, with labels of two to four characters.
+    #[test]
+    fn the_values_read_on_what_is_behind_them() {
+        let exact = |value| Eval {
+            value,
+            source: EvalSource::Exact,
+        };
+        let searched = |value| Eval {
+            value,
+            source: EvalSource::Midgame {
+                depth: 14,
+                confidence: 95,
+            },
+        };
+        let wld = |value| Eval {
+            value,
+            source: EvalSource::Wld,
+        };
+        let best = Some(exact(12));
+        let values = [
+            (exact(12), best, ValueClass::Best),
+            (exact(10), best, ValueClass::Close),
+            (exact(-4), best, ValueClass::Losing),
+            (searched(12), Some(searched(12)), ValueClass::Best),
+            (searched(11), Some(searched(12)), ValueClass::Close),
+            (searched(-14), Some(searched(12)), ValueClass::Losing),
+            (searched(-16), Some(exact(-16)), ValueClass::Close),
+            (wld(1), Some(wld(1)), ValueClass::Best),
+            (wld(-1), Some(wld(1)), ValueClass::Losing),
+        ];
+        let (mut small_seen, mut large_seen) = (false, false);
+        for felt in BoardColors::ALL.map(|c| board_colors(c).0) {
+            for cell in [36.0, 46.0, 58.0, 72.0, 96.0] {
+                for (e, best, class) in values {
+                    assert_eq!(value_class(e, best), class, "{e:?}");
+                    let ctx = egui::Context::default();
+                    let rect = Rect::from_min_size(Pos2::new(10.0, 10.0), Vec2::splat(cell));
+                    let output = ctx.run_ui(Default::default(), |ui| {
+                        paint_value(ui.painter(), rect, &e, best);
+                    });
+                    let mut behind = Vec::new();
+                    let mut texts = 0;
+                    for clipped in output.shapes {
+                        match clipped.shape {
+                            egui::Shape::Rect(r) => behind.push((r.rect, r.fill)),
+                            egui::Shape::Text(t) => {
+                                let format = &t.galley.job.sections[0].format;
+                                if format.color.a() < 255 {
+                                    continue; // a shadow
+                                }
+                                let shown = t.visual_bounding_rect();
+                                let bg = behind
+                                    .iter()
+                                    .filter(|(r, _)| r.contains_rect(shown))
+                                    .fold(felt, |bg, (_, fill)| over(*fill, bg));
+                                let size = format.font_id.size;
+                                let least = if size >= LARGE_TEXT { 3.0 } else { 4.5 };
+                                small_seen |= size < LARGE_TEXT;
+                                large_seen |= size >= LARGE_TEXT;
+                                let c = contrast(format.color, bg);
+                                assert!(
+                                    c >= least,
+                                    "{:?} ({class:?}) at {size:.1} px in a {cell} px square: \
+                                     {:?} on {bg:?} is {c:.2}:1, under {least}",
+                                    t.galley.text(),
+                                    format.color
+                                );
+                                texts += 1;
+                            }
+                            _ => {}
+                        }
+                    }
+                    assert!(texts >= 3, "{e:?}: the figure (twice) and its tag, {texts}");
+                }
+            }
+        }
+        assert!(
+            small_seen && large_seen,
+            "small and large figures were checked"
+        );
     }
 }

@@ -8,7 +8,9 @@
 //! error and warning colours under 4:1; its dark theme its weak text at 2.7:1 and its
 //! error red at 4.3:1. [`readable`] sets each text colour to at least 4.5:1 on the
 //! backgrounds it is drawn on, and the controls' edge to at least 3:1 on the panel (WCAG
-//! 2's contrast for text and for the parts of controls); the tests below check every pair.
+//! 2's contrast for text and for the parts of controls); the move list's current move, on
+//! egui's selection fill, has its own colours ([`cell_texts`]); the tests below check every
+//! pair.
 
 use eframe::egui::{self, Color32, Stroke, Visuals};
 
@@ -80,6 +82,63 @@ pub(crate) const BLUNDER_TEXT: Themed = [
     Color32::from_rgb(0xf0, 0x40, 0x40),
     Color32::from_rgb(0xc0, 0x18, 0x18),
 ];
+
+/// A proven value and the losses in the current move's cell, on egui's selection fill.
+const PROVEN_ON_SELECTION: Themed = [
+    Color32::from_rgb(0xa0, 0xf0, 0xa0),
+    Color32::from_rgb(0x10, 0x50, 0x18),
+];
+const INACCURACY_ON_SELECTION: Themed = [
+    Color32::from_rgb(0xff, 0xe0, 0x70),
+    Color32::from_rgb(0x5a, 0x46, 0x00),
+];
+const MISTAKE_ON_SELECTION: Themed = [
+    Color32::from_rgb(0xff, 0xc0, 0x80),
+    Color32::from_rgb(0x7a, 0x2a, 0x00),
+];
+const BLUNDER_ON_SELECTION: Themed = [
+    Color32::from_rgb(0xff, 0xbc, 0xbc),
+    Color32::from_rgb(0x90, 0x00, 0x00),
+];
+
+/// The texts of a move-list cell: the move, the weak marks beside it (a branch, a search's
+/// value), a proven value, and a loss by its severity.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CellTexts {
+    pub(crate) mv: Color32,
+    pub(crate) weak: Color32,
+    pub(crate) proven: Color32,
+    pub(crate) inaccuracy: Color32,
+    pub(crate) mistake: Color32,
+    pub(crate) blunder: Color32,
+}
+
+/// The colours of a move-list cell's texts on the theme `visuals` draws with: on the
+/// panel, or on the selection's fill for the current move.
+pub(crate) fn cell_texts(visuals: &Visuals, current: bool) -> CellTexts {
+    if current {
+        // egui's selection blue is mid-dark on the dark theme and pale on the light one:
+        // the panel's colours fall to 1.2-4.2:1 on it, so the current move has its own,
+        // lighter (dark) or darker (light) of the same hues, and the selection's own text
+        // colour for the weak marks.
+        return CellTexts {
+            mv: visuals.strong_text_color(),
+            weak: visuals.selection.stroke.color,
+            proven: themed(visuals, PROVEN_ON_SELECTION),
+            inaccuracy: themed(visuals, INACCURACY_ON_SELECTION),
+            mistake: themed(visuals, MISTAKE_ON_SELECTION),
+            blunder: themed(visuals, BLUNDER_ON_SELECTION),
+        };
+    }
+    CellTexts {
+        mv: visuals.strong_text_color(),
+        weak: visuals.weak_text_color(),
+        proven: themed(visuals, PROVEN_TEXT),
+        inaccuracy: themed(visuals, INACCURACY_TEXT),
+        mistake: themed(visuals, MISTAKE_TEXT),
+        blunder: themed(visuals, BLUNDER_TEXT),
+    }
+}
 
 /// Right, green: a practice answer within what is allowed, a script's result that agrees
 /// with its expected score (the text and its tick).
@@ -197,6 +256,24 @@ mod tests {
                 ("a field's hint", v.weak_text_color()),
             ] {
                 assert_contrast(theme, what, fg, field, 4.5);
+            }
+            // The move list's cells: on the panel, and the current move's on the
+            // selection's fill.
+            for (current, bg, on) in [
+                (false, panel, "on the panel"),
+                (true, v.selection.bg_fill, "on the selection"),
+            ] {
+                let t = cell_texts(&v, current);
+                for (what, fg) in [
+                    ("a move", t.mv),
+                    ("a move's weak marks", t.weak),
+                    ("a move's proven value", t.proven),
+                    ("a move's inaccuracy", t.inaccuracy),
+                    ("a move's mistake", t.mistake),
+                    ("a move's blunder", t.blunder),
+                ] {
+                    assert_contrast(theme, &format!("{what} {on}"), fg, bg, 4.5);
+                }
             }
             assert_contrast(
                 theme,

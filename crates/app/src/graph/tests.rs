@@ -176,4 +176,14 @@ fn the_texts_on_the_felt_read() {
     assert!(contrast(LABEL, FELT) >= 4.5, "{}", contrast(LABEL, FELT));
     let on_box = contrast(ZERO, frame::OFF_SCALE_BOX);
     assert!(on_box >= 4.5, "{on_box}");
+    // The board's values, as large figures (3:1) on each board's felt: the best, a close
+    // and a losing one (`board_view`'s test checks the small ones on their box).
+    use crate::board_view::{ValueClass, board_colors};
+    for colors in crate::settings::BoardColors::ALL {
+        let felt = board_colors(colors).0;
+        for class in [ValueClass::Best, ValueClass::Close, ValueClass::Losing] {
+            let c = contrast(class.color(), felt);
+            assert!(c >= 3.0, "{class:?} on {colors:?}'s felt {felt:?}: {c:.2}");
+        }
+    }
 }

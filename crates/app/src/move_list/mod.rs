@@ -4,7 +4,9 @@
 use crate::command::Command;
 use crate::engine_hub::PlyAnalysis;
 use crate::part::{Commands, FrameView, Part};
-use crate::theme::{BLUNDER_TEXT, INACCURACY_TEXT, MISTAKE_TEXT, PROVEN_TEXT, Themed, themed};
+use crate::theme::{
+    BLUNDER_TEXT, CellTexts, INACCURACY_TEXT, MISTAKE_TEXT, Themed, cell_texts, themed,
+};
 use eframe::egui;
 use okapi_core::board::{Color, Move};
 use okapi_core::game::EvalSource;
@@ -45,6 +47,15 @@ impl Severity {
     /// Its colour on the theme `visuals` draws with.
     pub(super) fn color(self, visuals: &egui::Visuals) -> egui::Color32 {
         themed(visuals, self.colors())
+    }
+
+    /// Its colour in a move-list cell drawn with `texts`.
+    fn in_cell(self, texts: &CellTexts) -> egui::Color32 {
+        match self {
+            Severity::Inaccuracy => texts.inaccuracy,
+            Severity::Mistake => texts.mistake,
+            Severity::Blunder => texts.blunder,
+        }
     }
 
     /// Its colour on the graph's felt, which is dark green on either theme.
@@ -265,10 +276,13 @@ impl MoveListDraw<'_> {
             Move::Play(_) => format!("{number}. {text}"),
             Move::Pass => "pass".into(),
         };
+        // The current move's cell is drawn on the selection's fill, in colours that read on it.
+        let current = self.game().ply() == i + 1;
+        let colors = cell_texts(ui.visuals(), current);
         let mut rich = egui::text::LayoutJob::default();
         let strong = egui::TextFormat {
             font_id: egui::FontId::proportional(14.0),
-            color: ui.visuals().strong_text_color(),
+            color: colors.mv,
             ..Default::default()
         };
         let small = |color| egui::TextFormat {
@@ -279,19 +293,19 @@ impl MoveListDraw<'_> {
         rich.append(&text, 0.0, strong);
         if game.branches_at(i) {
             // A branch: other moves were tried here (see "Variations").
-            rich.append("+", 1.0, small(ui.visuals().weak_text_color()));
+            rich.append("+", 1.0, small(colors.weak));
         }
         if let Some((e, label)) = self.view.move_value(i).filter(|_| !self.view.hides_answer) {
             // A proof in the proof colour; the search's estimates marked `~`, as the
             // analysis marks its losses ("≤-16", a search a proof bounds, is marked).
             let (label, color) = if e.is_proven() {
-                (label, themed(ui.visuals(), PROVEN_TEXT))
+                (label, colors.proven)
             } else {
                 let label = match label.starts_with(['~', '≤']) {
                     true => label,
                     false => format!("~{label}"),
                 };
-                (label, ui.visuals().weak_text_color())
+                (label, colors.weak)
             };
             rich.append(&label, 4.0, small(color));
             name += &format!(" ({label})");
@@ -306,13 +320,12 @@ impl MoveListDraw<'_> {
                 -a.loss(),
                 a.best_move
             );
-            rich.append(&mark, 4.0, small(severity.color(ui.visuals())));
+            rich.append(&mark, 4.0, small(severity.in_cell(&colors)));
             name += &format!(" ?{mark}");
         }
         if let Some(opening) = openings::opening_name(&game.position_at(i + 1)) {
             name += &format!(" — {opening}");
         }
-        let current = self.game().ply() == i + 1;
         let r = ui.selectable_label(current, rich);
         r.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, current, &name));
         // Into view when the ply changes, not every frame: the wheel must move the list.
