@@ -245,15 +245,8 @@ fn paint_value(painter: &egui::Painter, rect: Rect, e: &Eval, best: Option<Eval>
         font,
         color,
     );
-    // As large as fits the square: 11 px and up, smaller only when the square is too
-    // narrow for the whole tag (`14@95%` at 800x600).
-    let tag = source_tag(e.source);
-    let mut size = (cell * 0.22).clamp(11.0, 16.0);
-    let mut galley = painter.layout_no_wrap(tag.clone(), FontId::monospace(size), Color32::WHITE);
-    if galley.size().x > cell - 4.0 {
-        size = (size * (cell - 4.0) / galley.size().x).max(8.0);
-        galley = painter.layout_no_wrap(tag, FontId::monospace(size), Color32::WHITE);
-    }
+    let (tag, size) = fit_source_tag(painter, e.source, cell);
+    let galley = painter.layout_no_wrap(tag, FontId::monospace(size), Color32::WHITE);
     let tag_rect = Rect::from_center_size(
         Pos2::new(
             rect.center().x,
@@ -582,14 +575,49 @@ fn disc_colors(color: Color) -> (Color32, Color32) {
     }
 }
 
-fn source_tag(source: EvalSource) -> String {
+/// The tag naming where a value comes from, longest first: the search's depth and
+/// confidence in full where the square has room, shorter forms on small squares.
+fn source_tags(source: EvalSource) -> Vec<String> {
     match source {
-        EvalSource::Exact => "exact".into(),
-        EvalSource::Wld => "WLD".into(),
-        EvalSource::Heuristic { depth } => format!("~{depth}"),
-        EvalSource::Midgame { depth, confidence } => format!("{depth}@{confidence}%"),
-        EvalSource::Book => "book".into(),
+        EvalSource::Exact => vec!["exact".into()],
+        EvalSource::Wld => vec!["WLD".into()],
+        EvalSource::Heuristic { depth } => vec![format!("~{depth}")],
+        EvalSource::Midgame { depth, confidence } => vec![
+            format!("{depth}@{confidence}%"),
+            format!("{depth}@{confidence}"),
+            format!("d{depth}"),
+        ],
+        EvalSource::Book => vec!["book".into()],
     }
+}
+
+/// The smallest tag font kept before a shorter form of the tag is taken.
+const TAG_LEAST: f32 = 10.0;
+
+/// The tag under a value and its font size: as large as fits the square, 11 to 16 px; a
+/// shorter form (`14@95%`, `14@95`, `d14`) rather than a font under [`TAG_LEAST`]; the
+/// shortest shrunk (to 8 px at least) only on a square too narrow even for it.
+fn fit_source_tag(painter: &egui::Painter, source: EvalSource, cell: f32) -> (String, f32) {
+    let room = cell - 4.0;
+    let preferred = (cell * 0.22).clamp(11.0, 16.0);
+    let forms = source_tags(source);
+    let mut fitted = (String::new(), 0.0);
+    for tag in forms {
+        let width = painter
+            .layout_no_wrap(tag.clone(), FontId::monospace(preferred), Color32::WHITE)
+            .size()
+            .x;
+        let size = if width > room {
+            (preferred * room / width).max(8.0)
+        } else {
+            preferred
+        };
+        fitted = (tag, size);
+        if size >= TAG_LEAST {
+            break;
+        }
+    }
+    fitted
 }
 
 #[cfg(test)]
@@ -607,6 +635,53 @@ mod tests {
             mix(top.g(), bottom.g()),
             mix(top.b(), bottom.b()),
         )
+    }
+
+    /// The source's tag stays legible on a small window's squares: a shorter form of it
+    /// rather than a font under [`TAG_LEAST`], and the tag always inside its square.
+    #[test]
+    fn the_source_tag_takes_a_shorter_form_rather_than_a_tiny_font() {
+        let ctx = egui::Context::default();
+        let sources = [
+            EvalSource::Exact,
+            EvalSource::Wld,
+            EvalSource::Book,
+            EvalSource::Heuristic { depth: 24 },
+            EvalSource::Midgame {
+                depth: 14,
+                confidence: 95,
+            },
+            EvalSource::Midgame {
+                depth: 24,
+                confidence: 100,
+            },
+        ];
+        let mut shortened = false;
+        let _ = ctx.run_ui(Default::default(), |ui| {
+            for cell in [36.0, 46.0, 58.0, 72.0, 96.0] {
+                for source in sources {
+                    let (tag, size) = fit_source_tag(ui.painter(), source, cell);
+                    let width = ui
+                        .painter()
+                        .layout_no_wrap(tag.clone(), FontId::monospace(size), Color32::WHITE)
+                        .size()
+                        .x;
+                    assert!(
+                        size >= TAG_LEAST,
+                        "{source:?} in a {cell} px square: {tag:?} at {size:.1} px"
+                    );
+                    assert!(
+                        width <= cell - 4.0 + 0.5,
+                        "{source:?}: {tag:?} is {width:.1} px wide in a {cell} px square"
+                    );
+                    shortened |= tag != source_tags(source)[0];
+                    if cell >= 72.0 {
+                        assert_eq!(tag, source_tags(source)[0], "room for the whole tag");
+                    }
+                }
+            }
+        });
+        assert!(shortened, "the small squares took a shorter form");
     }
 
     /// Every text a move's value paints on its square reads on what is behind it: the felt
