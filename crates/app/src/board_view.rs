@@ -626,17 +626,6 @@ mod tests {
     use crate::settings::BoardColors;
     use crate::theme::contrast;
 
-    /// `top` (premultiplied, as egui paints it) over the opaque `bottom`.
-    fn over(top: Color32, bottom: Color32) -> Color32 {
-        let keep = 1.0 - f32::from(top.a()) / 255.0;
-        let mix = |t: u8, b: u8| (f32::from(t) + f32::from(b) * keep).round() as u8;
-        Color32::from_rgb(
-            mix(top.r(), bottom.r()),
-            mix(top.g(), bottom.g()),
-            mix(top.b(), bottom.b()),
-        )
-    }
-
     /// The source's tag stays legible on a small window's squares: a shorter form of it
     /// rather than a font under [`TAG_LEAST`], and the tag always inside its square.
     #[test]
@@ -743,7 +732,7 @@ mod tests {
                                 let bg = behind
                                     .iter()
                                     .filter(|(r, _)| r.contains_rect(shown))
-                                    .fold(felt, |bg, (_, fill)| over(*fill, bg));
+                                    .fold(felt, |bg, (_, fill)| bg.blend(*fill));
                                 let size = format.font_id.size;
                                 let least = if size >= LARGE_TEXT { 3.0 } else { 4.5 };
                                 small_seen |= size < LARGE_TEXT;

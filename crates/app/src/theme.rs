@@ -79,7 +79,7 @@ pub(crate) const MISTAKE_TEXT: Themed = [
 
 /// A loss of 8 discs or more, red.
 pub(crate) const BLUNDER_TEXT: Themed = [
-    Color32::from_rgb(0xf0, 0x40, 0x40),
+    Color32::from_rgb(0xf8, 0x50, 0x50),
     Color32::from_rgb(0xc0, 0x18, 0x18),
 ];
 
@@ -241,15 +241,30 @@ mod tests {
                 ("a script's result that agrees", themed(&v, RIGHT_TEXT)),
                 ("a script's result that differs", themed(&v, WRONG_TEXT)),
             ];
+            // On the panel and on the striped rows of its tables (the script's results,
+            // the database's games), which egui's grid paints in the faint fill.
             for (what, fg) in texts {
                 assert_contrast(theme, what, fg, panel, 4.5);
+                let striped = panel.blend(v.faint_bg_color);
+                assert_contrast(theme, &format!("{what} on a striped row"), fg, striped, 4.5);
             }
-            // The practice window's verdict, on the window's fill.
+            // The windows' texts on the window's fill and its tables' striped rows (the
+            // practice window's verdict and statistics, the shortcuts).
             for (what, fg) in [
+                ("text", v.text_color()),
+                ("weak text", v.weak_text_color()),
                 ("a right answer", themed(&v, RIGHT_TEXT)),
                 ("a missed answer", themed(&v, WRONG_TEXT)),
             ] {
                 assert_contrast(theme, what, fg, v.window_fill, 4.5);
+                let striped = v.window_fill.blend(v.faint_bg_color);
+                assert_contrast(
+                    theme,
+                    &format!("{what} on a window's striped row"),
+                    fg,
+                    striped,
+                    4.5,
+                );
             }
             for (what, fg) in [
                 ("a field's text", v.widgets.inactive.text_color()),
@@ -257,10 +272,12 @@ mod tests {
             ] {
                 assert_contrast(theme, what, fg, field, 4.5);
             }
-            // The move list's cells: on the panel, and the current move's on the
+            // The move list's cells: on the panel, on its striped rows (egui's grid
+            // paints every other row in the faint fill), and the current move's on the
             // selection's fill.
             for (current, bg, on) in [
                 (false, panel, "on the panel"),
+                (false, panel.blend(v.faint_bg_color), "on a striped row"),
                 (true, v.selection.bg_fill, "on the selection"),
             ] {
                 let t = cell_texts(&v, current);
