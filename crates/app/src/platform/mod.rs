@@ -11,7 +11,7 @@
 //! | the clipboard ([`copy_text`], [`request_paste`]) | egui's | the page's (paste by the keyboard only) |
 //! | folders of games ([`CAN_PICK_FOLDER`]) | the system's dialog, the files in them | none: no practice or database source from a folder |
 //! | quitting, the window's place and size ([`CAN_QUIT`], [`close_window`], [`place_window`]) | the window's | none: the page is the window |
-//! | starting ([`run_window`], [`show_start_failure`]) | a window, the first renderer that draws | a canvas in the page (`start_in_canvas`) |
+//! | starting ([`run_window`], [`show_failure`]) | a window, the first renderer that draws | a canvas in the page (`start_in_canvas`) |
 //! | the clock ([`Instant`]) | std's | `performance.now()` |
 //!
 //! Both backends have the same functions with the same signatures; the only

@@ -264,7 +264,7 @@ pub fn show_failure(title: &str, message: &str) {
 
 /// The platform's dialogs through rfd (its xdg-portal backend on Linux, zenity when no
 /// portal answers). rfd gives no path both on a cancel and when no dialog could be shown;
-/// it only logs the failure, so its error log lines are listened to (see [`RfdErrors`]).
+/// it only logs the failure, so its error log lines are listened to (`RfdErrors`).
 #[derive(Default)]
 pub struct NativeDialogs {
     /// Where the dialogs start ([`FileDialogs::start_in`]).
