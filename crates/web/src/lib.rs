@@ -5,7 +5,7 @@
 //! - In a Web Worker, the engine ([`choose`], [`solve`]): its searches run there, so the
 //!   page draws its frames while it thinks.
 //!
-//! - With the feature `app`, the whole desktop app on a canvas ([`start_app`], the page
+//! - With the feature `app`, the whole desktop app on a canvas (`start_app`, the page
 //!   `app/index.html`), its platform in `okapi_app::platform`; its engines each in a Web
 //!   Worker running this module too (`engine_worker.rs`, `engine-worker.js`).
 //!

@@ -6,7 +6,7 @@
 //! An engine is an Okapi level (`--a 8`, `--b greedy`, `--a 12t1.5`, `--b 0.05s`: anything
 //! `Level::parse` reads) with the shipped evaluation weights or its own (`--a-weights`),
 //! another Okapi binary playing a level through its console (`--b-okapi
-//! versions/<commit>/okapi`: an older version built by `tools/build-version`), or any program
+//! versions/COMMIT/okapi`: an older version built by `tools/build-version`), or any program
 //! speaking the NBoard protocol (`--a-cmd "edax -nboard"`, or `okapi nboard` itself),
 //! driven with `set game`, `ping`, `go`.
 //!
@@ -69,7 +69,7 @@ pub struct MatchArgs {
     /// Engine B as a command speaking the NBoard protocol.
     #[arg(long, value_name = "COMMAND")]
     pub b_cmd: Option<String>,
-    /// Engine A is this other Okapi binary (e.g. versions/<commit>/okapi, from
+    /// Engine A is this other Okapi binary (e.g. versions/COMMIT/okapi, from
     /// tools/build-version) playing A's level (a depth or a time per move) through its
     /// console, without the book, exactly as the match plays a level itself (with
     /// --threads N passed on; without it the console searches on all the cores).

@@ -52,7 +52,7 @@
 
 //!
 //! The module's parts: the games and how they are played (here), the store's records and
-//! files ([`store`]), the shards' parts and their merge ([`parts`]).
+//! files (`store.rs`), the shards' parts and their merge (`parts.rs`).
 
 mod parts;
 mod store;
